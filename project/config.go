@@ -1,0 +1,83 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is flowcabal.toml. Every field has a working default, so a project
+// without the file is valid.
+type Config struct {
+	// Models maps a configuration name ("writer", "agent", "embedding",
+	// or one the author adds) to its endpoint.
+	Models map[string]Model `toml:"models"`
+
+	// Budget is the project's default Role A token budget per node.
+	Budget int `toml:"budget"`
+
+	// Shares tunes how Role A splits the budget across categories; values
+	// are fractions that need not sum to 1 (they are normalised).
+	Shares map[string]float64 `toml:"shares"`
+
+	// Arcs sets a fixed span of chapters per arc when summaries/arc-N.md
+	// files do not say; 0 means the default.
+	ArcSpan int `toml:"arc_span"`
+
+	// Concurrency caps the nodes a run executes at once; 0 means the default.
+	Concurrency int `toml:"concurrency"`
+}
+
+// Model is one OpenAI-compatible endpoint. The key itself is never here:
+// APIKeyEnv names the environment variable that holds it.
+type Model struct {
+	BaseURL     string   `toml:"base_url" json:"base_url"`
+	Model       string   `toml:"model" json:"model"`
+	APIKeyEnv   string   `toml:"api_key_env" json:"api_key_env"`
+	Temperature *float64 `toml:"temperature" json:"temperature,omitempty"`
+	MaxTokens   int      `toml:"max_tokens" json:"max_tokens,omitempty"`
+	// Tokenizer names the tokenizer family for budgets ("cl100k_base",
+	// "o200k_base"); empty picks one from the model name.
+	Tokenizer string `toml:"tokenizer" json:"tokenizer,omitempty"`
+	// TimeoutSeconds bounds one request; 0 means the default.
+	TimeoutSeconds int `toml:"timeout_seconds" json:"timeout_seconds,omitempty"`
+}
+
+// Configured reports whether the model names an endpoint.
+func (m Model) Configured() bool { return m.BaseURL != "" && m.Model != "" }
+
+// DefaultBudget is the Role A budget when nothing sets one.
+const DefaultBudget = 24000
+
+// LoadConfig reads root/flowcabal.toml. A missing file gives the defaults;
+// a malformed one is an error naming the file and the line.
+func LoadConfig(root string) (*Config, error) {
+	c := &Config{}
+	p := filepath.Join(root, ConfigFile)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.fill()
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	if _, err := toml.Decode(string(data), c); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	c.fill()
+	return c, nil
+}
+
+func (c *Config) fill() {
+	if c.Models == nil {
+		c.Models = map[string]Model{}
+	}
+	if c.Budget <= 0 {
+		c.Budget = DefaultBudget
+	}
+}
