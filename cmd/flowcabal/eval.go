@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"fmt"
+)
+
+// runEval dispatches "flowcabal eval context|checks".
+func runEval(ctx context.Context, env *cliEnv, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "context":
+			return runEvalContext(ctx, env, args[1:])
+		case "checks":
+			return runEvalChecks(ctx, env, args[1:])
+		}
+	}
+	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]\n\tflowcabal eval checks --project DIR --cases FILE\n")
+	return exitUsage
+}
