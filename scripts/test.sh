@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs the test dependencies, then
+# Go vet and tests (unit, scenario, end-to-end in headless Neovim), a short
+# fuzz pass over every fuzz target, and the editor extension's own checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-test-deps.sh
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test"
+go test -count=1 -timeout 15m ./...
+
+echo "== fuzz (short pass per target, from the committed seed corpus)"
+bash scripts/fuzz.sh "${FUZZTIME:-5s}"
+
+if [ -f editors/vscode/package.json ]; then
+  echo "== vscode extension: lint, compile, unit tests"
+  (cd editors/vscode && npm run --silent lint && npm run --silent compile && npm test --silent)
+fi
+if [ -f editors/nvim/test/run.sh ]; then
+  echo "== neovim plugin"
+  bash editors/nvim/test/run.sh
+fi
+echo "== all tests passed"
