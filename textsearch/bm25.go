@@ -1,0 +1,210 @@
+package textsearch
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Default Okapi BM25 parameters.
+const (
+	DefaultK1 = 1.2
+	DefaultB  = 0.75
+)
+
+// An Index is an inverted index scored with Okapi BM25. Documents are
+// identified by strings (a project path, "path#p3" for a passage) and can
+// be added, replaced and removed one at a time. An Index is not safe for
+// concurrent writes; concurrent Search calls on an index nobody writes are
+// safe.
+type Index struct {
+	k1, b float64
+
+	termID map[string]int32
+	terms  []string
+	post   [][]posting // by term id, sorted by doc
+
+	docs     []docEntry
+	docByID  map[string]int32
+	totalLen int64
+	live     int
+}
+
+type posting struct {
+	doc int32
+	tf  int32
+}
+
+type docEntry struct {
+	id    string
+	len   int32
+	live  bool
+	terms []int32 // distinct term ids, for removal
+}
+
+// NewIndex returns an empty index with parameters k1 and b; zero values
+// select [DefaultK1] and [DefaultB].
+func NewIndex(k1, b float64) *Index {
+	if k1 == 0 {
+		k1 = DefaultK1
+	}
+	if b == 0 {
+		b = DefaultB
+	}
+	return &Index{k1: k1, b: b, termID: map[string]int32{}, docByID: map[string]int32{}}
+}
+
+// Len returns the number of documents in the index.
+func (x *Index) Len() int { return x.live }
+
+// Has reports whether the index holds document id.
+func (x *Index) Has(id string) bool {
+	d, ok := x.docByID[id]
+	return ok && x.docs[d].live
+}
+
+// Add indexes document id with the given terms (as an [Analyzer] produces
+// them), replacing any earlier document with the same id.
+func (x *Index) Add(id string, terms []string) {
+	x.Remove(id)
+	d := int32(len(x.docs))
+	tf := make(map[int32]int32, len(terms)/2+1)
+	for _, t := range terms {
+		tid, ok := x.termID[t]
+		if !ok {
+			tid = int32(len(x.terms))
+			x.termID[t] = tid
+			x.terms = append(x.terms, t)
+			x.post = append(x.post, nil)
+		}
+		tf[tid]++
+	}
+	distinct := make([]int32, 0, len(tf))
+	for tid, n := range tf {
+		x.post[tid] = append(x.post[tid], posting{doc: d, tf: n})
+		distinct = append(distinct, tid)
+	}
+	slices.Sort(distinct)
+	x.docs = append(x.docs, docEntry{id: id, len: int32(len(terms)), live: true, terms: distinct})
+	x.docByID[id] = d
+	x.totalLen += int64(len(terms))
+	x.live++
+}
+
+// Remove deletes document id; it is a no-op for an unknown id.
+func (x *Index) Remove(id string) {
+	d, ok := x.docByID[id]
+	if !ok || !x.docs[d].live {
+		return
+	}
+	e := &x.docs[d]
+	for _, tid := range e.terms {
+		p := x.post[tid]
+		i, found := slices.BinarySearchFunc(p, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) })
+		if found {
+			x.post[tid] = slices.Delete(p, i, i+1)
+		}
+	}
+	x.totalLen -= int64(e.len)
+	x.live--
+	e.live = false
+	e.terms = nil
+	delete(x.docByID, id)
+}
+
+// A Hit is one scored document.
+type Hit struct {
+	ID    string
+	Score float64
+}
+
+// Search scores the documents that allow accepts (nil accepts all)
+// against the query terms and returns the best k (k <= 0: all with a
+// positive score), best first, ties by id. A term repeated in the query
+// counts as often as it is repeated.
+func (x *Index) Search(query []string, k int, allow func(id string) bool) []Hit {
+	if x.live == 0 || len(query) == 0 {
+		return nil
+	}
+	qtf := map[int32]float64{}
+	var order []int32
+	for _, t := range query {
+		if tid, ok := x.termID[t]; ok {
+			if _, seen := qtf[tid]; !seen {
+				order = append(order, tid)
+			}
+			qtf[tid]++
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	var allowed []int8 // 0 unknown, 1 yes, -1 no
+	if allow != nil {
+		allowed = make([]int8, len(x.docs))
+	}
+	scores := make([]float64, len(x.docs))
+	avg := float64(x.totalLen) / float64(x.live)
+	if avg == 0 {
+		avg = 1
+	}
+	n := float64(x.live)
+	for _, tid := range order {
+		p := x.post[tid]
+		if len(p) == 0 {
+			continue
+		}
+		df := float64(len(p))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		w := idf * qtf[tid]
+		for _, e := range p {
+			if allowed != nil {
+				a := allowed[e.doc]
+				if a == 0 {
+					a = -1
+					if allow(x.docs[e.doc].id) {
+						a = 1
+					}
+					allowed[e.doc] = a
+				}
+				if a < 0 {
+					continue
+				}
+			}
+			tf := float64(e.tf)
+			dl := float64(x.docs[e.doc].len)
+			scores[e.doc] += w * tf * (x.k1 + 1) / (tf + x.k1*(1-x.b+x.b*dl/avg))
+		}
+	}
+	var hits []Hit
+	for d, s := range scores {
+		if s > 0 {
+			hits = append(hits, Hit{ID: x.docs[d].id, Score: s})
+		}
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	if k > 0 && len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+// DocFreq returns how many documents hold term.
+func (x *Index) DocFreq(term string) int {
+	if tid, ok := x.termID[term]; ok {
+		return len(x.post[tid])
+	}
+	return 0
+}
+
+// IDF returns the BM25 inverse document frequency of term in this index.
+func (x *Index) IDF(term string) float64 {
+	n := float64(x.live)
+	df := float64(x.DocFreq(term))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}

@@ -1,0 +1,173 @@
+package textsearch
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+const indexMagic = "FCBM25\x01"
+
+// MarshalBinary encodes the index: parameters, live documents and
+// postings, with terms in sorted order so equal indexes give equal bytes.
+func (x *Index) MarshalBinary() ([]byte, error) {
+	// Renumber live documents densely, in id order.
+	ids := make([]string, 0, x.live)
+	for _, d := range x.docs {
+		if d.live {
+			ids = append(ids, d.id)
+		}
+	}
+	slices.Sort(ids)
+	newNum := make([]int32, len(x.docs))
+	for i, id := range ids {
+		newNum[x.docByID[id]] = int32(i)
+	}
+	b := []byte(indexMagic)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x.k1))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x.b))
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = appendString(b, id)
+		b = binary.AppendUvarint(b, uint64(x.docs[x.docByID[id]].len))
+	}
+	terms := make([]string, 0, len(x.terms))
+	for tid, t := range x.terms {
+		if len(x.post[tid]) > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.Sort(terms)
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	var ps []posting
+	for _, t := range terms {
+		ps = append(ps[:0], x.post[x.termID[t]]...)
+		for i := range ps {
+			ps[i].doc = newNum[ps[i].doc]
+		}
+		slices.SortFunc(ps, func(a, b posting) int { return int(a.doc - b.doc) })
+		b = appendString(b, t)
+		b = binary.AppendUvarint(b, uint64(len(ps)))
+		prev := int32(0)
+		for _, p := range ps {
+			b = binary.AppendUvarint(b, uint64(p.doc-prev))
+			b = binary.AppendUvarint(b, uint64(p.tf))
+			prev = p.doc
+		}
+	}
+	return b, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// errCorrupt is wrapped by every decoding error.
+var errCorrupt = errors.New("corrupt BM25 index")
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) count(max int) int {
+	v := r.uvarint()
+	if v > uint64(max) {
+		r.err = errCorrupt
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) str() string {
+	v := r.uvarint()
+	if r.err != nil || v > uint64(len(r.b)) {
+		r.err = errCorrupt
+		return ""
+	}
+	n := int(v)
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// UnmarshalBinary replaces x with the index encoded in data.
+func (x *Index) UnmarshalBinary(data []byte) error {
+	if len(data) < len(indexMagic)+16 || string(data[:len(indexMagic)]) != indexMagic {
+		return fmt.Errorf("decode index: bad header: %w", errCorrupt)
+	}
+	k1 := math.Float64frombits(binary.LittleEndian.Uint64(data[len(indexMagic):]))
+	bb := math.Float64frombits(binary.LittleEndian.Uint64(data[len(indexMagic)+8:]))
+	if !(k1 > 0 && k1 < 100) || !(bb >= 0 && bb <= 1) {
+		return fmt.Errorf("decode index: bad parameters: %w", errCorrupt)
+	}
+	r := &reader{b: data[len(indexMagic)+16:]}
+	y := NewIndex(k1, bb)
+	nd := r.count(len(r.b))
+	for i := 0; i < nd && r.err == nil; i++ {
+		id := r.str()
+		l := r.count(math.MaxInt32)
+		if _, dup := y.docByID[id]; dup {
+			r.err = errCorrupt
+			break
+		}
+		y.docByID[id] = int32(i)
+		y.docs = append(y.docs, docEntry{id: id, len: int32(l), live: true})
+		y.totalLen += int64(l)
+	}
+	y.live = len(y.docs)
+	nt := r.count(len(r.b))
+	for i := 0; i < nt && r.err == nil; i++ {
+		t := r.str()
+		np := r.count(len(r.b))
+		if _, dup := y.termID[t]; dup {
+			r.err = errCorrupt
+			break
+		}
+		tid := int32(len(y.terms))
+		y.termID[t] = tid
+		y.terms = append(y.terms, t)
+		ps := make([]posting, 0, np)
+		doc := int64(0)
+		for j := 0; j < np && r.err == nil; j++ {
+			delta := r.uvarint()
+			tf := r.count(math.MaxInt32)
+			if delta > uint64(len(y.docs)) || (j > 0 && delta == 0) {
+				r.err = errCorrupt
+				break
+			}
+			doc += int64(delta)
+			if doc >= int64(len(y.docs)) {
+				r.err = errCorrupt
+				break
+			}
+			ps = append(ps, posting{doc: int32(doc), tf: int32(tf)})
+			y.docs[doc].terms = append(y.docs[doc].terms, tid)
+		}
+		y.post = append(y.post, ps)
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errCorrupt
+	}
+	if r.err != nil {
+		return fmt.Errorf("decode index: %w", r.err)
+	}
+	*x = *y
+	return nil
+}

@@ -1,0 +1,321 @@
+package textsearch
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// sharedDir finds the team's shared data folder (../shared beside the
+// repository) by walking up from the test's directory.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "shared", "corpus")
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return filepath.Join(d, "shared")
+		}
+		if filepath.Dir(d) == d {
+			t.Fatalf("no shared/corpus above %s", dir)
+		}
+	}
+}
+
+func readChapters(t testing.TB, book string) []string {
+	t.Helper()
+	dir := filepath.Join(sharedDir(t), "corpus", book)
+	var out []string
+	for i := 1; ; i++ {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d.txt", i)))
+		if err != nil {
+			break
+		}
+		out = append(out, string(b))
+	}
+	if len(out) == 0 {
+		t.Fatalf("no chapters in %s", dir)
+	}
+	return out
+}
+
+func TestFold(t *testing.T) {
+	f := NewFolder()
+	tests := []struct{ in, want string }{
+		{"紅樓夢", "红楼梦"},
+		{"賈寶玉與林黛玉", "贾宝玉与林黛玉"},
+		{"红楼梦", "红楼梦"},
+		{"Mr. DARCY", "mr. darcy"},
+		{"ＡＢＣ１２３", "abc123"},
+		{"Elizabeth’s", "elizabeth's"},
+		{"𠀀 emoji 😀", "𠀀 emoji 😀"},
+	}
+	for _, tt := range tests {
+		if got := f.Fold(tt.in); got != tt.want {
+			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	s := "A紅b\xffＣ"
+	folded, off := f.FoldWithOffsets(s)
+	if !utf8.ValidString(folded) {
+		t.Fatalf("folded not valid UTF-8: %q", folded)
+	}
+	for i := range folded {
+		r, _ := utf8.DecodeRuneInString(s[off[i]:])
+		if r != utf8.RuneError && f.FoldRune(r) != []rune(folded[i:])[0] {
+			t.Errorf("offset %d maps to %q", i, r)
+		}
+	}
+	if off[len(folded)] != len(s) {
+		t.Errorf("end offset %d, want %d", off[len(folded)], len(s))
+	}
+}
+
+func TestStem(t *testing.T) {
+	tests := map[string]string{
+		"caresses": "caress", "ponies": "poni", "ties": "ti", "cats": "cat",
+		"feed": "feed", "agreed": "agre", "plastered": "plaster", "motoring": "motor",
+		"hopping": "hop", "falling": "fall", "filing": "file", "happy": "happi",
+		"relational": "relat", "conditional": "condit", "generalization": "gener",
+		"hopeful": "hope", "goodness": "good", "adjustment": "adjust", "dependent": "depend",
+		"adoption": "adopt", "controll": "control", "marriage": "marriag", "married": "marri",
+		"dancing": "danc", "danced": "danc", "letters": "letter", "is": "is", "élan": "élan",
+	}
+	for in, want := range tests {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	a := NewAnalyzer(nil)
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"The letters were delivered to Elizabeth's sister.", []string{"letter", "deliv", "elizabeth", "sister"}},
+		{"紅樓夢", []string{"红楼", "楼梦"}},
+		{"红楼梦", []string{"红楼", "楼梦"}},
+		{"宝玉说：好", []string{"宝玉", "玉说", "好"}},
+		{"Darcy與寶玉", []string{"darci", "与宝", "宝玉"}},
+		{"", nil},
+		{"\xff\xfe", nil},
+	}
+	for _, tt := range tests {
+		if got := a.Terms(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	toks := a.Tokens("Hi 寶玉 reading")
+	want := []Token{{"hi", 0, 2}, {"宝玉", 3, 9}, {"read", 10, 17}}
+	if !slices.Equal(toks, want) {
+		t.Errorf("Tokens = %v, want %v", toks, want)
+	}
+}
+
+func TestIndexSearchAndRoundTrip(t *testing.T) {
+	a := NewAnalyzer(nil)
+	docs := map[string]string{
+		"a": "Elizabeth walked to Netherfield across the muddy fields.",
+		"b": "Mr. Collins proposed to Elizabeth, who refused him.",
+		"c": "Jane caught a cold at Netherfield and stayed there.",
+		"d": "賈寶玉初試雲雨情",
+		"e": "林黛玉進賈府",
+	}
+	x := NewIndex(0, 0)
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		x.Add(id, a.Terms(docs[id]))
+	}
+	hits := x.Search(a.Terms("Collins proposal"), 0, nil)
+	if len(hits) != 1 || hits[0].ID != "b" {
+		t.Fatalf("collins: %v", hits)
+	}
+	hits = x.Search(a.Terms("Netherfield"), 0, nil)
+	if len(hits) != 2 {
+		t.Fatalf("netherfield: %v", hits)
+	}
+	hits = x.Search(a.Terms("林黛玉进贾府"), 1, nil) // simplified finds traditional
+	if len(hits) != 1 || hits[0].ID != "e" {
+		t.Fatalf("simplified query: %v", hits)
+	}
+	hits = x.Search(a.Terms("Netherfield"), 0, func(id string) bool { return id != "a" })
+	if len(hits) != 1 || hits[0].ID != "c" {
+		t.Fatalf("filtered: %v", hits)
+	}
+
+	// Replace and remove keep the statistics right: an index built by edits
+	// scores like one built from scratch.
+	x.Add("a", a.Terms("Bingley danced twice with Jane."))
+	x.Remove("e")
+	x.Remove("nope")
+	y := NewIndex(0, 0)
+	y.Add("a", a.Terms("Bingley danced twice with Jane."))
+	for _, id := range []string{"b", "c", "d"} {
+		y.Add(id, a.Terms(docs[id]))
+	}
+	q := a.Terms("Jane Netherfield Bingley Elizabeth 寶玉")
+	if got, want := x.Search(q, 0, nil), y.Search(q, 0, nil); !slices.Equal(got, want) {
+		t.Fatalf("edited %v != fresh %v", got, want)
+	}
+	if x.Len() != 4 || x.Has("e") || !x.Has("a") {
+		t.Fatalf("Len %d Has(e) %v", x.Len(), x.Has("e"))
+	}
+
+	bx, err := x.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	by, _ := y.MarshalBinary()
+	if !bytes.Equal(bx, by) {
+		t.Errorf("equal indexes encode differently")
+	}
+	var z Index
+	if err := z.UnmarshalBinary(bx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := z.Search(q, 0, nil), x.Search(q, 0, nil); !slices.Equal(got, want) {
+		t.Fatalf("decoded %v != original %v", got, want)
+	}
+	z.Add("f", a.Terms("Jane again"))
+	z.Remove("a")
+	if z.Len() != 4 {
+		t.Errorf("decoded index not editable: len %d", z.Len())
+	}
+	// Every truncation and some corruptions fail cleanly.
+	for i := 0; i < len(bx); i++ {
+		var w Index
+		if err := w.UnmarshalBinary(bx[:i]); err == nil {
+			t.Fatalf("truncated at %d decoded", i)
+		}
+	}
+	for i := len(indexMagic) + 16; i < len(bx); i++ {
+		c := bytes.Clone(bx)
+		c[i] ^= 0xff
+		var w Index
+		_ = w.UnmarshalBinary(c) // must not panic
+	}
+}
+
+func TestMatcher(t *testing.T) {
+	m := NewMatcher(nil, []MatchEntry{
+		{Key: "bingley", Names: []string{"Bingley", "Charles Bingley"}},
+		{Key: "caroline", Names: []string{"Miss Bingley", "Caroline"}},
+		{Key: "rose", Names: []string{"Rose"}, Exclude: []string{"rose garden"}},
+		{Key: "kitty", Names: []string{"Kitty", "Catherine"}},
+		{Key: "lady", Names: []string{"Lady Catherine", "Catherine"}},
+		{Key: "baoyu", Names: []string{"宝玉", "賈寶玉"}},
+		{Key: "darcy", Names: []string{"Mr. Darcy", "Darcy"}},
+	})
+	text := "Miss Bingley saw Bingleys' Bingley. Rose walked in the Rose Garden. Catherine met 賈寶玉 and 寶玉, Mr.\nDarcy; Darcyish."
+	got := m.Find(text)
+	var s []string
+	for _, g := range got {
+		s = append(s, g.Key+"="+text[g.Start:g.End])
+	}
+	want := []string{"caroline=Miss Bingley", "bingley=Bingley", "rose=Rose", "kitty=Catherine", "lady=Catherine",
+		"baoyu=賈寶玉", "baoyu=寶玉", "darcy=Mr.\nDarcy"}
+	if !slices.Equal(s, want) {
+		t.Errorf("Find:\n got %q\nwant %q", s, want)
+	}
+	if got := NewMatcher(nil, nil).Find("anything"); got != nil {
+		t.Errorf("empty matcher found %v", got)
+	}
+	if got := m.Find("\xffBingley\xfe"); len(got) != 1 || got[0].Start != 1 || got[0].End != 8 {
+		t.Errorf("invalid UTF-8 around a name: %v", got)
+	}
+}
+
+func TestCounter(t *testing.T) {
+	c := NewCounter("gpt-4")
+	if c.Encoding() != "cl100k_base" || NewCounter("gpt-4o-mini").Encoding() != "o200k_base" ||
+		NewCounter("deepseek-chat").Encoding() != "cl100k_base" || NewCounter("o3").Encoding() != "o200k_base" {
+		t.Fatal("wrong encodings chosen")
+	}
+	n, err := c.Count("hello world")
+	if err != nil || n != 2 {
+		t.Fatalf("Count(hello world) = %d, %v", n, err)
+	}
+	// The long-text path splits at blank lines; it must count exactly what
+	// one pass over the whole text counts.
+	for _, book := range []string{"pride-and-prejudice", "hongloumeng"} {
+		all := strings.Join(readChapters(t, book)[:8], "\n\n")
+		if len(all) <= longText {
+			t.Fatal("test text too short for the long path")
+		}
+		got, err := c.Count(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.load(); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := c.codec.Count(all)
+		if got != want {
+			t.Errorf("%s: long path %d, direct %d", book, got, want)
+		}
+	}
+}
+
+func TestPassages(t *testing.T) {
+	for _, book := range []string{"pride-and-prejudice", "hongloumeng"} {
+		for ci, ch := range readChapters(t, book)[:10] {
+			ps := Passages(ch, 0)
+			if len(ps) < 2 {
+				t.Errorf("%s %d: %d passages", book, ci+1, len(ps))
+			}
+			prev := 0
+			covered := 0
+			for _, p := range ps {
+				if p.Start < prev || p.End <= p.Start {
+					t.Fatalf("%s %d: bad passage %v after %d", book, ci+1, p, prev)
+				}
+				if w := textWeight(ch[p.Start:p.End]); w > 4*DefaultPassageSize {
+					t.Errorf("%s %d: passage of weight %d", book, ci+1, w)
+				}
+				covered += len(strings.TrimSpace(ch[p.Start:p.End]))
+				prev = p.End
+			}
+			if nonSpace := len(strings.Join(strings.Fields(ch), "")); covered < nonSpace {
+				t.Errorf("%s %d: passages cover %d bytes, text has %d non-space", book, ci+1, covered, nonSpace)
+			}
+		}
+	}
+	if got := Passages("", 0); got != nil {
+		t.Errorf("empty text: %v", got)
+	}
+}
+
+func BenchmarkSearchHongloumeng(b *testing.B) {
+	a := NewAnalyzer(nil)
+	x := NewIndex(0, 0)
+	for i, ch := range readChapters(b, "hongloumeng") {
+		x.Add(fmt.Sprintf("manuscript/chapter-%03d/content.md", i+1), a.Terms(ch))
+	}
+	q := a.Terms("林黛玉葬花，宝玉在沁芳闸桥边看西厢记")
+	b.ResetTimer()
+	for b.Loop() {
+		x.Search(q, 10, nil)
+	}
+}
+
+func BenchmarkAnalyzeHongloumengChapter(b *testing.B) {
+	a := NewAnalyzer(nil)
+	ch := readChapters(b, "hongloumeng")[0]
+	a.Terms(ch)
+	b.SetBytes(int64(len(ch)))
+	for b.Loop() {
+		a.Terms(ch)
+	}
+}
