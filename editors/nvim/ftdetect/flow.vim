@@ -1,0 +1,2 @@
+" FlowCabal workflow files.
+autocmd BufRead,BufNewFile *.flow set filetype=flow

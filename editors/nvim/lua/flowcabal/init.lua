@@ -1,0 +1,744 @@
+-- FlowCabal for Neovim 0.7+: starts `flowcabal serve` for .flow buffers and
+-- maps every server command (workspace/executeCommand) to a user command.
+--
+--   require('flowcabal').setup({ cmd = { 'flowcabal', 'serve' } })
+--
+-- See editors/nvim/README.md for options and suggested keymaps.
+
+local M = {}
+
+local api = vim.api
+local uv = vim.loop
+
+local NAME = 'flowcabal'
+
+-- Folders that mark a project root when there is no flowcabal.toml; the
+-- same list, in the same order, as project.KnowledgeDirs in the Go code.
+M.knowledge_dirs = { 'meta', 'entities', 'profiles', 'manuscript', 'summaries' }
+
+local defaults = {
+  cmd = { 'flowcabal', 'serve' },
+  -- Sent to the server for workspace/configuration, section "flowcabal":
+  -- { models = { writer = { baseUrl = …, model = …, apiKeyEnv = … }, agent = …, embedding = … } }
+  settings = {},
+  -- Extra environment for the server process. The API key belongs here
+  -- (FLOWCABAL_API_KEY), never in settings: settings travel over LSP.
+  cmd_env = nil,
+  -- A string or a function returning the key; passed as FLOWCABAL_API_KEY.
+  api_key = nil,
+  -- Use nvim-lspconfig when it is installed (false: always plain vim.lsp).
+  lspconfig = true,
+  -- How window/showDocument opens a file: 'vsplit', 'split', 'tab' or 'edit'.
+  open = 'vsplit',
+  -- Milliseconds to wait after the last change before refreshing code lenses.
+  codelens_debounce = 250,
+  on_attach = nil,
+  capabilities = nil,
+  -- Program that opens an SVG (graph); nil picks xdg-open / open.
+  browser = nil,
+}
+
+local config = vim.deepcopy(defaults)
+local root_clients = {} -- root dir -> client id, for Neovim 0.7
+local timers = {} -- bufnr -> debounce timer
+local augroup
+
+--- The last command's outcome, for tests and for :messages-less debugging.
+M.last = nil
+
+-- Commands: user command -> server command and how its text is obtained.
+-- text = 'required' | 'optional' | 'buffer' (the buffer's content).
+M.commands = {
+  { user = 'FlowRun', command = 'flowcabal.runWorkflow', desc = 'Run the whole workflow' },
+  { user = 'FlowRunNode', command = 'flowcabal.runNode', node_arg = true, desc = 'Run the node at the cursor (or NODE)' },
+  { user = 'FlowRunFrom', command = 'flowcabal.runFrom', node_arg = true, desc = 'Run from the node at the cursor downstream' },
+  { user = 'FlowCancel', command = 'flowcabal.cancel', node_arg = true, desc = 'Cancel the run (or one node)' },
+  { user = 'FlowApprove', command = 'flowcabal.approve', node_arg = true, desc = 'Approve the node output' },
+  { user = 'FlowRetry', command = 'flowcabal.retry', text = 'optional', prompt = 'Retry feedback: ', desc = 'Retry the node with optional feedback' },
+  { user = 'FlowEdit', command = 'flowcabal.edit', text = 'buffer', desc = 'Approve this buffer (the edited output) as the node output' },
+  { user = 'FlowFreeze', command = 'flowcabal.freeze', node_arg = true, desc = 'Freeze the node output' },
+  { user = 'FlowUnfreeze', command = 'flowcabal.unfreeze', node_arg = true, desc = 'Unfreeze the node' },
+  { user = 'FlowRestore', command = 'flowcabal.restoreVersion', version = true, desc = 'Restore version N of the node output' },
+  { user = 'FlowPersist', command = 'flowcabal.persist', node_arg = true, desc = 'Curate the output into its persist target' },
+  { user = 'FlowBuild', command = 'flowcabal.build', text = 'required', prompt = 'Build intent: ', desc = 'Ask the agent to build a workflow from an intent' },
+  { user = 'FlowBuildAccept', command = 'flowcabal.buildAccept', text = 'optional', prompt = 'Modification (empty to accept as is): ', desc = 'Accept the proposed build' },
+  { user = 'FlowBuildReject', command = 'flowcabal.buildReject', text = 'optional', prompt = 'Reason (optional): ', desc = 'Reject the proposed build' },
+  { user = 'FlowContext', command = 'flowcabal.showContext', node_arg = true, show = true, desc = 'Show the context injected for the node' },
+}
+
+local function notify(msg, level)
+  vim.notify('FlowCabal: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function is_file(path)
+  local st = uv.fs_stat(path)
+  return st ~= nil and st.type == 'file'
+end
+
+local function is_dir(path)
+  local st = uv.fs_stat(path)
+  return st ~= nil and st.type == 'directory'
+end
+
+local function parent(dir)
+  local p = vim.fn.fnamemodify(dir, ':h')
+  return p
+end
+
+--- Project root for a file or folder: the nearest ancestor holding
+--- flowcabal.toml, else the nearest holding a knowledge folder, else the
+--- file's own folder.
+function M.find_root(path)
+  if path == nil or path == '' then
+    path = vim.fn.getcwd()
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  local start = path
+  if not is_dir(start) then
+    start = vim.fn.fnamemodify(path, ':h')
+  end
+  start = start:gsub('/+$', '')
+  if start == '' then
+    start = '/'
+  end
+  local d = start
+  while true do
+    if is_file(d .. '/flowcabal.toml') then
+      return d
+    end
+    local p = parent(d)
+    if p == d then
+      break
+    end
+    d = p
+  end
+  d = start
+  while true do
+    for _, k in ipairs(M.knowledge_dirs) do
+      if is_dir(d .. '/' .. k) then
+        return d
+      end
+    end
+    local p = parent(d)
+    if p == d then
+      break
+    end
+    d = p
+  end
+  return start
+end
+
+--- UTF-16 code units in the first `col` bytes of `line` (LSP's default
+--- encoding). Characters outside the BMP (4-byte UTF-8) count two.
+function M.utf16_col(line, col)
+  local n = 0
+  local i = 1
+  local limit = math.min(col, #line)
+  while i <= limit do
+    local b = line:byte(i)
+    local len = 1
+    if b >= 0xF0 then
+      len = 4
+    elseif b >= 0xE0 then
+      len = 3
+    elseif b >= 0xC0 then
+      len = 2
+    end
+    if len == 4 then
+      n = n + 2
+    else
+      n = n + 1
+    end
+    i = i + len
+  end
+  return n
+end
+
+--- Position of the cursor in window `win` as an LSP position (UTF-16).
+function M.cursor_position(win)
+  win = win or 0
+  local cur = api.nvim_win_get_cursor(win)
+  local buf = api.nvim_win_get_buf(win)
+  local line = api.nvim_buf_get_lines(buf, cur[1] - 1, cur[1], false)[1] or ''
+  return { line = cur[1] - 1, character = M.utf16_col(line, cur[2]) }
+end
+
+--- The single JSON object every flowcabal.* command takes:
+--- { uri, position?, node?, text?, version? }. `fields` may set node, text,
+--- version and position; the uri always comes from the buffer.
+function M.command_args(bufnr, fields)
+  fields = fields or {}
+  local args = { uri = vim.uri_from_bufnr(bufnr) }
+  if fields.position then
+    args.position = fields.position
+  end
+  if fields.node and fields.node ~= '' then
+    args.node = fields.node
+  end
+  if fields.text ~= nil then
+    args.text = fields.text
+  end
+  if fields.version ~= nil then
+    args.version = fields.version
+  end
+  return args
+end
+
+local function get_clients(bufnr)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = bufnr, name = NAME })
+  end
+  local out = {}
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == NAME then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+--- The id of the FlowCabal client attached to bufnr (0: current), or nil.
+function M.client_id(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    bufnr = api.nvim_get_current_buf()
+  end
+  local c = get_clients(bufnr)[1]
+  return c and c.id or nil
+end
+
+local function flow_client(bufnr)
+  local id = M.client_id(bufnr)
+  if id then
+    return vim.lsp.get_client_by_id(id)
+  end
+  -- An output document (not a .flow buffer) talks to the client of the
+  -- project it belongs to.
+  local root = M.find_root(api.nvim_buf_get_name(bufnr))
+  local rid = root_clients[root]
+  if rid and not vim.lsp.client_is_stopped(rid) then
+    return vim.lsp.get_client_by_id(rid)
+  end
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = NAME }) or vim.lsp.get_active_clients()
+  for _, c in pairs(all) do
+    if c.name == NAME and c.config.root_dir == root then
+      return c
+    end
+  end
+  for _, c in pairs(all) do
+    if c.name == NAME then
+      return c
+    end
+  end
+  return nil
+end
+
+-- Results worth showing: a string, or an object with a message, or a
+-- context/markdown body (opened in a scratch buffer).
+local function show_result(spec, result)
+  if result == nil or result == vim.NIL then
+    notify(spec.command .. ' done')
+    return
+  end
+  if type(result) == 'string' then
+    if spec.show then
+      M.open_scratch(result, 'markdown')
+    else
+      notify(result)
+    end
+    return
+  end
+  if type(result) == 'table' then
+    local body = result.markdown or result.text or result.contents
+    if spec.show and type(body) == 'string' then
+      M.open_scratch(body, 'markdown')
+      return
+    end
+    if type(result.message) == 'string' then
+      notify(result.message)
+      return
+    end
+  end
+  notify(spec.command .. ' done')
+end
+
+function M.open_scratch(text, ft)
+  vim.cmd('new')
+  local buf = api.nvim_get_current_buf()
+  api.nvim_buf_set_option(buf, 'buftype', 'nofile')
+  api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  api.nvim_buf_set_option(buf, 'filetype', ft or 'markdown')
+  api.nvim_buf_set_option(buf, 'modifiable', false)
+  return buf
+end
+
+local function refresh_codelens(bufnr)
+  if not api.nvim_buf_is_valid(bufnr) or bufnr ~= api.nvim_get_current_buf() then
+    return
+  end
+  if not M.client_id(bufnr) then
+    return
+  end
+  -- 0.7's refresh() takes no arguments and uses the current buffer; newer
+  -- versions accept { bufnr } and ignore nothing we pass.
+  pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
+end
+
+--- Runs server command `command` with the argument object `args` through
+--- the client serving bufnr; errors are shown, never swallowed. on_done
+--- (optional) gets (err, result).
+function M.execute(bufnr, command, args, on_done, spec)
+  spec = spec or { command = command }
+  local client = flow_client(bufnr)
+  if not client then
+    local msg = 'no FlowCabal server for this buffer (is setup() called and `' .. table.concat(config.cmd, ' ') .. '` installed?)'
+    M.last = { command = command, args = args, err = { message = msg } }
+    notify(msg, vim.log.levels.ERROR)
+    if on_done then
+      on_done({ message = msg }, nil)
+    end
+    return
+  end
+  client.request('workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
+    M.last = { command = command, args = args, err = err, result = result }
+    if err then
+      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    else
+      show_result(spec, result)
+    end
+    refresh_codelens(bufnr)
+    if on_done then
+      on_done(err, result)
+    end
+  end, bufnr)
+end
+
+local function run_user_command(spec, cmdargs)
+  local bufnr = api.nvim_get_current_buf()
+  local fields = { position = M.cursor_position(0) }
+  local argstr = vim.trim(cmdargs.args or '')
+  if spec.node_arg and argstr ~= '' then
+    fields.node = argstr
+  end
+  if spec.version then
+    local v = tonumber(argstr)
+    if not v then
+      local input = vim.fn.input('Version to restore: ')
+      v = tonumber(input)
+      if not v then
+        notify('FlowRestore needs a version number', vim.log.levels.ERROR)
+        return
+      end
+    end
+    fields.version = v
+  end
+  if spec.text == 'buffer' then
+    fields.text = table.concat(api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+  end
+  local function go()
+    M.execute(bufnr, spec.command, M.command_args(bufnr, fields), nil, spec)
+  end
+  if spec.text == 'required' or spec.text == 'optional' then
+    if argstr ~= '' or cmdargs.bang then
+      if argstr ~= '' then
+        fields.text = argstr
+      end
+      go()
+      return
+    end
+    vim.ui.input({ prompt = spec.prompt }, function(input)
+      if input == nil then
+        return -- cancelled
+      end
+      if input == '' and spec.text == 'required' then
+        notify(spec.user .. ' needs text', vim.log.levels.ERROR)
+        return
+      end
+      if input ~= '' then
+        fields.text = input
+      end
+      go()
+    end)
+    return
+  end
+  go()
+end
+
+-- The CLI is the server command without its trailing "serve".
+local function cli_cmd()
+  local out = {}
+  for _, part in ipairs(config.cmd) do
+    if part == 'serve' then
+      break
+    end
+    table.insert(out, part)
+  end
+  return out
+end
+
+local function open_external(path)
+  if config.browser then
+    vim.fn.jobstart({ config.browser, path }, { detach = true })
+  elseif vim.ui.open then
+    vim.ui.open(path)
+  elseif vim.fn.executable('xdg-open') == 1 then
+    vim.fn.jobstart({ 'xdg-open', path }, { detach = true })
+  elseif vim.fn.executable('open') == 1 then
+    vim.fn.jobstart({ 'open', path }, { detach = true })
+  else
+    notify('graph written to ' .. path)
+  end
+end
+
+--- :FlowGraph — draws the workflow DAG as SVG with `flowcabal graph` and
+--- opens it in the browser. on_done (optional) gets (err, svg_path).
+function M.graph(bufnr, on_done)
+  bufnr = bufnr or api.nvim_get_current_buf()
+  local file = api.nvim_buf_get_name(bufnr)
+  local out = vim.fn.tempname() .. '.svg'
+  local cmd = cli_cmd()
+  vim.list_extend(cmd, { 'graph', file, '--format', 'svg' })
+  local chunks, errs = {}, {}
+  local ok, job = pcall(vim.fn.jobstart, cmd, {
+    cwd = M.find_root(file),
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      chunks = data
+    end,
+    on_stderr = function(_, data)
+      errs = data
+    end,
+    on_exit = function(_, code)
+      if code ~= 0 then
+        local msg = 'graph failed: ' .. vim.trim(table.concat(errs, '\n'))
+        notify(msg, vim.log.levels.ERROR)
+        if on_done then
+          on_done({ message = msg }, nil)
+        end
+        return
+      end
+      vim.fn.writefile(chunks, out, 'b')
+      open_external(out)
+      if on_done then
+        on_done(nil, out)
+      end
+    end,
+  })
+  if not ok or job <= 0 then
+    local msg = 'cannot start ' .. table.concat(cmd, ' ')
+    notify(msg, vim.log.levels.ERROR)
+    if on_done then
+      on_done({ message = msg }, nil)
+    end
+  end
+end
+
+local function define_user_commands()
+  for _, spec in ipairs(M.commands) do
+    local nargs = '?'
+    if spec.text == 'required' or spec.text == 'optional' then
+      nargs = '*'
+    elseif spec.text == 'buffer' or not (spec.node_arg or spec.version) then
+      nargs = 0
+    end
+    api.nvim_create_user_command(spec.user, function(cmdargs)
+      run_user_command(spec, cmdargs)
+    end, { nargs = nargs, bang = spec.text == 'optional' or spec.text == 'required', desc = spec.desc })
+  end
+  api.nvim_create_user_command('FlowGraph', function()
+    M.graph()
+  end, { nargs = 0, desc = 'Draw the workflow DAG (SVG) and open it in the browser' })
+end
+
+-- Handlers for requests that Neovim 0.7 lacks or that we want shown.
+local function show_document(_, result)
+  if not result or not result.uri then
+    return { success = false }
+  end
+  if result.external then
+    open_external(result.uri)
+    return { success = true }
+  end
+  local fname = vim.uri_to_fname(result.uri)
+  local target = vim.fn.bufnr(fname)
+  local win = target ~= -1 and vim.fn.bufwinid(target) or -1
+  if win ~= -1 then
+    if result.takeFocus ~= false then
+      api.nvim_set_current_win(win)
+    end
+  elseif result.takeFocus == false then
+    local b = vim.fn.bufadd(fname)
+    vim.fn.bufload(b)
+    return { success = true }
+  else
+    local how = ({ vsplit = 'vsplit', split = 'split', tab = 'tabedit', edit = 'edit' })[config.open] or 'vsplit'
+    vim.cmd(how .. ' ' .. vim.fn.fnameescape(fname))
+    win = api.nvim_get_current_win()
+  end
+  if result.selection and win ~= -1 then
+    local s = result.selection.start
+    local buf = api.nvim_win_get_buf(win)
+    local line = api.nvim_buf_get_lines(buf, s.line, s.line + 1, false)[1] or ''
+    local col = vim.str_byteindex(line, math.min(s.character, select(2, vim.str_utfindex(line))), true)
+    pcall(api.nvim_win_set_cursor, win, { s.line + 1, col })
+  end
+  return { success = true }
+end
+
+local function codelens_refresh_request()
+  local bufnr = api.nvim_get_current_buf()
+  vim.schedule(function()
+    refresh_codelens(bufnr)
+  end)
+  return vim.NIL
+end
+
+-- Code lenses carry flowcabal.* commands; routing them through the client
+-- (instead of 0.7's default, which ignores the answer) shows their errors.
+local function lens_commands()
+  local cmds = {}
+  local all = vim.deepcopy(M.commands)
+  table.insert(all, { command = 'flowcabal.graph' })
+  for _, spec in ipairs(all) do
+    cmds[spec.command] = function(command, ctx)
+      local arg = command.arguments and command.arguments[1]
+      if type(arg) ~= 'table' then
+        arg = M.command_args(ctx.bufnr, { position = M.cursor_position(0) })
+      end
+      M.execute(ctx.bufnr, command.command, arg, nil, spec)
+    end
+  end
+  return cmds
+end
+
+local function make_capabilities()
+  local caps = config.capabilities or vim.lsp.protocol.make_client_capabilities()
+  caps = vim.deepcopy(caps)
+  caps.workspace = caps.workspace or {}
+  caps.workspace.codeLens = { refreshSupport = true }
+  caps.workspace.configuration = true
+  caps.textDocument = caps.textDocument or {}
+  caps.textDocument.codeLens = caps.textDocument.codeLens or { dynamicRegistration = false }
+  caps.window = caps.window or {}
+  caps.window.workDoneProgress = true
+  caps.window.showDocument = { support = true }
+  caps.general = caps.general or {}
+  caps.general.positionEncodings = { 'utf-16' }
+  return caps
+end
+
+local function server_env()
+  local env = vim.deepcopy(config.cmd_env or {})
+  local key = config.api_key
+  if type(key) == 'function' then
+    key = key()
+  end
+  if type(key) == 'string' and key ~= '' then
+    env.FLOWCABAL_API_KEY = key
+  end
+  if next(env) == nil then
+    return nil
+  end
+  return env
+end
+
+--- The client configuration for a project root (exposed for tests).
+function M.client_config(root)
+  return {
+    name = NAME,
+    cmd = config.cmd,
+    cmd_env = server_env(),
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    settings = { flowcabal = config.settings or {} },
+    offset_encoding = 'utf-16',
+    capabilities = make_capabilities(),
+    handlers = {
+      ['window/showDocument'] = show_document,
+      ['workspace/codeLens/refresh'] = codelens_refresh_request,
+    },
+    commands = lens_commands(),
+    on_attach = function(client, bufnr)
+      vim.schedule(function()
+        refresh_codelens(bufnr)
+      end)
+      if config.on_attach then
+        config.on_attach(client, bufnr)
+      end
+    end,
+    flags = { debounce_text_changes = 50 },
+  }
+end
+
+local function schedule_refresh(bufnr)
+  local t = timers[bufnr]
+  if not t then
+    t = uv.new_timer()
+    timers[bufnr] = t
+  end
+  t:stop()
+  t:start(config.codelens_debounce, 0, vim.schedule_wrap(function()
+    refresh_codelens(bufnr)
+  end))
+end
+
+local use_lspconfig = false
+
+--- Attaches (starting it if needed) the FlowCabal client to bufnr and
+--- returns its id (nil when it could not start; nil too with lspconfig,
+--- which attaches on its own — use client_id() then).
+function M.attach(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    bufnr = api.nvim_get_current_buf()
+  end
+  local root = M.find_root(api.nvim_buf_get_name(bufnr))
+  local id
+  if use_lspconfig then
+    return M.client_id(bufnr)
+  elseif vim.lsp.start then
+    id = vim.lsp.start(M.client_config(root), { bufnr = bufnr })
+  else
+    id = root_clients[root]
+    if id == nil or vim.lsp.client_is_stopped(id) then
+      id = vim.lsp.start_client(M.client_config(root))
+      root_clients[root] = id
+    end
+    if id then
+      vim.lsp.buf_attach_client(bufnr, id)
+    end
+  end
+  if not id then
+    notify('could not start ' .. table.concat(config.cmd, ' '), vim.log.levels.ERROR)
+  else
+    root_clients[root] = id
+  end
+  return id
+end
+
+local function on_flow_buffer(bufnr)
+  M.attach(bufnr)
+  api.nvim_clear_autocmds({ group = augroup, buffer = bufnr })
+  api.nvim_create_autocmd({ 'BufEnter', 'BufWritePost', 'InsertLeave', 'TextChanged' }, {
+    group = augroup,
+    buffer = bufnr,
+    callback = function()
+      schedule_refresh(bufnr)
+    end,
+  })
+  api.nvim_create_autocmd('BufWipeout', {
+    group = augroup,
+    buffer = bufnr,
+    callback = function()
+      local t = timers[bufnr]
+      if t then
+        t:stop()
+        t:close()
+        timers[bufnr] = nil
+      end
+    end,
+  })
+end
+
+local function try_lspconfig()
+  if config.lspconfig == false then
+    return false
+  end
+  local ok, lspconfig = pcall(require, 'lspconfig')
+  if not ok then
+    return false
+  end
+  local ok2, configs = pcall(require, 'lspconfig.configs')
+  if not ok2 then
+    return false
+  end
+  if not configs[NAME] then
+    configs[NAME] = {
+      default_config = {
+        cmd = config.cmd,
+        filetypes = { 'flow' },
+        root_dir = function(fname)
+          return M.find_root(fname)
+        end,
+      },
+      docs = { description = 'FlowCabal language server (flowcabal serve)' },
+    }
+  end
+  local cfg = M.client_config(vim.fn.getcwd())
+  cfg.root_dir = function(fname)
+    return M.find_root(fname)
+  end
+  cfg.workspace_folders = nil
+  cfg.name = nil
+  local ok3, err = pcall(lspconfig[NAME].setup, cfg)
+  if not ok3 then
+    notify('nvim-lspconfig setup failed, using vim.lsp: ' .. tostring(err), vim.log.levels.WARN)
+    return false
+  end
+  return true
+end
+
+--- Configures the plugin. Safe to call again (the latest options win for
+--- clients started afterwards).
+function M.setup(opts)
+  config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  if opts and opts.cmd then
+    config.cmd = opts.cmd -- lists are replaced, not merged
+  end
+  augroup = api.nvim_create_augroup('flowcabal', { clear = true })
+  define_user_commands()
+
+  -- Filetype detection even under `-u NONE`, where ftdetect/ is not read.
+  api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+    group = augroup,
+    pattern = '*.flow',
+    callback = function(ev)
+      if vim.bo[ev.buf].filetype ~= 'flow' then
+        vim.bo[ev.buf].filetype = 'flow'
+      end
+    end,
+  })
+
+  use_lspconfig = try_lspconfig()
+  api.nvim_create_autocmd('FileType', {
+    group = augroup,
+    pattern = 'flow',
+    callback = function(ev)
+      on_flow_buffer(ev.buf)
+    end,
+  })
+  -- Buffers already open when setup() runs.
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(b) then
+      local name = api.nvim_buf_get_name(b)
+      if vim.bo[b].filetype == 'flow' then
+        on_flow_buffer(b)
+      elseif name:match('%.flow$') then
+        vim.bo[b].filetype = 'flow' -- fires FileType
+      end
+    end
+  end
+end
+
+--- A short run state for the statusline, from $/progress messages.
+function M.status()
+  if vim.lsp.status then
+    return vim.lsp.status()
+  end
+  local parts = {}
+  for _, m in ipairs(vim.lsp.util.get_progress_messages()) do
+    if m.name == NAME and not m.done then
+      local s = m.title or ''
+      if m.message then
+        s = s .. ' ' .. m.message
+      end
+      if m.percentage then
+        s = s .. string.format(' (%d%%%%)', m.percentage)
+      end
+      table.insert(parts, s)
+    end
+  end
+  return table.concat(parts, ' · ')
+end
+
+return M
