@@ -1,0 +1,104 @@
+package summarize
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "shared", "corpus")
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
+		if filepath.Dir(d) == d {
+			t.Fatalf("no shared/corpus above %s", dir)
+		}
+	}
+}
+
+func chapter(t testing.TB, book string, n int) string {
+	b, err := os.ReadFile(filepath.Join(corpusDir(t), book, fmt.Sprintf("%03d.txt", n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func newSummarizer() *Summarizer {
+	return New(textsearch.NewAnalyzer(nil), textsearch.NewCounter(""))
+}
+
+func TestSummarizeChapters(t *testing.T) {
+	s := newSummarizer()
+	for _, tc := range []struct {
+		book string
+		n    int
+	}{{"pride-and-prejudice", 1}, {"pride-and-prejudice", 34}, {"hongloumeng", 1}, {"hongloumeng", 27}} {
+		text := chapter(t, tc.book, tc.n)
+		got, err := s.Summarize(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Extractive() {
+			t.Errorf("not marked extractive: %q", got.Method)
+		}
+		if got.L0Tokens <= 0 || got.L0Tokens >= 50 {
+			t.Errorf("%s %d: L0 has %d tokens: %q", tc.book, tc.n, got.L0Tokens, got.L0)
+		}
+		if got.L1Tokens < L1Min || got.L1Tokens > L1Max {
+			t.Errorf("%s %d: L1 has %d tokens", tc.book, tc.n, got.L1Tokens)
+		}
+		if strings.HasPrefix(strings.ToLower(got.L0), "chapter") {
+			t.Errorf("%s %d: L0 is the heading: %q", tc.book, tc.n, got.L0)
+		}
+		again, _ := s.Summarize(text)
+		if again != got {
+			t.Errorf("%s %d: not deterministic", tc.book, tc.n)
+		}
+		// Every sentence of L1 is from the text (whitespace aside).
+		flat := strings.Join(strings.Fields(text), " ")
+		for _, part := range strings.Split(got.L1, " … ") {
+			part = strings.TrimSpace(part)
+			if _, after, ok := strings.Cut(part, "\n"); ok && !strings.Contains(flat, part) {
+				part = after
+			}
+			if !strings.Contains(flat, part) {
+				t.Errorf("%s %d: L1 part not in text: %q", tc.book, tc.n, part)
+			}
+		}
+		t.Logf("%s %d\nL0 (%d): %s\nL1 (%d): %.300s…", tc.book, tc.n, got.L0Tokens, got.L0, got.L1Tokens, got.L1)
+	}
+}
+
+func TestSummarizeShortAndOdd(t *testing.T) {
+	s := newSummarizer()
+	tests := []string{"", "Just one line.", "# Title\n\nShort body here.", "\xff\xfe", strings.Repeat("word ", 3000),
+		strings.Repeat("很长的句子没有标点", 400)}
+	for _, in := range tests {
+		got, err := s.Summarize(in)
+		if err != nil {
+			t.Fatalf("%.20q: %v", in, err)
+		}
+		if got.L0Tokens >= 50 || got.L1Tokens > L1Max {
+			t.Errorf("%.20q: L0 %d L1 %d tokens", in, got.L0Tokens, got.L1Tokens)
+		}
+	}
+}
+
+func BenchmarkSummarizeHongloumengChapter(b *testing.B) {
+	s := newSummarizer()
+	text := chapter(b, "hongloumeng", 27)
+	s.Summarize(text)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		s.Summarize(text)
+	}
+}
