@@ -53,8 +53,8 @@ func New(an *textsearch.Analyzer, tc *textsearch.Counter) *Summarizer {
 
 type sentence struct {
 	text  string
-	pos   int // index in document order
-	terms []string
+	pos   int      // index in document order
+	terms []string // distinct terms
 	score float64
 	toks  int // -1 until counted
 }
@@ -69,31 +69,27 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 	// Term weights: frequency in the text, damped, ignoring terms that
 	// occur once (they say nothing about what the text is about).
 	tf := map[string]int{}
+	var all []string
 	for i := range sents {
-		sents[i].terms = s.an.Terms(sents[i].text)
-		seen := map[string]bool{}
+		all = s.an.AppendTerms(all[:0], sents[i].text)
+		n := len(all)
+		slices.Sort(all)
+		sents[i].terms = slices.Clone(slices.Compact(all))
+		sents[i].toks = -1
 		for _, t := range sents[i].terms {
-			if !seen[t] {
-				seen[t] = true
-				tf[t]++
-			}
+			tf[t]++
 		}
+		sents[i].score = float64(n) // the length, for now
 	}
 	for i := range sents {
 		st := &sents[i]
-		st.toks = -1
-		seen := map[string]bool{}
 		sum := 0.0
 		for _, t := range st.terms {
-			if seen[t] {
-				continue
-			}
-			seen[t] = true
 			if n := tf[t]; n > 1 {
 				sum += math.Log(float64(n))
 			}
 		}
-		n := float64(len(st.terms))
+		n := st.score
 		if n == 0 {
 			continue
 		}
@@ -133,12 +129,16 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 
 	// L1: the whole text when it is short, else central sentences that
 	// add new terms, in document order, up to the target.
+	// Prose has at least one token per two weight units, so a text above
+	// 2*L1Max units needs no count to know it is too long.
 	whole := strings.TrimSpace(text)
-	if n, err := s.tc.Count(whole); err != nil {
-		return Summary{}, err
-	} else if n <= L1Max {
-		out.L1, out.L1Tokens = whole, n
-		return out, nil
+	if weight(whole) <= 2*L1Max {
+		if n, err := s.tc.Count(whole); err != nil {
+			return Summary{}, err
+		} else if n <= L1Max {
+			out.L1, out.L1Tokens = whole, n
+			return out, nil
+		}
 	}
 	covered := map[string]bool{}
 	chosen := []int{}
@@ -153,18 +153,13 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 			if used[i] || sents[i].score <= 0 {
 				continue
 			}
-			novel, all := 0, 0
-			seen := map[string]bool{}
+			novel := 0
 			for _, t := range sents[i].terms {
-				if !seen[t] {
-					seen[t] = true
-					all++
-					if !covered[t] {
-						novel++
-					}
+				if !covered[t] {
+					novel++
 				}
 			}
-			gain := sents[i].score * (0.3 + 0.7*float64(novel)/float64(all))
+			gain := sents[i].score * (0.3 + 0.7*float64(novel)/float64(len(sents[i].terms)))
 			if gain > bestGain {
 				best, bestGain = i, gain
 			}
@@ -249,6 +244,20 @@ func (s *Summarizer) clip(text string, max int) (string, error) {
 	return strings.TrimRightFunc(string(rs[:cut]), func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;:，；：、", r)
 	}) + "…", nil
+}
+
+// weight approximates a token count: one per CJK character, one per four
+// other characters.
+func weight(s string) int {
+	cjk, other := 0, 0
+	for _, r := range s {
+		if textsearch.IsCJK(r) {
+			cjk++
+		} else {
+			other++
+		}
+	}
+	return cjk + other/4
 }
 
 func rank(sents []sentence) []int {
