@@ -36,29 +36,29 @@ type Code string
 // The diagnostic codes. Each has a broken example under
 // testdata/diagnostics with its golden output.
 const (
-	CodeSyntax           Code = "syntax"            // any syntax error
-	CodeInvalidUTF8      Code = "invalid-utf8"      // bytes that are not UTF-8
-	CodeUnknownRef       Code = "unknown-ref"       // {{x}} names no node or input
-	CodeUnknownAlias     Code = "unknown-alias"     // {{a.x}} with no `use … as a`
-	CodeUnknownUseNode   Code = "unknown-use-node"  // {{a.x}}: the used file has no node x
-	CodeSelfRef          Code = "self-ref"          // a node references itself
-	CodeCycle            Code = "cycle"             // a cycle of references, whole path given
-	CodeDuplicateNode    Code = "duplicate-node"    // two nodes (or a node and an input) share a name
-	CodeDuplicateAttr    Code = "duplicate-attr"    // an attribute set twice in one block
-	CodeDuplicateAlias   Code = "duplicate-alias"   // two `use`s with the same alias
+	CodeSyntax           Code = "syntax"             // any syntax error
+	CodeInvalidUTF8      Code = "invalid-utf8"       // bytes that are not UTF-8
+	CodeUnknownRef       Code = "unknown-ref"        // {{x}} names no node or input
+	CodeUnknownAlias     Code = "unknown-alias"      // {{a.x}} with no `use … as a`
+	CodeUnknownUseNode   Code = "unknown-use-node"   // {{a.x}}: the used file has no node x
+	CodeSelfRef          Code = "self-ref"           // a node references itself
+	CodeCycle            Code = "cycle"              // a cycle of references, whole path given
+	CodeDuplicateNode    Code = "duplicate-node"     // two nodes (or a node and an input) share a name
+	CodeDuplicateAttr    Code = "duplicate-attr"     // an attribute set twice in one block
+	CodeDuplicateAlias   Code = "duplicate-alias"    // two `use`s with the same alias
 	CodeDuplicateHeader  Code = "duplicate-workflow" // more than one workflow header
-	CodeUnknownAttr      Code = "unknown-attr"      // an attribute the language does not know
-	CodeAttrType         Code = "attr-type"         // an attribute value of the wrong type or range
-	CodeMissingKnowledge Code = "missing-knowledge" // {{@path}} names no project resource
-	CodeBadPath          Code = "bad-path"          // {{@../x}}, absolute paths: outside the project
-	CodeMissingUse       Code = "missing-use"       // `use` of a file that does not exist
-	CodeUseCycle         Code = "use-cycle"         // files that `use` each other
-	CodeUnknownInput     Code = "unknown-input"     // a `use` argument the used file does not declare
-	CodeMissingInput     Code = "missing-input"     // a used file's input without default left unfilled
-	CodeUnusedNode       Code = "unused-node"       // a node no other node references (hint)
-	CodeOverBudget       Code = "over-budget"       // explicit references alone exceed the budget
-	CodeEmptyNode        Code = "empty-node"        // a node with no prompt
-	CodeTooLarge         Code = "too-large"         // a file or DAG beyond the language's limits
+	CodeUnknownAttr      Code = "unknown-attr"       // an attribute the language does not know
+	CodeAttrType         Code = "attr-type"          // an attribute value of the wrong type or range
+	CodeMissingKnowledge Code = "missing-knowledge"  // {{@path}} names no project resource
+	CodeBadPath          Code = "bad-path"           // {{@../x}}, absolute paths: outside the project
+	CodeMissingUse       Code = "missing-use"        // `use` of a file that does not exist
+	CodeUseCycle         Code = "use-cycle"          // files that `use` each other
+	CodeUnknownInput     Code = "unknown-input"      // a `use` argument the used file does not declare
+	CodeMissingInput     Code = "missing-input"      // a used file's input without default left unfilled
+	CodeUnusedNode       Code = "unused-node"        // a node no other node references (hint)
+	CodeOverBudget       Code = "over-budget"        // explicit references alone exceed the budget
+	CodeEmptyNode        Code = "empty-node"         // a node with no prompt
+	CodeTooLarge         Code = "too-large"          // a file or DAG beyond the language's limits
 )
 
 // A Diagnostic is a problem found in a .flow file.

@@ -1,0 +1,513 @@
+package workflowlang
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// Limits of the language. Beyond them a file is refused with too-large
+// diagnostics rather than risking the editor's responsiveness.
+const (
+	// MaxFileSize is the largest source Parse accepts in full (64 MiB).
+	MaxFileSize = 64 << 20
+	// MaxNodes is the most nodes a file may declare.
+	MaxNodes = 200_000
+	// maxDiagnostics caps the syntax diagnostics of one file.
+	maxDiagnostics = 10_000
+	// maxDepth caps the nesting of lists.
+	maxDepth = 32
+)
+
+// parser is a recursive-descent parser over an on-demand lexer.
+type parser struct {
+	src     []byte
+	pos     int // lexer position
+	f       *File
+	tok     token  // current token
+	ahead   *token // one token of lookahead, when peeked
+	prevEnd int    // end of the last consumed token
+}
+
+// Parse parses src as a .flow file. It never fails: syntax errors are in
+// File.Diagnostics and the AST holds everything that could be recovered.
+// Parsing stops at MaxFileSize bytes (a too-large diagnostic says so).
+func Parse(path string, src []byte) *File {
+	f := &File{Path: path, Src: src}
+	p := &parser{src: src, f: f}
+	if len(src) > MaxFileSize {
+		p.src = src[:MaxFileSize]
+		p.diag(Diagnostic{Span: Span{MaxFileSize, len(src)}, Severity: SeverityError, Code: CodeTooLarge,
+			Message: "file larger than 64 MiB: the rest is not parsed"})
+	}
+	p.next()
+	for p.tok.kind != tEOF {
+		p.item()
+	}
+	sortDiagnostics(f.Diagnostics)
+	return f
+}
+
+func sortDiagnostics(ds []Diagnostic) {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Code, b.Code)
+	})
+}
+
+func (p *parser) next() {
+	p.prevEnd = p.tok.end
+	if p.ahead != nil {
+		p.tok = *p.ahead
+		p.ahead = nil
+		return
+	}
+	p.tok = p.scan()
+}
+
+func (p *parser) peek() token {
+	if p.ahead == nil {
+		t := p.scan()
+		p.ahead = &t
+	}
+	return *p.ahead
+}
+
+func (p *parser) text(t token) string { return string(p.src[t.start:t.end]) }
+
+func (p *parser) is(word string) bool {
+	return p.tok.kind == tIdent && string(p.src[p.tok.start:p.tok.end]) == word
+}
+
+// atItem reports whether the current token starts a top-level
+// declaration: a keyword first on its line not used as an attribute key.
+func (p *parser) atItem() bool {
+	if p.tok.kind != tIdent || !p.tok.bol {
+		return false
+	}
+	switch string(p.src[p.tok.start:p.tok.end]) {
+	case "node", "workflow", "use", "input":
+		return p.peek().kind != tEquals
+	}
+	return false
+}
+
+func (p *parser) describe(t token) string {
+	switch t.kind {
+	case tIllegal:
+		if p.src[t.start] == 0 {
+			return "a NUL byte (not allowed in a .flow file)"
+		}
+		return "unexpected character " + strconv.Quote(p.text(t))
+	case tIdent, tNumber:
+		s := p.text(t)
+		if len(s) > 40 {
+			s = s[:40] + "…"
+		}
+		return strconv.Quote(s)
+	}
+	return t.kind.String()
+}
+
+// skipToItem skips tokens up to the next top-level declaration.
+func (p *parser) skipToItem() {
+	p.next()
+	for p.tok.kind != tEOF && !p.atItem() {
+		p.next()
+	}
+}
+
+// skipLine skips the rest of a broken line inside a block: up to the next
+// token that starts a line, a '}' or the end. Braces opened on the way
+// are skipped with their contents.
+func (p *parser) skipLine() {
+	depth := 0
+	for {
+		switch p.tok.kind {
+		case tEOF:
+			return
+		case tLBrace:
+			depth++
+		case tRBrace:
+			if depth == 0 {
+				return
+			}
+			depth--
+		}
+		p.next()
+		if p.atItem() {
+			return
+		}
+		if depth == 0 && p.tok.bol {
+			return
+		}
+	}
+}
+
+func (p *parser) item() {
+	if p.tok.kind == tIdent {
+		switch p.text(p.tok) {
+		case "node":
+			p.node()
+			return
+		case "workflow":
+			p.workflow()
+			return
+		case "use":
+			p.use()
+			return
+		case "input":
+			p.input()
+			return
+		}
+	}
+	p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected node, workflow, use or input, found %s", p.describe(p.tok))
+	p.skipToItem()
+}
+
+// name parses the identifier after a keyword.
+func (p *parser) name(what string) (Ident, bool) {
+	if p.tok.kind == tIdent && !p.atItem() {
+		id := Ident{Name: p.text(p.tok), Span: Span{p.tok.start, p.tok.end}}
+		p.next()
+		return id, true
+	}
+	p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected %s, found %s", what, p.describe(p.tok))
+	return Ident{Span: Span{p.prevEnd, p.prevEnd}}, false
+}
+
+func (p *parser) optTitle() *StringLit {
+	if p.tok.kind != tString {
+		return nil
+	}
+	s := p.stringLit(p.tok)
+	p.next()
+	return s
+}
+
+func (p *parser) node() {
+	n := &Node{Span: Span{Start: p.tok.start}}
+	p.next()
+	n.Name, _ = p.name("node name")
+	if p.tok.kind == tString {
+		n.Title = p.optTitle()
+	}
+	if len(p.f.Nodes) == MaxNodes {
+		p.diag(Diagnostic{Span: Span{n.Span.Start, p.prevEnd}, Severity: SeverityError, Code: CodeTooLarge,
+			Message: "more than 200000 nodes in one file: split it with use"})
+	}
+	if p.tok.kind == tLBrace {
+		p.nodeBody(n)
+	} else if !p.atItem() {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected '{' to open node %s, found %s", n.Name.Name, p.describe(p.tok))
+		if p.tok.kind != tEOF && !p.tok.bol {
+			p.skipToItem()
+		}
+	} else {
+		p.errorf(Span{p.prevEnd, p.prevEnd}, CodeSyntax, "expected '{' to open node %s", n.Name.Name)
+	}
+	n.Span.End = p.prevEnd
+	p.f.Items = append(p.f.Items, n)
+	p.f.Nodes = append(p.f.Nodes, n)
+}
+
+// nodeBody parses `{ attrs and prompts }`; the '{' is current.
+func (p *parser) nodeBody(n *Node) {
+	open := p.tok.start
+	p.next()
+	for {
+		switch {
+		case p.tok.kind == tRBrace:
+			n.Body = Span{open, p.tok.end}
+			p.next()
+			return
+		case p.tok.kind == tEOF || p.atItem():
+			p.errorf(Span{open, open + 1}, CodeSyntax, "unclosed '{' of node %s: missing '}'", n.Name.Name)
+			n.Body = Span{open, p.prevEnd}
+			return
+		case p.tok.kind == tIdent && (p.is("system") || p.is("user")) && p.peek().kind != tEquals:
+			if pr := p.prompt(); pr != nil {
+				n.Prompts = append(n.Prompts, pr)
+			}
+		case p.tok.kind == tIdent:
+			if a := p.attr(); a != nil {
+				n.Attrs = append(n.Attrs, a)
+			}
+		default:
+			p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected an attribute or a prompt (system, user), found %s", p.describe(p.tok))
+			p.skipLine()
+		}
+	}
+}
+
+// attrBlock parses `{ key = value … }` (the '{' is current) for the
+// workflow header, inputs and use arguments.
+func (p *parser) attrBlock(what string) (attrs []*Attr, body Span) {
+	open := p.tok.start
+	p.next()
+	for {
+		switch {
+		case p.tok.kind == tRBrace:
+			body = Span{open, p.tok.end}
+			p.next()
+			return attrs, body
+		case p.tok.kind == tEOF || p.atItem():
+			p.errorf(Span{open, open + 1}, CodeSyntax, "unclosed '{' of %s: missing '}'", what)
+			return attrs, Span{open, p.prevEnd}
+		case p.tok.kind == tIdent && (p.is("system") || p.is("user")) && p.peek().kind != tEquals:
+			p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "prompts belong in nodes, not in %s", what)
+			p.next()
+			if p.tok.kind == tText || p.tok.kind == tString {
+				p.next()
+			}
+			p.endLine()
+		case p.tok.kind == tIdent:
+			if a := p.attr(); a != nil {
+				attrs = append(attrs, a)
+			}
+		default:
+			p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected an attribute, found %s", p.describe(p.tok))
+			p.skipLine()
+		}
+	}
+}
+
+// endLine checks that a statement ends its line (an optional ',' may
+// separate statements written on one line).
+func (p *parser) endLine() {
+	if p.tok.kind == tComma {
+		p.next()
+		return
+	}
+	if p.tok.bol || p.tok.kind == tRBrace || p.tok.kind == tEOF {
+		return
+	}
+	p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "unexpected %s: expected a new line or '}'", p.describe(p.tok))
+	p.skipLine()
+}
+
+func (p *parser) attr() *Attr {
+	a := &Attr{Key: Ident{Name: p.text(p.tok), Span: Span{p.tok.start, p.tok.end}}}
+	a.Span.Start = p.tok.start
+	p.next()
+	if p.tok.kind != tEquals {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected '=' after %s, found %s", a.Key.Name, p.describe(p.tok))
+		if !p.tok.bol {
+			p.skipLine()
+		}
+		a.Span.End = a.Key.Span.End
+		return a
+	}
+	eq := p.tok
+	p.next()
+	if p.tok.bol || p.tok.kind == tRBrace || p.tok.kind == tEOF {
+		p.errorf(Span{eq.start, eq.end}, CodeSyntax, "missing value after %s =", a.Key.Name)
+		a.Span.End = eq.end
+		return a
+	}
+	a.Value = p.value(0)
+	a.Span.End = p.prevEnd
+	if a.Value == nil {
+		if !p.tok.bol {
+			p.skipLine()
+		}
+		return a
+	}
+	p.endLine()
+	return a
+}
+
+func (p *parser) value(depth int) Value {
+	t := p.tok
+	switch t.kind {
+	case tString:
+		p.next()
+		return &StringValue{*p.stringLit(t)}
+	case tText:
+		p.next()
+		blocks, _ := p.decodeText(t)
+		return &TextValue{Blocks: blocks, Span: Span{t.start, t.end}}
+	case tNumber:
+		p.next()
+		s := p.text(t)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			p.errorf(Span{t.start, t.end}, CodeSyntax, "bad number %s", s)
+		}
+		isInt := true
+		for i := 0; i < len(s); i++ {
+			if s[i] == '.' {
+				isInt = false
+			}
+		}
+		return &NumberValue{Text: s, Value: v, IsInt: isInt, Span: Span{t.start, t.end}}
+	case tIdent:
+		p.next()
+		switch s := p.text(t); s {
+		case "true", "false":
+			return &BoolValue{Value: s == "true", Span: Span{t.start, t.end}}
+		default:
+			return &WordValue{Ident{Name: s, Span: Span{t.start, t.end}}}
+		}
+	case tLBrack:
+		return p.list(depth)
+	}
+	p.errorf(Span{t.start, t.end}, CodeSyntax, "expected a value, found %s", p.describe(t))
+	if t.kind != tEOF {
+		p.next()
+	}
+	return nil
+}
+
+func (p *parser) list(depth int) Value {
+	l := &ListValue{Span: Span{Start: p.tok.start}}
+	open := p.tok
+	p.next()
+	if depth >= maxDepth {
+		p.errorf(Span{open.start, open.end}, CodeSyntax, "lists nested too deeply")
+	}
+	for {
+		switch p.tok.kind {
+		case tRBrack:
+			p.next()
+			l.Span.End = p.prevEnd
+			return l
+		case tEOF, tRBrace:
+			p.errorf(Span{open.start, open.end}, CodeSyntax, "unclosed '[': missing ']'")
+			l.Span.End = p.prevEnd
+			return l
+		}
+		if p.atItem() {
+			p.errorf(Span{open.start, open.end}, CodeSyntax, "unclosed '[': missing ']'")
+			l.Span.End = p.prevEnd
+			return l
+		}
+		if depth >= maxDepth {
+			p.next()
+			continue
+		}
+		v := p.value(depth + 1)
+		if v == nil {
+			// Skip to a separator so one bad element gives one error.
+			for p.tok.kind != tComma && p.tok.kind != tRBrack && p.tok.kind != tRBrace && p.tok.kind != tEOF && !p.atItem() {
+				p.next()
+			}
+		} else {
+			l.Elems = append(l.Elems, v)
+		}
+		switch p.tok.kind {
+		case tComma:
+			p.next()
+		case tRBrack:
+		default:
+			if p.tok.kind != tEOF && p.tok.kind != tRBrace && !p.atItem() {
+				p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected ',' or ']' in list, found %s", p.describe(p.tok))
+				if v == nil {
+					p.next()
+				}
+			}
+		}
+	}
+}
+
+func (p *parser) prompt() *Prompt {
+	pr := &Prompt{Role: Role(p.text(p.tok)), RoleSpan: Span{p.tok.start, p.tok.end}}
+	pr.Span.Start = p.tok.start
+	p.next()
+	t := p.tok
+	switch t.kind {
+	case tText:
+		p.next()
+		pr.Blocks, pr.Body = p.decodeText(t)
+	case tString:
+		p.next()
+		pr.Blocks, pr.Body = p.decodeStringBlocks(t)
+	default:
+		p.errorf(Span{t.start, t.end}, CodeSyntax, `expected """text""" or "text" after %s, found %s`, pr.Role, p.describe(t))
+		pr.Span.End = pr.RoleSpan.End
+		pr.Body = Span{pr.RoleSpan.End, pr.RoleSpan.End}
+		if !t.bol {
+			p.skipLine()
+		}
+		return pr
+	}
+	pr.Span.End = p.prevEnd
+	p.endLine()
+	return pr
+}
+
+func (p *parser) workflow() {
+	w := &Workflow{Span: Span{Start: p.tok.start}}
+	p.next()
+	if p.tok.kind == tString {
+		w.Title = p.optTitle()
+	}
+	if p.tok.kind == tLBrace {
+		w.Attrs, w.Body = p.attrBlock("the workflow header")
+	} else {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected '{' to open the workflow header, found %s", p.describe(p.tok))
+		if !p.atItem() && p.tok.kind != tEOF && !p.tok.bol {
+			p.skipToItem()
+		}
+	}
+	w.Span.End = p.prevEnd
+	p.f.Items = append(p.f.Items, w)
+	if p.f.Workflow == nil {
+		p.f.Workflow = w
+	}
+}
+
+func (p *parser) use() {
+	u := &Use{Span: Span{Start: p.tok.start}}
+	p.next()
+	if p.tok.kind != tString {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, `expected the used file's path ("act-2.flow"), found %s`, p.describe(p.tok))
+		u.Path.Span = Span{p.prevEnd, p.prevEnd}
+		u.Alias.Span = u.Path.Span
+		if !p.atItem() && !p.tok.bol {
+			p.skipToItem()
+		}
+		u.Span.End = p.prevEnd
+		p.f.Items = append(p.f.Items, u)
+		p.f.Uses = append(p.f.Uses, u)
+		return
+	}
+	u.Path = *p.stringLit(p.tok)
+	p.next()
+	if p.is("as") {
+		p.next()
+		u.Alias, _ = p.name("an alias after as")
+	} else {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "expected as alias after the path, found %s", p.describe(p.tok))
+		u.Alias.Span = Span{p.prevEnd, p.prevEnd}
+	}
+	if p.tok.kind == tLBrace {
+		u.Args, _ = p.attrBlock("use arguments")
+	} else if !p.atItem() && p.tok.kind != tEOF {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "unexpected %s after use", p.describe(p.tok))
+		p.skipToItem()
+	}
+	u.Span.End = p.prevEnd
+	p.f.Items = append(p.f.Items, u)
+	p.f.Uses = append(p.f.Uses, u)
+}
+
+func (p *parser) input() {
+	in := &Input{Span: Span{Start: p.tok.start}}
+	p.next()
+	in.Name, _ = p.name("input name")
+	if p.tok.kind == tString {
+		in.Title = p.optTitle()
+	}
+	if p.tok.kind == tLBrace {
+		in.Attrs, _ = p.attrBlock("input " + in.Name.Name)
+	} else if !p.atItem() && p.tok.kind != tEOF {
+		p.errorf(Span{p.tok.start, p.tok.end}, CodeSyntax, "unexpected %s after input", p.describe(p.tok))
+		p.skipToItem()
+	}
+	in.Span.End = p.prevEnd
+	p.f.Items = append(p.f.Items, in)
+	p.f.Inputs = append(p.f.Inputs, in)
+}
