@@ -1,0 +1,61 @@
+// Package store is the embedded project store of FlowCabal: one bbolt
+// database, .flowcabal/project.db under the project root, that holds
+// everything derived from the author's files and everything the runner
+// and the agents remember. The author's files stay the truth for the
+// knowledge; the database can always be rebuilt from them except for the
+// history (curated versions, node outputs, runs, the agent log), which
+// export writes as JSON.
+//
+// # Opening
+//
+// A database has one writer. [Open] waits a bounded time for bbolt's file
+// lock ([Options.LockWait]); when another process holds it, Open returns
+// a [*LockedError] naming that process (read from the sidecar
+// .flowcabal/lock.json, which the holder writes while it has the store
+// open), or, with [Options.ReadOnlyIfLocked], opens a consistent copy of
+// the database read-only. Nothing here is global: two Stores on two
+// projects live side by side in one process.
+//
+// # Bucket layout
+//
+// Every key is a printable string and every value is a JSON document,
+// except in the search bucket, so that export can write the lot as JSON.
+// "\x00" separates the parts of composite keys; sequence numbers are
+// zero-padded decimal so that byte order is numeric order.
+//
+//	meta          "schema" → schema version; "search-version" → index build stamp
+//	resources     resource path → Resource (file, kind, content hash, chapter,
+//	              names, front matter diagnostic, hash of the levels it has)
+//	byhash        content hash "\x00" resource path → {} (who has this content)
+//	levels        content hash → Levels (L0, L1, extractive or model)
+//	queue         content hash → Job (durable summary work, one per content)
+//	arcs          arc number (%06d) → Arc (chapter span, source, hash)
+//	relations     from "\x00" kind "\x00" to → Relation
+//	relations-to  to "\x00" kind "\x00" from → {} (the reverse direction)
+//	search        resource path → serialised per-document search terms;
+//	              "" is never a key
+//	curated       target path → Curated (current hash, tags, version count,
+//	              check results, whether the file write finished)
+//	versions      target path "\x00" %012d → Version (content of each
+//	              curated version, oldest first)
+//	outputs       workflow "\x00" node "\x00" %012d → Output
+//	nodes         workflow "\x00" node → NodeState (current and frozen version)
+//	runs          run id → Checkpoint
+//	agentlog      %016d sequence → LogEntry
+//
+// # Invariants
+//
+//   - A resource's Hash is the SHA-256 of its file as last indexed; a
+//     Levels record found under that hash is current, one found under an
+//     older hash (LevelHash) is served only marked Stale.
+//   - Every resource whose levels are missing has exactly one job in the
+//     queue under its content hash; a job whose content no resource holds
+//     any more is dropped when it is picked, not run.
+//   - relations and relations-to hold the same edges.
+//   - A curated record whose Written flag is false names a version whose
+//     content is already in versions: the file write is redone on Open.
+//   - No value contains a secret: the API keys named by flowcabal.toml
+//     (and Options.Secrets) are replaced by "[redacted]" before anything
+//     free-form (outputs, checkpoints, log entries, curated text) is
+//     written.
+package store

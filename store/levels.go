@@ -1,0 +1,396 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Levels are the derived views of one content: L0 (one sentence, under 50
+// tokens) and L1 (an overview of 200–500 tokens). L2 is the text itself.
+type Levels struct {
+	Hash string `json:"hash"`
+	L0   string `json:"l0"`
+	L1   string `json:"l1"`
+	// Extractive marks levels made of sentences picked from the text, not
+	// written by a model.
+	Extractive bool      `json:"extractive"`
+	Model      string    `json:"model,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// SummaryRequest is the text a Summarizer condenses.
+type SummaryRequest struct {
+	// Path is the resource path, or "arc-N" for an arc.
+	Path string
+	// Kind is the resource kind (KindChapter, "character", KindArc…).
+	Kind  string
+	Title string
+	Text  string
+}
+
+// Summary is what a Summarizer returns.
+type Summary struct {
+	L0, L1     string
+	Extractive bool
+	// Model names the model that wrote the summary, if any.
+	Model string
+}
+
+// Summarizer writes L0/L1. The agent LLM implements it when configured;
+// Extractive is the fallback. Implementations must be safe for
+// concurrent use.
+type Summarizer interface {
+	Summarize(ctx context.Context, req SummaryRequest) (Summary, error)
+}
+
+// Job kinds.
+const (
+	JobResource = "resource"
+	JobArc      = "arc"
+)
+
+// Job is one unit of summary work in the durable queue, keyed by the hash
+// of the content to summarise, so that equal contents are summarised once.
+type Job struct {
+	Hash string `json:"hash"`
+	Kind string `json:"kind"`
+	// Arc is the arc number of an arc job.
+	Arc       int       `json:"arc,omitempty"`
+	Enqueued  time.Time `json:"enqueued"`
+	Attempts  int       `json:"attempts,omitempty"`
+	LastError string    `json:"last_error,omitempty"`
+}
+
+// maxAttempts is how often a Summarizer may fail on one job before the
+// extractive summary is used instead.
+const maxAttempts = 3
+
+func enqueue(tx *bolt.Tx, j Job) error {
+	b := tx.Bucket(bQueue)
+	if b.Get([]byte(j.Hash)) != nil {
+		return nil
+	}
+	if j.Enqueued.IsZero() {
+		j.Enqueued = time.Now().UTC()
+	}
+	return putJSON(b, j.Hash, j)
+}
+
+// Queue returns the pending summary jobs, by content hash.
+func (s *Store) Queue() ([]Job, error) {
+	var out []Job
+	err := s.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bQueue).ForEach(func(k, v []byte) error {
+			var j Job
+			if err := unmarshal(v, &j); err != nil {
+				return err
+			}
+			out = append(out, j)
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (s *Store) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Work runs the summary queue until ctx ends: it drains the queue, then
+// waits for indexing or curation to add jobs. The server runs it in the
+// background; a killed process resumes the queue on the next Work.
+func (s *Store) Work(ctx context.Context) error {
+	for {
+		if _, err := s.Drain(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("summary queue", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.wake:
+		case <-time.After(time.Minute):
+			// Retry failed jobs now and then.
+		}
+	}
+}
+
+// Drain runs the queued summary jobs, at most Options.Concurrency at once,
+// until the queue is empty, and returns how many it completed.
+func (s *Store) Drain(ctx context.Context) (int, error) {
+	if s.readOnly {
+		return 0, ErrReadOnly
+	}
+	done := 0
+	for round := 0; ; round++ {
+		jobs, err := s.Queue()
+		if err != nil {
+			return done, err
+		}
+		if len(jobs) == 0 {
+			return done, nil
+		}
+		p := pool.New().WithContext(ctx).WithMaxGoroutines(s.opts.Concurrency)
+		var progressed = make([]bool, len(jobs))
+		for i, j := range jobs {
+			p.Go(func(ctx context.Context) error {
+				ok, err := s.runJob(ctx, j)
+				progressed[i] = ok
+				return err
+			})
+		}
+		err = p.Wait()
+		n := 0
+		for _, ok := range progressed {
+			if ok {
+				n++
+			}
+		}
+		done += n
+		if err != nil {
+			return done, err
+		}
+		if ctx.Err() != nil {
+			return done, ctx.Err()
+		}
+		if n == 0 && round > maxAttempts+1 {
+			return done, fmt.Errorf("summary queue: %d jobs make no progress", len(jobs))
+		}
+	}
+}
+
+// runJob does one job and reports whether it left the queue.
+func (s *Store) runJob(ctx context.Context, j Job) (bool, error) {
+	req, ok, err := s.jobRequest(j)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		// Nothing holds this content any more: drop the job.
+		return true, s.update(func(tx *bolt.Tx) error { return tx.Bucket(bQueue).Delete([]byte(j.Hash)) })
+	}
+	sum, serr := s.summarize(ctx, req, j.Attempts)
+	if serr != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		s.log.Warn("summary failed", "path", req.Path, "attempt", j.Attempts+1, "err", serr)
+		return false, s.update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bQueue)
+			var cur Job
+			if ok, err := getJSON(b, j.Hash, &cur); err != nil || !ok {
+				return err
+			}
+			cur.Attempts++
+			cur.LastError = s.clean(serr.Error())
+			return putJSON(b, j.Hash, cur)
+		})
+	}
+	lv := Levels{Hash: j.Hash, L0: s.clean(sum.L0), L1: s.clean(sum.L1), Extractive: sum.Extractive, Model: sum.Model, At: time.Now().UTC()}
+	return true, s.update(func(tx *bolt.Tx) error {
+		if err := putJSON(tx.Bucket(bLevels), j.Hash, lv); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bQueue).Delete([]byte(j.Hash)); err != nil {
+			return err
+		}
+		return s.markLevels(tx, j)
+	})
+}
+
+// summarize asks the configured Summarizer, falling back to the extractive
+// one when there is none or it has failed maxAttempts times.
+func (s *Store) summarize(ctx context.Context, req SummaryRequest, attempts int) (Summary, error) {
+	if s.opts.Summarizer != nil && attempts < maxAttempts {
+		sum, err := s.opts.Summarizer.Summarize(ctx, req)
+		if err == nil && strings.TrimSpace(sum.L0) != "" {
+			return sum, nil
+		}
+		if err == nil {
+			err = errors.New("summarizer returned an empty L0")
+		}
+		return Summary{}, err
+	}
+	return Extractive{}.Summarize(ctx, req)
+}
+
+// markLevels points every holder of the job's content at its new levels.
+func (s *Store) markLevels(tx *bolt.Tx, j Job) error {
+	if j.Kind == JobArc {
+		b := tx.Bucket(bArcs)
+		key := fmt.Sprintf("%06d", j.Arc)
+		var a Arc
+		if ok, err := getJSON(b, key, &a); err != nil || !ok || a.Hash != j.Hash {
+			return err
+		}
+		a.LevelHash = j.Hash
+		return putJSON(b, key, a)
+	}
+	res := tx.Bucket(bResources)
+	for _, p := range holders(tx, j.Hash) {
+		var r Resource
+		if ok, err := getJSON(res, p, &r); err != nil || !ok {
+			return err
+		}
+		r.LevelHash = j.Hash
+		if err := putJSON(res, p, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// holders lists the resource paths whose content has hash h.
+func holders(tx *bolt.Tx, h string) []string {
+	prefix := h + "\x00"
+	var out []string
+	c := tx.Bucket(bByHash).Cursor()
+	for k, _ := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, _ = c.Next() {
+		out = append(out, strings.TrimPrefix(string(k), prefix))
+	}
+	return out
+}
+
+// jobRequest builds the text of a job; ok is false when no resource or
+// arc holds the job's content any more.
+func (s *Store) jobRequest(j Job) (SummaryRequest, bool, error) {
+	if j.Kind == JobArc {
+		var a Arc
+		var found bool
+		if err := s.view(func(tx *bolt.Tx) error {
+			var err error
+			found, err = getJSON(tx.Bucket(bArcs), fmt.Sprintf("%06d", j.Arc), &a)
+			return err
+		}); err != nil {
+			return SummaryRequest{}, false, err
+		}
+		if !found || a.Hash != j.Hash {
+			return SummaryRequest{}, false, nil
+		}
+		var sb strings.Builder
+		for _, p := range a.Chapters {
+			r, err := s.Resource(p)
+			if err != nil {
+				return SummaryRequest{}, false, nil
+			}
+			body, h, err := s.readBody(r.File)
+			if err != nil || h != r.Hash {
+				// The chapter changed on disk; indexing will requeue the arc.
+				return SummaryRequest{}, false, nil
+			}
+			fmt.Fprintf(&sb, "# %s\n\n%s\n\n", r.Title, body)
+		}
+		return SummaryRequest{Path: fmt.Sprintf("arc-%d", a.N), Kind: KindArc, Title: fmt.Sprintf("Chapters %d–%d", a.From, a.To), Text: sb.String()}, true, nil
+	}
+	var paths []string
+	if err := s.view(func(tx *bolt.Tx) error { paths = holders(tx, j.Hash); return nil }); err != nil {
+		return SummaryRequest{}, false, err
+	}
+	for _, p := range paths {
+		r, err := s.Resource(p)
+		if err != nil {
+			continue
+		}
+		body, h, err := s.readBody(r.File)
+		if err != nil || h != j.Hash {
+			continue
+		}
+		return SummaryRequest{Path: r.Path, Kind: r.Kind, Title: r.Title, Text: body}, true, nil
+	}
+	return SummaryRequest{}, false, nil
+}
+
+// LevelText is one level of a resource as served.
+type LevelText struct {
+	Path  string `json:"path"`
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	// Extractive marks text picked from the source, not written by a model.
+	Extractive bool `json:"extractive,omitempty"`
+	// Stale is set when Text belongs to an earlier content of the
+	// resource: the current level is being produced.
+	Stale bool `json:"stale,omitempty"`
+	// Pending is set when the current level is queued or being produced.
+	Pending bool `json:"pending,omitempty"`
+	// Hash is the content hash Text belongs to.
+	Hash string `json:"hash"`
+}
+
+// Level returns level 0, 1 or 2 of a resource. L2 is the file's text as
+// it is now. L0 and L1 are served current when they exist for the
+// resource's indexed content; otherwise the previous content's, marked
+// Stale, or empty, and always marked Pending.
+func (s *Store) Level(p string, level int) (LevelText, error) {
+	r, err := s.Resource(p)
+	if err != nil {
+		return LevelText{}, err
+	}
+	out := LevelText{Path: r.Path, Level: level}
+	switch level {
+	case 2:
+		body, h, err := s.readBody(r.File)
+		if err != nil {
+			return out, err
+		}
+		out.Text, out.Hash, out.Stale = body, h, h != r.Hash
+		return out, nil
+	case 0, 1:
+	default:
+		return out, fmt.Errorf("level %d of %s: levels are 0, 1 and 2", level, r.Path)
+	}
+	return s.levelFrom(out, r.Hash, r.LevelHash)
+}
+
+// ArcLevel returns level 0 or 1 of arc n, as Level does for resources.
+func (s *Store) ArcLevel(n, level int) (LevelText, error) {
+	if level != 0 && level != 1 {
+		return LevelText{}, fmt.Errorf("level %d of arc %d: arcs have levels 0 and 1", level, n)
+	}
+	var a Arc
+	if err := s.view(func(tx *bolt.Tx) error {
+		ok, err := getJSON(tx.Bucket(bArcs), fmt.Sprintf("%06d", n), &a)
+		if err == nil && !ok {
+			err = fmt.Errorf("arc %d: %w", n, ErrNotFound)
+		}
+		return err
+	}); err != nil {
+		return LevelText{}, err
+	}
+	return s.levelFrom(LevelText{Path: fmt.Sprintf("arc-%d", n), Level: level}, a.Hash, a.LevelHash)
+}
+
+func (s *Store) levelFrom(out LevelText, hash, levelHash string) (LevelText, error) {
+	err := s.view(func(tx *bolt.Tx) error {
+		var lv Levels
+		ok, err := getJSON(tx.Bucket(bLevels), hash, &lv)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			out.Pending = true
+			if levelHash == "" || levelHash == hash {
+				return nil
+			}
+			ok, err = getJSON(tx.Bucket(bLevels), levelHash, &lv)
+			if err != nil || !ok {
+				return err
+			}
+			out.Stale = true
+		}
+		out.Hash, out.Extractive = lv.Hash, lv.Extractive
+		out.Text = lv.L1
+		if out.Level == 0 {
+			out.Text = lv.L0
+		}
+		return nil
+	})
+	return out, err
+}

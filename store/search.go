@@ -1,0 +1,340 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Keys of the search bucket.
+var (
+	keySearchIndex = []byte("index") // textsearch.Index.MarshalBinary
+	keySearchDocs  = []byte("docs")  // JSON: resource path → content hash in the index
+)
+
+// searchState is the in-memory BM25 index over every resource's text and
+// the mention matcher over entity names. The index is loaded from its
+// snapshot in bbolt on first use and repaired there from the resources'
+// hashes, so a snapshot older than the resources (after a crash) costs
+// only the re-analysis of what changed since.
+type searchState struct {
+	mu      sync.RWMutex
+	once    sync.Once
+	folder  *textsearch.Folder
+	an      *textsearch.Analyzer
+	loaded  bool
+	idx     *textsearch.Index
+	docs    map[string]string  // path → hash indexed
+	meta    map[string]docMeta // path → what filters need
+	dirty   bool
+	matcher *textsearch.Matcher // nil when it must be rebuilt
+}
+
+type docMeta struct {
+	dir, kind string
+	chapter   int
+	names     []string
+	exclude   []string
+}
+
+func metaOf(r Resource) docMeta {
+	return docMeta{dir: r.Dir, kind: r.Kind, chapter: r.Chapter, names: r.Names, exclude: r.Exclude}
+}
+
+func (ss *searchState) analyzer() *textsearch.Analyzer {
+	ss.once.Do(func() {
+		ss.folder = textsearch.NewFolder()
+		ss.an = textsearch.NewAnalyzer(ss.folder)
+	})
+	return ss.an
+}
+
+// loadSearch makes the in-memory index match the resources.
+func (s *Store) loadSearch(ctx context.Context) error {
+	ss := &s.search
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.loaded {
+		return nil
+	}
+	idx := textsearch.NewIndex(0, 0)
+	docs := map[string]string{}
+	meta := map[string]docMeta{}
+	var stale []Resource
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSearch)
+		if data := b.Get(keySearchIndex); data != nil {
+			if err := idx.UnmarshalBinary(data); err != nil {
+				// A damaged snapshot is rebuilt, not fatal: it is derived.
+				s.log.Warn("search index snapshot unreadable; rebuilding", "err", err)
+				idx = textsearch.NewIndex(0, 0)
+			} else if d := b.Get(keySearchDocs); d != nil {
+				if err := json.Unmarshal(d, &docs); err != nil {
+					idx, docs = textsearch.NewIndex(0, 0), map[string]string{}
+				}
+			}
+		}
+		return tx.Bucket(bResources).ForEach(func(k, v []byte) error {
+			var r Resource
+			if err := unmarshal(v, &r); err != nil {
+				return err
+			}
+			meta[r.Path] = metaOf(r)
+			if docs[r.Path] != r.Hash || !idx.Has(r.Path) {
+				stale = append(stale, r)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("load search index: %w", err)
+	}
+	for p := range docs {
+		if _, ok := meta[p]; !ok {
+			idx.Remove(p)
+			delete(docs, p)
+			ss.dirty = true
+		}
+	}
+	for _, r := range stale {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		terms, h := s.termsOf(r)
+		idx.Add(r.Path, terms)
+		docs[r.Path] = h
+		ss.dirty = true
+	}
+	ss.idx, ss.docs, ss.meta, ss.loaded, ss.matcher = idx, docs, meta, true, nil
+	return nil
+}
+
+// termsOf re-reads a resource's file for the index. A file that changed
+// since it was indexed is indexed as it is now and under its new hash, so
+// the next indexing pass, which will see the change, re-adds it anyway.
+func (s *Store) termsOf(r Resource) ([]string, string) {
+	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(r.File)))
+	if err != nil {
+		return nil, r.Hash
+	}
+	sc := &scanned{file: r.File}
+	s.parse(sc, data, hashOf(data))
+	return sc.terms, r.Hash
+}
+
+// apply updates the in-memory index after a commit.
+func (ss *searchState) apply(changes []*scanned, known map[string]Resource) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, sc := range changes {
+		if old, ok := known[sc.file]; ok {
+			ss.idx.Remove(old.Path)
+			delete(ss.docs, old.Path)
+			if len(ss.meta[old.Path].names) > 0 {
+				ss.matcher = nil
+			}
+			delete(ss.meta, old.Path)
+		}
+		if sc.missing {
+			continue
+		}
+		ss.idx.Add(sc.res.Path, sc.terms)
+		ss.docs[sc.res.Path] = sc.res.Hash
+		ss.meta[sc.res.Path] = metaOf(sc.res)
+		if len(sc.res.Names) > 0 {
+			ss.matcher = nil
+		}
+	}
+	ss.dirty = true
+}
+
+// flushSearch writes the index snapshot when it changed.
+func (s *Store) flushSearch() error {
+	ss := &s.search
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if !ss.loaded || !ss.dirty || s.readOnly {
+		return nil
+	}
+	data, err := ss.idx.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("save search index: %w", err)
+	}
+	docs, _ := json.Marshal(ss.docs)
+	err = s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSearch)
+		if err := b.Put(keySearchIndex, data); err != nil {
+			return err
+		}
+		return b.Put(keySearchDocs, docs)
+	})
+	if err != nil {
+		return fmt.Errorf("save search index: %w", err)
+	}
+	ss.dirty = false
+	return nil
+}
+
+// FlushSearch writes the search index snapshot if it changed since the
+// last one. Reindex leaves it to the caller (the server calls this when
+// idle and Close calls it), since writing it costs more than a change.
+func (s *Store) FlushSearch() error { return s.flushSearch() }
+
+// SearchQuery is a lexical query over the resources' text.
+type SearchQuery struct {
+	Text string
+	// K is the number of hits wanted; 0 means 10, negative means all.
+	K int
+	// Dir and Kind keep resources of one folder or kind.
+	Dir, Kind string
+	// MaxChapter, when positive, drops chapters after it (what the author
+	// has not written yet, for a node writing chapter MaxChapter+1).
+	MaxChapter int
+	// Exclude drops these resource paths.
+	Exclude []string
+}
+
+// Hit is one ranked resource.
+type Hit struct {
+	Path  string  `json:"path"`
+	Score float64 `json:"score"`
+}
+
+// Search ranks the resources against q.Text with BM25 over CJK bigrams
+// and stemmed words (textsearch), best first.
+func (s *Store) Search(ctx context.Context, q SearchQuery) ([]Hit, error) {
+	if err := s.loadSearch(ctx); err != nil {
+		return nil, err
+	}
+	ss := &s.search
+	terms := ss.analyzer().Terms(q.Text)
+	k := q.K
+	if k == 0 {
+		k = 10
+	}
+	excluded := map[string]bool{}
+	for _, p := range q.Exclude {
+		excluded[p] = true
+	}
+	ss.mu.RLock()
+	defer ss.mu.RUnlock()
+	var allow func(string) bool
+	if q.Dir != "" || q.Kind != "" || q.MaxChapter > 0 || len(excluded) > 0 {
+		allow = func(id string) bool {
+			m := ss.meta[id]
+			return (q.Dir == "" || m.dir == q.Dir) && (q.Kind == "" || m.kind == q.Kind) &&
+				(q.MaxChapter <= 0 || m.chapter <= q.MaxChapter) && !excluded[id]
+		}
+	}
+	hits := ss.idx.Search(terms, k, allow)
+	out := make([]Hit, len(hits))
+	for i, h := range hits {
+		out[i] = Hit{Path: h.ID, Score: h.Score}
+	}
+	return out, nil
+}
+
+// PassageHit is a ranked passage of a resource's body.
+type PassageHit struct {
+	Path  string  `json:"path"`
+	Start int     `json:"start"` // byte span in the body (Level 2 text)
+	End   int     `json:"end"`
+	Score float64 `json:"score"`
+	Text  string  `json:"text"`
+}
+
+// SearchPassages ranks the passages (textsearch.Passages) of the given
+// resources against text, best first, k at most (0 means 10).
+func (s *Store) SearchPassages(ctx context.Context, text string, paths []string, k int) ([]PassageHit, error) {
+	if k == 0 {
+		k = 10
+	}
+	an := s.search.analyzer()
+	idx := textsearch.NewIndex(0, 0)
+	byID := map[string]PassageHit{}
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		body, _, err := s.ReadBody(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, ps := range textsearch.Passages(body, 0) {
+			id := fmt.Sprintf("%s#%d-%d", p, ps.Start, ps.End)
+			idx.Add(id, an.Terms(body[ps.Start:ps.End]))
+			byID[id] = PassageHit{Path: p, Start: ps.Start, End: ps.End, Text: body[ps.Start:ps.End]}
+		}
+	}
+	var out []PassageHit
+	for _, h := range idx.Search(an.Terms(text), k, nil) {
+		ph := byID[h.ID]
+		ph.Score = h.Score
+		out = append(out, ph)
+	}
+	return out, nil
+}
+
+// Mention is an occurrence of an entity's name or alias in a text.
+type Mention struct {
+	// Entity is the entity's resource path.
+	Entity string `json:"entity"`
+	Name   string `json:"name"`
+	Start  int    `json:"start"` // byte span in the text
+	End    int    `json:"end"`
+}
+
+// Mentions finds the indexed entities named in text (names and aliases,
+// traditional and simplified Chinese alike, whole words in spaced
+// scripts), in order of position.
+func (s *Store) Mentions(ctx context.Context, text string) ([]Mention, error) {
+	m, err := s.mentionMatcher(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Mention
+	for _, f := range m.Find(text) {
+		out = append(out, Mention{Entity: f.Key, Name: f.Name, Start: f.Start, End: f.End})
+	}
+	return out, nil
+}
+
+func (s *Store) mentionMatcher(ctx context.Context) (*textsearch.Matcher, error) {
+	if err := s.loadSearch(ctx); err != nil {
+		return nil, err
+	}
+	ss := &s.search
+	ss.mu.RLock()
+	m := ss.matcher
+	ss.mu.RUnlock()
+	if m != nil {
+		return m, nil
+	}
+	ss.analyzer()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.matcher != nil {
+		return ss.matcher, nil
+	}
+	paths := make([]string, 0, len(ss.meta))
+	for p, dm := range ss.meta {
+		if len(dm.names) > 0 {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	entries := make([]textsearch.MatchEntry, 0, len(paths))
+	for _, p := range paths {
+		dm := ss.meta[p]
+		entries = append(entries, textsearch.MatchEntry{Key: p, Names: dm.names, Exclude: dm.exclude})
+	}
+	ss.matcher = textsearch.NewMatcher(ss.folder, entries)
+	return ss.matcher, nil
+}
