@@ -117,6 +117,12 @@ func (s *Store) rebuildArcs(tx *bolt.Tx) error {
 			}
 		}
 		a.Hash = "arc:" + hex.EncodeToString(h.Sum(nil))
+		if a.Source == "" && len(a.Chapters) > 0 && covered2(arcs, i, a.From) {
+			// A fixed span that starts inside a declared arc starts after it.
+			for a.From < a.To && covered2(arcs, i, a.From) {
+				a.From++
+			}
+		}
 	}
 	b := tx.Bucket(bArcs)
 	old := map[string]Arc{}

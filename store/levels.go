@@ -219,7 +219,7 @@ func (s *Store) summarize(ctx context.Context, req SummaryRequest, attempts int)
 		}
 		return Summary{}, err
 	}
-	return Extractive{}.Summarize(ctx, req)
+	return s.extractive().Summarize(ctx, req)
 }
 
 // markLevels points every holder of the job's content at its new levels.

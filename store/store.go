@@ -88,6 +88,9 @@ type Store struct {
 
 	wake chan struct{}
 
+	extractOnce sync.Once
+	extract     *Extractive
+
 	closeOnce sync.Once
 	closeErr  error
 }
