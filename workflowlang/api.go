@@ -108,6 +108,16 @@ type Env struct {
 	// DefaultBudget is the project's budget, used when neither node nor
 	// workflow sets one. Zero means no project default.
 	DefaultBudget int
+
+	// Models are the model names flowcabal.toml defines, accepted by the
+	// model attribute besides writer and agent. Nil leaves model names
+	// unchecked.
+	Models []string
+
+	// Root is the project root directory. When the checked file's path is
+	// absolute, a use path that climbs above Root is a bad-path; without
+	// Root, file paths are taken as relative to the project root.
+	Root string
 }
 
 // An Edge is a dependency: From's output feeds To (To references From).
