@@ -1,0 +1,393 @@
+// The FlowCabal extension: starts `flowcabal serve` for .flow files, feeds it
+// settings and the API key, and puts every server command in the palette.
+
+import * as fs from 'node:fs';
+import * as cp from 'node:child_process';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  State,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+  type ConfigurationParams,
+  type LanguageClientOptions,
+  type ProgressToken,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
+import { RunStatus, type ProgressValue } from './progress';
+import { redact, resolveServerPath, serverEnv } from './serverenv';
+import { answerConfiguration, configurationPayload } from './settings';
+
+const SECRET_KEY = 'flowcabal.apiKey';
+
+let client: LanguageClient | undefined;
+let apiKey: string | undefined;
+let progressSeq = 0;
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const LOG_METHODS = new Set(['append', 'appendLine', 'replace', 'trace', 'debug', 'info', 'warn', 'error']);
+
+/** A log channel that never shows the API key, whatever the server prints. */
+function redactingChannel(inner: vscode.LogOutputChannel): vscode.LogOutputChannel {
+  const clean = (x: unknown): unknown => {
+    if (typeof x === 'string') {
+      return redact(x, apiKey);
+    }
+    if (x instanceof Error) {
+      const e = new Error(redact(x.message, apiKey));
+      e.stack = x.stack === undefined ? undefined : redact(x.stack, apiKey);
+      return e;
+    }
+    return x;
+  };
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v: unknown = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') {
+        return v;
+      }
+      const fn = v as (...a: unknown[]) => unknown;
+      if (typeof prop === 'string' && LOG_METHODS.has(prop)) {
+        return (...a: unknown[]) => fn.apply(target, a.map(clean));
+      }
+      return fn.bind(target);
+    },
+  });
+}
+
+function getSetting(key: string): unknown {
+  const dot = key.indexOf('.');
+  return vscode.workspace.getConfiguration(key.slice(0, dot)).get(key.slice(dot + 1));
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('FlowCabal', { log: true });
+  const channel = redactingChannel(log);
+  const status = new RunStatus();
+  const item = vscode.window.createStatusBarItem('flowcabal.status', vscode.StatusBarAlignment.Left, 10);
+  item.name = 'FlowCabal run state';
+  item.command = 'flowcabal.showLog';
+  const paint = (): void => {
+    item.text = status.text();
+    item.tooltip = status.tooltip();
+  };
+  paint();
+  item.show();
+  context.subscriptions.push(log, item);
+
+  apiKey = await context.secrets.get(SECRET_KEY);
+
+  const watchProgress = (c: LanguageClient, token: ProgressToken): void => {
+    const sub = c.onProgress(WorkDoneProgress.type, token, (value) => {
+      status.update(token, value as ProgressValue);
+      paint();
+      if ((value as ProgressValue).kind === 'end') {
+        sub.dispose();
+      }
+    });
+  };
+
+  /** Sends one server command; the server's error is shown, never swallowed. */
+  const runServerCommand = async (command: string, args: unknown[]): Promise<unknown> => {
+    const c = client;
+    if (c === undefined || !c.isRunning()) {
+      void vscode.window.showErrorMessage(`FlowCabal: the server is not running, so ${command} cannot run. See the FlowCabal output.`, 'Show Log').then((a) => {
+        if (a !== undefined) {
+          log.show(true);
+        }
+      });
+      return undefined;
+    }
+    const workDoneToken = `flowcabal-ui-${process.pid}-${++progressSeq}`;
+    watchProgress(c, workDoneToken);
+    try {
+      const result = await c.sendRequest(ExecuteCommandRequest.type, { command, arguments: args, workDoneToken });
+      showResult(command, result);
+      return result;
+    } catch (err) {
+      const msg = errorMessage(command, err);
+      channel.appendLine(msg);
+      void vscode.window.showErrorMessage(msg);
+      return undefined;
+    }
+  };
+
+  const startClient = async (): Promise<void> => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const setting = vscode.workspace.getConfiguration('flowcabal').get<string>('serverPath');
+    const command = resolveServerPath(setting, process.env.PATH, isExecutable, folder);
+    if (command === undefined) {
+      const why = setting ? `flowcabal.serverPath "${setting}" is not an executable file` : 'no `flowcabal` on PATH';
+      status.setError(why);
+      paint();
+      channel.appendLine(`FlowCabal: cannot start the server: ${why}`);
+      const a = await vscode.window.showErrorMessage(`FlowCabal: cannot start the server: ${why}. Set flowcabal.serverPath.`, 'Open Settings');
+      if (a !== undefined) {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'flowcabal.serverPath');
+      }
+      return;
+    }
+    const serverOptions: ServerOptions = {
+      command,
+      args: ['serve'],
+      options: { env: serverEnv(process.env, apiKey), cwd: folder },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'flow' },
+        { scheme: 'untitled', language: 'flow' },
+      ],
+      outputChannel: channel,
+      synchronize: {
+        fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.flow,*.md,flowcabal.toml}'),
+      },
+      middleware: {
+        workspace: {
+          configuration: (params: ConfigurationParams) => answerConfiguration(params.items, getSetting),
+        },
+        // Code lenses call the server's commands by their own ids; route
+        // them like the palette does, so an error reaches the user as the
+        // server worded it.
+        executeCommand: (cmd: string, args: unknown[]) => runServerCommand(cmd, args),
+      },
+    };
+    const c = new LanguageClient('flowcabal', 'FlowCabal', serverOptions, clientOptions);
+    client = c;
+    c.onDidChangeState((e) => {
+      if (e.newState === State.Stopped) {
+        status.setError('stopped');
+      } else if (e.newState === State.Running) {
+        status.setError(undefined);
+      }
+      paint();
+    });
+    try {
+      await c.start();
+    } catch (err) {
+      status.setError(String(err));
+      paint();
+      void vscode.window.showErrorMessage(errorMessage('start', err));
+      return;
+    }
+    // The server creates work-done tokens for runs it starts itself (a code
+    // lens click); follow them in the status bar.
+    c.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
+      watchProgress(c, params.token);
+    });
+    channel.appendLine(`FlowCabal: started ${command} serve${apiKey ? ' (API key set)' : ' (no API key set)'}`);
+  };
+
+  const restart = async (): Promise<void> => {
+    const c = client;
+    client = undefined;
+    if (c !== undefined) {
+      try {
+        await c.stop(2000);
+      } catch (err) {
+        channel.appendLine(`FlowCabal: stopping the server: ${String(err)}`);
+      }
+    }
+    await startClient();
+  };
+
+  const reg = (id: string, fn: (...a: unknown[]) => unknown): void => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  };
+
+  for (const spec of COMMANDS) {
+    reg(spec.id, () => paletteCommand(spec, runServerCommand));
+  }
+  reg('flowcabal.ui.graph', () => showGraph(context, runServerCommand));
+  reg('flowcabal.showLog', () => log.show(true));
+  reg('flowcabal.restartServer', () => restart());
+  reg('flowcabal.setApiKey', async () => {
+    const key = await vscode.window.showInputBox({
+      title: 'FlowCabal API key',
+      prompt: 'Kept in VS Code secret storage and given to the server as FLOWCABAL_API_KEY; never written to settings.',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined || key.trim() === '') {
+      return;
+    }
+    await context.secrets.store(SECRET_KEY, key.trim());
+    apiKey = key.trim();
+    await restart();
+    void vscode.window.showInformationMessage('FlowCabal: API key stored; the server was restarted with it.');
+  });
+  reg('flowcabal.clearApiKey', async () => {
+    await context.secrets.delete(SECRET_KEY);
+    apiKey = undefined;
+    await restart();
+    void vscode.window.showInformationMessage('FlowCabal: API key removed.');
+  });
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('flowcabal.serverPath')) {
+        void restart();
+      } else if (e.affectsConfiguration('flowcabal.models') && client?.isRunning()) {
+        void client.sendNotification('workspace/didChangeConfiguration', {
+          settings: { flowcabal: configurationPayload(getSetting) },
+        });
+      }
+    }),
+    { dispose: () => void client?.stop() },
+  );
+
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c !== undefined) {
+    await c.stop();
+  }
+}
+
+function showResult(command: string, result: unknown): void {
+  if (result === null || result === undefined) {
+    return;
+  }
+  if (typeof result === 'string' && result !== '') {
+    void vscode.window.showInformationMessage(`FlowCabal: ${result}`);
+    return;
+  }
+  if (typeof result === 'object') {
+    const r = result as { message?: unknown; markdown?: unknown; text?: unknown };
+    const body = typeof r.markdown === 'string' ? r.markdown : typeof r.text === 'string' ? r.text : undefined;
+    if (command === 'flowcabal.showContext' && body !== undefined) {
+      void vscode.workspace
+        .openTextDocument({ language: 'markdown', content: body })
+        .then((d) => vscode.window.showTextDocument(d, vscode.ViewColumn.Beside, true));
+      return;
+    }
+    if (typeof r.message === 'string' && r.message !== '') {
+      void vscode.window.showInformationMessage(`FlowCabal: ${r.message}`);
+    }
+  }
+}
+
+async function paletteCommand(spec: CommandSpec, run: (command: string, args: unknown[]) => Promise<unknown>): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  let text: string | undefined;
+  let version: number | undefined;
+  if (spec.text === 'required' || spec.text === 'optional') {
+    const answer = await vscode.window.showInputBox({ prompt: spec.prompt, ignoreFocusOut: true });
+    const outcome = textFromInput(spec, answer);
+    if (outcome.kind === 'cancel') {
+      return;
+    }
+    if (outcome.kind === 'error') {
+      void vscode.window.showErrorMessage(`FlowCabal: ${outcome.message}`);
+      return;
+    }
+    text = outcome.text;
+  } else if (spec.text === 'document') {
+    text = editor?.document.getText();
+  }
+  if (spec.version) {
+    const answer = await vscode.window.showInputBox({
+      prompt: 'Version to restore',
+      validateInput: (v) => (parseVersion(v) === undefined ? 'a whole number from 1' : undefined),
+    });
+    if (answer === undefined) {
+      return;
+    }
+    version = parseVersion(answer);
+  }
+  let args;
+  try {
+    args = buildArgs({
+      uri: editor?.document.uri.toString() ?? '',
+      position: editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined,
+      text,
+      version,
+    });
+  } catch (err) {
+    void vscode.window.showErrorMessage(errorMessage(spec.server, err));
+    return;
+  }
+  await run(spec.server, [args]);
+}
+
+let graphPanel: vscode.WebviewPanel | undefined;
+
+function graphHtml(svg: string, title: string): string {
+  // The SVG comes from our own server/CLI; scripts stay disabled anyway.
+  return `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;">
+<title>${title.replace(/[<>&"]/g, '')}</title>
+<style>body{margin:0;padding:8px;background:#fff;color:#000} svg{max-width:100%;height:auto}</style>
+</head><body>${svg}</body></html>`;
+}
+
+async function showGraph(context: vscode.ExtensionContext, run: (command: string, args: unknown[]) => Promise<unknown>): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'flow') {
+    void vscode.window.showErrorMessage('FlowCabal: open a .flow file to see its graph');
+    return;
+  }
+  const doc = editor.document;
+  let svg: string | undefined;
+  const result = client?.isRunning()
+    ? await client
+        .sendRequest(ExecuteCommandRequest.type, {
+          command: 'flowcabal.graph',
+          arguments: [{ uri: doc.uri.toString(), position: editor.selection.active }],
+        })
+        .then(
+          (r) => r,
+          () => undefined,
+        )
+    : undefined;
+  if (typeof result === 'string' && result.includes('<svg')) {
+    svg = result;
+  } else if (result && typeof result === 'object' && typeof (result as { svg?: unknown }).svg === 'string') {
+    svg = (result as { svg: string }).svg;
+  }
+  if (svg === undefined) {
+    // The server has no graph command yet: draw it with the CLI.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const bin = resolveServerPath(vscode.workspace.getConfiguration('flowcabal').get<string>('serverPath'), process.env.PATH, isExecutable, folder);
+    if (bin === undefined) {
+      void vscode.window.showErrorMessage('FlowCabal: cannot draw the graph: no flowcabal binary');
+      return;
+    }
+    try {
+      svg = await new Promise<string>((resolve, reject) => {
+        cp.execFile(bin, ['graph', doc.uri.fsPath, '--format', 'svg'], { cwd: folder, maxBuffer: 32 << 20 }, (err, stdout, stderr) => {
+          if (err) {
+            reject(new Error(stderr.trim() || err.message));
+          } else {
+            resolve(stdout);
+          }
+        });
+      });
+    } catch (err) {
+      void vscode.window.showErrorMessage(errorMessage('graph', err));
+      return;
+    }
+  }
+  void run; // palette commands and the graph share the error path above
+  if (graphPanel === undefined) {
+    graphPanel = vscode.window.createWebviewPanel('flowcabal.graph', 'FlowCabal graph', vscode.ViewColumn.Beside, {
+      enableScripts: false,
+    });
+    graphPanel.onDidDispose(() => (graphPanel = undefined), undefined, context.subscriptions);
+  }
+  graphPanel.title = `Graph: ${doc.uri.path.split('/').pop() ?? ''}`;
+  graphPanel.webview.html = graphHtml(svg, graphPanel.title);
+  graphPanel.reveal(vscode.ViewColumn.Beside, true);
+}

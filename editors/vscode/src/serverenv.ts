@@ -1,0 +1,61 @@
+// Where the server binary is and what environment it gets: the API key
+// travels only here, as FLOWCABAL_API_KEY. Pure (no vscode import).
+
+import * as path from 'node:path';
+
+/** The environment variable the server reads the key from. */
+export const API_KEY_ENV = 'FLOWCABAL_API_KEY';
+
+/**
+ * The server's environment: the editor's own, with FLOWCABAL_API_KEY set to
+ * the stored key, or removed when there is none (so a stale key in the
+ * editor's environment does not leak through).
+ */
+export function serverEnv(base: Readonly<Record<string, string | undefined>>, key: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v !== undefined && k !== API_KEY_ENV) {
+      env[k] = v;
+    }
+  }
+  if (key !== undefined && key !== '') {
+    env[API_KEY_ENV] = key;
+  }
+  return env;
+}
+
+/** Replaces every occurrence of the key in text (log lines) with a marker. */
+export function redact(text: string, key: string | undefined): string {
+  if (key === undefined || key.length < 4) {
+    return text;
+  }
+  return text.split(key).join('[REDACTED]');
+}
+
+/**
+ * Finds the server binary: the setting when it is set (a relative path is
+ * taken from the first workspace folder), else `flowcabal` on PATH. Returns
+ * undefined when nothing executable is found.
+ */
+export function resolveServerPath(
+  setting: string | undefined,
+  envPath: string | undefined,
+  isExecutable: (p: string) => boolean,
+  workspaceDir?: string,
+): string | undefined {
+  const s = setting?.trim() ?? '';
+  if (s !== '') {
+    const p = path.isAbsolute(s) || workspaceDir === undefined ? s : path.join(workspaceDir, s);
+    return isExecutable(p) ? p : undefined;
+  }
+  for (const dir of (envPath ?? '').split(path.delimiter)) {
+    if (dir === '') {
+      continue;
+    }
+    const p = path.join(dir, 'flowcabal');
+    if (isExecutable(p)) {
+      return p;
+    }
+  }
+  return undefined;
+}
