@@ -17,7 +17,6 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 var (
 	runCheck       = notYet("check")
 	runFmt         = notYet("fmt")
-	runServe       = notYet("serve")
 	runIndex       = notYet("index")
 	runContext     = notYet("context")
 	runRun         = notYet("run")
@@ -25,5 +24,4 @@ var (
 	runEvalChecks  = notYet("eval checks")
 	runExport      = notYet("export")
 	runImport      = notYet("import")
-	runScriptedLLM = notYet("scripted-llm")
 )

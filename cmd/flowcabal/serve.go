@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/server"
+)
+
+// runServe runs the language server on stdio, or on a loopback TCP port
+// with --listen. Only protocol goes to stdout; logs go to stderr.
+func runServe(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	listen := fs.String("listen", "", "serve on this TCP address (loopback only, e.g. 127.0.0.1:7777) instead of stdio")
+	allowRemote := fs.Bool("allow-remote", false, "allow --listen on a non-loopback address (the protocol has no authentication)")
+	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal serve: bad --log-level %q\n", *level)
+		return exitUsage
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: lv}))
+	opts := server.Options{Logger: log, Version: version}
+
+	if *listen == "" {
+		err := server.Serve(ctx, stdio{env.stdin, env.stdout}, opts)
+		if err != nil {
+			log.Info("session ended", "err", err)
+			return exitFindings // LSP: exit code 1 when exit came without shutdown
+		}
+		return exitOK
+	}
+	if err := checkLoopback(*listen, *allowRemote); err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal serve: %v\n", err)
+		return exitUsage
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal serve: %v\n", err)
+		return exitFailure
+	}
+	log.Info("listening", "addr", ln.Addr().String())
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return exitOK
+			}
+			fmt.Fprintf(env.stderr, "flowcabal serve: %v\n", err)
+			return exitFailure
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := server.Serve(ctx, c, opts)
+			log.Info("session ended", "remote", c.RemoteAddr().String(), "err", err)
+		}()
+	}
+}
+
+// checkLoopback refuses addresses that are not on the loopback interface
+// unless allowed: anyone who can connect can edit the workspace.
+func checkLoopback(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("bad --listen address %q: %w", addr, err)
+	}
+	if allowRemote {
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("--listen %s is not a loopback address; use 127.0.0.1 or ::1 (or --allow-remote, which exposes the workspace without authentication)", addr)
+	}
+	return nil
+}
+
+// stdio joins the process's standard input and output into the stream
+// the server speaks on.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+
+// Close closes stdin (which ends the read) when it can be closed.
+func (s stdio) Close() error {
+	if c, ok := s.in.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}

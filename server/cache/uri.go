@@ -1,0 +1,46 @@
+package cache
+
+import (
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// URIPath returns the local file path of a file: URI. ok is false for any
+// other scheme (untitled:, git:, vscode-notebook-cell:…) and for URIs that
+// do not parse: such documents live only in memory, and code must not ask
+// go.lsp.dev/uri for their file name, which panics.
+func URIPath(u protocol.DocumentURI) (path string, ok bool) {
+	s := string(u)
+	if !strings.HasPrefix(strings.ToLower(s), "file:") {
+		return "", false
+	}
+	pu, err := url.Parse(s)
+	if err != nil || pu.Path == "" {
+		return "", false
+	}
+	return filepath.Clean(filepath.FromSlash(pu.Path)), true
+}
+
+// FileURI returns the canonical file: URI of an absolute path.
+func FileURI(path string) protocol.DocumentURI {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return protocol.DocumentURI(u.String())
+}
+
+// Key is the identity of a document: two spellings of the same file URI
+// (percent-encoding differences) give the same key.
+type Key string
+
+// KeyOf returns the key of a document URI.
+func KeyOf(u protocol.DocumentURI) Key {
+	if p, ok := URIPath(u); ok {
+		return Key("file://" + filepath.ToSlash(p))
+	}
+	return Key(u)
+}
+
+// keyOfPath returns the key of a file path.
+func keyOfPath(p string) Key { return Key("file://" + filepath.ToSlash(filepath.Clean(p))) }

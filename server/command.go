@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// The workspace commands. Their real work arrives with the runner and the
+// agents (CommandRunner); fixAll is the server's own.
+var commands = []string{
+	source.CmdRunNode, source.CmdRunWorkflow, "flowcabal.runFrom", "flowcabal.cancel",
+	"flowcabal.approve", "flowcabal.retry", "flowcabal.edit", "flowcabal.freeze",
+	"flowcabal.unfreeze", "flowcabal.restoreVersion", "flowcabal.persist", "flowcabal.build",
+	"flowcabal.buildAccept", "flowcabal.buildReject", "flowcabal.showContext",
+	cmdFixAll,
+}
+
+// cmdFixAll applies source.fixAll to a document through workspace/applyEdit
+// (for clients, like Neovim, that offer no "fix all on save").
+const cmdFixAll = "flowcabal.fixAll"
+
+func commandNames() []string { return append([]string(nil), commands...) }
+
+// CommandArgs is the one argument every FlowCabal command takes: a JSON
+// object naming the document and, as the command needs, a node, a
+// position, a text (feedback, an intent) and the document version the
+// command was issued against.
+type CommandArgs struct {
+	URI      protocol.DocumentURI `json:"uri"`
+	Node     string               `json:"node,omitempty"`
+	Position *protocol.Position   `json:"position,omitempty"`
+	Text     string               `json:"text,omitempty"`
+	Version  *int32               `json:"version,omitempty"`
+}
+
+// ErrNotAvailable is what a CommandRunner returns for a command it does not
+// implement (yet).
+var ErrNotAvailable = errors.New("not available yet")
+
+// CommandRunner executes the commands that belong to the runner and the
+// agents. It must return quickly: long work continues in the background
+// and reports with $/progress.
+type CommandRunner interface {
+	Execute(ctx context.Context, command string, args CommandArgs, snap *cache.Snapshot, f *cache.File) (any, error)
+}
+
+func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	known := false
+	for _, c := range commands {
+		known = known || c == p.Command
+	}
+	if !known {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
+	}
+	if len(p.Arguments) != 1 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s takes exactly one argument, an object {uri, node?, position?, text?, version?}; got %d", p.Command, len(p.Arguments)))
+	}
+	raw, err := json.Marshal(p.Arguments[0])
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	var args CommandArgs
+	if err := json.Unmarshal(raw, &args); err != nil || args.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument must be an object with a \"uri\"", p.Command))
+	}
+	snap, f, err := s.fileOf(args.URI)
+	if err != nil {
+		return nil, err
+	}
+	if args.Version != nil && f.Open && *args.Version != f.Version {
+		return nil, jsonrpc2.NewError(codeContentModified, fmt.Sprintf("%s: the document changed (version %d, now %d)", p.Command, *args.Version, f.Version))
+	}
+	if args.Node != "" && snap.Parse(f).Node(args.Node) == nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: no node %q in %s", p.Command, args.Node, args.URI))
+	}
+	if p.Command == cmdFixAll {
+		return s.fixAll(ctx, snap, f)
+	}
+	if s.opts.Commands != nil {
+		res, err := s.opts.Commands.Execute(ctx, p.Command, args, snap, f)
+		if !errors.Is(err, ErrNotAvailable) {
+			return res, err
+		}
+	}
+	return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: not available yet (it arrives with the runner and the agents)", p.Command))
+}
+
+// fixAll sends the document's fix-all edits to the client.
+func (s *Server) fixAll(ctx context.Context, snap *cache.Snapshot, f *cache.File) (any, error) {
+	edits := source.FixAll(snap, f, s.sourceOptions())
+	if len(edits) == 0 {
+		return map[string]any{"applied": false, "reason": "nothing to fix"}, nil
+	}
+	res, err := s.applyEdit(ctx, "Fix all", &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"applied": res.Applied, "reason": res.FailureReason}, nil
+}
+
+// applyEdit asks the client to apply an edit. protocol.Client.ApplyEdit
+// decodes the answer into a bool and fails on every real client
+// (pitfall 1); the answer is ApplyWorkspaceEditResponse.
+func (s *Server) applyEdit(ctx context.Context, label string, e *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResponse, error) {
+	if !s.clientCaps().Workspace.ApplyEdit {
+		return nil, jsonrpc2.NewError(codeRequestFailed, "the client cannot apply workspace edits")
+	}
+	var res protocol.ApplyWorkspaceEditResponse
+	if err := protocol.Call(ctx, s.conn, protocol.MethodWorkspaceApplyEdit, &protocol.ApplyWorkspaceEditParams{Label: label, Edit: *e}, &res); err != nil {
+		return nil, fmt.Errorf("workspace/applyEdit: %w", err)
+	}
+	return &res, nil
+}
+
+// showDocument asks the client to show a document, when it can; it
+// reports whether the client did. protocol.Client has no ShowDocument
+// (pitfall 4), so the request goes through protocol.Call.
+func (s *Server) showDocument(ctx context.Context, uri protocol.DocumentURI, takeFocus bool) (bool, error) {
+	if !s.clientCaps().Window.ShowDocument.Support {
+		return false, nil
+	}
+	var res protocol.ShowDocumentResult
+	if err := protocol.Call(ctx, s.conn, protocol.MethodShowDocument, &protocol.ShowDocumentParams{URI: protocol.URI(uri), TakeFocus: takeFocus}, &res); err != nil {
+		return false, fmt.Errorf("window/showDocument: %w", err)
+	}
+	return res.Success, nil
+}

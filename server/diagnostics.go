@@ -1,0 +1,143 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	"go.lsp.dev/protocol"
+)
+
+// diagnoser publishes diagnostics from one goroutine. Text notifications
+// only schedule files; the worker always takes the newest snapshot, so a
+// burst of changes publishes the latest version once, never an older one
+// after a newer. Checking is cheap, so nothing is debounced: the worker
+// starts as soon as it is woken. Open documents go before the rest of the
+// workspace.
+type diagnoser struct {
+	s    *Server
+	wake chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	snap    *cache.Snapshot
+	pending map[cache.Key]bool
+	uris    map[cache.Key]protocol.DocumentURI // what was published, to clear it later
+}
+
+func newDiagnoser(s *Server) *diagnoser {
+	d := &diagnoser{s: s, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		pending: map[cache.Key]bool{}, uris: map[cache.Key]protocol.DocumentURI{}}
+	go d.loop(s.bg)
+	return d
+}
+
+// schedule marks keys for publication from snap (or a newer snapshot).
+func (d *diagnoser) schedule(snap *cache.Snapshot, keys []cache.Key) {
+	d.mu.Lock()
+	if d.snap == nil || snap.Seq >= d.snap.Seq {
+		d.snap = snap
+	}
+	for _, k := range keys {
+		d.pending[k] = true
+	}
+	d.mu.Unlock()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (d *diagnoser) stop() { <-d.done }
+
+func (d *diagnoser) loop(ctx context.Context) {
+	defer close(d.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		}
+		for d.step(ctx) {
+		}
+	}
+}
+
+// step publishes one file, open ones first; it reports whether work remains.
+func (d *diagnoser) step(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	d.mu.Lock()
+	snap := d.snap
+	var key cache.Key
+	found := false
+	for k := range d.pending {
+		if f, ok := snap.File(protocol.DocumentURI(k)); ok && f.Open {
+			key, found = k, true
+			break
+		}
+	}
+	if !found {
+		for k := range d.pending {
+			key, found = k, true
+			break
+		}
+	}
+	if !found {
+		d.mu.Unlock()
+		return false
+	}
+	delete(d.pending, key)
+	d.mu.Unlock()
+
+	f, ok := snapFile(snap, key)
+	if !ok {
+		d.mu.Lock()
+		uri, had := d.uris[key]
+		delete(d.uris, key)
+		d.mu.Unlock()
+		if had {
+			d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics,
+				&protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
+		}
+		return true
+	}
+	diags := source.Diagnostics(snap, f, d.s.sourceOptions())
+	d.mu.Lock()
+	// A newer snapshot with another version of this file makes the result
+	// stale: that version is pending and will be published instead.
+	stale := d.snap != snap && d.pending[key]
+	if !stale {
+		d.uris[key] = f.URI
+	}
+	d.mu.Unlock()
+	if stale {
+		return true
+	}
+	p := &protocol.PublishDiagnosticsParams{URI: f.URI, Diagnostics: diags}
+	if f.Open {
+		p.Version = uint32(f.Version)
+	}
+	d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, p)
+	return true
+}
+
+// snapFile finds a file by key (keys of file URIs are URIs themselves).
+func snapFile(snap *cache.Snapshot, k cache.Key) (*cache.File, bool) {
+	return snap.File(protocol.DocumentURI(k))
+}
+
+// sourceOptions turns the client's capabilities into feature options.
+func (s *Server) sourceOptions() source.Options {
+	c := s.clientCaps()
+	return source.Options{
+		Encoding:           s.encoding(),
+		RelatedInformation: c.TextDocument.PublishDiagnostics.RelatedInformation,
+		Tags:               len(c.TextDocument.PublishDiagnostics.TagSupport) > 0 && string(c.TextDocument.PublishDiagnostics.TagSupport) != "null",
+		Markdown:           c.markdownHover(),
+		Snippets:           c.TextDocument.Completion.CompletionItem.SnippetSupport,
+		Hierarchical:       c.TextDocument.DocumentSymbol.HierarchicalDocumentSymbolSupport,
+	}
+}

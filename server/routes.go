@@ -1,0 +1,78 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// routes maps every method the server answers to its handler. It is
+// never modified.
+var routes = map[string]route{
+	protocol.MethodInitialize:  req((*Server).initialize),
+	protocol.MethodInitialized: note((*Server).initialized),
+	protocol.MethodShutdown:    req((*Server).shutdown),
+	protocol.MethodExit:        note((*Server).exit),
+	protocol.MethodSetTrace:    note((*Server).setTrace),
+
+	protocol.MethodTextDocumentDidOpen:             note((*Server).didOpen),
+	protocol.MethodTextDocumentDidChange:           note((*Server).didChange),
+	protocol.MethodTextDocumentDidClose:            note((*Server).didClose),
+	protocol.MethodTextDocumentDidSave:             note((*Server).didSave),
+	protocol.MethodWorkspaceDidChangeWatchedFiles:  note((*Server).didChangeWatchedFiles),
+	protocol.MethodWorkspaceDidChangeConfiguration: note((*Server).didChangeConfiguration),
+	protocol.MethodWorkDoneProgressCancel:          note((*Server).workDoneProgressCancel),
+
+	protocol.MethodTextDocumentDocumentSymbol: req((*Server).documentSymbol),
+	protocol.MethodWorkspaceSymbol:            req((*Server).workspaceSymbol),
+	protocol.MethodTextDocumentDefinition:     req((*Server).definition),
+	protocol.MethodTextDocumentReferences:     req((*Server).references),
+	protocol.MethodTextDocumentPrepareRename:  req((*Server).prepareRename),
+	protocol.MethodTextDocumentRename:         req((*Server).rename),
+	protocol.MethodTextDocumentCompletion:     req((*Server).completion),
+	protocol.MethodTextDocumentHover:          req((*Server).hover),
+	protocol.MethodTextDocumentCodeLens:       req((*Server).codeLens),
+	protocol.MethodTextDocumentCodeAction:     req((*Server).codeAction),
+	protocol.MethodWorkspaceExecuteCommand:    req((*Server).executeCommand),
+	protocol.MethodTextDocumentFormatting:     req((*Server).formatting),
+	protocol.MethodTextDocumentFoldingRange:   req((*Server).foldingRange),
+	protocol.MethodSemanticTokensFull:         req((*Server).semanticTokensFull),
+}
+
+func init() {
+	for _, m := range unimplemented {
+		routes[m] = route{call: notImplemented(m)}
+	}
+}
+
+// fileOf returns the current snapshot and the document at uri in it.
+func (s *Server) fileOf(uri protocol.DocumentURI) (*cache.Snapshot, *cache.File, error) {
+	snap, err := s.snapshot()
+	if err != nil {
+		return nil, nil, err
+	}
+	f, ok := snap.File(uri)
+	if !ok {
+		return nil, nil, errNotOpen(uri)
+	}
+	return snap, f, nil
+}
+
+// featureError gives feature errors their codes: a position outside the
+// document is the client's mistake (InvalidParams).
+func featureError(err error) error {
+	if errors.Is(err, source.ErrOutOfRange) {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	return err
+}
+
+func (s *Server) didChangeConfiguration(ctx context.Context, _ *struct{}) error { return nil }
+
+// workDoneProgressCancel is accepted; no server-initiated progress is
+// cancellable until the runner lands.
+func (s *Server) workDoneProgressCancel(ctx context.Context, _ *struct{}) error { return nil }

@@ -1,0 +1,186 @@
+// Package server is FlowCabal's language server. It is thin, after gopls:
+// one file per LSP method, each handler taking an immutable snapshot of the
+// workspace (package cache), finding the file, and calling the feature's
+// logic (package source). The JSON-RPC wiring (conn.go, stream.go) works
+// around the traps of go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol listed in
+// the team's LSP notes: panics become errors, numeric $/cancelRequest ids
+// are honoured, requests run concurrently, errors carry proper codes,
+// initialize is answered with 3.17 capabilities, and a malformed frame does
+// not end the session.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	"github.com/flowcabal/flowcabal/workflowlang"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// Options configure a server.
+type Options struct {
+	// Logger receives the server's logs (the command sends them to
+	// stderr); the server also forwards warnings and errors to the client
+	// with window/logMessage. Nil discards.
+	Logger *slog.Logger
+	// Version is reported in initialize's serverInfo.
+	Version string
+	// Commands executes the workspace commands whose real work belongs to
+	// other parts of FlowCabal (the runner, the agents). Nil answers every
+	// such command with a "not available yet" error.
+	Commands CommandRunner
+	// ContextSection renders Role A's "Context injected" hover section.
+	// Nil says the section is not available yet.
+	ContextSection source.ContextSection
+}
+
+// ErrNoShutdown is returned by Serve when the client ended the session
+// (exit or end of input) without a shutdown request first.
+var ErrNoShutdown = errors.New("client exited without shutdown")
+
+// lifecycle states.
+const (
+	stateNew = iota
+	stateInitialized
+	stateShutdown
+)
+
+// Server is one language-server session on one connection.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	conn jsonrpc2.Conn
+
+	mu       sync.Mutex
+	state    int
+	exited   bool
+	caps     clientCapabilities
+	enc      workflowlang.Encoding
+	ws       *cache.Workspace
+	inflight map[string]context.CancelFunc
+	extra    map[string]route // methods added by tests in this package
+
+	handlers sync.WaitGroup // request goroutines and background work
+	diag     *diagnoser
+	cancel   context.CancelFunc // ends background work when the session ends
+	bg       context.Context
+}
+
+// Serve runs a server on rwc until the client exits or the input ends. It
+// returns nil after shutdown then exit, ErrNoShutdown when the client left
+// without shutdown, and the context's error when ctx ends first. Every
+// goroutine it started has ended when it returns.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	s := newServer(opts)
+	return s.serve(ctx, rwc)
+}
+
+func newServer(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{opts: opts, log: log, inflight: map[string]context.CancelFunc{}}
+}
+
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.bg, s.cancel = bg, cancel
+	st := newStream(rwc, s.log)
+	s.conn = jsonrpc2.NewConn(st)
+	// From here on, warnings and errors also reach the client's log.
+	s.log = slog.New(newLogHandler(s.log.Handler(), s.conn))
+	st.log = s.log
+	s.diag = newDiagnoser(s)
+	s.conn.Go(bg, s.handle)
+
+	var err error
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+		err = ctx.Err()
+		_ = s.conn.Close()
+		<-s.conn.Done()
+	}
+	cancel()
+	s.mu.Lock()
+	for _, c := range s.inflight {
+		c()
+	}
+	s.mu.Unlock()
+	s.handlers.Wait()
+	s.diag.stop()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != stateShutdown {
+		return ErrNoShutdown
+	}
+	return nil
+}
+
+// snapshot returns the current snapshot, or an error before initialize.
+func (s *Server) snapshot() (*cache.Snapshot, error) {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws == nil {
+		return nil, jsonrpc2.NewError(codeServerNotInitialized, "server not initialized")
+	}
+	return ws.Snapshot(), nil
+}
+
+// encoding returns the negotiated position encoding.
+func (s *Server) encoding() workflowlang.Encoding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc
+}
+
+// clientCaps returns the client's capabilities.
+func (s *Server) clientCaps() clientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// goBackground runs f on its own goroutine, counted so that Serve waits.
+func (s *Server) goBackground(f func(ctx context.Context)) {
+	s.handlers.Add(1)
+	go func() {
+		defer s.handlers.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("background work panicked", "panic", fmt.Sprint(r))
+			}
+		}()
+		f(s.bg)
+	}()
+}
+
+// notify sends a notification to the client.
+func (s *Server) notify(ctx context.Context, method string, params any) {
+	if err := s.conn.Notify(ctx, method, params); err != nil {
+		s.log.Debug("notify failed", "method", method, "err", err)
+	}
+}
+
+// decode unmarshals params, reporting a failure as InvalidParams.
+func decode(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("invalid params: %v", err))
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package source
+
+import (
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// A cursor says which syntax elements enclose an offset, innermost last.
+type cursor struct {
+	Off      int
+	Workflow *workflowlang.Workflow
+	Node     *workflowlang.Node
+	Input    *workflowlang.Input
+	Use      *workflowlang.Use
+	Attr     *workflowlang.Attr
+	Prompt   *workflowlang.Prompt
+	Ref      *workflowlang.Ref
+	// OnName is set when the offset touches a node's (or input's) name
+	// in its declaration.
+	OnName bool
+}
+
+// at finds what encloses off in f.
+func at(f *workflowlang.File, off int) cursor {
+	c := cursor{Off: off}
+	for _, it := range f.Items {
+		if !it.ItemSpan().Contains(off) {
+			continue
+		}
+		switch it := it.(type) {
+		case *workflowlang.Workflow:
+			c.Workflow = it
+			c.Attr = attrAt(it.Attrs, off)
+		case *workflowlang.Node:
+			if c.Node != nil && !it.Span.Contains(off) {
+				continue
+			}
+			c.Node = it
+			c.OnName = it.Name.Span.Len() > 0 && it.Name.Span.Contains(off)
+			c.Attr = attrAt(it.Attrs, off)
+			for _, p := range it.Prompts {
+				if p.Span.Contains(off) {
+					c.Prompt = p
+					c.Ref = refAt(p.Blocks, off)
+				}
+			}
+		case *workflowlang.Input:
+			c.Input = it
+			c.OnName = it.Name.Span.Len() > 0 && it.Name.Span.Contains(off)
+			c.Attr = attrAt(it.Attrs, off)
+			if c.Attr != nil {
+				if tv, ok := c.Attr.Value.(*workflowlang.TextValue); ok {
+					c.Ref = refAt(tv.Blocks, off)
+				}
+			}
+		case *workflowlang.Use:
+			c.Use = it
+			c.Attr = attrAt(it.Args, off)
+			if c.Attr != nil {
+				if tv, ok := c.Attr.Value.(*workflowlang.TextValue); ok {
+					c.Ref = refAt(tv.Blocks, off)
+				}
+			}
+		}
+	}
+	return c
+}
+
+func attrAt(attrs []*workflowlang.Attr, off int) *workflowlang.Attr {
+	for _, a := range attrs {
+		if a.Span.Contains(off) {
+			return a
+		}
+	}
+	return nil
+}
+
+func refAt(blocks []workflowlang.Block, off int) *workflowlang.Ref {
+	for _, b := range blocks {
+		if r, ok := b.(*workflowlang.Ref); ok && r.Span.Contains(off) {
+			return r
+		}
+	}
+	return nil
+}
+
+// A refSite is a reference and the item that holds it.
+type refSite struct {
+	Ref  *workflowlang.Ref
+	Node *workflowlang.Node // nil for references in use arguments and input defaults
+}
+
+// allRefs lists every reference of f: in node prompts, in `use`
+// arguments and in input defaults, in source order of their items.
+func allRefs(f *workflowlang.File) []refSite {
+	var out []refSite
+	textRefs := func(attrs []*workflowlang.Attr) {
+		for _, a := range attrs {
+			if tv, ok := a.Value.(*workflowlang.TextValue); ok {
+				for _, b := range tv.Blocks {
+					if r, ok := b.(*workflowlang.Ref); ok {
+						out = append(out, refSite{Ref: r})
+					}
+				}
+			}
+		}
+	}
+	for _, it := range f.Items {
+		switch it := it.(type) {
+		case *workflowlang.Node:
+			for _, r := range it.Refs() {
+				out = append(out, refSite{Ref: r, Node: it})
+			}
+		case *workflowlang.Use:
+			textRefs(it.Args)
+		case *workflowlang.Input:
+			textRefs(it.Attrs)
+		}
+	}
+	return out
+}
+
+// declared reports whether name is a node or an input of f.
+func declared(f *workflowlang.File, name string) bool {
+	return declSpan(f, name) != nil
+}
+
+// declSpan returns the name span of the node or input called name.
+func declSpan(f *workflowlang.File, name string) *workflowlang.Span {
+	if n := f.Node(name); n != nil {
+		return &n.Name.Span
+	}
+	for _, in := range f.Inputs {
+		if in.Name.Name == name {
+			return &in.Name.Span
+		}
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/workflowlang"
+	"go.lsp.dev/protocol"
+)
+
+// ContextSection renders Role A's "Context injected" section of a node's
+// hover (what was, or would be, injected). It is the seam Role A fills; nil
+// says the section is not available yet.
+type ContextSection func(snap *cache.Snapshot, f *cache.File, node string) (markdown string, err error)
+
+// Hover returns the hover at p, or nil when there is nothing to say.
+func Hover(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Options, ctxSection ContextSection) (*protocol.Hover, error) {
+	pf, c, ok := cursorAt(snap, f, p, o.Encoding)
+	if !ok {
+		return nil, ErrOutOfRange
+	}
+	var h hoverText
+	var sp workflowlang.Span
+	switch {
+	case c.Ref != nil:
+		sp = c.Ref.Span
+		t, ok := resolve(snap, f, pf, c)
+		switch {
+		case !ok:
+			h.para(fmt.Sprintf("Unresolved reference `{{%s}}`.", c.Ref.Target()))
+		case t.KnowPath != "":
+			knowledgeHover(&h, t, c.Ref.Level)
+		default:
+			if n := t.PF.Node(t.Name); n != nil {
+				nodeHover(&h, snap, t.File, t.PF, n, false, ctxSection)
+			} else {
+				h.para(fmt.Sprintf("Input `%s` of %s.", t.Name, containerName(t.File)))
+			}
+		}
+	case c.OnName && c.Node != nil:
+		sp = c.Node.Name.Span
+		nodeHover(&h, snap, f, pf, c.Node, true, ctxSection)
+	case c.Attr != nil && c.Attr.Key.Span.Contains(c.Off):
+		d, ok := attrDocs[c.Attr.Key.Name]
+		if !ok {
+			return nil, nil
+		}
+		sp = c.Attr.Key.Span
+		h.para(fmt.Sprintf("`%s`: %s", c.Attr.Key.Name, d))
+	default:
+		return nil, nil
+	}
+	kind := protocol.PlainText
+	if o.Markdown {
+		kind = protocol.Markdown
+	}
+	r := Range(pf, sp, o.Encoding)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: h.render(o.Markdown)}, Range: &r}, nil
+}
+
+func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, n *workflowlang.Node, local bool, ctxSection ContextSection) {
+	title := ""
+	if n.Title != nil {
+		title = " — " + n.Title.Value
+	}
+	h.heading(fmt.Sprintf("node `%s`%s", n.Name.Name, title))
+	model := "writer"
+	if a := n.Attr("model"); a != nil {
+		if v, ok := a.Value.(*workflowlang.StringValue); ok {
+			model = v.Value
+		} else if v, ok := a.Value.(*workflowlang.WordValue); ok {
+			model = v.Name
+		}
+	}
+	h.para(fmt.Sprintf("model: `%s` · file: %s", model, containerName(f)))
+	if pv := promptPreview(n, 300); pv != "" {
+		h.code(pv)
+	}
+	var inputs []string
+	for _, r := range n.Refs() {
+		inputs = append(inputs, "`{{"+r.Target()+"}}`")
+	}
+	var dependents []string
+	for _, r := range allRefs(pf) {
+		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == n.Name.Name && r.Node != nil {
+			dependents = append(dependents, "`"+r.Node.Name.Name+"`")
+		}
+	}
+	if local || len(inputs)+len(dependents) > 0 {
+		h.para("inputs: " + listOrNone(inputs))
+		h.para("dependents: " + listOrNone(dependents))
+	}
+	h.heading("Context injected")
+	if ctxSection == nil {
+		h.para("Not available yet: Role A's context assembly has not landed in this build.")
+		return
+	}
+	md, err := ctxSection(snap, f, n.Name.Name)
+	if err != nil {
+		h.para("Could not assemble the context: " + err.Error())
+		return
+	}
+	h.raw(md)
+}
+
+func knowledgeHover(h *hoverText, t target, level string) {
+	if t.Knowledge == nil {
+		h.para(fmt.Sprintf("No project resource `@%s`.", t.KnowPath))
+		return
+	}
+	if level == "" {
+		level = "L2"
+	}
+	h.heading(fmt.Sprintf("`@%s` (injected at %s)", t.KnowPath, level))
+	if lead := t.Knowledge.Lead(); lead != "" {
+		h.para("L0 (first lines; generated summaries arrive with the store): " + lead)
+	}
+	h.para(fmt.Sprintf("%d bytes", t.Knowledge.Size))
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// hoverText builds a hover as Markdown or as plain text.
+type hoverText struct {
+	parts []hoverPart
+}
+
+type hoverPart struct {
+	kind byte // 'h' heading, 'p' paragraph, 'c' code, 'r' raw markdown
+	text string
+}
+
+func (h *hoverText) heading(s string) { h.parts = append(h.parts, hoverPart{'h', s}) }
+func (h *hoverText) para(s string)    { h.parts = append(h.parts, hoverPart{'p', s}) }
+func (h *hoverText) code(s string)    { h.parts = append(h.parts, hoverPart{'c', s}) }
+func (h *hoverText) raw(s string)     { h.parts = append(h.parts, hoverPart{'r', s}) }
+
+func (h *hoverText) render(markdown bool) string {
+	var out []string
+	for _, p := range h.parts {
+		switch {
+		case markdown && p.kind == 'h':
+			out = append(out, "### "+p.text)
+		case markdown && p.kind == 'c':
+			out = append(out, "```text\n"+p.text+"\n```")
+		case markdown:
+			out = append(out, p.text)
+		case p.kind == 'h':
+			out = append(out, strings.ReplaceAll(p.text, "`", "")+"\n"+strings.Repeat("-", 20))
+		default:
+			out = append(out, strings.ReplaceAll(p.text, "`", ""))
+		}
+	}
+	return strings.Join(out, "\n\n")
+}

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxFrame bounds one message body. A larger Content-Length is treated as
+// a malformed frame: its body is skipped, not allocated.
+const maxFrame = 64 << 20
+
+// stream is jsonrpc2's Content-Length framing made tolerant: jsonrpc2's own
+// stream reports every undecodable message as a read error, and the
+// connection closes on the first one (LSP-NOTES pitfall 10). This stream
+// answers a frame whose body is not a JSON-RPC message with a ParseError
+// response and reads on; only the end of the input ends it.
+type stream struct {
+	rwc io.ReadWriteCloser
+	in  *bufio.Reader
+	log *slog.Logger
+
+	mu sync.Mutex // serialises writes of our own error replies with the conn's
+}
+
+func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+}
+
+// Read implements jsonrpc2.Stream.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, n, err := s.frame()
+		if err != nil {
+			return nil, n, err
+		}
+		if body == nil {
+			continue // a malformed header was reported; look for the next frame
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			s.log.Warn("dropping a malformed JSON-RPC message", "err", err, "bytes", len(body))
+			s.replyError(body, jsonrpc2.ParseError, fmt.Sprintf("malformed message: %v", err))
+			continue
+		}
+		return msg, n, nil
+	}
+}
+
+// frame reads one header block and its body. A header block without a
+// usable Content-Length gives a nil body and no error; only I/O errors
+// (the end of the input among them) are returned.
+func (s *stream) frame() ([]byte, int64, error) {
+	var total, length int64 = 0, -1
+	for {
+		line, err := s.in.ReadString('\n')
+		total += int64(len(line))
+		if err != nil {
+			return nil, total, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if length < 0 && total <= 2 {
+				continue // stray blank line between frames
+			}
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			s.log.Warn("skipping a malformed header line", "line", truncate(line, 80))
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || v < 0 {
+				s.log.Warn("bad Content-Length", "value", truncate(value, 40))
+				length = -2
+				continue
+			}
+			length = v
+		}
+	}
+	switch {
+	case length < 0:
+		s.replyError(nil, jsonrpc2.ParseError, "frame without a valid Content-Length header")
+		return nil, total, nil
+	case length > maxFrame:
+		s.log.Warn("skipping an oversized frame", "bytes", length)
+		n, err := io.CopyN(io.Discard, s.in, length)
+		total += n
+		if err != nil {
+			return nil, total, err
+		}
+		s.replyError(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes exceeds the limit of %d", length, maxFrame))
+		return nil, total, nil
+	}
+	body := make([]byte, length)
+	n, err := io.ReadFull(s.in, body)
+	total += int64(n)
+	if err != nil {
+		return nil, total, err
+	}
+	return body, total, nil
+}
+
+// replyError writes an error response. The id is taken from body when it
+// holds one, as JSON-RPC asks; otherwise it is null.
+func (s *stream) replyError(body []byte, code jsonrpc2.Code, msg string) {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	id := json.RawMessage("null")
+	if body != nil && json.Unmarshal(body, &probe) == nil && len(probe.ID) > 0 {
+		id = probe.ID
+	}
+	resp, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc2.Error `json:"error"`
+	}{"2.0", id, jsonrpc2.NewError(code, msg)})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n%s", len(resp), resp); err != nil {
+		s.log.Debug("could not write an error reply", "err", err)
+	}
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, fmt.Errorf("marshal message: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n", len(data))
+	if err != nil {
+		return int64(n), fmt.Errorf("write header: %w", err)
+	}
+	m, err := s.rwc.Write(data)
+	if err != nil {
+		return int64(n + m), fmt.Errorf("write body: %w", err)
+	}
+	return int64(n + m), nil
+}
+
+// Close implements jsonrpc2.Stream.
+func (s *stream) Close() error { return s.rwc.Close() }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"context"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"go.lsp.dev/protocol"
+)
+
+type contentChange = cache.Change
+
+func (s *Server) workspace() *cache.Workspace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ws
+}
+
+func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	snap, dirty, ok := s.workspace().Open(p.TextDocument.URI, string(p.TextDocument.LanguageID), p.TextDocument.Version, p.TextDocument.Text)
+	if ok {
+		s.diag.schedule(snap, dirty)
+	}
+	return nil
+}
+
+func (s *Server) didChange(ctx context.Context, p *didChangeParams) error {
+	snap, dirty, err := s.workspace().Change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
+	if err != nil {
+		return err
+	}
+	s.diag.schedule(snap, dirty)
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	snap, dirty := s.workspace().Close(p.TextDocument.URI)
+	s.diag.schedule(snap, dirty)
+	return nil
+}
+
+func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	return nil // the editor's text is already current
+}
+
+func (s *Server) didChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	snap, dirty := s.workspace().FilesChanged(p.Changes)
+	if len(dirty) == 0 {
+		return nil
+	}
+	s.diag.schedule(snap, dirty)
+	s.refreshViews()
+	return nil
+}
+
+// refreshViews asks the client to re-request code lenses and semantic
+// tokens, when it says it can: these requests sit on the wrong interface
+// in go.lsp.dev/protocol (pitfall 4), so they go through protocol.Call.
+func (s *Server) refreshViews() {
+	c := s.clientCaps()
+	if c.Workspace.CodeLens.RefreshSupport {
+		s.goBackground(func(ctx context.Context) {
+			if err := protocol.Call(ctx, s.conn, protocol.MethodCodeLensRefresh, nil, nil); err != nil {
+				s.log.Debug("codeLens refresh failed", "err", err)
+			}
+		})
+	}
+	if c.Workspace.SemanticTokens.RefreshSupport {
+		s.goBackground(func(ctx context.Context) {
+			if err := protocol.Call(ctx, s.conn, protocol.MethodSemanticTokensRefresh, nil, nil); err != nil {
+				s.log.Debug("semanticTokens refresh failed", "err", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,166 @@
+package server
+
+import (
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+)
+
+// The initialize exchange is decoded and encoded with the server's own
+// types: go.lsp.dev/protocol v0.12.0 drops general.positionEncodings
+// (pitfall 12), cannot decode `semanticTokens.requests.range: {}` (pitfall
+// 14), and has no field for a semantic-tokens legend (pitfall 13). Only
+// what the server reads is declared; everything else is ignored, and
+// fields whose spec type is a union are kept raw.
+
+// initializeParams is the part of InitializeParams the server uses.
+type initializeParams struct {
+	ProcessID        *int32                     `json:"processId"`
+	ClientInfo       *protocol.ClientInfo       `json:"clientInfo,omitempty"`
+	RootPath         string                     `json:"rootPath,omitempty"`
+	RootURI          protocol.DocumentURI       `json:"rootUri,omitempty"`
+	WorkspaceFolders []protocol.WorkspaceFolder `json:"workspaceFolders,omitempty"`
+	Capabilities     clientCapabilities         `json:"capabilities"`
+	Trace            string                     `json:"trace,omitempty"`
+	InitOptions      json.RawMessage            `json:"initializationOptions,omitempty"`
+}
+
+// clientCapabilities is the part of ClientCapabilities the server honours.
+type clientCapabilities struct {
+	General struct {
+		PositionEncodings []string `json:"positionEncodings,omitempty"`
+	} `json:"general"`
+	Workspace struct {
+		ApplyEdit     bool `json:"applyEdit"`
+		WorkspaceEdit struct {
+			DocumentChanges bool `json:"documentChanges"`
+		} `json:"workspaceEdit"`
+		DidChangeWatchedFiles struct {
+			DynamicRegistration bool `json:"dynamicRegistration"`
+		} `json:"didChangeWatchedFiles"`
+		CodeLens struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"codeLens"`
+		SemanticTokens struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"semanticTokens"`
+		WorkspaceFolders bool `json:"workspaceFolders"`
+	} `json:"workspace"`
+	TextDocument struct {
+		Completion struct {
+			CompletionItem struct {
+				SnippetSupport      bool     `json:"snippetSupport"`
+				DocumentationFormat []string `json:"documentationFormat"`
+			} `json:"completionItem"`
+		} `json:"completion"`
+		Hover struct {
+			ContentFormat []string `json:"contentFormat"`
+		} `json:"hover"`
+		DocumentSymbol struct {
+			HierarchicalDocumentSymbolSupport bool `json:"hierarchicalDocumentSymbolSupport"`
+		} `json:"documentSymbol"`
+		PublishDiagnostics struct {
+			RelatedInformation bool            `json:"relatedInformation"`
+			VersionSupport     bool            `json:"versionSupport"`
+			TagSupport         json.RawMessage `json:"tagSupport,omitempty"`
+		} `json:"publishDiagnostics"`
+		Rename struct {
+			PrepareSupport bool `json:"prepareSupport"`
+		} `json:"rename"`
+		CodeAction struct {
+			CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport,omitempty"`
+		} `json:"codeAction"`
+		SemanticTokens json.RawMessage `json:"semanticTokens,omitempty"`
+	} `json:"textDocument"`
+	Window struct {
+		WorkDoneProgress bool `json:"workDoneProgress"`
+		ShowDocument     struct {
+			Support bool `json:"support"`
+		} `json:"showDocument"`
+	} `json:"window"`
+}
+
+func hasString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// markdownHover reports whether hovers may be Markdown.
+func (c clientCapabilities) markdownHover() bool {
+	return hasString(c.TextDocument.Hover.ContentFormat, string(protocol.Markdown))
+}
+
+// markdownCompletionDocs reports whether completion documentation may be Markdown.
+func (c clientCapabilities) markdownCompletionDocs() bool {
+	return hasString(c.TextDocument.Completion.CompletionItem.DocumentationFormat, string(protocol.Markdown))
+}
+
+// initializeResult is InitializeResult with 3.17 fields.
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+// serverCapabilities advertises exactly what the server implements.
+type serverCapabilities struct {
+	PositionEncoding           string                            `json:"positionEncoding,omitempty"`
+	TextDocumentSync           *protocol.TextDocumentSyncOptions `json:"textDocumentSync"`
+	CompletionProvider         *protocol.CompletionOptions       `json:"completionProvider,omitempty"`
+	HoverProvider              bool                              `json:"hoverProvider"`
+	DefinitionProvider         bool                              `json:"definitionProvider"`
+	ReferencesProvider         bool                              `json:"referencesProvider"`
+	DocumentSymbolProvider     bool                              `json:"documentSymbolProvider"`
+	WorkspaceSymbolProvider    bool                              `json:"workspaceSymbolProvider"`
+	CodeActionProvider         *codeActionOptions                `json:"codeActionProvider,omitempty"`
+	CodeLensProvider           *protocol.CodeLensOptions         `json:"codeLensProvider,omitempty"`
+	DocumentFormattingProvider bool                              `json:"documentFormattingProvider"`
+	RenameProvider             any                               `json:"renameProvider,omitempty"`
+	FoldingRangeProvider       bool                              `json:"foldingRangeProvider"`
+	ExecuteCommandProvider     *protocol.ExecuteCommandOptions   `json:"executeCommandProvider,omitempty"`
+	SemanticTokensProvider     *semanticTokensOptions            `json:"semanticTokensProvider,omitempty"`
+	Workspace                  *workspaceServerCaps              `json:"workspace,omitempty"`
+}
+
+type codeActionOptions struct {
+	CodeActionKinds []protocol.CodeActionKind `json:"codeActionKinds,omitempty"`
+}
+
+type semanticTokensOptions struct {
+	Legend semanticTokensLegend `json:"legend"`
+	Full   bool                 `json:"full"`
+	Range  bool                 `json:"range"`
+}
+
+type semanticTokensLegend struct {
+	TokenTypes     []string `json:"tokenTypes"`
+	TokenModifiers []string `json:"tokenModifiers"`
+}
+
+type workspaceServerCaps struct {
+	WorkspaceFolders struct {
+		Supported           bool `json:"supported"`
+		ChangeNotifications bool `json:"changeNotifications"`
+	} `json:"workspaceFolders"`
+}
+
+// semanticTokens is the result of textDocument/semanticTokens/full.
+type semanticTokens struct {
+	Data []uint32 `json:"data"`
+}
+
+// positionParams is TextDocumentPositionParams.
+type positionParams struct {
+	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	Position     protocol.Position               `json:"position"`
+}
+
+// didChangeParams is DidChangeTextDocumentParams with ranges that can be
+// told apart from whole-document changes (pitfall 7).
+type didChangeParams struct {
+	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []contentChange                          `json:"contentChanges"`
+}

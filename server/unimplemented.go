@@ -1,0 +1,55 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// unimplemented lists the requests of LSP 3.17 the server does not serve.
+// Each gets an explicit MethodNotFound error naming it (the server does
+// not advertise them, so well-behaved clients never ask).
+var unimplemented = []string{
+	"textDocument/declaration",
+	"textDocument/typeDefinition",
+	"textDocument/implementation",
+	"textDocument/signatureHelp",
+	"textDocument/documentHighlight",
+	"textDocument/documentLink",
+	"documentLink/resolve",
+	"textDocument/documentColor",
+	"textDocument/colorPresentation",
+	"textDocument/rangeFormatting",
+	"textDocument/onTypeFormatting",
+	"textDocument/selectionRange",
+	"textDocument/linkedEditingRange",
+	"textDocument/moniker",
+	"textDocument/prepareCallHierarchy",
+	"callHierarchy/incomingCalls",
+	"callHierarchy/outgoingCalls",
+	"textDocument/prepareTypeHierarchy",
+	"typeHierarchy/supertypes",
+	"typeHierarchy/subtypes",
+	"textDocument/semanticTokens/full/delta",
+	"textDocument/semanticTokens/range",
+	"textDocument/inlayHint",
+	"inlayHint/resolve",
+	"textDocument/inlineValue",
+	"textDocument/diagnostic",
+	"workspace/diagnostic",
+	"textDocument/willSaveWaitUntil",
+	"completionItem/resolve",
+	"codeAction/resolve",
+	"codeLens/resolve",
+	"workspaceSymbol/resolve",
+	"workspace/willCreateFiles",
+	"workspace/willRenameFiles",
+	"workspace/willDeleteFiles",
+}
+
+func notImplemented(method string) func(context.Context, *Server, json.RawMessage) (any, error) {
+	return func(context.Context, *Server, json.RawMessage) (any, error) {
+		return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "not implemented: "+method)
+	}
+}
