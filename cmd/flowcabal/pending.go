@@ -24,4 +24,5 @@ var (
 	runEvalChecks  = notYet("eval checks")
 	runExport      = notYet("export")
 	runImport      = notYet("import")
+	runScriptedLLM = notYet("scripted-llm")
 )
