@@ -17,12 +17,9 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 var (
 	runCheck       = notYet("check")
 	runFmt         = notYet("fmt")
-	runIndex       = notYet("index")
 	runContext     = notYet("context")
 	runRun         = notYet("run")
 	runEvalContext = notYet("eval context")
 	runEvalChecks  = notYet("eval checks")
-	runExport      = notYet("export")
-	runImport      = notYet("import")
 	runScriptedLLM = notYet("scripted-llm")
 )

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/store"
+	"golang.org/x/term"
+)
+
+// runIndex indexes a project's knowledge into .flowcabal/project.db.
+func runIndex(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	summarize := fs.Bool("summarize", false, "also produce the pending L0/L1 summaries (extractive) before returning")
+	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	root, err := projectRoot(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
+		return exitFailure
+	}
+	s, err := store.Open(ctx, root, store.Options{LockWait: *wait, Command: "flowcabal index", Getenv: env.getenv})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
+		return exitFailure
+	}
+	defer s.Close()
+
+	bar := newProgressBar(env.stderr)
+	start := time.Now()
+	rep, err := s.Index(ctx, bar.update)
+	bar.finish()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
+		return exitFailure
+	}
+	elapsed := time.Since(start)
+	var summarized int
+	if *summarize && rep.PendingSummaries > 0 {
+		stop := bar.spin("summaries")
+		summarized, err = s.Drain(ctx)
+		stop()
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: summaries: %v\n", err)
+			return exitFailure
+		}
+		if rep.Stats, err = s.Stats(); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
+			return exitFailure
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(struct {
+			Root string `json:"root"`
+			store.IndexReport
+			Summarized int     `json:"summarized"`
+			Seconds    float64 `json:"seconds"`
+		}{root, rep, summarized, elapsed.Seconds()})
+		return exitOK
+	}
+	w := env.stdout
+	fmt.Fprintf(w, "indexed %s in %s\n", root, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "  files:      %d scanned, %d added, %d changed, %d removed, %d unchanged\n", rep.Scanned, rep.Added, rep.Changed, rep.Removed, rep.Unchanged)
+	fmt.Fprintf(w, "  resources:  %d (%d characters of text)\n", rep.Resources, rep.TextChars)
+	fmt.Fprintf(w, "  chapters:   %d in %d arcs\n", rep.Chapters, rep.Arcs)
+	fmt.Fprintf(w, "  characters: %d (of %d entities)\n", rep.Characters, rep.Entities)
+	if *summarize {
+		fmt.Fprintf(w, "  summaries:  %d made, %d pending\n", summarized, rep.PendingSummaries)
+	} else {
+		fmt.Fprintf(w, "  summaries:  %d pending (run with -summarize, or let the server make them)\n", rep.PendingSummaries)
+	}
+	for _, d := range rep.Diagnostics {
+		fmt.Fprintf(w, "%s\n", d)
+	}
+	return exitOK
+}
+
+// projectRoot finds the project of dir ("" for the current directory).
+func projectRoot(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", err
+	}
+	return project.FindRoot(dir)
+}
+
+// progressBar draws on a terminal and stays silent elsewhere, so that
+// redirected output is clean.
+type progressBar struct {
+	w     io.Writer
+	on    bool
+	width int
+	last  time.Time
+	drawn bool
+}
+
+func newProgressBar(w io.Writer) *progressBar {
+	p := &progressBar{w: w, width: 80}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.on = true
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
+			p.width = cols
+		}
+	}
+	return p
+}
+
+func (p *progressBar) update(done, total int, file string) {
+	if !p.on || total == 0 {
+		return
+	}
+	if done < total && time.Since(p.last) < 50*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	barW := max(10, min(40, p.width-40))
+	filled := barW * done / total
+	line := fmt.Sprintf("\r[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", barW-filled), done, total, file)
+	if r := []rune(line); len(r) > p.width-1 {
+		line = string(r[:p.width-1])
+	}
+	fmt.Fprintf(p.w, "%s\x1b[K", line)
+	p.drawn = true
+}
+
+func (p *progressBar) finish() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}
+
+// spin shows that work without a known total is going on, until stop.
+func (p *progressBar) spin(what string) (stop func()) {
+	if !p.on {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		frames := `|/-\`
+		for i := 0; ; i++ {
+			fmt.Fprintf(p.w, "\r%c %s\x1b[K", frames[i%4], what)
+			select {
+			case <-done:
+				fmt.Fprint(p.w, "\r\x1b[K")
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
