@@ -19,7 +19,5 @@ var (
 	runFmt         = notYet("fmt")
 	runContext     = notYet("context")
 	runRun         = notYet("run")
-	runEvalContext = notYet("eval context")
 	runEvalChecks  = notYet("eval checks")
-	runScriptedLLM = notYet("scripted-llm")
 )

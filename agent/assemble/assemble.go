@@ -1,0 +1,474 @@
+// Package assemble is Role A: it decides what of the project a node's
+// model must see, within a token budget, and says why. Assemble is a pure
+// function of a node and a project [Snapshot]: the same inputs give
+// byte-identical context, sources and hash. It never writes.
+//
+// The assembly analyses the node's intent (the chapter being written, the
+// entities named, aliased or described in its text and upstream outputs),
+// collects candidates in four categories (meta documents; entities with
+// their facts as of the chapter and their one-hop relations; the
+// manuscript: the previous chapter and the chapters and passages a
+// lexical search finds; arc and full-work summaries), fills the budget
+// breadth-first with per-category shares, deepens the best items with
+// what is left, and steps an item down a level (L2 → L1 → L0) rather than
+// cutting it mid-text.
+package assemble
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Node is what Role A needs to know of a workflow node.
+type Node struct {
+	// ID names the node, for messages.
+	ID string
+	// Text is the node's own prompt text.
+	Text string
+	// Upstream are the resolved outputs of the nodes it references.
+	Upstream []string
+	// Chapter is the chapter the node writes, when the workflow says so.
+	Chapter int
+	// PersistTarget is the node's persist target, if any
+	// ("manuscript/chapter-12").
+	PersistTarget string
+	// Budget is the node's token budget; 0 uses Options.Budget.
+	Budget int
+}
+
+// Shares are the parts of the budget each category may fill before the
+// others have had their turn. They need not sum to one: what a category
+// leaves unused goes to the others.
+type Shares struct {
+	Meta, Entities, Manuscript, Summaries float64
+}
+
+// DefaultShares suit a prose chapter: the manuscript matters most.
+var DefaultShares = Shares{Meta: 0.10, Entities: 0.20, Manuscript: 0.60, Summaries: 0.10}
+
+// DefaultBudget is the budget when neither the node nor the options set one.
+const DefaultBudget = 8000
+
+// Options tune an assembly. The zero value uses the defaults.
+type Options struct {
+	// Budget applies when the node has none (the workflow's, else the
+	// project's budget).
+	Budget int
+	// Shares override DefaultShares when any is non-zero.
+	Shares Shares
+}
+
+// A Source is one item of the context, or one considered and dropped.
+type Source struct {
+	// Path is the project file the text comes from.
+	Path string `json:"path"`
+	// Level is "L0", "L1" or "L2".
+	Level string `json:"level"`
+	// Part narrows an L2 to a passage: "bytes 1200-2450" of the file's body.
+	Part string `json:"part,omitempty"`
+	// Reason says why it was chosen.
+	Reason string `json:"reason"`
+	// Tokens is what it costs, heading included.
+	Tokens int `json:"tokens"`
+	// Stale says the level is out of date with the text.
+	Stale bool `json:"stale,omitempty"`
+	// Why says why a dropped item was left out.
+	Why string `json:"why,omitempty"`
+}
+
+// Context is the result of an assembly.
+type Context struct {
+	// Hash identifies the context: equal hashes, equal bytes.
+	Hash string `json:"hash"`
+	// Budget is the budget the assembly respected; Tokens what it used.
+	Budget int `json:"budget"`
+	Tokens int `json:"tokens"`
+	// Chapter is the chapter the node was taken to write.
+	Chapter int `json:"chapter"`
+	// SystemPrefix goes before the node's system text; UserSuffix after
+	// its user text.
+	SystemPrefix string `json:"system_prefix"`
+	UserSuffix   string `json:"user_suffix"`
+	// Sources are the items injected, in the order they appear.
+	Sources []Source `json:"sources"`
+	// Dropped are items considered and left out, with why.
+	Dropped []Source `json:"dropped"`
+	// Intent is what the assembly understood of the node.
+	Intent Intent `json:"-"`
+}
+
+type category int
+
+const (
+	catMeta category = iota
+	catEntity
+	catManuscript
+	catSummary
+)
+
+var levelNames = [3]string{"L0", "L1", "L2"}
+
+// An item is a candidate for the context.
+type item struct {
+	cat    category
+	path   string
+	part   string // passage span
+	reason string
+	prio   float64
+	text   [3]string // by level; "" when the level does not exist
+	def    int       // level it enters at
+	level  int       // chosen level, -1 when out
+	stale  bool
+	core   bool // filled before deepening; the others after
+	why    string
+
+	chapter    int // manuscript order
+	start      int
+	parentPath string // a passage's chapter
+	cost       [3]int
+}
+
+func (it *item) maxLevel() int {
+	for l := 2; l >= 0; l-- {
+		if it.text[l] != "" {
+			return l
+		}
+	}
+	return -1
+}
+
+// Assemble builds the context for node n from snap.
+func Assemble(n Node, snap Snapshot, opt Options) (*Context, error) {
+	budget := n.Budget
+	if budget <= 0 {
+		budget = opt.Budget
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	shares := opt.Shares
+	if shares == (Shares{}) {
+		shares = DefaultShares
+	}
+	chapter, from := chapterOf(n, snap)
+	in := analyze(n, snap, chapter)
+	in.ChapterFrom = from
+
+	a := &assembly{snap: snap, budget: budget, chapter: chapter, intent: in}
+	a.collectMeta()
+	a.collectEntities()
+	a.collectManuscript(n)
+	a.collectSummaries()
+	a.fill(shares)
+	return a.render(), nil
+}
+
+type assembly struct {
+	snap    Snapshot
+	budget  int
+	chapter int
+	intent  Intent
+	items   []*item
+	dropped []Source
+	used    int
+}
+
+func (a *assembly) add(it *item) {
+	it.level = -1
+	a.items = append(a.items, it)
+}
+
+const (
+	knowledgeTitle  = "# Project knowledge\n\n"
+	manuscriptTitle = "# Story so far\n\n"
+)
+
+func (it *item) header(level int) string {
+	h := "## " + it.path + " · " + levelNames[level]
+	if it.part != "" {
+		h += " · " + it.part
+	}
+	return h + "\n"
+}
+
+// costAt is the exact token cost of the item's block at level.
+func (a *assembly) costAt(it *item, level int) int {
+	if it.cost[level] == 0 {
+		body := strings.TrimSpace(it.text[level]) + "\n\n"
+		it.cost[level] = a.snap.Tokens(it.header(level), it.header(level)) + a.snap.Tokens(it.path+"#"+levelNames[level]+it.part, body)
+	}
+	return it.cost[level]
+}
+
+// fill chooses the level of every item.
+func (a *assembly) fill(sh Shares) {
+	titleCost := a.snap.Tokens(knowledgeTitle, knowledgeTitle) + a.snap.Tokens(manuscriptTitle, manuscriptTitle)
+	remaining := a.budget - titleCost
+	if remaining < 0 {
+		remaining = 0
+	}
+	share := map[category]int{
+		catMeta:       int(sh.Meta * float64(a.budget)),
+		catEntity:     int(sh.Entities * float64(a.budget)),
+		catManuscript: int(sh.Manuscript * float64(a.budget)),
+		catSummary:    int(sh.Summaries * float64(a.budget)),
+	}
+	usedBy := map[category]int{}
+	// Order: category, then priority, then path: deterministic.
+	slices.SortStableFunc(a.items, func(x, y *item) int {
+		if c := cmp.Compare(x.cat, y.cat); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(y.prio, x.prio); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.path, y.path); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.start, y.start)
+	})
+	place := func(it *item, top, allow int) bool {
+		for l := top; l >= 0; l-- {
+			if it.text[l] == "" {
+				continue
+			}
+			if c := a.costAt(it, l); c <= allow {
+				it.level = l
+				remaining -= c
+				usedBy[it.cat] += c
+				return true
+			}
+		}
+		return false
+	}
+	// 1. Breadth: core items at their default level, within shares.
+	for _, it := range a.items {
+		if !it.core {
+			continue
+		}
+		allow := min(share[it.cat]-usedBy[it.cat], remaining)
+		place(it, it.def, allow)
+	}
+	// 2. Core items that did not fit their share, from what is left.
+	for _, it := range a.items {
+		if it.core && it.level < 0 {
+			place(it, it.def, remaining)
+		}
+	}
+	// 3. Deepen: the best items go up a level while the budget lasts.
+	for _, it := range a.deepenOrder() {
+		for l := it.maxLevel(); l > it.level; l-- {
+			if it.text[l] == "" {
+				continue
+			}
+			extra := a.costAt(it, l) - a.costAt(it, it.level)
+			refund := 0
+			if l == 2 && it.cat == catManuscript && it.part == "" {
+				refund = a.passageCost(it.path)
+			}
+			if extra-refund <= remaining {
+				remaining -= extra
+				usedBy[it.cat] += extra
+				it.level = l
+				if refund > 0 {
+					remaining += a.dropPassages(it.path)
+				}
+				break
+			}
+		}
+	}
+	// 4. The rest, in priority order, while anything fits.
+	for _, it := range a.items {
+		if !it.core && it.level < 0 && !a.coveredByChapter(it) {
+			place(it, it.def, remaining)
+		}
+	}
+	for _, it := range a.items {
+		if it.level < 0 && it.why == "" {
+			l := it.maxLevel()
+			if it.def < l {
+				l = it.def
+			}
+			lo := l
+			for k := 0; k <= l; k++ {
+				if it.text[k] != "" {
+					lo = k
+					break
+				}
+			}
+			if a.coveredByChapter(it) {
+				it.why = "its chapter is injected whole"
+			} else {
+				it.why = fmt.Sprintf("over budget: needs %d tokens at %s, %d left", a.costAt(it, lo), levelNames[lo], remaining)
+			}
+		}
+	}
+	a.used = a.budget - titleCost - remaining
+}
+
+// passageCost is the cost of the injected passages of chapter path.
+func (a *assembly) passageCost(path string) int {
+	n := 0
+	for _, it := range a.items {
+		if it.parentPath == path && it.level >= 0 {
+			n += a.costAt(it, it.level)
+		}
+	}
+	return n
+}
+
+// dropPassages takes out the passages of chapter path (now injected
+// whole) and returns the tokens freed.
+func (a *assembly) dropPassages(path string) int {
+	n := 0
+	for _, it := range a.items {
+		if it.parentPath == path && it.level >= 0 {
+			n += a.costAt(it, it.level)
+			it.level = -1
+			it.why = "its chapter is injected whole"
+		}
+	}
+	return n
+}
+
+func (a *assembly) coveredByChapter(it *item) bool {
+	if it.parentPath == "" {
+		return false
+	}
+	for _, c := range a.items {
+		if c.path == it.parentPath && c.part == "" && c.level == 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// deepenOrder lists the injected items worth a higher level, best first:
+// the best-matching chapter, the previous chapter, the second best
+// chapter, the named entities, the meta documents, then the other
+// chapters.
+func (a *assembly) deepenOrder() []*item {
+	var prev, search, ents, meta, rest []*item
+	for _, it := range a.items {
+		if it.level < 0 || it.level >= it.maxLevel() || it.part != "" {
+			continue
+		}
+		switch {
+		case it.cat == catManuscript && it.chapter == a.chapter-1 && strings.HasPrefix(it.reason, "previous"):
+			prev = append(prev, it)
+		case it.cat == catManuscript:
+			search = append(search, it)
+		case it.cat == catEntity && it.def >= 1:
+			ents = append(ents, it)
+		case it.cat == catMeta:
+			meta = append(meta, it)
+		default:
+			rest = append(rest, it)
+		}
+	}
+	slices.SortStableFunc(search, func(x, y *item) int { return cmp.Compare(y.prio, x.prio) })
+	var out []*item
+	if len(search) > 0 {
+		out = append(out, search[0])
+	}
+	out = append(out, prev...)
+	if len(search) > 1 {
+		out = append(out, search[1])
+	}
+	out = append(out, ents...)
+	out = append(out, meta...)
+	if len(search) > 2 {
+		out = append(out, search[2:]...)
+	}
+	return append(out, rest...)
+}
+
+// render writes the chosen items and the provenance.
+func (a *assembly) render() *Context {
+	ctx := &Context{Budget: a.budget, Chapter: a.chapter, Intent: a.intent}
+	var know, story []*item
+	for _, it := range a.items {
+		if it.level < 0 {
+			ctx.Dropped = append(ctx.Dropped, a.source(it, it.def))
+			continue
+		}
+		if it.cat == catMeta || it.cat == catEntity {
+			know = append(know, it)
+		} else {
+			story = append(story, it)
+		}
+	}
+	// Knowledge: meta by path, then entities by priority (already sorted).
+	// Story: summaries first, then the manuscript in narrative order.
+	slices.SortStableFunc(story, func(x, y *item) int {
+		if x.cat != y.cat {
+			return cmp.Compare(y.cat, x.cat) // summaries before manuscript
+		}
+		if c := cmp.Compare(x.chapter, y.chapter); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.start, y.start); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.path, y.path)
+	})
+	tokens := 0
+	write := func(b *strings.Builder, title string, its []*item) {
+		if len(its) == 0 {
+			return
+		}
+		b.WriteString(title)
+		tokens += a.snap.Tokens(title, title)
+		for _, it := range its {
+			b.WriteString(it.header(it.level))
+			b.WriteString(strings.TrimSpace(it.text[it.level]))
+			b.WriteString("\n\n")
+			tokens += a.costAt(it, it.level)
+			ctx.Sources = append(ctx.Sources, a.source(it, it.level))
+		}
+	}
+	var sys, user strings.Builder
+	write(&sys, knowledgeTitle, know)
+	write(&user, manuscriptTitle, story)
+	ctx.SystemPrefix, ctx.UserSuffix = sys.String(), user.String()
+	ctx.Tokens = tokens
+	slices.SortStableFunc(ctx.Dropped, func(x, y Source) int {
+		if c := cmp.Compare(x.Path, y.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Part, y.Part)
+	})
+	ctx.Dropped = append(ctx.Dropped, a.dropped...)
+	h := sha256.New()
+	fmt.Fprintf(h, "flowcabal-context/1\x00%d\x00%d\x00", a.budget, a.chapter)
+	h.Write([]byte(ctx.SystemPrefix))
+	h.Write([]byte{0})
+	h.Write([]byte(ctx.UserSuffix))
+	h.Write([]byte{0})
+	src, _ := json.Marshal(ctx.Sources)
+	h.Write(src)
+	ctx.Hash = hex.EncodeToString(h.Sum(nil))
+	if ctx.Sources == nil {
+		ctx.Sources = []Source{}
+	}
+	if ctx.Dropped == nil {
+		ctx.Dropped = []Source{}
+	}
+	return ctx
+}
+
+func (a *assembly) source(it *item, level int) Source {
+	if level < 0 || it.text[level] == "" {
+		level = max(it.maxLevel(), 0)
+	}
+	s := Source{Path: it.path, Level: levelNames[level], Part: it.part, Reason: it.reason, Stale: it.stale && level < 2, Why: it.why}
+	if it.text[level] != "" {
+		s.Tokens = a.costAt(it, level)
+	}
+	return s
+}

@@ -1,0 +1,480 @@
+package assemble
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// Candidate counts for the manuscript search.
+const (
+	coreChapters   = 6  // chapters at L1 in the breadth pass
+	maxChapters    = 16 // chapters considered at all
+	corePassages   = 8  // passages in the breadth pass
+	maxPassages    = 40 // passages considered at all
+	neighbourOf    = 3  // the best passages also bring their neighbours
+	arcFirstAbove  = 300
+	arcsScanned    = 4 // arcs read after the arc-first scan
+	maxUpstreamLen = 400
+)
+
+func (a *assembly) collectMeta() {
+	rank := func(p string) int {
+		switch {
+		case strings.Contains(p, "outline"):
+			return 3
+		case strings.Contains(p, "style"):
+			return 2
+		case strings.Contains(p, "world"):
+			return 1
+		}
+		return 0
+	}
+	for _, r := range a.snap.Meta() {
+		a.add(&item{cat: catMeta, path: r.Path, reason: "meta: always injected", prio: float64(rank(r.Path)),
+			text: [3]string{r.L0, r.L1, r.L2}, def: 2, stale: r.Stale, core: true})
+	}
+}
+
+func (a *assembly) collectEntities() {
+	w := a.chapter
+	ents := a.snap.Entities()
+	byPath := map[string]*Entity{}
+	byRes := map[string]*Entity{}
+	for _, e := range ents {
+		byPath[e.Path] = e
+		byRes[e.Decl.Resource] = e
+	}
+	type why struct {
+		prio   float64
+		reason string
+	}
+	chosen := map[string]why{}
+	consider := func(path string, prio float64, reason string) {
+		e := byPath[path]
+		if e == nil {
+			return
+		}
+		if _, ok := chosen[path]; ok {
+			return
+		}
+		switch {
+		case e.Decl.Context == knowledge.ContextNever:
+			a.dropped = append(a.dropped, Source{Path: path, Level: "L1", Reason: reason, Why: "context: never"})
+			chosen[path] = why{-1, ""}
+			return
+		case !e.Decl.Visible(w):
+			a.dropped = append(a.dropped, Source{Path: path, Level: "L1", Reason: reason,
+				Why: fmt.Sprintf("not revealed until chapter %d (reveal: %d)", e.Decl.Reveal, e.Decl.Reveal)})
+			chosen[path] = why{-1, ""}
+			return
+		}
+		chosen[path] = why{prio, reason}
+	}
+	for _, e := range ents {
+		if e.Decl.Context == knowledge.ContextAlways {
+			consider(e.Path, 300, "context: always")
+		}
+	}
+	for i, r := range a.intent.Named {
+		consider(r.Path, 200+float64(r.Count)-float64(i)/100, fmt.Sprintf("named in the prompt as %q", r.Found))
+	}
+	for i, r := range a.intent.Described {
+		consider(r.Path, 150-float64(i), fmt.Sprintf("described in the prompt (%s)", r.Found))
+	}
+	for i, r := range a.intent.Upstream {
+		consider(r.Path, 100-float64(i)/100, fmt.Sprintf("named in an upstream output as %q", r.Found))
+	}
+	var direct []string
+	for p, c := range chosen {
+		if c.prio >= 0 {
+			direct = append(direct, p)
+		}
+	}
+	slices.Sort(direct)
+	for _, p := range direct {
+		c := chosen[p]
+		e := byPath[p]
+		a.add(&item{cat: catEntity, path: p, reason: c.reason, prio: c.prio, text: entityLevels(e, w, byRes),
+			def: 1, stale: e.Stale, core: true})
+	}
+	// One-hop relations at L0.
+	type rel struct {
+		to     string
+		reason string
+		prio   float64
+	}
+	var rels []rel
+	for _, p := range direct {
+		e := byPath[p]
+		for _, r := range e.Decl.Relations {
+			t := byRes[strings.TrimSuffix(r.To, ".md")]
+			if t == nil {
+				continue
+			}
+			if _, ok := chosen[t.Path]; ok {
+				continue
+			}
+			rels = append(rels, rel{t.Path, fmt.Sprintf("%s of %s", r.Kind, e.Decl.Name), chosen[p].prio / 10})
+		}
+	}
+	slices.SortStableFunc(rels, func(x, y rel) int { return cmp.Compare(y.prio, x.prio) })
+	for _, r := range rels {
+		if _, ok := chosen[r.to]; ok {
+			continue
+		}
+		e := byPath[r.to]
+		if e.Decl.Context == knowledge.ContextNever || !e.Decl.Visible(w) {
+			chosen[r.to] = why{-1, ""}
+			continue
+		}
+		chosen[r.to] = why{r.prio, r.reason}
+		a.add(&item{cat: catEntity, path: r.to, reason: "related: " + r.reason, prio: r.prio,
+			text: entityLevels(e, w, byRes), def: 0, stale: e.Stale, core: true})
+	}
+}
+
+// entityLevels renders an entity as of chapter w: L0 one line, L1 facts,
+// relations and the first paragraph of the description, L2 all of it.
+func entityLevels(e *Entity, w int, byRes map[string]*Entity) [3]string {
+	d := e.Decl
+	var head strings.Builder
+	head.WriteString(d.Name)
+	if len(d.Aliases) > 0 {
+		head.WriteString(" (also " + strings.Join(d.Aliases, ", ") + ")")
+	}
+	if d.Kind != "" {
+		head.WriteString(" — " + d.Kind)
+	}
+	facts := d.FactsAsOf(w)
+	keys := make([]string, 0, len(facts))
+	for k := range facts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var fb strings.Builder
+	if len(keys) > 0 {
+		fmt.Fprintf(&fb, "\nFacts as of chapter %d: ", w)
+		for i, k := range keys {
+			if i > 0 {
+				fb.WriteString("; ")
+			}
+			fb.WriteString(strings.ReplaceAll(k, "_", " ") + ": " + facts[k])
+		}
+		fb.WriteString(".")
+	}
+	var rb strings.Builder
+	for _, r := range d.Relations {
+		name := r.To
+		if t := byRes[strings.TrimSuffix(r.To, ".md")]; t != nil {
+			if !t.Decl.Visible(w) {
+				continue
+			}
+			name = t.Decl.Name
+		}
+		if rb.Len() == 0 {
+			rb.WriteString("\nRelations: ")
+		} else {
+			rb.WriteString("; ")
+		}
+		rb.WriteString(r.Kind + ": " + name)
+	}
+	desc := strings.TrimSpace(d.Description)
+	first, _, _ := strings.Cut(desc, "\n\n")
+	l0 := head.String()
+	if s := firstSentence(first); s != "" {
+		l0 += ". " + s
+	}
+	l1 := head.String() + fb.String() + rb.String()
+	l2 := l1
+	if first != "" {
+		l1 += "\n" + strings.TrimSpace(first)
+	}
+	if desc != "" {
+		l2 += "\n" + desc
+	}
+	return [3]string{l0, l1, l2}
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	for i, r := range s {
+		if strings.ContainsRune(".!?。！？", r) {
+			// "Mr." and the like are not sentence ends.
+			if r == '.' && i >= 2 && (strings.HasSuffix(s[:i], "Mr") || strings.HasSuffix(s[:i], "Mrs") || strings.HasSuffix(s[:i], "St")) {
+				continue
+			}
+			return s[:i+len(string(r))]
+		}
+	}
+	return s
+}
+
+// collectManuscript adds the previous chapter and what the lexical search
+// finds among the chapters before the one being written.
+func (a *assembly) collectManuscript(n Node) {
+	w := a.chapter
+	var chs []*Chapter
+	byPath := map[string]*Chapter{}
+	for _, c := range a.snap.Chapters() {
+		if c.Number < w {
+			chs = append(chs, c)
+			byPath[c.Path] = c
+		}
+	}
+	if len(chs) == 0 {
+		return
+	}
+	prev := chs[len(chs)-1]
+	if prev.Number == w-1 {
+		a.add(&item{cat: catManuscript, path: prev.Path, reason: "previous chapter", prio: 1000,
+			text: [3]string{prev.L0, prev.L1, prev.L2}, def: 1, stale: prev.Stale, core: true, chapter: prev.Number})
+	}
+
+	an := a.snap.Analyzer()
+	q := an.Terms(n.Text)
+	for _, r := range a.intent.Described {
+		for _, e := range a.snap.Entities() {
+			if e.Path == r.Path {
+				q = append(q, nameTerms(an, e.Decl)...)
+			}
+		}
+	}
+	var up []string
+	for _, u := range n.Upstream {
+		up = an.AppendTerms(up, u)
+		if len(up) > maxUpstreamLen {
+			up = up[:maxUpstreamLen]
+			break
+		}
+	}
+	q = append(q, up...)
+	if len(q) == 0 {
+		return
+	}
+
+	// Arc-first: in a long work, read the arcs' index first and search
+	// only the chapters of the best arcs (and of the latest one).
+	scope := func(c *Chapter) bool { return true }
+	if len(chs) > arcFirstAbove {
+		keep := map[int]bool{}
+		for _, h := range a.snap.ArcIndex().Search(q, arcsScanned, nil) {
+			for _, arc := range a.snap.Arcs() {
+				if arc.Path == h.ID {
+					keep[arc.Number] = true
+				}
+			}
+		}
+		for _, arc := range a.snap.Arcs() {
+			if prev.Number >= arc.First && prev.Number <= arc.Last {
+				keep[arc.Number] = true
+			}
+		}
+		arcOf := func(c int) int {
+			for _, arc := range a.snap.Arcs() {
+				if c >= arc.First && c <= arc.Last {
+					return arc.Number
+				}
+			}
+			return 0
+		}
+		scope = func(c *Chapter) bool { return keep[arcOf(c.Number)] }
+	}
+	chHits := a.snap.ChapterIndex().Search(q, 0, func(id string) bool {
+		c := byPath[id]
+		return c != nil && scope(c)
+	})
+	psHits := a.snap.PassageIndex().Search(q, 0, func(id string) bool {
+		p, _, _, ok := ParsePassageID(id)
+		c := byPath[p]
+		return ok && c != nil && scope(c)
+	})
+	if len(chHits) == 0 && len(psHits) == 0 {
+		return
+	}
+	norm := func(hs []textsearch.Hit) map[string]float64 {
+		m := map[string]float64{}
+		if len(hs) == 0 {
+			return m
+		}
+		top := hs[0].Score
+		for _, h := range hs {
+			m[h.ID] = h.Score / top
+		}
+		return m
+	}
+	cs := norm(chHits)
+	ps := norm(psHits)
+	bestP := map[string]float64{}
+	for _, h := range psHits {
+		p, _, _, _ := ParsePassageID(h.ID)
+		bestP[p] = math.Max(bestP[p], ps[h.ID])
+	}
+	type scored struct {
+		id    string
+		score float64
+	}
+	var chRank []scored
+	for p := range byPath {
+		if s := cs[p] + bestP[p]; s > 0 {
+			chRank = append(chRank, scored{p, s})
+		}
+	}
+	slices.SortFunc(chRank, func(x, y scored) int {
+		if c := cmp.Compare(y.score, x.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
+	})
+	var pRank []scored
+	for _, h := range psHits {
+		p, _, _, _ := ParsePassageID(h.ID)
+		pRank = append(pRank, scored{h.ID, ps[h.ID] + 0.3*cs[p]})
+	}
+	slices.SortFunc(pRank, func(x, y scored) int {
+		if c := cmp.Compare(y.score, x.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
+	})
+
+	for r, s := range chRank {
+		if r == maxChapters {
+			break
+		}
+		c := byPath[s.id]
+		if c == prev {
+			continue
+		}
+		a.add(&item{cat: catManuscript, path: c.Path, prio: 900 - 10*float64(r) - 5,
+			reason: fmt.Sprintf("search rank %d in chapters before %d", r+1, w),
+			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number})
+	}
+	added := map[string]bool{}
+	addPassage := func(id string, prio float64, core bool, reason string) {
+		if added[id] {
+			return
+		}
+		p, s, e, ok := ParsePassageID(id)
+		c := byPath[p]
+		if !ok || c == nil || e > len(c.L2) {
+			return
+		}
+		added[id] = true
+		text := c.L2[s:e]
+		if reason == "" {
+			reason = fmt.Sprintf("matched %s in chapter %d", matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
+		}
+		a.add(&item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", s, e), prio: prio,
+			reason: reason, text: [3]string{"", "", text}, def: 2, core: core,
+			chapter: c.Number, start: s, parentPath: c.Path})
+	}
+	for r, s := range pRank {
+		if r == maxPassages {
+			break
+		}
+		prio := 900 - 10*float64(r)
+		addPassage(s.id, prio, r < corePassages, "")
+		if r < neighbourOf {
+			p, st, _, _ := ParsePassageID(s.id)
+			c := byPath[p]
+			for i, ps := range c.Passages {
+				if ps.Start != st {
+					continue
+				}
+				for _, j := range []int{i - 1, i + 1} {
+					if j >= 0 && j < len(c.Passages) {
+						nb := c.Passages[j]
+						addPassage(PassageID(c.Path, nb.Start, nb.End), prio-0.5, false,
+							fmt.Sprintf("next to a matched passage in chapter %d", c.Number))
+					}
+				}
+			}
+		}
+	}
+}
+
+// matchedWords quotes the query's rarest words found in text, as written.
+func matchedWords(an *textsearch.Analyzer, q []string, text string, x *textsearch.Index) string {
+	want := map[string]bool{}
+	for _, t := range q {
+		want[t] = true
+	}
+	type w struct {
+		surface string
+		idf     float64
+	}
+	var ws []w
+	seen := map[string]bool{}
+	for _, t := range an.Tokens(text) {
+		if want[t.Term] && !seen[t.Term] {
+			seen[t.Term] = true
+			ws = append(ws, w{text[t.Start:t.End], x.IDF(t.Term)})
+		}
+	}
+	slices.SortStableFunc(ws, func(a, b w) int { return cmp.Compare(b.idf, a.idf) })
+	var out []string
+	for i, x := range ws {
+		if i == 3 {
+			break
+		}
+		out = append(out, fmt.Sprintf("%q", x.surface))
+	}
+	if len(out) == 0 {
+		return "the prompt"
+	}
+	return strings.Join(out, ", ")
+}
+
+// collectSummaries adds the arcs before the chapter being written and the
+// full-work summaries, never anything that covers later chapters.
+func (a *assembly) collectSummaries() {
+	w := a.chapter
+	chs := a.snap.Chapters()
+	for _, arc := range a.snap.Arcs() {
+		if arc.First >= w {
+			continue
+		}
+		l0, l1 := arc.L0, arc.L1
+		if arc.Last >= w {
+			if !arc.Extractive {
+				continue // a written arc summary may tell what happens next
+			}
+			// An extractive arc is its chapters' L0s: keep those before w.
+			var parts []string
+			for _, c := range chs {
+				if c.Number >= arc.First && c.Number < w && c.Number <= arc.Last {
+					parts = append(parts, c.L0)
+				}
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			l0, l1 = parts[0], strings.Join(parts, "\n")
+		}
+		cur := w-1 >= arc.First && w-1 <= arc.Last
+		it := &item{cat: catSummary, path: arc.Path, text: [3]string{l0, l1, ""}, stale: arc.Stale, core: true,
+			chapter: arc.First}
+		if cur {
+			it.def, it.prio, it.reason = 1, 100, "arc of the previous chapter"
+		} else {
+			it.def, it.prio, it.reason = 0, 50-float64(arc.Number)/100, fmt.Sprintf("earlier arc (chapters %d-%d)", arc.First, arc.Last)
+		}
+		a.add(it)
+	}
+	last := 0
+	if len(chs) > 0 {
+		last = chs[len(chs)-1].Number
+	}
+	if last < w {
+		for _, r := range a.snap.Summaries() {
+			a.add(&item{cat: catSummary, path: r.Path, reason: "full-work summary", prio: 80,
+				text: [3]string{r.L0, r.L1, r.L2}, def: 1, stale: r.Stale, core: true})
+		}
+	}
+}

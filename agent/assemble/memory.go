@@ -1,0 +1,375 @@
+package assemble
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/summarize"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// ArcSpan is the number of chapters in an arc when the project declares
+// no arcs of its own.
+const ArcSpan = 30
+
+// A Builder makes in-memory snapshots. It remembers what it derived from
+// each text (terms, passages, summaries, token counts) by content hash,
+// so building many snapshots of nearly the same project is cheap. Safe
+// for concurrent use.
+type Builder struct {
+	an  *textsearch.Analyzer
+	tc  *textsearch.Counter
+	sum *summarize.Summarizer
+
+	mu      sync.Mutex
+	derived map[string]*derived
+	counts  sync.Map // sha256(text) -> int
+}
+
+type derived struct {
+	terms    []string
+	passages []textsearch.Passage
+	pterms   [][]string
+	summary  summarize.Summary
+}
+
+// NewBuilder returns a Builder that analyses with an and counts with tc.
+func NewBuilder(an *textsearch.Analyzer, tc *textsearch.Counter) *Builder {
+	return &Builder{an: an, tc: tc, sum: summarize.New(an, tc), derived: map[string]*derived{}}
+}
+
+// Analyzer returns the builder's analyzer.
+func (b *Builder) Analyzer() *textsearch.Analyzer { return b.an }
+
+// A Doc is a file given to [Builder.Build]: its project path and text
+// (front matter removed for knowledge files).
+type Doc struct {
+	Path string
+	Text string
+}
+
+// A ChapterDoc is a manuscript chapter given to [Builder.Build].
+type ChapterDoc struct {
+	Number int
+	Path   string
+	Text   string
+}
+
+// Input is everything a snapshot is built from.
+type Input struct {
+	Meta      []Doc
+	Entities  []*knowledge.Entity
+	Chapters  []ChapterDoc
+	Summaries []Doc
+	// Arcs are declared spans; when empty, chapters are grouped by ArcSpan.
+	Arcs []ArcSpec
+}
+
+// ArcSpec declares an arc.
+type ArcSpec struct {
+	Path        string
+	First, Last int
+	Text        string // the arc summary file's body, if any
+}
+
+func hashOf(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func (b *Builder) derive(text string, passages bool) (*derived, string, error) {
+	h := hashOf(text)
+	b.mu.Lock()
+	d := b.derived[h]
+	b.mu.Unlock()
+	if d != nil && (!passages || d.passages != nil || text == "") {
+		return d, h, nil
+	}
+	sum, err := b.sum.Summarize(text)
+	if err != nil {
+		return nil, "", err
+	}
+	d = &derived{terms: b.an.Terms(text), summary: sum}
+	if passages {
+		d.passages = textsearch.Passages(text, 0)
+		for _, p := range d.passages {
+			d.pterms = append(d.pterms, b.an.Terms(text[p.Start:p.End]))
+		}
+	}
+	b.mu.Lock()
+	b.derived[h] = d
+	b.mu.Unlock()
+	return d, h, nil
+}
+
+func (b *Builder) resource(p, text string, passages bool) (Resource, *derived, error) {
+	d, h, err := b.derive(text, passages)
+	if err != nil {
+		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
+	}
+	return Resource{Path: p, Hash: h, L2: text, L1: d.summary.L1, L0: d.summary.L0, Extractive: d.summary.Extractive()}, d, nil
+}
+
+// Build makes a snapshot of in.
+func (b *Builder) Build(in Input) (*MemSnapshot, error) {
+	s := &MemSnapshot{
+		b:        b,
+		chapterX: textsearch.NewIndex(0, 0),
+		passageX: textsearch.NewIndex(0, 0),
+		arcX:     textsearch.NewIndex(0, 0),
+		entityX:  textsearch.NewIndex(0, 0),
+	}
+	for _, m := range in.Meta {
+		r, _, err := b.resource(m.Path, m.Text, false)
+		if err != nil {
+			return nil, err
+		}
+		s.meta = append(s.meta, &r)
+	}
+	slices.SortFunc(s.meta, func(a, c *Resource) int { return cmp.Compare(a.Path, c.Path) })
+	for _, m := range in.Summaries {
+		r, _, err := b.resource(m.Path, m.Text, false)
+		if err != nil {
+			return nil, err
+		}
+		s.summaries = append(s.summaries, &r)
+	}
+	var entries []textsearch.MatchEntry
+	for _, e := range in.Entities {
+		r, _, err := b.resource(e.Path, e.Description, false)
+		if err != nil {
+			return nil, err
+		}
+		s.entities = append(s.entities, &Entity{Decl: e, Resource: r})
+		entries = append(entries, textsearch.MatchEntry{Key: e.Path, Names: e.Names(), Exclude: e.Exclude})
+	}
+	slices.SortFunc(s.entities, func(a, c *Entity) int { return cmp.Compare(a.Path, c.Path) })
+	byRes := map[string]*Entity{}
+	for _, e := range s.entities {
+		byRes[e.Decl.Resource] = e
+	}
+	for _, e := range s.entities {
+		s.entityX.Add(e.Path, b.an.Terms(entityProfileText(e, byRes)))
+	}
+	s.matcher = textsearch.NewMatcher(b.an.Folder(), entries)
+
+	chs := slices.Clone(in.Chapters)
+	slices.SortFunc(chs, func(a, c ChapterDoc) int { return cmp.Compare(a.Number, c.Number) })
+	for _, c := range chs {
+		r, d, err := b.resource(c.Path, c.Text, true)
+		if err != nil {
+			return nil, err
+		}
+		ch := &Chapter{Resource: r, Number: c.Number, Passages: d.passages}
+		s.chapters = append(s.chapters, ch)
+		s.chapterX.Add(c.Path, d.terms)
+		for i, p := range d.passages {
+			s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
+		}
+	}
+
+	// Arcs: declared, or fixed spans.
+	specs := slices.Clone(in.Arcs)
+	if len(specs) == 0 && len(s.chapters) > 0 {
+		last := s.chapters[len(s.chapters)-1].Number
+		for first, n := 1, 1; first <= last; first, n = first+ArcSpan, n+1 {
+			specs = append(specs, ArcSpec{Path: fmt.Sprintf("summaries/arc-%d.md", n), First: first, Last: first + ArcSpan - 1})
+		}
+	}
+	for i, a := range specs {
+		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
+		var l0s []string
+		var terms []string
+		for _, c := range s.chapters {
+			if c.Number >= a.First && c.Number <= a.Last {
+				l0s = append(l0s, c.L0)
+				d, _, _ := b.derive(c.L2, true)
+				terms = append(terms, d.terms...)
+			}
+		}
+		if len(l0s) == 0 {
+			continue
+		}
+		text := a.Text
+		if text == "" {
+			text = strings.Join(l0s, "\n")
+		}
+		r, _, err := b.resource(a.Path, text, false)
+		if err != nil {
+			return nil, err
+		}
+		if a.Text == "" {
+			// The arc has no file: its levels are its chapters' L0s.
+			r.L1 = text
+			r.L0 = l0s[0]
+			r.Extractive = true
+		}
+		arc.Resource = r
+		s.arcs = append(s.arcs, arc)
+		s.arcX.Add(arc.Path, terms)
+	}
+	return s, nil
+}
+
+// entityProfileText is what the entity index holds for e: names, kind,
+// base fact values (not progressions, which may lie ahead of the chapter
+// being written), relations with the related entity's name, and the
+// description.
+func entityProfileText(e *Entity, byRes map[string]*Entity) string {
+	var b strings.Builder
+	d := e.Decl
+	b.WriteString(strings.Join(d.Names(), ", "))
+	b.WriteString("\n")
+	b.WriteString(d.Kind)
+	b.WriteString("\n")
+	keys := make([]string, 0, len(d.Facts))
+	for k := range d.Facts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if d.FactReveals[k] > 0 {
+			continue // not searchable before its reveal; the index is not per chapter
+		}
+		fmt.Fprintf(&b, "%s: %s\n", strings.ReplaceAll(k, "_", " "), d.Facts[k])
+	}
+	for _, r := range d.Relations {
+		name := path.Base(r.To)
+		if t := byRes[strings.TrimSuffix(r.To, ".md")]; t != nil {
+			name = t.Decl.Name
+		}
+		fmt.Fprintf(&b, "%s %s\n", strings.ReplaceAll(r.Kind, "-", " "), name)
+	}
+	b.WriteString(d.Description)
+	return b.String()
+}
+
+// A MemSnapshot is a [Snapshot] held in memory, built by a [Builder].
+type MemSnapshot struct {
+	b         *Builder
+	meta      []*Resource
+	entities  []*Entity
+	chapters  []*Chapter
+	arcs      []*Arc
+	summaries []*Resource
+
+	chapterX, passageX, arcX, entityX *textsearch.Index
+	matcher                           *textsearch.Matcher
+}
+
+func (s *MemSnapshot) Meta() []*Resource                { return s.meta }
+func (s *MemSnapshot) Entities() []*Entity              { return s.entities }
+func (s *MemSnapshot) Chapters() []*Chapter             { return s.chapters }
+func (s *MemSnapshot) Arcs() []*Arc                     { return s.arcs }
+func (s *MemSnapshot) Summaries() []*Resource           { return s.summaries }
+func (s *MemSnapshot) ChapterIndex() *textsearch.Index  { return s.chapterX }
+func (s *MemSnapshot) PassageIndex() *textsearch.Index  { return s.passageX }
+func (s *MemSnapshot) ArcIndex() *textsearch.Index      { return s.arcX }
+func (s *MemSnapshot) EntityIndex() *textsearch.Index   { return s.entityX }
+func (s *MemSnapshot) Matcher() *textsearch.Matcher     { return s.matcher }
+func (s *MemSnapshot) Analyzer() *textsearch.Analyzer   { return s.b.an }
+
+// Tokens counts text exactly, memoised by content across every snapshot
+// of the builder. A text the tokenizer cannot count costs one token per
+// byte, which never under-counts a budget.
+func (s *MemSnapshot) Tokens(key, text string) int {
+	h := sha256.Sum256([]byte(text))
+	k := string(h[:])
+	if v, ok := s.b.counts.Load(k); ok {
+		return v.(int)
+	}
+	n := s.b.tc.MustCount(text)
+	s.b.counts.Store(k, n)
+	return n
+}
+
+// LoadProject builds a snapshot of the project at root from its files.
+// Files that could not be read are reported in errs; the rest is used.
+func (b *Builder) LoadProject(root string) (*MemSnapshot, []error) {
+	p, errs := knowledge.LoadProject(root)
+	if p == nil {
+		return nil, errs
+	}
+	in := InputFromProject(p)
+	s, err := b.Build(in)
+	if err != nil {
+		return nil, append(errs, err)
+	}
+	return s, errs
+}
+
+func frontInt(m map[string]any, key string) (int, bool) {
+	switch v := m[key].(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), true
+	case float64:
+		return int(v), true
+	}
+	return 0, false
+}
+
+// InputFromProject turns what knowledge.LoadProject read into an Input:
+// meta documents (front matter shown as "key: value" lines, since world
+// rules live there), entities, chapters, arcs declared by
+// summaries/arc-N.md front matter (first, last) and other summaries.
+func InputFromProject(p *knowledge.Project) Input {
+	var in Input
+	for _, d := range p.Documents {
+		switch {
+		case strings.HasPrefix(d.Path, "meta/"):
+			in.Meta = append(in.Meta, Doc{Path: d.Path, Text: frontText(d.Front) + d.Body})
+		case strings.HasPrefix(d.Path, "summaries/arc-"):
+			first, _ := frontInt(d.Front, "first")
+			last, _ := frontInt(d.Front, "last")
+			if first > 0 && last >= first {
+				in.Arcs = append(in.Arcs, ArcSpec{Path: d.Path, First: first, Last: last, Text: d.Body})
+			}
+		case strings.HasPrefix(d.Path, "summaries/"):
+			in.Summaries = append(in.Summaries, Doc{Path: d.Path, Text: d.Body})
+		}
+	}
+	in.Entities = p.Entities
+	for _, c := range p.Chapters {
+		in.Chapters = append(in.Chapters, ChapterDoc{Number: c.Number, Path: c.Document.Path, Text: c.Document.Body})
+	}
+	return in
+}
+
+// frontText renders front matter as sorted "key: value" lines.
+func frontText(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		switch k {
+		case "name", "kind":
+			continue
+		}
+		v := m[k]
+		if l, ok := v.([]any); ok {
+			parts := make([]string, len(l))
+			for i, x := range l {
+				parts[i] = fmt.Sprint(x)
+			}
+			fmt.Fprintf(&b, "%s: %s\n", k, strings.Join(parts, ", "))
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %v\n", k, v)
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}

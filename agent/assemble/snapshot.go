@@ -1,0 +1,100 @@
+package assemble
+
+import (
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// A Snapshot is the project state Role A reads: an immutable view, at
+// one version, of the knowledge and its derived levels and indexes. The
+// store provides one over bbolt; [MemSnapshot] builds one from files.
+// Implementations must return the same values for the life of the
+// snapshot and be safe for concurrent use.
+type Snapshot interface {
+	// Meta returns the meta/ documents (outline, style guide, world
+	// rules), sorted by path.
+	Meta() []*Resource
+	// Entities returns the entities declared under entities/, sorted by path.
+	Entities() []*Entity
+	// Chapters returns the manuscript chapters, sorted by number.
+	Chapters() []*Chapter
+	// Arcs returns the arcs (groups of consecutive chapters), in order.
+	Arcs() []*Arc
+	// Summaries returns the full-work summaries (summaries/full-work.md…).
+	Summaries() []*Resource
+
+	// ChapterIndex ranks whole chapters; document ids are chapter paths.
+	ChapterIndex() *textsearch.Index
+	// PassageIndex ranks passages; document ids are [PassageID] values.
+	PassageIndex() *textsearch.Index
+	// ArcIndex ranks arcs; document ids are arc paths. Used to scan long
+	// works arc-first.
+	ArcIndex() *textsearch.Index
+	// EntityIndex ranks entities by their whole file (names, facts,
+	// relations, description); document ids are entity paths. It lets a
+	// role or description ("Elizabeth's closest friend") find an entity.
+	EntityIndex() *textsearch.Index
+	// Matcher finds mentions of entity names and aliases; its keys are
+	// entity paths.
+	Matcher() *textsearch.Matcher
+	// Analyzer turns text into the terms the indexes hold.
+	Analyzer() *textsearch.Analyzer
+	// Tokens counts the tokens of text for the configured model family.
+	// key identifies the text (a path and level) so implementations may
+	// memoise; the count must be exact.
+	Tokens(key, text string) int
+}
+
+// A Resource is one project file with its derived levels.
+type Resource struct {
+	// Path is the file path relative to the project root, with slashes.
+	Path string
+	// Hash identifies the content of L2.
+	Hash string
+	// L2 is the text; L1 the overview (200–500 tokens); L0 one sentence.
+	L0, L1, L2 string
+	// Extractive says L0/L1 were made without a model.
+	Extractive bool
+	// Stale says L0/L1 were derived from an older L2 and are being
+	// regenerated.
+	Stale bool
+}
+
+// Text returns the text at level (0, 1 or 2); a missing L1 or L0 falls
+// back to the next lower level that exists.
+func (r *Resource) Text(level int) string {
+	switch level {
+	case 2:
+		return r.L2
+	case 1:
+		if r.L1 != "" {
+			return r.L1
+		}
+		return r.L0
+	default:
+		return r.L0
+	}
+}
+
+// A Chapter is one manuscript chapter.
+type Chapter struct {
+	Resource
+	Number int
+	// Passages are the spans of L2 the passage index holds, in order.
+	Passages []textsearch.Passage
+}
+
+// An Arc is a run of consecutive chapters with its own summaries.
+type Arc struct {
+	Resource
+	Number      int
+	First, Last int // chapter numbers, inclusive
+}
+
+// An Entity is a declared entity with the levels of its file.
+type Entity struct {
+	// Decl is what the entity file declares.
+	Decl *knowledge.Entity
+	// Resource is the entity file; L2 is its description.
+	Resource
+}

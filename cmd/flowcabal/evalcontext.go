@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// evalQuery is one line of a Role A query file.
+type evalQuery struct {
+	ID             string `json:"id"`
+	WritingChapter int    `json:"writing_chapter"`
+	Query          string `json:"query"`
+	AnswerChapters []int  `json:"answer_chapters"`
+	Evidence       string `json:"evidence"`
+}
+
+// runEvalContext answers every query of a query file as Role A would for
+// a node writing chapter W of a project that holds chapters 1..W-1 of the
+// book, and scores recall (an answer chapter injected at L1 or L2) and
+// evidence (the evidence quote verbatim in the injected text).
+func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("eval context", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	book := fs.String("book", "", "folder with one file per chapter (001.txt, …)")
+	queries := fs.String("queries", "", "query file (JSON lines)")
+	budget := fs.Int("budget", 0, "token budget of each context")
+	entities := fs.String("entities", "", "folder with entities/ and meta/ in the project layout")
+	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole chapters at the same budget")
+	model := fs.String("model", "", "model whose tokenizer counts the budget (default cl100k_base)")
+	verbose := fs.Bool("v", false, "list the injected sources of each query")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *book == "" || *queries == "" || *budget <= 0 || fs.NArg() > 0 {
+		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]")
+		return exitUsage
+	}
+	chapters, err := readBook(*book)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
+		return exitFailure
+	}
+	qs, err := readQueries(*queries)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
+		return exitFailure
+	}
+	folder := textsearch.NewFolder()
+	an := textsearch.NewAnalyzer(folder)
+	tc := textsearch.NewCounter(*model)
+	b := assemble.NewBuilder(an, tc)
+	var base assemble.Input
+	if *entities != "" {
+		p, errs := knowledge.LoadProject(*entities)
+		for _, e := range errs {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", e)
+		}
+		if p == nil {
+			return exitFailure
+		}
+		base = assemble.InputFromProject(p)
+		base.Chapters = nil
+	}
+	var rec, evi, brec, bevi int
+	for _, q := range qs {
+		if err := ctx.Err(); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
+			return exitFailure
+		}
+		in := base
+		in.Chapters = nil
+		for n := 1; n < q.WritingChapter && n <= len(chapters); n++ {
+			in.Chapters = append(in.Chapters, assemble.ChapterDoc{Number: n, Path: chapterPath(n), Text: chapters[n-1]})
+		}
+		snap, err := b.Build(in)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
+			return exitFailure
+		}
+		c, err := assemble.Assemble(assemble.Node{ID: q.ID, Text: q.Query, Chapter: q.WritingChapter, Budget: *budget}, snap, assemble.Options{})
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
+			return exitFailure
+		}
+		injected := map[int]string{}
+		for _, s := range c.Sources {
+			if n, ok := knowledge.ChapterNumber(s.Path); ok && (s.Level == "L1" || s.Level == "L2") {
+				if injected[n] == "" || s.Part == "" {
+					injected[n] = s.Level
+					if s.Part != "" {
+						injected[n] = "L2 passage"
+					}
+				}
+			}
+		}
+		hit := false
+		for _, n := range q.AnswerChapters {
+			if injected[n] != "" {
+				hit = true
+			}
+		}
+		ev := containsEvidence(folder, c.SystemPrefix+c.UserSuffix, q.Evidence)
+		if hit {
+			rec++
+		}
+		if ev {
+			evi++
+		}
+		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d injected=%s",
+			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, describeInjected(injected))
+		if *baseline {
+			bh, be := baselineAnswer(an, tc, chapters, q, *budget)
+			if bh {
+				brec++
+			}
+			if be {
+				bevi++
+			}
+			line += fmt.Sprintf(" baseline_hit=%s baseline_evidence=%s", yesNo(bh), yesNo(be))
+		}
+		fmt.Fprintln(env.stdout, line)
+		if *verbose {
+			for _, s := range c.Sources {
+				fmt.Fprintf(env.stdout, "\t%s %s %s %d %s\n", s.Path, s.Level, s.Part, s.Tokens, s.Reason)
+			}
+		}
+	}
+	total := len(qs)
+	if *baseline {
+		fmt.Fprintf(env.stdout, "baseline recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(brec, total), brec, total, ratio(bevi, total), bevi, total)
+	}
+	fmt.Fprintf(env.stdout, "recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(rec, total), rec, total, ratio(evi, total), evi, total)
+	return exitOK
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "0.00"
+	}
+	return strconv.FormatFloat(float64(a)/float64(b), 'f', 2, 64)
+}
+
+func chapterPath(n int) string { return fmt.Sprintf("manuscript/chapter-%02d/content.md", n) }
+
+func describeInjected(m map[int]string) string {
+	var ns []int
+	for n := range m {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	var parts []string
+	for _, n := range ns {
+		parts = append(parts, fmt.Sprintf("%d:%s", n, strings.ReplaceAll(m[n], " ", "-")))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// containsEvidence reports whether quote is in text verbatim, or once
+// both are folded (traditional and simplified Chinese, case) and their
+// white space runs made single spaces.
+func containsEvidence(f *textsearch.Folder, text, quote string) bool {
+	if quote == "" {
+		return false
+	}
+	if strings.Contains(text, quote) {
+		return true
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(f.Fold(s)), " ") }
+	return strings.Contains(norm(text), norm(quote))
+}
+
+var chapterFile = regexp.MustCompile(`^(\d{1,5})\.(txt|md)$`)
+
+// readBook reads DIR/001.txt, 002.txt, … as chapters 1, 2, …; numbering
+// must have no gaps.
+func readBook(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read book: %w", err)
+	}
+	byNum := map[int]string{}
+	for _, e := range ents {
+		m := chapterFile.FindStringSubmatch(e.Name())
+		if m == nil || e.IsDir() {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("read book: %w", err)
+		}
+		if len(data) > knowledge.MaxFileSize {
+			return nil, fmt.Errorf("read book: %s is larger than %d bytes", e.Name(), knowledge.MaxFileSize)
+		}
+		byNum[n] = strings.ToValidUTF8(string(data), "\uFFFD")
+	}
+	if len(byNum) == 0 {
+		return nil, fmt.Errorf("read book: no chapter files (001.txt, …) in %s", dir)
+	}
+	out := make([]string, 0, len(byNum))
+	for n := 1; n <= len(byNum); n++ {
+		t, ok := byNum[n]
+		if !ok {
+			return nil, fmt.Errorf("read book: chapter %d is missing in %s", n, dir)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func readQueries(path string) ([]evalQuery, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read queries: %w", err)
+	}
+	defer f.Close()
+	var out []evalQuery
+	r := bufio.NewReader(f)
+	for line := 1; ; line++ {
+		s, err := r.ReadString('\n')
+		if t := strings.TrimSpace(s); t != "" {
+			var q evalQuery
+			if jerr := json.Unmarshal([]byte(t), &q); jerr != nil {
+				return nil, fmt.Errorf("read queries: %s:%d: %w", path, line, jerr)
+			}
+			if q.WritingChapter < 1 || q.Query == "" {
+				return nil, fmt.Errorf("read queries: %s:%d: need writing_chapter >= 1 and a query", path, line)
+			}
+			out = append(out, q)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read queries: %w", err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("read queries: %s has no queries", path)
+	}
+	return out, nil
+}
+
+// baselineAnswer is plain BM25 over whole chapters 1..W-1, filling the
+// budget with whole chapters in rank order (skipping any that no longer
+// fits).
+func baselineAnswer(an *textsearch.Analyzer, tc *textsearch.Counter, chapters []string, q evalQuery, budget int) (hit, evidence bool) {
+	x := textsearch.NewIndex(0, 0)
+	for n := 1; n < q.WritingChapter && n <= len(chapters); n++ {
+		x.Add(strconv.Itoa(n), an.Terms(chapters[n-1]))
+	}
+	left := budget
+	var text strings.Builder
+	for _, h := range x.Search(an.Terms(q.Query), 0, nil) {
+		n, _ := strconv.Atoi(h.ID)
+		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(chapters[n-1]) + "\n\n"
+		c := tc.MustCount(block)
+		if c > left {
+			continue
+		}
+		left -= c
+		text.WriteString(block)
+		if slices.Contains(q.AnswerChapters, n) {
+			hit = true
+		}
+	}
+	return hit, containsEvidence(an.Folder(), text.String(), q.Evidence)
+}
