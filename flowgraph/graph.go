@@ -177,6 +177,21 @@ func (g *Graph) layout() layout {
 			}
 		}
 	}
+	// Pull sources right, next to their first consumer: an input or a
+	// sub-workflow node drawn in the first column would send its edge
+	// across every box in between.
+	for i := range n {
+		if len(preds[i]) > 0 || len(succs[i]) == 0 {
+			continue
+		}
+		first := -1
+		for _, s := range succs[i] {
+			if first < 0 || col[s] < first {
+				first = col[s]
+			}
+		}
+		col[i] = max(0, first-1)
+	}
 	ncols := 0
 	for _, c := range col {
 		ncols = max(ncols, c+1)

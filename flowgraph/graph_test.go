@@ -37,7 +37,7 @@ func sample() *Graph {
 func TestLayoutColumns(t *testing.T) {
 	g := sample()
 	lay := g.layout()
-	want := map[string]int{"premise": 0, "outline": 1, "人物": 1, "draft": 2, "act2.plan": 0}
+	want := map[string]int{"premise": 0, "outline": 1, "人物": 1, "draft": 2, "act2.plan": 1}
 	for i, n := range g.Nodes {
 		if lay.col[i] != want[n.Name] {
 			t.Errorf("column of %s = %d, want %d", n.Name, lay.col[i], want[n.Name])
