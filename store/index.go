@@ -273,9 +273,6 @@ func hashOf(data []byte) string {
 
 func (s *Store) indexFiles(ctx context.Context, files []string, known map[string]Resource, progress Progress) (IndexReport, error) {
 	var rep IndexReport
-	if err := s.loadSearch(ctx); err != nil {
-		return rep, err
-	}
 	total := len(files)
 	done := make(chan string, 64)
 	finished := make(chan struct{})
@@ -326,6 +323,11 @@ func (s *Store) indexFiles(ctx context.Context, files []string, known map[string
 		changes = append(changes, sc)
 	}
 	if len(changes) > 0 {
+		// The search index is loaded only when it must change, so that a
+		// warm start with nothing changed does not pay for it.
+		if err := s.loadSearch(ctx); err != nil {
+			return rep, err
+		}
 		if err := s.commit(changes, known); err != nil {
 			return rep, err
 		}

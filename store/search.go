@@ -56,6 +56,14 @@ func (ss *searchState) analyzer() *textsearch.Analyzer {
 	return ss.an
 }
 
+// LoadSearch loads the search index and the mention matcher now rather
+// than on the first query; the server calls it in the background after
+// Open.
+func (s *Store) LoadSearch(ctx context.Context) error {
+	_, err := s.mentionMatcher(ctx)
+	return err
+}
+
 // loadSearch makes the in-memory index match the resources.
 func (s *Store) loadSearch(ctx context.Context) error {
 	ss := &s.search
