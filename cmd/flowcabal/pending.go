@@ -15,8 +15,6 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 }
 
 var (
-	runCheck       = notYet("check")
-	runFmt         = notYet("fmt")
 	runContext     = notYet("context")
 	runRun         = notYet("run")
 	runEvalChecks  = notYet("eval checks")
