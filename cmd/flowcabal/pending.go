@@ -15,7 +15,6 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 }
 
 var (
-	runContext     = notYet("context")
-	runRun         = notYet("run")
-	runEvalChecks  = notYet("eval checks")
+	runContext = notYet("context")
+	runRun     = notYet("run")
 )

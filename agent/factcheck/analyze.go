@@ -1,0 +1,339 @@
+package factcheck
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// doc is the text under check with what every checker needs of it.
+type doc struct {
+	text    string
+	chapter int
+	// words are the Latin-script words, in order.
+	words []word
+	// sents are sentence spans, in order, covering the text.
+	sents []span
+	// quoted are spans of direct speech.
+	quoted []span
+	// mentions of declared names, in order, not overlapping.
+	mentions []mention
+	// cjk is set when the text has CJK characters; frunes and roff are
+	// then its folded runes and their byte offsets (roff has one extra
+	// element, len(text)).
+	cjk    bool
+	frunes []rune
+	roff   []int
+	// lowerSeen holds words that occur in lower case in the text.
+	lowerSeen map[string]bool
+	// count of each word as written.
+	count map[string]int
+}
+
+type span struct{ start, end int }
+
+type word struct {
+	s          string
+	start, end int
+}
+
+type mention struct {
+	start, end int
+	seq        *nameSeq
+	ents       []*entInfo // the entities it may name, as of the chapter
+	// firstWord and lastWord index d.words for Latin mentions (-1 for CJK).
+	firstWord, lastWord int
+	possessive          bool
+}
+
+func (k *Knowledge) analyze(text string, chapter int) *doc {
+	d := &doc{text: text, chapter: chapter, count: map[string]int{}, lowerSeen: map[string]bool{}}
+	start := -1
+	for i, r := range text {
+		if isLatinWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			d.addWord(text[start:i], start, i)
+			start = -1
+		}
+		if !d.cjk && isCJK(r) {
+			d.cjk = true
+		}
+	}
+	if start >= 0 {
+		d.addWord(text[start:], start, len(text))
+	}
+	if d.cjk {
+		d.frunes = make([]rune, 0, len(text)/3+1)
+		d.roff = make([]int, 0, len(text)/3+2)
+		for i, r := range text {
+			d.frunes = append(d.frunes, k.foldRune(r))
+			d.roff = append(d.roff, i)
+		}
+		d.roff = append(d.roff, len(text))
+	}
+	d.sents = sentences(text, d.words)
+	d.quoted = quotedSpans(text)
+	d.mentions = k.findMentions(d)
+	return d
+}
+
+func (d *doc) addWord(s string, start, end int) {
+	d.words = append(d.words, word{s: s, start: start, end: end})
+	d.count[s]++
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLower(r) {
+		d.lowerSeen[s] = true
+	}
+}
+
+// abbreviations end with a period that does not end a sentence.
+var abbreviations = map[string]bool{"Mr": true, "Mrs": true, "Ms": true, "Dr": true, "St": true, "Messrs": true, "Esq": true, "Capt": true, "Col": true, "Gen": true, "Rev": true, "Mt": true, "No": true, "vs": true}
+
+func sentences(text string, words []word) []span {
+	var out []span
+	start := 0
+	wi := 0
+	emit := func(end int) {
+		if end > start {
+			out = append(out, span{start, end})
+		}
+		start = end
+	}
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		switch r {
+		case '.', '!', '?', '。', '！', '？', '…':
+			for wi < len(words) && words[wi].end <= i {
+				wi++
+			}
+			if r == '.' && wi > 0 && words[wi-1].end == i && abbreviations[words[wi-1].s] {
+				break
+			}
+			// Take closing quotes and brackets with the sentence.
+			j := i + n
+			for j < len(text) {
+				c, m := utf8.DecodeRuneInString(text[j:])
+				if !strings.ContainsRune("”’\"')」』）】!?！？.。", c) {
+					break
+				}
+				j += m
+			}
+			if j >= len(text) {
+				emit(len(text))
+				i = j
+				continue
+			}
+			c, _ := utf8.DecodeRuneInString(text[j:])
+			if unicode.IsSpace(c) || isCJK(c) || strings.ContainsRune("“‘\"「『", c) || r != '.' {
+				emit(j)
+				i = j
+				continue
+			}
+		case '\n':
+			// A blank line (or a line break in CJK text) ends a paragraph.
+			if strings.HasPrefix(text[i+1:], "\n") || strings.HasPrefix(text[i+1:], "\r\n") {
+				emit(i + 1)
+			}
+		}
+		i += n
+	}
+	emit(len(text))
+	return out
+}
+
+// quotedSpans finds direct speech: “…”, "…", 「…」 and 『…』. A quotation
+// left open ends at the end of its paragraph (line).
+func quotedSpans(text string) []span {
+	var out []span
+	open := -1
+	var closer rune
+	for i, r := range text {
+		if open >= 0 {
+			if r == closer || (closer == '"' && r == '"') {
+				out = append(out, span{open, i + utf8.RuneLen(r)})
+				open = -1
+				continue
+			}
+			if r == '\n' {
+				out = append(out, span{open, i})
+				open = -1
+			}
+			continue
+		}
+		switch r {
+		case '“':
+			open, closer = i, '”'
+		case '"':
+			open, closer = i, '"'
+		case '「':
+			open, closer = i, '」'
+		case '『':
+			open, closer = i, '』'
+		}
+	}
+	if open >= 0 {
+		out = append(out, span{open, len(text)})
+	}
+	return out
+}
+
+// inQuote reports whether offset p lies in direct speech.
+func (d *doc) inQuote(p int) bool {
+	i := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > p })
+	return i < len(d.quoted) && d.quoted[i].start <= p
+}
+
+// sentenceAt returns the index of the sentence holding offset p.
+func (d *doc) sentenceAt(p int) int {
+	i := sort.Search(len(d.sents), func(i int) bool { return d.sents[i].end > p })
+	if i >= len(d.sents) {
+		return len(d.sents) - 1
+	}
+	return i
+}
+
+// wordAt returns the index of the first word starting at or after p.
+func (d *doc) wordAt(p int) int {
+	return sort.Search(len(d.words), func(i int) bool { return d.words[i].start >= p })
+}
+
+// between returns the text between words i and j (i < j).
+func (d *doc) between(i, j int) string { return d.text[d.words[i].end:d.words[j].start] }
+
+// findMentions finds the declared names and aliases in the text: Latin
+// names as whole words with their exact capitals, CJK names on folded
+// runes. Where names overlap the longest wins; exclusion phrases cancel
+// their entity's names inside them.
+func (k *Knowledge) findMentions(d *doc) []mention {
+	var found []mention
+	var excl []mention
+	// Latin.
+	for i, w := range d.words {
+		for _, s := range k.latin[w.s] {
+			if i+len(s.words) > len(d.words) {
+				continue
+			}
+			ok := true
+			for j := 1; j < len(s.words); j++ {
+				if d.words[i+j].s != s.words[j] || !nameGap(d.between(i+j-1, i+j)) {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			last := i + len(s.words) - 1
+			m := mention{start: w.start, end: d.words[last].end, seq: s, firstWord: i, lastWord: last}
+			if s.exclude {
+				excl = append(excl, m)
+			} else {
+				found = append(found, m)
+			}
+		}
+	}
+	// CJK.
+	if d.cjk {
+		for i, r := range d.frunes {
+			for _, s := range k.cjk[r] {
+				if i+len(s.runes) > len(d.frunes) {
+					continue
+				}
+				ok := true
+				for j := 1; j < len(s.runes); j++ {
+					if d.frunes[i+j] != s.runes[j] {
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
+				m := mention{start: d.roff[i], end: d.roff[i+len(s.runes)], seq: s, firstWord: -1, lastWord: -1}
+				if s.exclude {
+					excl = append(excl, m)
+				} else {
+					found = append(found, m)
+				}
+			}
+		}
+	}
+	sort.SliceStable(found, func(a, b int) bool {
+		if found[a].start != found[b].start {
+			return found[a].start < found[b].start
+		}
+		return found[a].end > found[b].end
+	})
+	var out []mention
+	lastEnd := -1
+	for _, m := range found {
+		if m.start < lastEnd {
+			continue
+		}
+		ents := make([]*entInfo, 0, len(m.seq.ents))
+		for _, e := range m.seq.ents {
+			excluded := false
+			for _, x := range excl {
+				if x.start <= m.start && m.end <= x.end && containsEnt(x.seq.ents, e) {
+					excluded = true
+					break
+				}
+			}
+			if excluded {
+				continue
+			}
+			// "Miss Lucas" does not name a woman who is married as of
+			// the chapter.
+			if m.seq.miss && married(e.e.FactsAsOf(d.chapter)["status"]) {
+				continue
+			}
+			ents = append(ents, e)
+		}
+		if len(ents) == 0 {
+			continue
+		}
+		m.ents = ents
+		rest := d.text[m.end:]
+		m.possessive = strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’ ") || strings.HasPrefix(rest, "的")
+		out = append(out, m)
+		lastEnd = m.end
+	}
+	return out
+}
+
+// nameGap reports whether the text between two words of a name may join
+// them: spaces, a line break, a period ("Mr. Darcy"), a hyphen.
+func nameGap(s string) bool {
+	if s == "" || len(s) > 4 {
+		return false
+	}
+	for _, r := range s {
+		if r != ' ' && r != '\n' && r != '\r' && r != '.' && r != '-' && r != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func married(status string) bool {
+	switch strings.ToLower(status) {
+	case "married", "widowed", "widow", "widower", "divorced", "已婚", "成亲", "寡居":
+		return true
+	}
+	return false
+}
+
+// mentionsIn returns the indexes of mentions inside [start, end).
+func (d *doc) mentionsIn(start, end int) []int {
+	i := sort.Search(len(d.mentions), func(i int) bool { return d.mentions[i].start >= start })
+	var out []int
+	for ; i < len(d.mentions) && d.mentions[i].start < end; i++ {
+		out = append(out, i)
+	}
+	return out
+}

@@ -1,0 +1,359 @@
+package factcheck
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"path"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+//go:embed data/words.txt.gz
+var wordsGz []byte
+
+//go:embed data/extra-words.txt
+var extraWords string
+
+// wordList is the English dictionary: a word that is in it is an ordinary
+// word, not a misspelt name.
+type wordList struct {
+	lower map[string]bool // lower-case dictionary words
+	extra map[string]bool // capitalised non-names (months, "God", …)
+}
+
+// has reports whether w (as written in the text) is an ordinary word.
+func (l *wordList) has(w string) bool {
+	if l.extra[w] {
+		return true
+	}
+	return l.lower[strings.ToLower(w)]
+}
+
+// loadWords decodes the embedded lists once per process: they are
+// read-only after that, shared by every Knowledge.
+var loadWords = sync.OnceValue(func() *wordList {
+	l := &wordList{lower: make(map[string]bool, 64000), extra: map[string]bool{}}
+	if zr, err := gzip.NewReader(bytes.NewReader(wordsGz)); err == nil {
+		sc := bufio.NewScanner(zr)
+		for sc.Scan() {
+			if w := strings.TrimSpace(sc.Text()); w != "" {
+				l.lower[w] = true
+			}
+		}
+	}
+	for _, line := range strings.Split(extraWords, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			l.extra[line] = true
+		}
+	}
+	return l
+})
+
+// entInfo is an entity with what the checkers derive from it.
+type entInfo struct {
+	e *knowledge.Entity
+	// gender is 'm', 'f' or 0, from titles and the description's pronouns.
+	gender byte
+	person bool
+	// slug is the last element of the resource path ("meryton").
+	slug string
+	// titled maps a name word that follows a title in one of the names
+	// ("Fitzwilliam" in "Colonel Fitzwilliam") to that title.
+	titled map[string]string
+}
+
+// nameSeq is one declared name or alias, possibly shared by entities.
+type nameSeq struct {
+	text  string   // as declared (first declaration)
+	words []string // Latin: its words
+	runes []rune   // CJK: its folded runes
+	ents  []*entInfo
+	// exclude marks an exclusion phrase (of ents) rather than a name.
+	exclude bool
+	// miss marks a "Miss …" form, which does not name a married woman.
+	miss bool
+}
+
+// target is a word of a Latin name a near-miss is measured against.
+type target struct {
+	word  string
+	runes []rune // lower-cased
+	ents  []*entInfo
+}
+
+// cjkKey identifies a CJK name with one position blanked out.
+type cjkKey struct {
+	n, pos int
+	r      [6]rune
+}
+
+const maxCJKName = 6
+
+// NewKnowledge builds the checkers' tables from entities and world rules
+// (either may be nil). folder folds traditional Chinese to simplified; nil
+// makes a new one.
+func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, folder *textsearch.Folder) *Knowledge {
+	if folder == nil {
+		folder = textsearch.NewFolder()
+	}
+	if world == nil {
+		world = &knowledge.WorldRules{}
+	}
+	k := &Knowledge{
+		world:     world,
+		folder:    folder,
+		words:     loadWords(),
+		latin:     map[string][]*nameSeq{},
+		cjk:       map[rune][]*nameSeq{},
+		nameWords: map[string]bool{},
+		cjkNear:   map[cjkKey][]*nameSeq{},
+	}
+	for _, e := range entities {
+		if e == nil {
+			continue
+		}
+		k.ents = append(k.ents, newEntInfo(e))
+	}
+	latinSeqs := map[string]*nameSeq{}
+	cjkSeqs := map[string]*nameSeq{}
+	add := func(ei *entInfo, name string, exclude bool) {
+		if hasCJK(name) {
+			rs := k.foldRunes(name)
+			if len(rs) == 0 {
+				return
+			}
+			key := string(rs)
+			if exclude {
+				key = "\x00" + key + "\x00" + ei.e.Resource
+			}
+			s := cjkSeqs[key]
+			if s == nil {
+				s = &nameSeq{text: name, runes: rs, exclude: exclude}
+				cjkSeqs[key] = s
+				k.cjk[rs[0]] = append(k.cjk[rs[0]], s)
+			}
+			if !containsEnt(s.ents, ei) {
+				s.ents = append(s.ents, ei)
+			}
+			return
+		}
+		ws := latinWords(name)
+		if len(ws) == 0 {
+			return
+		}
+		key := strings.Join(ws, " ")
+		if exclude {
+			key = "\x00" + key + "\x00" + ei.e.Resource
+		}
+		s := latinSeqs[key]
+		if s == nil {
+			s = &nameSeq{text: name, words: ws, exclude: exclude, miss: ws[0] == "Miss"}
+			latinSeqs[key] = s
+			k.latin[ws[0]] = append(k.latin[ws[0]], s)
+		}
+		if !containsEnt(s.ents, ei) {
+			s.ents = append(s.ents, ei)
+		}
+		if !exclude {
+			for _, w := range ws {
+				k.nameWords[w] = true
+			}
+		}
+	}
+	for _, ei := range k.ents {
+		for _, n := range ei.e.Names() {
+			add(ei, n, false)
+		}
+		for _, x := range ei.e.Exclude {
+			add(ei, x, true)
+		}
+	}
+	// Near-miss targets: distinctive capitalised words of Latin names.
+	byWord := map[string]*target{}
+	for _, ei := range k.ents {
+		for _, n := range ei.e.Names() {
+			if hasCJK(n) {
+				continue
+			}
+			for _, w := range latinWords(n) {
+				r, _ := utf8.DecodeRuneInString(w)
+				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 || titleWords[w] || k.words.has(w) {
+					continue
+				}
+				t := byWord[w]
+				if t == nil {
+					t = &target{word: w, runes: []rune(strings.ToLower(w))}
+					byWord[w] = t
+					k.targets = append(k.targets, t)
+				}
+				if !containsEnt(t.ents, ei) {
+					t.ents = append(t.ents, ei)
+				}
+			}
+		}
+	}
+	// CJK near-miss keys: every name of 3 to 6 runes with one position
+	// (not the first, which is usually a family name) blanked.
+	lens := map[int]bool{}
+	for _, s := range cjkSeqs {
+		n := len(s.runes)
+		if s.exclude || n < 3 || n > maxCJKName {
+			continue
+		}
+		lens[n] = true
+		for pos := 1; pos < n; pos++ {
+			key := cjkKey{n: n, pos: pos}
+			copy(key.r[:], s.runes)
+			key.r[pos] = 0
+			k.cjkNear[key] = append(k.cjkNear[key], s)
+		}
+	}
+	for n := range lens {
+		k.cjkLens = append(k.cjkLens, n)
+	}
+	k.compileForbidden()
+	return k
+}
+
+func containsEnt(list []*entInfo, e *entInfo) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// titleWords are words of names that say what someone is, not who.
+var titleWords = map[string]bool{
+	"Mr": true, "Mrs": true, "Miss": true, "Ms": true, "Mister": true, "Master": true, "Madam": true, "Madame": true,
+	"Sir": true, "Lady": true, "Lord": true, "Dame": true, "Dr": true, "Doctor": true, "Rev": true, "Reverend": true,
+	"Captain": true, "Colonel": true, "Major": true, "General": true, "Lieutenant": true, "Ensign": true,
+	"Admiral": true, "Sergeant": true, "Corporal": true, "Private": true, "Commander": true,
+	"Prince": true, "Princess": true, "King": true, "Queen": true, "Duke": true, "Duchess": true, "Earl": true,
+	"Countess": true, "Baron": true, "Baroness": true, "Ladyship": true, "Lordship": true, "the": true, "The": true,
+	"de": true, "De": true, "van": true, "von": true, "of": true, "House": true, "Park": true, "Hall": true,
+	"Woods": true, "Lodge": true, "Street": true, "her": true, "his": true, "Her": true, "His": true,
+}
+
+// rankClass groups titles that replace one another: a military rank is
+// not an ordinary misspelling but a different fact.
+var rankClass = map[string]string{
+	"Captain": "military", "Colonel": "military", "Major": "military", "General": "military",
+	"Lieutenant": "military", "Ensign": "military", "Admiral": "military", "Sergeant": "military",
+	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military",
+	"Duke": "peer", "Earl": "peer", "Baron": "peer", "Marquess": "peer", "Viscount": "peer", "Lord": "peer",
+	"Duchess": "peeress", "Countess": "peeress", "Baroness": "peeress", "Marchioness": "peeress", "Viscountess": "peeress",
+}
+
+func newEntInfo(e *knowledge.Entity) *entInfo {
+	ei := &entInfo{e: e, slug: path.Base(e.Resource), titled: map[string]string{}}
+	kind := strings.ToLower(e.Kind)
+	ei.person = kind == "character" || kind == "person" || kind == "people" || kind == "人物" || kind == "角色"
+	m, f := 0, 0
+	for _, n := range e.Names() {
+		ws := latinWords(n)
+		for i, w := range ws {
+			switch w {
+			case "Mr", "Sir", "Lord", "Mister", "Master", "Duke", "Earl", "Baron", "King", "Prince":
+				if i == 0 {
+					m += 3
+				}
+			case "Mrs", "Miss", "Lady", "Ms", "Madam", "Madame", "Dame", "Duchess", "Countess", "Queen", "Princess", "Baroness":
+				if i == 0 {
+					f += 3
+				}
+			}
+			if i+1 < len(ws) && rankClass[w] != "" {
+				ei.titled[ws[i+1]] = w
+			}
+		}
+		if strings.Contains(n, "夫人") || strings.Contains(n, "姑娘") || strings.Contains(n, "小姐") || strings.Contains(n, "奶奶") || strings.Contains(n, "太太") {
+			f += 3
+		}
+		if strings.Contains(n, "老爷") || strings.Contains(n, "公子") || strings.Contains(n, "二爷") || strings.Contains(n, "大爷") {
+			m += 3
+		}
+	}
+	for _, w := range latinWords(e.Description) {
+		switch strings.ToLower(w) {
+		case "he", "his", "him", "himself":
+			m++
+		case "she", "her", "hers", "herself":
+			f++
+		}
+	}
+	m += strings.Count(e.Description, "他")
+	f += strings.Count(e.Description, "她")
+	switch {
+	case m > f:
+		ei.gender = 'm'
+	case f > m:
+		ei.gender = 'f'
+	}
+	return ei
+}
+
+// latinWords splits s into words: runs of letters and digits outside CJK.
+func latinWords(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if isLatinWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+func isLatinWordRune(r rune) bool {
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+}
+
+func isCJK(r rune) bool { return textsearch.IsCJK(r) }
+
+func hasCJK(s string) bool {
+	for _, r := range s {
+		if isCJK(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldRunes folds s (traditional to simplified; CJK only) into runes,
+// dropping spaces.
+func (k *Knowledge) foldRunes(s string) []rune {
+	var out []rune
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		out = append(out, k.foldRune(r))
+	}
+	return out
+}
+
+func (k *Knowledge) foldRune(r rune) rune {
+	if isCJK(r) {
+		return k.folder.FoldRune(r)
+	}
+	return r
+}

@@ -1,0 +1,179 @@
+// Package factcheck holds Role C's deterministic checkers: they compare a
+// chapter's text with what the author declared in the knowledge files and
+// report what a machine can verify without a model.
+//
+//   - name: near-misses of declared names and aliases ("Bingly", "林黛王"),
+//     with the right name as a quick-fix;
+//   - fact: an attribute stated with another value than the entity's facts
+//     as of the chapter (age, eye colour, income, counts, rank, widowhood,
+//     distances);
+//   - state: a character whose status as of the chapter is away, dead or
+//     imprisoned acting or speaking in the scene;
+//   - world: terms that meta/world-rules.md forbids, in their ordinary
+//     word forms;
+//   - continuity: names and titles from the previous chapter changed.
+//
+// Check is a pure function of the text, the chapter and a [Knowledge]
+// built once from the entities and world rules. Chinese text (no spaces,
+// traditional or simplified) is handled where a checker makes sense for
+// it. Nothing here calls a model.
+package factcheck
+
+import (
+	"cmp"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// The finding types.
+const (
+	TypeName       = "name"
+	TypeFact       = "fact"
+	TypeState      = "state"
+	TypeWorld      = "world"
+	TypeContinuity = "continuity"
+)
+
+// Finding is one thing a checker found in the text.
+type Finding struct {
+	// Type is TypeName, TypeFact, TypeState, TypeWorld or TypeContinuity.
+	Type string
+	// Start and End are byte offsets into the checked text, end exclusive.
+	Start, End int
+	// Message says what is wrong, for the author.
+	Message string
+	// Evidence is what the text contradicts.
+	Evidence Evidence
+	// Suggestion is replacement text for [Start, End) when a quick-fix
+	// makes sense ("" when none does).
+	Suggestion string
+	// Confidence is between 0 and 1.
+	Confidence float64
+}
+
+// Evidence points at the declaration a finding rests on.
+type Evidence struct {
+	// Path is the file, relative to the project root: the entity file, or
+	// meta/world-rules.md.
+	Path string
+	// Resource is the resource path of the entity ("" for a rule).
+	Resource string
+	// Key and Value are the fact as declared, as of the chapter; for a
+	// name finding Key is "name" and Value the right name.
+	Key, Value string
+	// Line is the 1-based line of the declaration in Path (0 when unknown).
+	Line int
+	// Since is the chapter of the progression that set Value (0 for a
+	// base fact).
+	Since int
+	// Rule is the forbidden term or pattern, for a world finding.
+	Rule string
+	// Quote is the earlier text, for a continuity finding.
+	Quote string
+}
+
+// Check runs every deterministic checker over text, checked as chapter
+// chapter of the manuscript (facts and status as of that chapter), and
+// returns the findings sorted by position. prev is the previous chapter's
+// text for the continuity checker, "" when there is none. A nil k checks
+// nothing.
+func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
+	if k == nil || text == "" {
+		return nil
+	}
+	if !utf8.ValidString(text) {
+		text = toValid(text)
+	}
+	d := k.analyze(text, chapter)
+	var out []Finding
+	out = append(out, k.checkNames(d)...)
+	out = append(out, k.checkFacts(d)...)
+	out = append(out, k.checkState(d)...)
+	out = append(out, k.checkWorld(d)...)
+	if prev != "" {
+		out = append(out, k.checkContinuity(d, prev)...)
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.End, b.End)
+	})
+	return out
+}
+
+// toValid replaces invalid bytes with spaces, keeping every byte offset.
+func toValid(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			b[i] = ' '
+			i++
+			continue
+		}
+		i += n
+	}
+	return string(b)
+}
+
+// RuneOffsets converts the byte offsets start and end of text into code
+// point offsets (what the evaluation files and Python count).
+func RuneOffsets(text string, start, end int) (int, int) {
+	start = min(max(start, 0), len(text))
+	end = min(max(end, start), len(text))
+	s := utf8.RuneCountInString(text[:start])
+	return s, s + utf8.RuneCountInString(text[start:end])
+}
+
+// ByteOffset converts a code point offset of text into a byte offset.
+func ByteOffset(text string, runes int) int {
+	if runes <= 0 {
+		return 0
+	}
+	n := 0
+	for i := range text {
+		if n == runes {
+			return i
+		}
+		n++
+	}
+	return len(text)
+}
+
+// Knowledge is what the checkers compare text with: the entities, the
+// world rules and the tables built from them. Build it once with
+// NewKnowledge and share it; it is immutable and safe for concurrent use.
+type Knowledge struct {
+	ents   []*entInfo
+	world  *knowledge.WorldRules
+	folder *textsearch.Folder
+	words  *wordList
+
+	// Latin names: by first word.
+	latin map[string][]*nameSeq
+	// CJK names: by first folded rune.
+	cjk map[rune][]*nameSeq
+	// Name words of Latin names that a near-miss may be measured against.
+	targets []*target
+	// All words of any Latin name, for "is this a declared name word".
+	nameWords map[string]bool
+	// CJK near-miss keys.
+	cjkNear map[cjkKey][]*nameSeq
+	cjkLens []int
+
+	forbidden []*forbiddenRule
+	errs      []error
+}
+
+// Errs reports what NewKnowledge had to leave out (an invalid forbidden
+// pattern, for example).
+func (k *Knowledge) Errs() []error { return k.errs }
+
+// FromProject builds the Knowledge of a loaded project.
+func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
+	return NewKnowledge(p.Entities, p.WorldRules, folder)
+}

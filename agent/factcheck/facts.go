@@ -1,0 +1,784 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A claim is something the text states about an unnamed holder: an age,
+// a count, a quantity with a unit, a colour of something.
+type claim struct {
+	kind       string // "age", "count", "qty", "colour"
+	noun       string // count: the counted noun; qty: the unit; colour: the thing coloured
+	start, end int    // the stated value in the text
+	wordIdx    int    // first word of the claim (-1 for CJK)
+	lo, hi     int    // stated range (age, count, qty)
+	vals       []int  // stated alternatives (qty)
+	colour     string
+	gender     byte // from "girl of", "young man of"
+	// place is the word after "from"/"to" for a distance ("meryton").
+	place string
+}
+
+// effMention is a mention resolved to the entity it speaks of: a
+// possessive followed by a relation noun ("Elizabeth’s intimate friend")
+// speaks of the related entity.
+type effMention struct {
+	start, end int
+	ent        *entInfo
+	possessive bool
+	relational bool
+}
+
+var relationNouns = map[string][]string{
+	"friend": {"friend"}, "sister": {"sister"}, "brother": {"brother"}, "father": {"father"}, "mother": {"mother"},
+	"wife": {"spouse", "wife"}, "husband": {"spouse", "husband"}, "cousin": {"cousin"}, "aunt": {"aunt"}, "uncle": {"uncle"},
+	"daughter": {"daughter"}, "son": {"son"}, "nephew": {"nephew"}, "niece": {"niece"}, "guardian": {"guardian"},
+	"ward": {"ward"}, "patroness": {"patroness"}, "heir": {"heir"}, "tenant": {"tenant"}, "owner": {"owner"},
+}
+
+func (k *Knowledge) effMentions(d *doc) []effMention {
+	out := make([]effMention, 0, len(d.mentions))
+	for _, m := range d.mentions {
+		if len(m.ents) != 1 {
+			continue
+		}
+		em := effMention{start: m.start, end: m.end, ent: m.ents[0], possessive: m.possessive}
+		if m.possessive && m.lastWord >= 0 {
+			j := m.lastWord + 1
+			if j < len(d.words) && d.words[j].s == "s" {
+				j++
+			}
+			for n := 0; n < 3 && j+n < len(d.words); n++ {
+				kinds, ok := relationNouns[strings.ToLower(d.words[j+n].s)]
+				if !ok {
+					continue
+				}
+				if r := k.related(m.ents[0], kinds); r != nil {
+					em.ent, em.relational = r, true
+				}
+				break
+			}
+		}
+		out = append(out, em)
+	}
+	return out
+}
+
+// related returns the one entity e relates to with a relation whose kind
+// holds one of kinds, or nil.
+func (k *Knowledge) related(e *entInfo, kinds []string) *entInfo {
+	var found *entInfo
+	for _, r := range e.e.Relations {
+		rk := strings.ToLower(r.Kind)
+		match := false
+		for _, kd := range kinds {
+			if strings.Contains(rk, kd) {
+				match = true
+			}
+		}
+		if !match {
+			continue
+		}
+		t := k.byResource(r.To)
+		if t == nil {
+			continue
+		}
+		if found != nil && found != t {
+			return nil
+		}
+		found = t
+	}
+	return found
+}
+
+func (k *Knowledge) byResource(res string) *entInfo {
+	res = strings.TrimSuffix(strings.TrimPrefix(res, "@"), ".md")
+	for _, e := range k.ents {
+		if e.e.Resource == res {
+			return e
+		}
+	}
+	return nil
+}
+
+// colourGroups puts colours that do not contradict one another together.
+var colourGroups = map[string]string{
+	"dark": "dark", "black": "dark", "brown": "dark", "hazel": "dark", "jet": "dark",
+	"blue": "blue", "grey": "grey", "gray": "grey", "green": "green", "light": "light",
+	"fair": "fair", "golden": "fair", "yellow": "fair", "flaxen": "fair", "blond": "fair", "blonde": "fair",
+	"red": "red", "auburn": "red", "ginger": "red", "white": "white", "silver": "white",
+}
+
+var ageNouns = map[string]byte{"girl": 'f', "woman": 'f', "lady": 'f', "maid": 'f', "maiden": 'f', "widow": 'f',
+	"man": 'm', "boy": 'm', "gentleman": 'm', "fellow": 'm', "youth": 'm', "lad": 'm',
+	"child": 0, "person": 0, "creature": 0}
+
+var ageKeys = wordSet("age", "年龄", "年紀", "年纪", "年齡", "岁数", "歲數")
+
+// claims finds the statements of the text that facts can contradict.
+func (k *Knowledge) claims(d *doc) []claim {
+	var out []claim
+	lw := func(i int) string {
+		if i < 0 || i >= len(d.words) {
+			return ""
+		}
+		return strings.ToLower(d.words[i].s)
+	}
+	nouns := k.countNouns()
+	units := k.units()
+	colourNouns := k.colourNouns()
+	for _, n := range d.numbersIn() {
+		v := n.vals[0]
+		start, end := d.words[n.first].start, d.words[n.last].end
+		next, next2 := lw(n.last+1), lw(n.last+2)
+		// Ages.
+		age := false
+		var g byte
+		switch {
+		case next == "years" && (next2 == "old" || next2 == "of") || next == "year" && next2 == "old":
+			age = true
+		case lw(n.first-1) == "aged":
+			age = true
+		case lw(n.first-1) == "of":
+			if gg, ok := ageNouns[lw(n.first-2)]; ok {
+				age, g = true, gg
+			} else if gg, ok := ageNouns[lw(n.first-3)]; ok && lw(n.first-2) != "" {
+				// "young man of", "girl of" with one adjective between
+				// is covered above; "man of about thirty" here.
+				_ = gg
+			}
+		}
+		lo, hi := v, v
+		mod := lw(n.first - 1)
+		if mod == "than" && lw(n.first-2) == "more" {
+			mod = "more than"
+			if lw(n.first-3) == "little" {
+				mod = "little more than"
+			}
+		}
+		if mod == "yet" && lw(n.first-2) == "not" {
+			mod = "not yet"
+		}
+		if mod == "of" && lw(n.first-2) == "upwards" {
+			mod = "upwards of"
+		}
+		switch mod {
+		case "about", "nearly", "almost", "past", "above", "under", "not yet", "little more than", "more than", "upwards of", "turned":
+			if !age && v >= 5 && v <= 120 && (next == "" || d.between(n.last, n.last+1) != " " || next == "years") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-") {
+				// "about nineteen, was…": a bare number after an age
+				// modifier, followed by punctuation.
+				age = true
+			}
+			switch mod {
+			case "about":
+				lo, hi = v-2, v+2
+			case "nearly", "almost":
+				lo, hi = v-2, v
+			case "past", "above", "more than", "upwards of":
+				lo, hi = v, 150
+			case "under", "not yet":
+				lo, hi = 0, v-1
+			case "little more than":
+				lo, hi = v, v+1
+			}
+		}
+		if age && v > 0 && v < 150 {
+			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g})
+			continue
+		}
+		// Counts: "six daughters", "her four sisters".
+		if nouns[next] && d.between(n.last, n.last+1) == " " {
+			out = append(out, claim{kind: "count", noun: next, start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: v, hi: v})
+			continue
+		}
+		if v == 1 && nouns[next+"s"] && d.between(n.last, n.last+1) == " " {
+			out = append(out, claim{kind: "count", noun: next + "s", start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: 1, hi: 1})
+			continue
+		}
+		// Quantities: "ten thousand a year", "five miles from Meryton".
+		for _, u := range units {
+			if n.last+len(u) >= len(d.words) {
+				continue
+			}
+			ok := true
+			for j, uw := range u {
+				if singular(lw(n.last+1+j)) != uw || !numberGap(d.between(n.last+j, n.last+1+j)) {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+len(u)].end, wordIdx: n.first, vals: n.vals}
+			after := n.last + len(u) + 1
+			if p := lw(after); p == "from" || p == "to" || p == "of" {
+				var place []string
+				for j := after + 1; j < len(d.words) && j < after+4; j++ {
+					w := d.words[j].s
+					if r, _ := utf8.DecodeRuneInString(w); r < 'A' || r > 'Z' {
+						break
+					}
+					if !sameClause(d, j-1, j) && j > after+1 {
+						break
+					}
+					place = append(place, strings.ToLower(w))
+				}
+				c.place = strings.Join(place, "_")
+			}
+			out = append(out, c)
+			break
+		}
+	}
+	// Colours: "her blue eyes", "his hair was grey".
+	if len(colourNouns) > 0 {
+		for i, w := range d.words {
+			c := strings.ToLower(w.s)
+			if _, ok := colourGroups[c]; !ok {
+				continue
+			}
+			if noun := lw(i + 1); colourNouns[noun] && d.between(i, i+1) == " " {
+				out = append(out, claim{kind: "colour", noun: noun, colour: c, start: w.start, end: w.end, wordIdx: i})
+				continue
+			}
+			if i >= 2 && colourNouns[lw(i-2)] && (lw(i-1) == "were" || lw(i-1) == "was" || lw(i-1) == "are" || lw(i-1) == "is") {
+				out = append(out, claim{kind: "colour", noun: lw(i - 2), colour: c, start: w.start, end: w.end, wordIdx: i - 2})
+			}
+		}
+	}
+	if d.cjk {
+		out = append(out, k.cjkClaims(d)...)
+	}
+	return out
+}
+
+// cjkClaims finds Chinese ages ("十五岁") and counts ("两个女儿").
+func (k *Knowledge) cjkClaims(d *doc) []claim {
+	var out []claim
+	rs := d.frunes
+	nouns := k.countNouns()
+	for i := 0; i < len(rs); i++ {
+		if !isCJKNumeral(rs[i]) || (i > 0 && isCJKNumeral(rs[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(rs) && isCJKNumeral(rs[j]) {
+			j++
+		}
+		v, ok := parseCJKNumber(string(rs[i:j]))
+		if !ok {
+			continue
+		}
+		if j < len(rs) && (rs[j] == '岁' || rs[j] == '歲') {
+			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: v, hi: v})
+			i = j
+			continue
+		}
+		// "两个女儿", "三位姐妹"
+		m := j
+		if m < len(rs) && strings.ContainsRune("个個位名", rs[m]) {
+			m++
+		}
+		for noun := range nouns {
+			nr := []rune(noun)
+			if !hasCJK(noun) || m+len(nr) > len(rs) || !slices.Equal(rs[m:m+len(nr)], k.foldRunes(noun)) {
+				continue
+			}
+			out = append(out, claim{kind: "count", noun: noun, start: d.roff[i], end: d.roff[m+len(nr)], wordIdx: -1, lo: v, hi: v})
+			break
+		}
+		i = j
+	}
+	return out
+}
+
+func singular(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ss"):
+		return w
+	case strings.HasSuffix(w, "s") && len(w) > 3:
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// countNouns are fact keys that count something: a plural noun with a
+// number value ("daughters: 5", "女儿: 2").
+func (k *Knowledge) countNouns() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range k.ents {
+		k.eachFact(e, func(key, val string) {
+			vals, _, rest, ok := parseValue(val)
+			if !ok || len(vals) != 1 || len(rest) != 0 {
+				return
+			}
+			if hasCJK(key) || (strings.HasSuffix(key, "s") && !strings.Contains(key, "_") && !ageKeys[key]) {
+				if !ageKeys[key] {
+					out[strings.ToLower(key)] = true
+				}
+			}
+		})
+	}
+	return out
+}
+
+// units are the unit words of declared quantities ("a year", "mile",
+// "pound"), singular, longest first.
+func (k *Knowledge) units() [][]string {
+	seen := map[string]bool{}
+	var out [][]string
+	for _, e := range k.ents {
+		k.eachFact(e, func(key, val string) {
+			_, _, rest, ok := parseValue(val)
+			if !ok || len(rest) == 0 || len(rest) > 3 {
+				return
+			}
+			u := make([]string, len(rest))
+			for i, w := range rest {
+				u[i] = singular(w)
+			}
+			j := strings.Join(u, " ")
+			if !seen[j] {
+				seen[j] = true
+				out = append(out, u)
+			}
+		})
+	}
+	slices.SortStableFunc(out, func(a, b []string) int { return len(b) - len(a) })
+	return out
+}
+
+// colourNouns are fact keys whose value is a colour ("eyes: dark").
+func (k *Knowledge) colourNouns() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range k.ents {
+		k.eachFact(e, func(key, val string) {
+			for _, w := range latinWords(strings.ToLower(val)) {
+				if _, ok := colourGroups[w]; ok {
+					out[strings.ToLower(key)] = true
+				}
+			}
+		})
+	}
+	return out
+}
+
+// eachFact calls f for every base fact and progression fact of e.
+func (k *Knowledge) eachFact(e *entInfo, f func(key, val string)) {
+	for key, v := range e.e.Facts {
+		f(key, v)
+	}
+	for _, p := range e.e.Progressions {
+		for key, v := range p.Facts {
+			f(key, v)
+		}
+	}
+}
+
+// checkFacts compares the text's claims, titles and marital words with
+// the entities' facts as of the chapter.
+func (k *Knowledge) checkFacts(d *doc) []Finding {
+	if len(k.ents) == 0 {
+		return nil
+	}
+	eff := k.effMentions(d)
+	var out []Finding
+	for _, c := range k.claims(d) {
+		if f, ok := k.judgeClaim(d, eff, c); ok {
+			out = append(out, f)
+		}
+	}
+	out = append(out, k.checkRanks(d)...)
+	out = append(out, k.checkMarital(d)...)
+	return out
+}
+
+// holder finds the entity a claim at c speaks of, given a test of whether
+// an entity has a fact the claim can be compared with.
+func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo) bool) (*entInfo, float64) {
+	si := d.sentenceAt(c.start)
+	sent := d.sents[si]
+	// A pronoun before the claim in its sentence says which gender.
+	g := c.gender
+	pronounAt := -1
+	if c.wordIdx >= 0 {
+		for j := c.wordIdx - 1; j >= 0 && d.words[j].start >= sent.start; j-- {
+			switch strings.ToLower(d.words[j].s) {
+			case "his", "he", "him":
+				if g == 0 {
+					g = 'm'
+				}
+				pronounAt = d.words[j].start
+			case "her", "she", "hers":
+				if g == 0 {
+					g = 'f'
+				}
+				pronounAt = d.words[j].start
+			}
+			if pronounAt >= 0 {
+				break
+			}
+		}
+	} else {
+		for p := c.start - 1; p >= sent.start && p >= c.start-30; p-- {
+			if strings.HasPrefix(d.text[p:], "他") {
+				g, pronounAt = 'm', p
+				break
+			}
+			if strings.HasPrefix(d.text[p:], "她") {
+				g, pronounAt = 'f', p
+				break
+			}
+		}
+	}
+	fits := func(e *entInfo) bool { return g == 0 || e.gender == 0 || e.gender == g }
+	// 1. A possessive right before: "Mr. Bennet’s five daughters".
+	for _, m := range eff {
+		if m.possessive && !m.relational && m.end <= c.start && c.start-m.end <= 8 {
+			if has(m.ent) {
+				return m.ent, 0.85
+			}
+			return nil, 0
+		}
+	}
+	// 2. The first person of the claim's sentence, of the right gender.
+	var inSent []effMention
+	for _, m := range eff {
+		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) {
+			inSent = append(inSent, m)
+		}
+	}
+	for _, m := range inSent {
+		if m.possessive && !m.relational {
+			continue // "Elizabeth’s" is a possessor, not the subject
+		}
+		if fits(m.ent) {
+			if has(m.ent) {
+				return m.ent, 0.8
+			}
+			if pronounAt < 0 || m.start < pronounAt {
+				return nil, 0
+			}
+		}
+	}
+	// 3. A pronoun refers back to the latest person of that gender.
+	if pronounAt >= 0 || g != 0 {
+		for i := len(eff) - 1; i >= 0; i-- {
+			m := eff[i]
+			if m.start >= sent.start || !m.ent.person || m.possessive && !m.relational {
+				continue
+			}
+			if d.sentenceAt(m.start) < si-3 {
+				break
+			}
+			if fits(m.ent) {
+				if has(m.ent) {
+					return m.ent, 0.7
+				}
+				return nil, 0
+			}
+		}
+	}
+	return nil, 0
+}
+
+// holderInScope is the last resort for counts: the only entity with the
+// fact among those the text mentions and their relations.
+func (k *Knowledge) holderInScope(eff []effMention, has func(*entInfo) bool) *entInfo {
+	var found *entInfo
+	seen := map[*entInfo]bool{}
+	consider := func(e *entInfo) bool {
+		if e == nil || seen[e] {
+			return true
+		}
+		seen[e] = true
+		if has(e) {
+			if found != nil && found != e {
+				return false
+			}
+			found = e
+		}
+		return true
+	}
+	for _, m := range eff {
+		if !consider(m.ent) {
+			return nil
+		}
+		for _, r := range m.ent.e.Relations {
+			if !consider(k.byResource(r.To)) {
+				return nil
+			}
+		}
+	}
+	return found
+}
+
+func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool) {
+	var key, declared string
+	match := func(e *entInfo) (string, string, bool) {
+		facts := e.e.FactsAsOf(d.chapter)
+		switch c.kind {
+		case "age":
+			for kk, v := range facts {
+				if ageKeys[strings.ToLower(kk)] {
+					return kk, v, true
+				}
+			}
+		case "count":
+			for kk, v := range facts {
+				if strings.ToLower(kk) == c.noun {
+					return kk, v, true
+				}
+			}
+		case "colour":
+			for kk, v := range facts {
+				if strings.ToLower(kk) == c.noun {
+					return kk, v, true
+				}
+			}
+		case "qty":
+			var fallback [2]string
+			for kk, v := range facts {
+				_, _, rest, ok := parseValue(v)
+				if !ok || len(rest) == 0 {
+					continue
+				}
+				u := make([]string, len(rest))
+				for i, w := range rest {
+					u[i] = singular(w)
+				}
+				if strings.Join(u, " ") != c.noun {
+					continue
+				}
+				if i := strings.Index(kk, "_to_"); i >= 0 {
+					if c.place != "" && placeMatches(kk[i+4:], c.place) {
+						return kk, v, true
+					}
+					continue
+				}
+				if i := strings.Index(kk, "_from_"); i >= 0 {
+					if c.place != "" && placeMatches(kk[i+6:], c.place) {
+						return kk, v, true
+					}
+					continue
+				}
+				fallback = [2]string{kk, v}
+			}
+			if fallback[0] != "" && c.place == "" {
+				return fallback[0], fallback[1], true
+			}
+		}
+		return "", "", false
+	}
+	has := func(e *entInfo) bool { _, _, ok := match(e); return ok }
+	var e *entInfo
+	conf := 0.0
+	if c.kind == "qty" && c.place != "" {
+		// A distance: the other place of the sentence with a distance to
+		// the named one.
+		si := d.sentenceAt(c.start)
+		for _, m := range eff {
+			if m.start >= d.sents[si].start && m.end <= d.sents[si].end && has(m.ent) {
+				e, conf = m.ent, 0.85
+				break
+			}
+		}
+	} else {
+		e, conf = k.holder(d, eff, c, has)
+		if e == nil && c.kind == "count" {
+			e, conf = k.holderInScope(eff, has), 0.6
+		}
+	}
+	if e == nil {
+		return Finding{}, false
+	}
+	key, declared, _ = match(e)
+	stated := d.text[c.start:c.end]
+	contradicts := false
+	switch c.kind {
+	case "age", "count":
+		vals, approx, _, ok := parseValue(declared)
+		if !ok {
+			return Finding{}, false
+		}
+		dlo, dhi := vals[0], vals[len(vals)-1]
+		if approx {
+			dlo, dhi = dlo-2, dhi+2
+		}
+		contradicts = c.hi < dlo || c.lo > dhi
+	case "qty":
+		vals, approx, _, ok := parseValue(declared)
+		if !ok {
+			return Finding{}, false
+		}
+		contradicts = true
+		for _, dv := range vals {
+			for _, sv := range c.vals {
+				if dv == sv || approx && abs(dv-sv)*5 <= dv {
+					contradicts = false
+				}
+			}
+		}
+	case "colour":
+		contradicts = true
+		for _, w := range latinWords(strings.ToLower(declared)) {
+			if colourGroups[w] == colourGroups[c.colour] {
+				contradicts = false
+			}
+		}
+	}
+	if !contradicts {
+		return Finding{}, false
+	}
+	line, since := e.e.FactSource(key, d.chapter)
+	return Finding{
+		Type:       TypeFact,
+		Start:      c.start,
+		End:        c.end,
+		Message:    fmt.Sprintf("the text says %q, but %s's %s is %q as of chapter %d", stated, e.e.Name, key, declared, d.chapter),
+		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: declared, Line: line, Since: since},
+		Confidence: conf,
+	}, true
+}
+
+func placeMatches(key, place string) bool {
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(s))
+	}
+	return norm(key) == norm(place)
+}
+
+// checkRanks: a title of the same class as an entity's rank before its
+// name ("Captain Fitzwilliam" for Colonel Fitzwilliam).
+func (k *Knowledge) checkRanks(d *doc) []Finding {
+	var out []Finding
+	for i := 0; i+1 < len(d.words); i++ {
+		title := d.words[i].s
+		class := rankClass[title]
+		if class == "" || !nameGap(d.between(i, i+1)) {
+			continue
+		}
+		name := d.words[i+1].s
+		for _, e := range k.ents {
+			declared, ok := e.titled[name]
+			if !ok || rankClass[declared] != class {
+				continue
+			}
+			facts := e.e.FactsAsOf(d.chapter)
+			key := "name"
+			for _, kk := range []string{"rank", "title"} {
+				if v := facts[kk]; v != "" && rankClass[capitalize(v)] == class {
+					declared, key = capitalize(v), kk
+					break
+				}
+			}
+			if strings.EqualFold(title, declared) {
+				continue
+			}
+			line, since := e.e.FactSource(key, d.chapter)
+			value := facts[key]
+			if key == "name" {
+				value, line = e.e.Name, 1
+			}
+			out = append(out, Finding{
+				Type:       TypeFact,
+				Start:      d.words[i].start,
+				End:        d.words[i].end,
+				Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", title, name, e.e.Name, key, value, d.chapter),
+				Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: value, Line: line, Since: since},
+				Suggestion: declared,
+				Confidence: 0.85,
+			})
+			break
+		}
+	}
+	return out
+}
+
+func capitalize(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return strings.ToUpper(string(r)) + strings.ToLower(s[n:])
+}
+
+// checkMarital: "wife of" where the entity is a widow (or unmarried), and
+// "widow of" where she is married, in apposition to the name or before
+// the name of the (late) spouse.
+func (k *Knowledge) checkMarital(d *doc) []Finding {
+	var out []Finding
+	for wi := 0; wi+1 < len(d.words); wi++ {
+		w := strings.ToLower(d.words[wi].s)
+		var role string
+		switch w {
+		case "wife", "husband":
+			role = "spouse"
+		case "widow", "widower":
+			role = "widowed"
+		default:
+			continue
+		}
+		if strings.ToLower(d.words[wi+1].s) != "of" {
+			continue
+		}
+		// Whose wife? Apposition: "Lady Catherine de Bourgh, wife of".
+		var e *entInfo
+		for _, m := range d.mentions {
+			if m.end > d.words[wi].start {
+				break
+			}
+			gap := strings.TrimSpace(d.text[m.end:d.words[wi].start])
+			if (gap == "," || gap == ", the" || gap == ", a") && len(m.ents) == 1 {
+				e = m.ents[0]
+			}
+		}
+		// Or: "wife of Sir Lewis de Bourgh" where that is a late spouse.
+		after := d.text[d.words[wi+1].end:min(len(d.text), d.words[wi+1].end+80)]
+		for _, cand := range k.ents {
+			if e != nil {
+				break
+			}
+			for key, v := range cand.e.FactsAsOf(d.chapter) {
+				lk := strings.ToLower(key)
+				if (strings.Contains(lk, "husband") || strings.Contains(lk, "wife") || strings.Contains(lk, "spouse")) && len(v) > 3 && strings.HasPrefix(strings.TrimSpace(after), v) {
+					e = cand
+					break
+				}
+			}
+		}
+		if e == nil {
+			continue
+		}
+		facts := e.e.FactsAsOf(d.chapter)
+		status := strings.ToLower(facts["status"])
+		bad := false
+		switch status {
+		case "widowed", "widow", "widower":
+			bad = role == "spouse"
+		case "married":
+			bad = role == "widowed"
+		case "unmarried", "single", "engaged":
+			bad = true
+		}
+		if !bad {
+			continue
+		}
+		line, since := e.e.FactSource("status", d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      d.words[wi].start,
+			End:        d.words[wi].end,
+			Message:    fmt.Sprintf("the text says %q, but %s's status is %q as of chapter %d", d.words[wi].s, e.e.Name, facts["status"], d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: "status", Value: facts["status"], Line: line, Since: since},
+			Confidence: 0.8,
+		})
+	}
+	return out
+}

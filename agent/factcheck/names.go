@@ -1,0 +1,361 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// checkNames reports near-misses of declared names: a capitalised word one
+// or two edits from a distinctive word of a name or alias, that is itself
+// neither a declared name, nor an ordinary English word, nor frequent in
+// the text; and, in CJK text, a run of characters that differs in one
+// character from a name of three or more characters.
+func (k *Knowledge) checkNames(d *doc) []Finding {
+	var out []Finding
+	if len(k.targets) > 0 {
+		out = append(out, k.latinNearMisses(d)...)
+	}
+	if d.cjk && len(k.cjkNear) > 0 {
+		out = append(out, k.cjkNearMisses(d)...)
+	}
+	return out
+}
+
+func (k *Knowledge) latinNearMisses(d *doc) []Finding {
+	var out []Finding
+	checked := map[string]*target{}
+	for wi, w := range d.words {
+		first, _ := utf8.DecodeRuneInString(w.s)
+		if !unicode.IsUpper(first) {
+			continue
+		}
+		n := utf8.RuneCountInString(w.s)
+		if n < 3 || k.nameWords[w.s] || titleWords[w.s] {
+			continue
+		}
+		t, seen := checked[w.s]
+		if !seen {
+			t = k.nearestTarget(d, w.s)
+			checked[w.s] = t
+		}
+		if t == nil {
+			continue
+		}
+		// Part of a declared name's mention already (e.g. a declared
+		// alias spelled with this word): not a misspelling.
+		if d.insideMention(w.start, w.end) {
+			continue
+		}
+		ei, name := k.resolveTarget(d, wi, t)
+		fix := matchCase(t.word, w.s)
+		conf := 0.9
+		if ei == nil {
+			conf = 0.6
+			ei = t.ents[0]
+		}
+		if name == "" {
+			name = ei.e.Name
+		}
+		out = append(out, Finding{
+			Type:       TypeName,
+			Start:      w.start,
+			End:        w.end,
+			Message:    fmt.Sprintf("%q looks like a misspelling of %q (%s)", w.s, fix, name),
+			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: name, Line: 1},
+			Suggestion: fix,
+			Confidence: conf,
+		})
+	}
+	return out
+}
+
+// nearestTarget returns the name word s is a near-miss of, or nil.
+func (k *Knowledge) nearestTarget(d *doc, s string) *target {
+	if k.words.has(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
+		return nil
+	}
+	rs := []rune(strings.ToLower(s))
+	var best []*target
+	bestDist := 3
+	for _, t := range k.targets {
+		if t.runes[0] != rs[0] {
+			continue
+		}
+		limit := 1
+		if len(t.runes) >= 9 && len(rs) >= 7 {
+			limit = 2
+		}
+		if abs(len(t.runes)-len(rs)) > limit {
+			continue
+		}
+		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
+			continue
+		}
+		dist := editDistance(rs, t.runes, limit)
+		if dist == 0 || dist > limit {
+			continue
+		}
+		switch {
+		case dist < bestDist:
+			bestDist, best = dist, []*target{t}
+		case dist == bestDist:
+			best = append(best, t)
+		}
+	}
+	switch len(best) {
+	case 0:
+		return nil
+	case 1:
+		return best[0]
+	}
+	// Several names are as close: take the one the text uses most, if
+	// one clearly does.
+	slices.SortStableFunc(best, func(a, b *target) int { return d.count[b.word] - d.count[a.word] })
+	if d.count[best[0].word] > d.count[best[1].word] {
+		return best[0]
+	}
+	return nil
+}
+
+// pluralOf reports whether a is b with a plural or possessive ending.
+func pluralOf(a, b []rune) bool {
+	if len(a) <= len(b) || !slices.Equal(a[:len(b)], b) {
+		return false
+	}
+	switch string(a[len(b):]) {
+	case "s", "es", "'s", "’s":
+		return true
+	}
+	return false
+}
+
+// resolveTarget picks the entity a misspelt word meant: the one whose
+// full name or alias matches the surrounding words once the misspelling
+// is corrected ("Lady Catharine" -> Lady Catherine), else the only
+// entity with that word. It returns nil when it cannot tell.
+func (k *Knowledge) resolveTarget(d *doc, wi int, t *target) (*entInfo, string) {
+	var bestEnt *entInfo
+	bestName, bestLen := "", 0
+	for _, ei := range t.ents {
+		for _, n := range ei.e.Names() {
+			ws := latinWords(n)
+			pos := slices.Index(ws, t.word)
+			if pos < 0 || len(ws) < 2 {
+				continue
+			}
+			start := wi - pos
+			if start < 0 || start+len(ws) > len(d.words) {
+				continue
+			}
+			ok := true
+			for j, x := range ws {
+				if start+j == wi {
+					continue
+				}
+				if d.words[start+j].s != x {
+					ok = false
+					break
+				}
+			}
+			if ok && len(ws) > bestLen {
+				bestEnt, bestName, bestLen = ei, n, len(ws)
+			}
+		}
+	}
+	if bestEnt != nil {
+		return bestEnt, bestName
+	}
+	if len(t.ents) == 1 {
+		return t.ents[0], ""
+	}
+	return nil, ""
+}
+
+// insideMention reports whether [start, end) lies in a mention.
+func (d *doc) insideMention(start, end int) bool {
+	for _, i := range d.mentionsIn(start-64, end) {
+		m := d.mentions[i]
+		if m.start <= start && end <= m.end {
+			return true
+		}
+	}
+	return false
+}
+
+// matchCase spells fix with the capitals of like ("KITY" -> "KITTY").
+func matchCase(fix, like string) string {
+	if like == strings.ToUpper(like) && utf8.RuneCountInString(like) > 1 {
+		return strings.ToUpper(fix)
+	}
+	return fix
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the optimal string alignment distance of a and b
+// (insertions, deletions, substitutions and transpositions of adjacent
+// runes), or limit+1 when it exceeds limit.
+func editDistance(a, b []rune, limit int) int {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1
+	}
+	var buf [3][32]int
+	if len(b)+1 > len(buf[0]) {
+		return limit + 1
+	}
+	prev2, prev, cur := buf[0][:len(b)+1], buf[1][:len(b)+1], buf[2][:len(b)+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// cjkNearMisses finds runs of CJK characters that differ from a declared
+// name of three to six characters in exactly one character (not the
+// first), that are not declared names themselves, and that occur at most
+// once in the text (a name the text repeats is a different person).
+func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
+	var out []Finding
+	rs := d.frunes
+	type hit struct {
+		i, n, pos int
+		s         *nameSeq
+	}
+	var hits []hit
+	for i := range rs {
+		if !isCJK(rs[i]) {
+			continue
+		}
+		for _, n := range k.cjkLens {
+			if i+n > len(rs) {
+				continue
+			}
+			allCJK := true
+			for j := i; j < i+n; j++ {
+				if !isCJK(rs[j]) {
+					allCJK = false
+					break
+				}
+			}
+			if !allCJK {
+				continue
+			}
+			for pos := 1; pos < n; pos++ {
+				key := cjkKey{n: n, pos: pos}
+				copy(key.r[:n], rs[i:i+n])
+				key.r[pos] = 0
+				for _, s := range k.cjkNear[key] {
+					if s.runes[pos] == rs[i+pos] {
+						continue // the name itself
+					}
+					hits = append(hits, hit{i, n, pos, s})
+				}
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	for _, h := range hits {
+		start, end := d.roff[h.i], d.roff[h.i+h.n]
+		// The window overlaps a real mention of a declared name: the
+		// characters belong to that name, not to a misspelling.
+		if d.overlapsMention(start, end) {
+			continue
+		}
+		window := rs[h.i : h.i+h.n]
+		if countRunes(rs, window) > 1 {
+			continue
+		}
+		ei := h.s.ents[0]
+		fix := []rune(d.text[start:end])
+		// Keep the text's script: take the name as declared when it has
+		// the same length, else the folded form.
+		declared := []rune(h.s.text)
+		if len(declared) == len(fix) {
+			fix[h.pos] = declared[h.pos]
+		} else {
+			fix[h.pos] = h.s.runes[h.pos]
+		}
+		conf := 0.85
+		if len(h.s.ents) > 1 {
+			conf = 0.6
+		}
+		out = append(out, Finding{
+			Type:       TypeName,
+			Start:      start,
+			End:        end,
+			Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
+			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: h.s.text, Line: 1},
+			Suggestion: string(fix),
+			Confidence: conf,
+		})
+	}
+	return dedupe(out)
+}
+
+func (d *doc) overlapsMention(start, end int) bool {
+	for _, i := range d.mentionsIn(start-64, end) {
+		m := d.mentions[i]
+		if m.start < end && start < m.end {
+			return true
+		}
+	}
+	return false
+}
+
+func countRunes(hay, needle []rune) int {
+	n := 0
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		if hay[i] == needle[0] && slices.Equal(hay[i:i+len(needle)], needle) {
+			n++
+			if n > 1 {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+// dedupe drops findings with the same range and type as an earlier one.
+func dedupe(in []Finding) []Finding {
+	out := in[:0]
+	seen := map[[3]int]bool{}
+	for _, f := range in {
+		key := [3]int{f.Start, f.End, len(f.Type)}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, f)
+	}
+	return out
+}

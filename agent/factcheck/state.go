@@ -1,0 +1,314 @@
+package factcheck
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// absentStatus are status values under which a character cannot act in a
+// scene (unless the text places the scene at their location).
+var absentStatus = map[string]string{
+	"away": "away", "absent": "away", "abroad": "away", "gone": "away", "travelling": "away", "missing": "missing",
+	"dead": "dead", "deceased": "dead", "died": "dead", "killed": "dead",
+	"imprisoned": "imprisoned", "in prison": "imprisoned", "jailed": "imprisoned", "captive": "imprisoned",
+	"离开": "away", "离家": "away", "不在": "away", "外出": "away", "出门": "away", "远行": "away", "離開": "away",
+	"死": "dead", "死亡": "dead", "已死": "dead", "已故": "dead", "去世": "dead", "亡故": "dead", "病故": "dead", "身故": "dead",
+	"入狱": "imprisoned", "下狱": "imprisoned", "入獄": "imprisoned", "下獄": "imprisoned", "被囚": "imprisoned", "囚禁": "imprisoned",
+}
+
+// speechVerbs introduce a speaker after the quotation: "said Lydia".
+var speechVerbs = wordSet("said", "cried", "replied", "observed", "exclaimed", "added", "continued", "answered",
+	"asked", "whispered", "returned", "rejoined", "resumed", "repeated", "remarked", "began", "interrupted",
+	"shouted", "called", "murmured", "muttered", "sighed", "laughed", "declared", "insisted", "pursued", "inquired", "enquired", "says", "asks", "replies", "cries")
+
+// notActing follow a name without placing its owner in the scene: modal
+// and perfect forms, writing and sending from afar, being elsewhere.
+var notActing = wordSet("would", "could", "should", "might", "must", "may", "will", "shall", "had", "has", "have",
+	"wrote", "writes", "written", "sent", "sends", "remained", "remains", "stayed", "stays", "left", "leaves", "was", "were", "is", "being", "never", "herself", "himself",
+	"did", "does", "not", "and", "or", "nor", "who", "whom", "whose", "which", "that", "to", "of", "in", "at", "on", "for", "with", "from", "by", "as", "than", "s")
+
+// beForms are "was"-like words that do place the subject in the scene
+// when a participle or adjective of condition follows, not a place.
+var beForms = wordSet("was", "were", "is")
+
+// elsewhere after "was" keeps the subject out of the scene.
+var elsewhere = wordSet("gone", "away", "absent", "still", "then", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "very", "much", "so", "too", "always", "only", "quite", "all")
+
+// pastVerbs are irregular past forms that mark an agent.
+var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", "gave", "made", "saw", "heard",
+	"felt", "found", "got", "held", "kept", "knew", "led", "let", "lay", "met", "put", "rose", "said", "set", "shook",
+	"thought", "told", "threw", "began", "bade", "bid", "brought", "caught", "drew", "drove", "fell", "flew", "fought", "hid",
+	"laughed", "looked", "moved", "walked", "entered", "turned", "smiled", "seemed", "appeared", "answered", "replied", "cried",
+	"whispered", "followed", "joined", "sprang", "stole", "struck", "swore", "wept", "won", "wore", "ate", "drank", "sang",
+	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes")
+
+// presence nouns after a possessive name put its owner in the scene.
+var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
+	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "smile", "presence")
+
+// leadWords may stand before a sentence's subject.
+var leadWords = wordSet("but", "and", "then", "so", "now", "yet", "when", "while", "as", "here", "there", "soon", "meanwhile", "presently", "at", "last", "length", "instantly", "immediately", "after", "before", "this", "that", "time")
+
+// notAgent before a name makes it an object, not the actor.
+var notAgent = wordSet("of", "about", "from", "to", "for", "late", "poor", "dear", "upon", "on", "towards", "toward", "against", "like", "than", "without", "between", "among", "mention", "mentioned", "remember", "remembered", "thought", "think", "letter", "news")
+
+func wordSet(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// cjkActing are characters that, right after a name, make it the actor.
+const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑"
+
+// cjkAdverbs may stand between a name and its verb.
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已"
+
+func (k *Knowledge) checkState(d *doc) []Finding {
+	var out []Finding
+	for mi, m := range d.mentions {
+		if len(m.ents) != 1 {
+			continue // an ambiguous alias cannot prove anything
+		}
+		e := m.ents[0]
+		if !e.person {
+			continue
+		}
+		facts := e.e.FactsAsOf(d.chapter)
+		status := strings.ToLower(strings.TrimSpace(facts["status"]))
+		why, absent := absentStatus[status]
+		if !absent {
+			continue
+		}
+		if d.inQuote(m.start) {
+			continue
+		}
+		si := d.sentenceAt(m.start)
+		sent := d.text[d.sents[si].start:d.sents[si].end]
+		if loc := facts["location"]; loc != "" && containsPlace(sent, loc) {
+			continue
+		}
+		how, conf := k.acting(d, mi)
+		if how == "" {
+			continue
+		}
+		msg := fmt.Sprintf("%s is %s as of chapter %d", e.e.Name, why, d.chapter)
+		if loc := facts["location"]; loc != "" && why == "away" {
+			msg = fmt.Sprintf("%s is away (%s) as of chapter %d", e.e.Name, loc, d.chapter)
+		}
+		msg += ", but " + how + " here"
+		line, since := e.e.FactSource("status", d.chapter)
+		out = append(out, Finding{
+			Type:       TypeState,
+			Start:      m.start,
+			End:        m.end,
+			Message:    msg,
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: "status", Value: facts["status"], Line: line, Since: since},
+			Confidence: conf,
+		})
+	}
+	return out
+}
+
+// containsPlace reports whether sent names place (as a whole word for
+// Latin text).
+func containsPlace(sent, place string) bool {
+	for _, p := range strings.Split(place, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(sent[i:], p)
+			if j < 0 {
+				break
+			}
+			if hasCJK(p) || wordBoundary(sent, i+j, i+j+len(p)) {
+				return true
+			}
+			i += j + len(p)
+		}
+	}
+	return false
+}
+
+// acting says how mention mi makes its entity act in the scene ("" when
+// it does not), with a confidence.
+func (k *Knowledge) acting(d *doc, mi int) (string, float64) {
+	m := d.mentions[mi]
+	if m.firstWord < 0 {
+		return cjkActs(d, m)
+	}
+	prev := prevWords(d, m.firstWord, 3)
+	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
+		return "", 0
+	}
+	if m.possessive {
+		// "Wickham’s quick step was heard": a possessive with a noun of
+		// presence within two words.
+		j := m.lastWord + 1
+		if j < len(d.words) && d.words[j].s == "s" {
+			j++
+		}
+		for n := 0; n < 3 && j+n < len(d.words); n++ {
+			if presenceNouns[strings.ToLower(d.words[j+n].s)] {
+				return "is present", 0.75
+			}
+		}
+		return "", 0
+	}
+	if len(prev) > 0 && speechVerbs[strings.ToLower(prev[0])] && d.between(m.firstWord-1, m.firstWord) == " " {
+		return "speaks", 0.9
+	}
+	if len(prev) > 0 && strings.ToLower(prev[0]) == "by" && sameClause(d, m.firstWord-1, m.firstWord) {
+		return "acts", 0.8
+	}
+	if how, ok := subjectOf(d, m); ok {
+		return how, 0.8
+	}
+	if coordinated(d, mi) {
+		return "is in the scene", 0.7
+	}
+	return "", 0
+}
+
+// partOf matches "on the part of X".
+func partOf(prev []string) bool {
+	return len(prev) >= 2 && strings.ToLower(prev[0]) == "of" && strings.ToLower(prev[1]) == "part"
+}
+
+// prevWords returns up to n words before word i, nearest first, stopping
+// at a sentence or clause break.
+func prevWords(d *doc, i, n int) []string {
+	var out []string
+	for j := i - 1; j >= 0 && len(out) < n; j-- {
+		gap := d.between(j, j+1)
+		if strings.ContainsAny(gap, ".!?;:“”\"\n") {
+			break
+		}
+		out = append(out, d.words[j].s)
+	}
+	return out
+}
+
+func sameClause(d *doc, i, j int) bool {
+	return !strings.ContainsAny(d.between(i, j), ".!?;:“”\"\n")
+}
+
+// subjectOf reports whether mention m is the subject of a verb: followed
+// by a finite verb, or standing first in its sentence (after a
+// conjunction or two) with the verb later.
+func subjectOf(d *doc, m mention) (string, bool) {
+	j := m.lastWord + 1
+	if j >= len(d.words) {
+		return "", false
+	}
+	gap := d.between(m.lastWord, j)
+	// Skip one adverb: "Lydia then went", "Lydia, however, came".
+	next := strings.ToLower(d.words[j].s)
+	if (strings.HasSuffix(next, "ly") || next == "then" || next == "now" || next == "soon" || next == "however") && j+1 < len(d.words) && !strings.ContainsAny(d.between(j, j+1), ".!?;:") {
+		j++
+		gap += d.between(j-1, j)
+		next = strings.ToLower(d.words[j].s)
+	}
+	if strings.ContainsAny(gap, ".!?;:“”\"\n") {
+		return "", false
+	}
+	plain := strings.TrimSpace(gap) == ""
+	if plain {
+		if beForms[next] {
+			if j+1 < len(d.words) && sameClause(d, j, j+1) && !elsewhere[strings.ToLower(d.words[j+1].s)] {
+				return "is in the scene", true
+			}
+			return "", false
+		}
+		if notActing[next] {
+			return "", false
+		}
+		if pastVerbs[next] || (strings.HasSuffix(next, "ed") && len(next) > 4) {
+			return "acts", true
+		}
+	}
+	// First in its sentence: "But Mr. Bennet, though he assured her…".
+	start := d.sents[d.sentenceAt(m.start)].start
+	lead := d.text[start:m.start]
+	for _, w := range latinWords(lead) {
+		if !leadWords[strings.ToLower(w)] {
+			return "", false
+		}
+	}
+	if strings.ContainsAny(lead, "“”\"") {
+		return "", false
+	}
+	if notActing[next] && !(strings.TrimSpace(gap) == "," || strings.TrimSpace(gap) == "") {
+		return "", false
+	}
+	if notActing[next] && strings.TrimSpace(gap) == "" {
+		return "", false
+	}
+	return "acts", true
+}
+
+// coordinated reports whether mention mi is joined by "and" or a comma to
+// a mention of a present character in the same clause: "Mrs. Bennet and
+// Lydia", "Elizabeth, Wickham, and Darcy".
+func coordinated(d *doc, mi int) bool {
+	m := d.mentions[mi]
+	for _, ni := range []int{mi - 1, mi + 1} {
+		if ni < 0 || ni >= len(d.mentions) {
+			continue
+		}
+		n := d.mentions[ni]
+		var gap string
+		if ni < mi {
+			gap = d.text[n.end:m.start]
+		} else {
+			gap = d.text[m.end:n.start]
+		}
+		g := strings.TrimSpace(gap)
+		if g != "and" && g != "," && g != ", and" && g != "和" && g != "、" && g != "与" && g != "與" {
+			continue
+		}
+		if len(n.ents) != 1 || !n.ents[0].person {
+			continue
+		}
+		if _, absent := absentStatus[strings.ToLower(n.ents[0].e.FactsAsOf(d.chapter)["status"])]; absent {
+			continue
+		}
+		// The group must not be the object of a preposition.
+		first := min(m.firstWord, n.firstWord)
+		if first < 0 {
+			return true
+		}
+		prev := prevWords(d, first, 3)
+		if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// cjkActs: a CJK name followed (after at most two adverbs) by a verb of
+// speech or motion.
+func cjkActs(d *doc, m mention) (string, float64) {
+	rest := d.text[m.end:]
+	for n := 0; n < 3 && rest != ""; n++ {
+		r, size := utf8.DecodeRuneInString(rest)
+		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
+			if r == '道' || r == '说' || r == '說' || r == '问' || r == '問' || r == '答' || r == '骂' || r == '罵' {
+				return "speaks", 0.85
+			}
+			return "acts", 0.75
+		}
+		if !strings.ContainsRune(cjkAdverbs, r) || unicode.IsSpace(r) {
+			return "", 0
+		}
+		rest = rest[size:]
+	}
+	return "", 0
+}

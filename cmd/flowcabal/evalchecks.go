@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// runEvalChecks scores the deterministic Role C checkers on a file of
+// planted contradictions: each modified excerpt is checked as text of its
+// chapter against the project's entities and world rules, a finding
+// counts when its type matches the case's and its range overlaps the
+// planted span, and each original excerpt is checked for false positives.
+func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("eval checks", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	dir := fs.String("project", "", "project folder with entities/ and meta/ (manuscript/ optional, for the previous chapter)")
+	casesPath := fs.String("cases", "", "case file (JSON lines, shared/eval/README.md part B)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *dir == "" || *casesPath == "" || fs.NArg() > 0 {
+		fmt.Fprintln(env.stderr, "usage: flowcabal eval checks --project DIR --cases FILE")
+		return exitUsage
+	}
+	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(env.stderr, "flowcabal eval checks: %s is not a folder\n", *dir)
+		return exitFailure
+	}
+	f, err := os.Open(*casesPath)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal eval checks: %v\n", err)
+		return exitFailure
+	}
+	cases, err := factcheck.ReadCases(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal eval checks: %s: %v\n", *casesPath, err)
+		return exitFailure
+	}
+	proj, errs := knowledge.LoadProject(*dir)
+	for _, e := range errs {
+		fmt.Fprintf(env.stderr, "warning: %v\n", e)
+	}
+	if len(proj.Entities) == 0 && len(proj.WorldRules.Forbidden) == 0 {
+		fmt.Fprintf(env.stderr, "flowcabal eval checks: %s has no entities and no world rules\n", *dir)
+		return exitFailure
+	}
+	k := factcheck.FromProject(proj, textsearch.NewFolder())
+	for _, e := range k.Errs() {
+		fmt.Fprintf(env.stderr, "warning: %v\n", e)
+	}
+	if err := ctx.Err(); err != nil {
+		return exitFailure
+	}
+	prev := func(ch int) string {
+		if d := proj.Chapter(ch - 1); d != nil {
+			return d.Body
+		}
+		return ""
+	}
+	rep := factcheck.Evaluate(cases, k, prev)
+	rep.Write(env.stdout)
+	return exitOK
+}
