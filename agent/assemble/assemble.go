@@ -260,34 +260,43 @@ func (a *assembly) fill(sh Shares) {
 			place(it, it.def, remaining)
 		}
 	}
-	// 3. Deepen: the best items go up a level while the budget lasts.
-	for _, it := range a.deepenOrder() {
-		for l := it.maxLevel(); l > it.level; l-- {
-			if it.text[l] == "" {
+	// 3. Deepen: the best chapters go up a level while the budget lasts.
+	deepen := func(its []*item) {
+		for _, it := range its {
+			if it.level < 0 {
 				continue
 			}
-			extra := a.costAt(it, l) - a.costAt(it, it.level)
-			refund := 0
-			if l == 2 && it.cat == catManuscript && it.part == "" {
-				refund = a.passageCost(it.path)
-			}
-			if extra-refund <= remaining {
-				remaining -= extra
-				usedBy[it.cat] += extra
-				it.level = l
-				if refund > 0 {
-					remaining += a.dropPassages(it.path)
+			for l := it.maxLevel(); l > it.level; l-- {
+				if it.text[l] == "" {
+					continue
 				}
-				break
+				extra := a.costAt(it, l) - a.costAt(it, it.level)
+				refund := 0
+				if l == 2 && it.cat == catManuscript && it.part == "" {
+					refund = a.passageCost(it.path)
+				}
+				if extra-refund <= remaining {
+					remaining -= extra
+					usedBy[it.cat] += extra
+					it.level = l
+					if refund > 0 {
+						remaining += a.dropPassages(it.path)
+					}
+					break
+				}
 			}
 		}
 	}
+	first, later := a.deepenOrder()
+	deepen(first)
 	// 4. The rest, in priority order, while anything fits.
 	for _, it := range a.items {
 		if !it.core && it.level < 0 && !a.coveredByChapter(it) {
 			place(it, it.def, remaining)
 		}
 	}
+	// 5. Then the knowledge and the other chapters go up a level.
+	deepen(later)
 	for _, it := range a.items {
 		if it.level < 0 && it.why == "" {
 			l := it.maxLevel()
@@ -348,11 +357,11 @@ func (a *assembly) coveredByChapter(it *item) bool {
 	return false
 }
 
-// deepenOrder lists the injected items worth a higher level, best first:
-// the best-matching chapter, the previous chapter, the second best
-// chapter, the named entities, the meta documents, then the other
-// chapters.
-func (a *assembly) deepenOrder() []*item {
+// deepenOrder lists the items worth a higher level, best first: first
+// the best-matching chapter, the previous chapter and the second best
+// chapter (deepened before the extra passages), later the named
+// entities, the meta documents and the other chapters (after them).
+func (a *assembly) deepenOrder() (first, later []*item) {
 	var prev, search, ents, meta, rest []*item
 	for _, it := range a.items {
 		if it.level < 0 || it.level >= it.maxLevel() || it.part != "" {
@@ -372,20 +381,19 @@ func (a *assembly) deepenOrder() []*item {
 		}
 	}
 	slices.SortStableFunc(search, func(x, y *item) int { return cmp.Compare(y.prio, x.prio) })
-	var out []*item
 	if len(search) > 0 {
-		out = append(out, search[0])
+		first = append(first, search[0])
 	}
-	out = append(out, prev...)
+	first = append(first, prev...)
 	if len(search) > 1 {
-		out = append(out, search[1])
+		first = append(first, search[1])
 	}
-	out = append(out, ents...)
-	out = append(out, meta...)
+	later = append(later, ents...)
+	later = append(later, meta...)
 	if len(search) > 2 {
-		out = append(out, search[2:]...)
+		later = append(later, search[2:]...)
 	}
-	return append(out, rest...)
+	return first, append(later, rest...)
 }
 
 // render writes the chosen items and the provenance.

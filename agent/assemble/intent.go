@@ -1,10 +1,12 @@
 package assemble
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -141,8 +143,96 @@ func analyze(n Node, snap Snapshot, chapter int) Intent {
 			in.Upstream = append(in.Upstream, EntityRef{Path: k, Name: e.Decl.Name, Found: forms[k], Count: counts[k]})
 		}
 	}
-	in.Described = describedEntities(n.Text, snap, byPath, named)
+	in.Described = relatedByWord(n.Text, snap, byPath, named)
+	for _, r := range in.Described {
+		named[r.Path] = true
+	}
+	in.Described = append(in.Described, describedEntities(n.Text, snap, byPath, named)...)
 	return in
+}
+
+// symmetric relation kinds hold both ways: if A is B's friend, B is A's.
+var symmetric = map[string]bool{"friend": true, "spouse": true, "cousin": true, "enemy": true,
+	"acquaintance": true, "love-interest": true, "sibling": true, "rival": true, "ally": true}
+
+// relatedByWord finds entities named through a relation of a named one:
+// "Darcy's imperious aunt" is the entity Darcy's file relates to with
+// kind "aunt". The kind must follow the name within a few words.
+func relatedByWord(text string, snap Snapshot, byPath map[string]*Entity, named map[string]bool) []EntityRef {
+	m := snap.Matcher()
+	if m == nil {
+		return nil
+	}
+	an := snap.Analyzer()
+	byRes := map[string]*Entity{}
+	for _, e := range byPath {
+		byRes[e.Decl.Resource] = e
+	}
+	var out []EntityRef
+	seen := map[string]bool{}
+	for _, men := range m.Find(text) {
+		src := byPath[men.Key]
+		if src == nil {
+			continue
+		}
+		// The next few words after the name.
+		rest := text[men.End:]
+		words := an.Terms(firstWords(rest, 4))
+		has := func(kind string) bool {
+			kt := an.Terms(strings.ReplaceAll(kind, "-", " "))
+			if len(kt) == 0 {
+				return false
+			}
+			for _, t := range kt {
+				if !slices.Contains(words, t) {
+					return false
+				}
+			}
+			return true
+		}
+		try := func(t *Entity, kind string) {
+			if t == nil || named[t.Path] || seen[t.Path] || t.Path == src.Path || !has(kind) {
+				return
+			}
+			seen[t.Path] = true
+			out = append(out, EntityRef{Path: t.Path, Name: t.Decl.Name, Found: fmt.Sprintf("%s's %s", men.Name, kind)})
+		}
+		for _, r := range src.Decl.Relations {
+			try(byRes[strings.TrimSuffix(r.To, ".md")], r.Kind)
+		}
+		for _, t := range snap.Entities() {
+			for _, r := range t.Decl.Relations {
+				if symmetric[r.Kind] && strings.TrimSuffix(r.To, ".md") == src.Decl.Resource {
+					try(t, r.Kind)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// firstWords returns the start of s up to n words (CJK characters count
+// as words).
+func firstWords(s string, n int) string {
+	words, in := 0, false
+	for i, r := range s {
+		switch {
+		case textsearch.IsCJK(r):
+			words++
+			in = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’':
+			if !in {
+				words++
+				in = true
+			}
+		default:
+			in = false
+		}
+		if words > n {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // describedEntities finds entities the text refers to without naming
@@ -178,6 +268,9 @@ func describedEntities(text string, snap Snapshot, byPath map[string]*Entity, na
 		return nil
 	}
 	top := hits[0].Score
+	// A term found in more than a quarter of the entity files says little
+	// about which one is meant.
+	rare := func(t string) bool { return x.DocFreq(t)*4 <= x.Len() || x.DocFreq(t) <= 1 }
 	var out []EntityRef
 	for _, h := range hits {
 		if h.Score < 0.6*top || len(out) == maxDescribed {
@@ -187,7 +280,17 @@ func describedEntities(text string, snap Snapshot, byPath map[string]*Entity, na
 		if e == nil {
 			continue
 		}
-		out = append(out, EntityRef{Path: h.ID, Name: e.Decl.Name, Found: sharedTerms(q, an.Terms(e.Decl.Description+" "+strings.Join(e.Decl.Names(), " ")+" "+factValues(e.Decl))), Score: h.Score})
+		shared := sharedTerms(q, an.Terms(e.Decl.Description+" "+strings.Join(e.Decl.Names(), " ")+" "+factValues(e.Decl)+" "+relationKinds(e.Decl)))
+		nRare := 0
+		for _, t := range shared {
+			if rare(t) {
+				nRare++
+			}
+		}
+		if len(shared) < 2 || nRare == 0 {
+			continue
+		}
+		out = append(out, EntityRef{Path: h.ID, Name: e.Decl.Name, Found: "matched " + strings.Join(shared, ", "), Score: h.Score})
 	}
 	return out
 }
@@ -205,8 +308,17 @@ func factValues(e *knowledge.Entity) string {
 	return b.String()
 }
 
+func relationKinds(e *knowledge.Entity) string {
+	var b strings.Builder
+	for _, r := range e.Relations {
+		b.WriteString(strings.ReplaceAll(r.Kind, "-", " "))
+		b.WriteString(" ")
+	}
+	return b.String()
+}
+
 // sharedTerms lists, in query order, the query terms found in doc.
-func sharedTerms(q, doc []string) string {
+func sharedTerms(q, doc []string) []string {
 	in := map[string]bool{}
 	for _, t := range doc {
 		in[t] = true
@@ -217,7 +329,7 @@ func sharedTerms(q, doc []string) string {
 			out = append(out, t)
 		}
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // nameTerms are the terms that stand for an entity in a search: its

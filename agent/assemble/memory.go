@@ -148,7 +148,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			return nil, err
 		}
 		s.entities = append(s.entities, &Entity{Decl: e, Resource: r})
-		entries = append(entries, textsearch.MatchEntry{Key: e.Path, Names: e.Names(), Exclude: e.Exclude})
+		entries = append(entries, textsearch.MatchEntry{Key: e.Path, Names: append(e.Names(), givenNames(e)...), Exclude: e.Exclude})
 	}
 	slices.SortFunc(s.entities, func(a, c *Entity) int { return cmp.Compare(a.Path, c.Path) })
 	byRes := map[string]*Entity{}
@@ -218,6 +218,38 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	return s, nil
 }
 
+// titles are forms of address that never stand alone for one person.
+var titles = map[string]bool{"mr": true, "mr.": true, "mrs": true, "mrs.": true, "miss": true, "ms": true,
+	"ms.": true, "lady": true, "lord": true, "sir": true, "colonel": true, "captain": true, "dr": true, "dr.": true,
+	"the": true, "king": true, "queen": true, "prince": true, "princess": true, "st": true, "st.": true}
+
+// givenNames are the short forms a text uses for a character without the
+// author having to list them: the first word of a name of two or more
+// words ("Elizabeth" of "Elizabeth Bennet", unless it is a title such as
+// "Mr."), and the given name of a three-character Chinese name ("宝玉" of
+// "贾宝玉"). A given name shared by several characters matches them all.
+func givenNames(e *knowledge.Entity) []string {
+	if e.Kind != "character" {
+		return nil
+	}
+	name := strings.TrimSpace(e.Name)
+	var out []string
+	if f := strings.Fields(name); len(f) >= 2 && !titles[strings.ToLower(f[0])] && len(f[0]) > 1 {
+		out = append(out, f[0])
+	}
+	if rs := []rune(name); len(rs) == 3 && textsearch.IsCJK(rs[0]) && textsearch.IsCJK(rs[1]) && textsearch.IsCJK(rs[2]) {
+		out = append(out, string(rs[1:]))
+	}
+	for _, n := range out {
+		for _, have := range e.Names() {
+			if strings.EqualFold(have, n) {
+				return nil
+			}
+		}
+	}
+	return out
+}
+
 // entityProfileText is what the entity index holds for e: names, kind,
 // base fact values (not progressions, which may lie ahead of the chapter
 // being written), relations with the related entity's name, and the
@@ -264,17 +296,17 @@ type MemSnapshot struct {
 	matcher                           *textsearch.Matcher
 }
 
-func (s *MemSnapshot) Meta() []*Resource                { return s.meta }
-func (s *MemSnapshot) Entities() []*Entity              { return s.entities }
-func (s *MemSnapshot) Chapters() []*Chapter             { return s.chapters }
-func (s *MemSnapshot) Arcs() []*Arc                     { return s.arcs }
-func (s *MemSnapshot) Summaries() []*Resource           { return s.summaries }
-func (s *MemSnapshot) ChapterIndex() *textsearch.Index  { return s.chapterX }
-func (s *MemSnapshot) PassageIndex() *textsearch.Index  { return s.passageX }
-func (s *MemSnapshot) ArcIndex() *textsearch.Index      { return s.arcX }
-func (s *MemSnapshot) EntityIndex() *textsearch.Index   { return s.entityX }
-func (s *MemSnapshot) Matcher() *textsearch.Matcher     { return s.matcher }
-func (s *MemSnapshot) Analyzer() *textsearch.Analyzer   { return s.b.an }
+func (s *MemSnapshot) Meta() []*Resource               { return s.meta }
+func (s *MemSnapshot) Entities() []*Entity             { return s.entities }
+func (s *MemSnapshot) Chapters() []*Chapter            { return s.chapters }
+func (s *MemSnapshot) Arcs() []*Arc                    { return s.arcs }
+func (s *MemSnapshot) Summaries() []*Resource          { return s.summaries }
+func (s *MemSnapshot) ChapterIndex() *textsearch.Index { return s.chapterX }
+func (s *MemSnapshot) PassageIndex() *textsearch.Index { return s.passageX }
+func (s *MemSnapshot) ArcIndex() *textsearch.Index     { return s.arcX }
+func (s *MemSnapshot) EntityIndex() *textsearch.Index  { return s.entityX }
+func (s *MemSnapshot) Matcher() *textsearch.Matcher    { return s.matcher }
+func (s *MemSnapshot) Analyzer() *textsearch.Analyzer  { return s.b.an }
 
 // Tokens counts text exactly, memoised by content across every snapshot
 // of the builder. A text the tokenizer cannot count costs one token per
