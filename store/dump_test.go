@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"sort"
@@ -15,6 +16,9 @@ import (
 // as text, so that two stores can be compared.
 func dumpDerived(t testing.TB, s *Store) string {
 	t.Helper()
+	if err := s.loadSearch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	var b strings.Builder
 	err := s.view(func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bResources, bByHash, bRelations, bRelationsTo, bArcs} {
@@ -49,4 +53,22 @@ func dumpDerived(t testing.TB, s *Store) string {
 		b.WriteString(strings.Join(docs, "\n"))
 	}
 	return b.String()
+}
+
+// firstDiff shows the first differing line of two dumps.
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(la) || i < len(lb); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n got  %.300s\n want %.300s", i+1, x, y)
+		}
+	}
+	return "(equal)"
 }

@@ -195,7 +195,7 @@ func (s *Store) runJob(ctx context.Context, j Job) (bool, error) {
 		})
 	}
 	lv := Levels{Hash: j.Hash, L0: s.clean(sum.L0), L1: s.clean(sum.L1), Extractive: sum.Extractive, Model: sum.Model, At: time.Now().UTC()}
-	return true, s.update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		if err := putJSON(tx.Bucket(bLevels), j.Hash, lv); err != nil {
 			return err
 		}
@@ -204,6 +204,10 @@ func (s *Store) runJob(ctx context.Context, j Job) (bool, error) {
 		}
 		return s.markLevels(tx, j)
 	})
+	if err == nil && s.opts.jobDone != nil {
+		s.opts.jobDone(j)
+	}
+	return err == nil, err
 }
 
 // summarize asks the configured Summarizer, falling back to the extractive

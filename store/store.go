@@ -65,6 +65,8 @@ type Options struct {
 
 	// migrations replaces the built-in list, for tests.
 	migrations []migration
+	// jobDone is told of each summary job committed, for tests.
+	jobDone func(Job)
 }
 
 // Store is an open project store. Its methods are safe for concurrent

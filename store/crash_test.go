@@ -1,0 +1,324 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The crash tests run the test binary again as a child that does the
+// work and reports each acknowledged step on stdout; the parent SIGKILLs
+// it at chosen points, reopens the store and checks that everything
+// acknowledged survived and that the work finishes.
+const (
+	crashChildEnv = "FLOWCABAL_STORE_CRASH_CHILD"
+	crashRootEnv  = "FLOWCABAL_STORE_CRASH_ROOT"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(crashChildEnv); mode != "" {
+		os.Exit(crashChild(mode, os.Getenv(crashRootEnv)))
+	}
+	os.Exit(m.Run())
+}
+
+// crashChild is the child's work. Lines it prints:
+//
+//	progress N/T       a file scanned
+//	indexed            Index returned
+//	job HASH           a summary committed
+//	drained            the queue is empty
+//	ack I TARGET VERSION HASH   Persist returned
+func crashChild(mode, root string) int {
+	ctx := context.Background()
+	out := bufio.NewWriter(os.Stdout)
+	var mu sync.Mutex
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, format+"\n", args...)
+		out.Flush()
+	}
+	opts := Options{LockWait: 5 * time.Second, jobDone: func(j Job) { say("job %s", j.Hash) }}
+	s, err := Open(ctx, root, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	switch mode {
+	case "index":
+		if _, err := s.Index(ctx, func(done, total int, file string) { say("progress %d/%d", done, total) }); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		say("indexed")
+		if _, err := s.Drain(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		say("drained")
+	case "curate":
+		for i := 1; i < 100000; i++ {
+			target := fmt.Sprintf("manuscript/chapter-%02d", 11+i%3)
+			res, err := s.Persist(ctx, curatedText(i), target, []string{"v" + strconv.Itoa(i)})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 3
+			}
+			say("ack %d %s %d %s", i, res.Target, res.Version, res.Hash)
+		}
+	}
+	s.Close()
+	return 0
+}
+
+// curatedText is the i-th content persisted by the curation child: large
+// enough that a kill often lands inside a write.
+func curatedText(i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Chapter draft %d\n\n", i)
+	for p := 0; p < 400; p++ {
+		fmt.Fprintf(&b, "Paragraph %d of draft %d: Elizabeth and Jane walked to Meryton; 寶玉與黛玉在園中說話。\n\n", p, i)
+	}
+	return b.String()
+}
+
+// child starts the test binary in mode on root and returns it with a
+// reader of its lines.
+func child(t *testing.T, mode, root string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+mode, crashRootEnv+"="+root)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(stdout)
+}
+
+func kill(t *testing.T, cmd *exec.Cmd, lines *bufio.Scanner) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, struct{ io.Reader }{readerOf(lines)})
+	err := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatalf("child was not killed: %v", err)
+	}
+}
+
+// readerOf drains what is left of a scanner.
+func readerOf(sc *bufio.Scanner) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		for sc.Scan() {
+		}
+		pw.Close()
+	}()
+	return pr
+}
+
+// checkDB verifies the file's structure with bbolt's own checker.
+func checkDB(t *testing.T, root string) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(root, ".flowcabal", "project.db"), 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("database does not open after the kill: %v", err)
+	}
+	defer db.Close()
+	db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			t.Errorf("database damaged: %v", err)
+		}
+		return nil
+	})
+}
+
+func TestCrashDuringIndexing(t *testing.T) {
+	root := t.TempDir()
+	makeCorpusProject(t, root, "hongloumeng", 100)
+	total := 0
+
+	// 1. Kill in the middle of the scan: nothing was acknowledged.
+	cmd, lines := child(t, "index", root)
+	for lines.Scan() {
+		var done int
+		if _, err := fmt.Sscanf(lines.Text(), "progress %d/%d", &done, &total); err == nil && done >= total/2 {
+			break
+		}
+	}
+	kill(t, cmd, lines)
+	checkDB(t, root)
+
+	// 2. Kill after the scan, while it commits (or just after).
+	cmd, lines = child(t, "index", root)
+	for lines.Scan() {
+		var done int
+		if _, err := fmt.Sscanf(lines.Text(), "progress %d/%d", &done, &total); err == nil && done == total {
+			break
+		}
+	}
+	time.Sleep(time.Duration(rand.IntN(30)) * time.Millisecond)
+	kill(t, cmd, lines)
+	checkDB(t, root)
+
+	// 3. Let it index, kill it while it summarises.
+	cmd, lines = child(t, "index", root)
+	indexed := false
+	var acked []string
+	for lines.Scan() {
+		l := lines.Text()
+		if l == "indexed" {
+			indexed = true
+		}
+		if h, ok := strings.CutPrefix(l, "job "); ok {
+			acked = append(acked, h)
+			if len(acked) == 25 {
+				break
+			}
+		}
+	}
+	if !indexed || len(acked) < 25 {
+		t.Fatalf("child stopped early: indexed=%v jobs=%d", indexed, len(acked))
+	}
+	kill(t, cmd, lines)
+	checkDB(t, root)
+
+	// Everything acknowledged is there before any new work.
+	s := openStore(t, root, Options{})
+	st, err := s.Stats()
+	if err != nil || st.Chapters != 120 || st.Characters != 100 {
+		t.Fatalf("after the kill: %+v, %v", st, err)
+	}
+	s.view(func(tx *bolt.Tx) error {
+		for _, h := range acked {
+			if tx.Bucket(bLevels).Get([]byte(h)) == nil {
+				t.Errorf("acknowledged summary %s lost", h)
+			}
+			if tx.Bucket(bQueue).Get([]byte(h)) != nil {
+				t.Errorf("acknowledged summary %s still queued", h)
+			}
+		}
+		return nil
+	})
+	if st.PendingSummaries == 0 {
+		t.Error("the kill left no pending summaries; it came too late to test anything")
+	}
+	// The queue finishes, and the result equals a clean index.
+	if _, err := s.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.Stats(); st.PendingSummaries != 0 {
+		t.Errorf("queue did not finish: %d pending", st.PendingSummaries)
+	}
+	for _, r := range mustResources(t, s) {
+		if lv, _ := s.Level(r.Path, 0); summarizable(r) && (lv.Pending || lv.Stale) {
+			t.Errorf("%s has no current L0 after the queue finished: %+v", r.Path, lv)
+		}
+	}
+	got := dumpDerived(t, s)
+	fresh := openStore(t, copyProject(t, root), Options{})
+	fresh.Index(context.Background(), nil)
+	fresh.Drain(context.Background())
+	if want := dumpDerived(t, fresh); got != want {
+		t.Errorf("the store after kills differs from a clean index:\n%s", firstDiff(got, want))
+	}
+}
+
+func mustResources(t *testing.T, s *Store) []Resource {
+	rs, err := s.Resources(ResourceQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+type ack struct {
+	i       int
+	target  string
+	version int
+	hash    string
+}
+
+func TestCrashDuringCuration(t *testing.T) {
+	root := copyProject(t, sampleProject)
+	var all []ack
+	recovered := 0
+	for round := 0; round < 5; round++ {
+		cmd, lines := child(t, "curate", root)
+		want := 3 + rand.IntN(12)
+		n := 0
+		for n < want && lines.Scan() {
+			var a ack
+			if _, err := fmt.Sscanf(lines.Text(), "ack %d %s %d %s", &a.i, &a.target, &a.version, &a.hash); err != nil {
+				t.Fatalf("child said %q", lines.Text())
+			}
+			all = append(all, a)
+			n++
+		}
+		// Land inside the next Persist more often than not.
+		time.Sleep(time.Duration(rand.IntN(2000)) * time.Microsecond)
+		kill(t, cmd, lines)
+		checkDB(t, root)
+
+		var logBuf strings.Builder
+		s := openStore(t, root, Options{Logger: slog.New(slog.NewTextHandler(&logBuf, nil))}) // finishes interrupted writes
+		if strings.Contains(logBuf.String(), "finished an interrupted curation") {
+			recovered++
+		}
+		last := map[string]ack{}
+		for _, a := range all {
+			v, err := s.CuratedVersion(a.target, a.version)
+			if err != nil || v.Hash != a.hash || hashOf([]byte(v.Content)) != a.hash {
+				t.Fatalf("round %d: acknowledged version %d of %s lost: %v", round, a.version, a.target, err)
+			}
+			last[a.target] = a
+		}
+		for target, a := range last {
+			rec, err := s.CuratedTarget(target)
+			if err != nil || rec.Version < a.version || !rec.Written {
+				t.Fatalf("round %d: %s record = %+v, %v (last ack version %d)", round, target, rec, err, a.version)
+			}
+			data, err := os.ReadFile(filepath.Join(root, rec.File))
+			if err != nil || hashOf(data) != rec.Hash {
+				t.Fatalf("round %d: %s on disk does not hold its recorded content: %v", round, rec.File, err)
+			}
+		}
+		s.Close()
+	}
+	t.Logf("%d of 5 kills landed between the record and the end of a file write", recovered)
+	// The queue finishes and a re-index finds nothing left to do twice.
+	s := openStore(t, root, Options{})
+	ctx := context.Background()
+	if _, err := s.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := s.Index(ctx, nil); rep.Changed+rep.Added+rep.Removed != 0 || rep.PendingSummaries != 0 {
+		t.Errorf("after recovery: %+v", rep)
+	}
+}
