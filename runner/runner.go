@@ -1,0 +1,664 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc"
+
+	"github.com/flowcabal/flowcabal/store"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// Model is the chat model as the runner uses it: one streamed completion.
+// The LLM client implements it (see ModelFunc for adapting a function).
+type Model interface {
+	Stream(ctx context.Context, p Params, msgs []Message, onDelta func(Delta)) (Reply, error)
+}
+
+// Delta is one piece of a streamed reply.
+type Delta struct {
+	Text string
+	// Restart says the stream was cut and is retried from the beginning:
+	// the text delivered so far is void.
+	Restart bool
+}
+
+// Reply is a finished completion.
+type Reply struct {
+	Text  string
+	Usage store.Usage
+	Model string // the model id the endpoint reported
+}
+
+// ModelFunc adapts a function to Model.
+type ModelFunc func(ctx context.Context, p Params, msgs []Message, onDelta func(Delta)) (Reply, error)
+
+// Stream implements Model.
+func (f ModelFunc) Stream(ctx context.Context, p Params, msgs []Message, onDelta func(Delta)) (Reply, error) {
+	return f(ctx, p, msgs, onDelta)
+}
+
+// History is what the runner needs of the store; *store.Store has it.
+type History interface {
+	Outputs(workflow, node string) ([]store.Output, error)
+	Node(workflow, node string) (store.NodeState, error)
+	OutputVersion(workflow, node string, version int) (store.Output, error)
+	RecordOutput(ctx context.Context, o store.Output) (store.Output, error)
+	SaveCheckpoint(ctx context.Context, cp store.Checkpoint) (store.Checkpoint, error)
+	Checkpoint(runID string) (store.Checkpoint, error)
+}
+
+// Assembler is Role A: the ephemeral context of one node.
+type Assembler interface {
+	Assemble(ctx context.Context, wf *workflowlang.Result, node *workflowlang.Node, upstream map[string]string) (Injection, error)
+}
+
+// Knowledge reads project resources at a level for {{@path:Ln}}.
+type Knowledge interface {
+	Level(ctx context.Context, path, level string) (string, error)
+}
+
+// Decision is the gate's verdict on one output.
+type Decision string
+
+// The gate's decisions.
+const (
+	Approve Decision = "approve"
+	Retry   Decision = "retry"
+	Flag    Decision = "flag"
+)
+
+// Verdict is Role C's answer for one output.
+type Verdict struct {
+	Decision Decision
+	// Feedback is appended to the prompt on a retry and shown to the
+	// author on a flag.
+	Feedback string
+	Reasons  []string
+}
+
+// Gate is Role C's decision after each node: approve, retry with
+// feedback, or flag for the author. Attempt counts from 1.
+type Gate interface {
+	Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (Verdict, error)
+}
+
+// Observer receives a run's events. Every field is optional. Calls come
+// from the goroutine running the node, so they must be quick.
+type Observer struct {
+	NodeStarted  func(node string, index, total int)
+	Delta        func(node string, d Delta)
+	NodeFinished func(node string, r NodeResult)
+}
+
+// NodeResult is how one node of a run ended.
+type NodeResult struct {
+	Node     string
+	Status   string // "done", "cached", "frozen", "flagged", "failed", "skipped", "cancelled"
+	Version  int
+	Output   string
+	Tokens   int
+	Attempts int
+	Verdict  *Verdict
+	Err      error
+	Messages []Message // the final prompt (not stored: it can be rebuilt)
+}
+
+// Config wires a Runner. Model and History are required.
+type Config struct {
+	Root      string // project root
+	Model     Model
+	History   History
+	Assembler Assembler // nil: layer 2 is empty and the provenance says so
+	Knowledge Knowledge // nil: knowledge references fail with a clear error
+	Gate      Gate      // nil: every output is approved
+	// Params gives the model parameters of a node (node, workflow and
+	// project defaults applied).
+	Params func(wf *workflowlang.Result, n *workflowlang.Node) (Params, error)
+	// Concurrency bounds the nodes running at once; 0 means 4.
+	Concurrency int
+	Log         *slog.Logger
+}
+
+// Runner runs workflows. It is safe for concurrent use; each Run is
+// independent.
+type Runner struct {
+	cfg Config
+}
+
+// New returns a Runner.
+func New(cfg Config) *Runner {
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Runner{cfg: cfg}
+}
+
+// Options control one run.
+type Options struct {
+	Target Target
+	// Force runs the requested nodes even when the cache has their output.
+	Force bool
+	// Resume continues the run with this id from its checkpoint.
+	Resume string
+	// Observer receives progress.
+	Observer Observer
+	// Feedback is appended to the prompt of the requested node (an
+	// author's retry with feedback).
+	Feedback string
+}
+
+// Result is how a run ended.
+type Result struct {
+	RunID  string
+	Status string // store.RunDone, RunWaiting, RunFailed, RunCancelled
+	Nodes  map[string]NodeResult
+}
+
+// WorkflowID is the name a workflow has in the store and the outputs
+// folder: its path relative to the project root.
+func WorkflowID(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+// Run executes a checked workflow. Independent nodes run concurrently;
+// each finished node is recorded in the history and the run is
+// checkpointed before the next decision, so a killed run resumes with
+// Options.Resume and runs no finished node again. A flagged node stops
+// its own branch only.
+func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options) (*Result, error) {
+	plan, err := NewPlan(wf, opts.Target)
+	if err != nil {
+		return nil, err
+	}
+	wid := WorkflowID(r.cfg.Root, wf.File.Path)
+	cp := store.Checkpoint{Workflow: wid, Status: store.RunRunning, Nodes: map[string]store.NodeRun{}}
+	if opts.Resume != "" {
+		prev, err := r.cfg.History.Checkpoint(opts.Resume)
+		if err != nil {
+			return nil, fmt.Errorf("resume run %s: %w", opts.Resume, err)
+		}
+		if prev.Workflow != wid {
+			return nil, fmt.Errorf("resume run %s: it ran %s, not %s", opts.Resume, prev.Workflow, wid)
+		}
+		cp = prev
+		cp.Status = store.RunRunning
+		cp.Pending = nil
+		if cp.Nodes == nil {
+			cp.Nodes = map[string]store.NodeRun{}
+		}
+	} else {
+		cp.RunID = newRunID()
+		cp.Started = time.Now().UTC()
+	}
+	data, _ := json.Marshal(opts.Target)
+	cp.Data = data
+	ex := &execution{r: r, wf: wf, wid: wid, plan: plan, opts: opts, cp: cp,
+		outputs: map[string]string{}, results: map[string]NodeResult{}}
+	if err := ex.save(ctx); err != nil {
+		return nil, err
+	}
+	return ex.run(ctx)
+}
+
+// execution is the state of one Run.
+type execution struct {
+	r    *Runner
+	wf   *workflowlang.Result
+	wid  string
+	plan *Plan
+	opts Options
+
+	mu      sync.Mutex
+	cp      store.Checkpoint
+	outputs map[string]string // node -> output, the run cache
+	results map[string]NodeResult
+	started int
+}
+
+func (ex *execution) save(ctx context.Context) error {
+	ex.mu.Lock()
+	cp := ex.cp
+	cp.Nodes = make(map[string]store.NodeRun, len(ex.cp.Nodes))
+	for k, v := range ex.cp.Nodes {
+		cp.Nodes[k] = v
+	}
+	cp.Pending = append([]store.Decision(nil), ex.cp.Pending...)
+	ex.mu.Unlock()
+	// The checkpoint must survive even when the run is being cancelled:
+	// it is what the author resumes from.
+	saved, err := ex.r.cfg.History.SaveCheckpoint(context.WithoutCancel(ctx), cp)
+	if err != nil {
+		return fmt.Errorf("checkpoint run %s: %w", cp.RunID, err)
+	}
+	ex.mu.Lock()
+	ex.cp.Step, ex.cp.Updated = saved.Step, saved.Updated
+	ex.mu.Unlock()
+	return nil
+}
+
+func (ex *execution) run(ctx context.Context) (*Result, error) {
+	pending := map[string]int{} // unfinished deps per node
+	down := map[string][]string{}
+	for _, n := range ex.plan.Order {
+		pending[n] = len(ex.plan.Deps[n])
+		for _, d := range ex.plan.Deps[n] {
+			down[d] = append(down[d], n)
+		}
+	}
+	done := make(chan NodeResult, len(ex.plan.Order))
+	var wg conc.WaitGroup
+	sem := make(chan struct{}, ex.r.cfg.Concurrency)
+	inFlight := 0
+	blocked := map[string]bool{}
+
+	var start func(n string)
+	start = func(n string) {
+		inFlight++
+		ex.mu.Lock()
+		ex.started++
+		idx := ex.started
+		ex.mu.Unlock()
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			done <- ex.node(ctx, n, idx)
+		})
+	}
+	for _, n := range ex.plan.Order {
+		if pending[n] == 0 {
+			start(n)
+		}
+	}
+	var firstErr error
+	for inFlight > 0 {
+		res := <-done
+		inFlight--
+		ex.mu.Lock()
+		ex.results[res.Node] = res
+		nr := store.NodeRun{Status: res.Status, Version: res.Version}
+		if res.Err != nil {
+			nr.Error = res.Err.Error()
+		}
+		if res.Status == "done" || res.Status == "cached" || res.Status == "frozen" {
+			ex.outputs[res.Node] = res.Output
+		}
+		ex.cp.Nodes[res.Node] = nr
+		if res.Status == "flagged" {
+			d := store.Decision{Node: res.Node, Kind: "flag"}
+			if res.Verdict != nil {
+				d.Detail = res.Verdict.Feedback
+			}
+			ex.cp.Pending = append(ex.cp.Pending, d)
+		}
+		ex.mu.Unlock()
+		if err := ex.save(ctx); err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if obs := ex.opts.Observer.NodeFinished; obs != nil {
+			obs(res.Node, res)
+		}
+		ok := res.Status == "done" || res.Status == "cached" || res.Status == "frozen"
+		for _, d := range down[res.Node] {
+			if !ok {
+				blocked[d] = true
+			}
+			pending[d]--
+			if pending[d] == 0 {
+				if blocked[d] {
+					ex.skip(d, res.Node, down, pending, blocked)
+					continue
+				}
+				if ctx.Err() != nil {
+					continue
+				}
+				start(d)
+			}
+		}
+	}
+	wg.Wait()
+
+	status := store.RunDone
+	ex.mu.Lock()
+	for _, n := range ex.plan.Order {
+		res, ok := ex.results[n]
+		switch {
+		case !ok || res.Status == "cancelled":
+			if ctx.Err() != nil {
+				status = store.RunCancelled
+			}
+		case res.Status == "failed" && status != store.RunCancelled:
+			status = store.RunFailed
+		case res.Status == "flagged" && status == store.RunDone:
+			status = store.RunWaiting
+		}
+	}
+	if ctx.Err() != nil {
+		status = store.RunCancelled
+	}
+	ex.cp.Status = status
+	results := make(map[string]NodeResult, len(ex.results))
+	for k, v := range ex.results {
+		results[k] = v
+	}
+	ex.mu.Unlock()
+	if err := ex.save(ctx); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return &Result{RunID: ex.cp.RunID, Status: status, Nodes: results}, firstErr
+}
+
+// skip marks n and everything below it as skipped because an upstream
+// node did not produce an output.
+func (ex *execution) skip(n, because string, down map[string][]string, pending map[string]int, blocked map[string]bool) {
+	ex.mu.Lock()
+	ex.results[n] = NodeResult{Node: n, Status: "skipped", Err: fmt.Errorf("waiting on %s", because)}
+	ex.cp.Nodes[n] = store.NodeRun{Status: "skipped", Error: "waiting on " + because}
+	ex.mu.Unlock()
+	for _, d := range down[n] {
+		blocked[d] = true
+		pending[d]--
+		if pending[d] == 0 {
+			ex.skip(d, because, down, pending, blocked)
+		}
+	}
+}
+
+// node runs one node to its end: reuse from the checkpoint, a frozen
+// version or the cache, else call the model, through the gate's retries.
+func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult {
+	res := NodeResult{Node: name}
+	if err := ctx.Err(); err != nil {
+		res.Status, res.Err = "cancelled", err
+		return res
+	}
+	if obs := ex.opts.Observer.NodeStarted; obs != nil {
+		obs(name, idx, len(ex.plan.Order))
+	}
+	h := ex.r.cfg.History
+
+	// A node this run finished before a crash is never run again.
+	ex.mu.Lock()
+	prev, had := ex.cp.Nodes[name]
+	ex.mu.Unlock()
+	if had && prev.Version > 0 && (prev.Status == "done" || prev.Status == "cached" || prev.Status == "frozen") {
+		o, err := h.OutputVersion(ex.wid, name, prev.Version)
+		if err == nil {
+			res.Status, res.Version, res.Output = prev.Status, o.Version, o.Text
+			return res
+		}
+	}
+
+	st, err := h.Node(ex.wid, name)
+	if err != nil {
+		return fail(res, fmt.Errorf("read node state: %w", err))
+	}
+	if st.Frozen > 0 {
+		o, err := h.OutputVersion(ex.wid, name, st.Frozen)
+		if err != nil {
+			return fail(res, fmt.Errorf("frozen version %d: %w", st.Frozen, err))
+		}
+		res.Status, res.Version, res.Output = "frozen", o.Version, o.Text
+		ex.writeOutputDoc(name, o.Text, fmt.Sprintf("frozen v%d", o.Version))
+		return res
+	}
+
+	n := ex.wf.File.Node(name)
+	params, err := ex.params(n)
+	if err != nil {
+		return fail(res, err)
+	}
+	inj, err := ex.inject(ctx, n)
+	if err != nil {
+		return fail(res, fmt.Errorf("Role A: %w", err))
+	}
+	msgs, err := Render(n, inj, ex.resolver(ctx))
+	if err != nil {
+		return fail(res, err)
+	}
+	if ex.plan.Requested[name] && ex.opts.Feedback != "" {
+		msgs = withFeedback(msgs, ex.opts.Feedback)
+	}
+	key := CacheKey(params, msgs)
+	if !(ex.opts.Force && ex.plan.Requested[name]) {
+		if o, ok := cached(h, ex.wid, name, key); ok {
+			res.Status, res.Version, res.Output, res.Messages = "cached", o.Version, o.Text, msgs
+			return res
+		}
+	}
+
+	retries := attrInt(n, "retries", attrIntWF(ex.wf, "retries", 3))
+	for attempt := 1; ; attempt++ {
+		res.Attempts = attempt
+		res.Messages = msgs
+		reply, err := ex.call(ctx, name, params, msgs)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.Status, res.Err = "cancelled", ctx.Err()
+				return res
+			}
+			return fail(res, err)
+		}
+		res.Tokens += reply.Usage.CompletionTokens
+		rec, err := h.RecordOutput(ctx, store.Output{
+			Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
+			Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
+		})
+		if err != nil {
+			return fail(res, fmt.Errorf("record output: %w", err))
+		}
+		res.Version, res.Output = rec.Version, reply.Text
+		v := Verdict{Decision: Approve}
+		if g := ex.r.cfg.Gate; g != nil {
+			v, err = g.Review(ctx, n, reply.Text, attempt)
+			if err != nil {
+				v = Verdict{Decision: Flag, Feedback: "the checks could not run: " + err.Error()}
+			}
+		}
+		res.Verdict = &v
+		switch {
+		case v.Decision == Approve:
+			res.Status = "done"
+			ex.writeOutputDoc(name, reply.Text, fmt.Sprintf("approved v%d", rec.Version))
+			return res
+		case v.Decision == Retry && attempt <= retries:
+			msgs = withFeedback(res.Messages, v.Feedback)
+			key = CacheKey(params, msgs)
+			continue
+		default:
+			res.Status = "flagged"
+			ex.writeOutputDoc(name, reply.Text, fmt.Sprintf("needs you v%d", rec.Version))
+			return res
+		}
+	}
+}
+
+func fail(res NodeResult, err error) NodeResult {
+	res.Status, res.Err = "failed", err
+	return res
+}
+
+// call streams one completion, writing the output document as it grows.
+func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Message) (Reply, error) {
+	var buf strings.Builder
+	var last time.Time
+	onDelta := func(d Delta) {
+		if d.Restart {
+			buf.Reset()
+		}
+		buf.WriteString(d.Text)
+		if obs := ex.opts.Observer.Delta; obs != nil {
+			obs(name, d)
+		}
+		if time.Since(last) > 250*time.Millisecond {
+			last = time.Now()
+			ex.writeOutputDoc(name, buf.String(), "running")
+		}
+	}
+	return ex.r.cfg.Model.Stream(ctx, p, msgs, onDelta)
+}
+
+func withFeedback(msgs []Message, feedback string) []Message {
+	out := append([]Message(nil), msgs...)
+	last := &out[len(out)-1]
+	last.Content += "\n\nFeedback on the previous attempt, to address in this one:\n" + feedback
+	return out
+}
+
+// cached finds an earlier output of the node made from the same prompt
+// and parameters, newest first.
+func cached(h History, wid, node, key string) (store.Output, bool) {
+	outs, err := h.Outputs(wid, node)
+	if err != nil {
+		return store.Output{}, false
+	}
+	for i := len(outs) - 1; i >= 0; i-- {
+		if outs[i].PromptHash == key {
+			return outs[i], true
+		}
+	}
+	return store.Output{}, false
+}
+
+func (ex *execution) params(n *workflowlang.Node) (Params, error) {
+	if ex.r.cfg.Params != nil {
+		return ex.r.cfg.Params(ex.wf, n)
+	}
+	p := Params{ModelName: "writer"}
+	if a := n.Attr("model"); a != nil {
+		p.ModelName = valueText(a.Value)
+	}
+	return p, nil
+}
+
+func (ex *execution) inject(ctx context.Context, n *workflowlang.Node) (Injection, error) {
+	if a := n.Attr("context"); a != nil && valueText(a.Value) == "off" {
+		return Injection{Note: "context = off: no injection"}, nil
+	}
+	if ex.r.cfg.Assembler == nil {
+		return Injection{Note: "Role A is not available: no injection (layer 2 empty)"}, nil
+	}
+	ex.mu.Lock()
+	up := make(map[string]string, len(ex.outputs))
+	for k, v := range ex.outputs {
+		up[k] = v
+	}
+	ex.mu.Unlock()
+	return ex.r.cfg.Assembler.Assemble(ctx, ex.wf, n, up)
+}
+
+// resolver resolves references against this run's outputs.
+func (ex *execution) resolver(ctx context.Context) Resolver {
+	return runResolver{ex: ex, ctx: ctx}
+}
+
+type runResolver struct {
+	ex  *execution
+	ctx context.Context
+}
+
+func (rr runResolver) Output(name string) (string, bool) {
+	rr.ex.mu.Lock()
+	defer rr.ex.mu.Unlock()
+	v, ok := rr.ex.outputs[name]
+	return v, ok
+}
+
+func (rr runResolver) Knowledge(path, level string) (string, error) {
+	if rr.ex.r.cfg.Knowledge == nil {
+		return "", errors.New("no project knowledge is available to this run")
+	}
+	return rr.ex.r.cfg.Knowledge.Level(rr.ctx, path, level)
+}
+
+func (rr runResolver) Used(alias, node string) (string, error) {
+	return "", fmt.Errorf("sub-workflow %s: not supported by this runner yet", alias)
+}
+
+// writeOutputDoc writes the node's latest output where the editor opens
+// it: .flowcabal/outputs/<workflow>/<node>.md. A failed write is logged,
+// not fatal: the store holds the output.
+func (ex *execution) writeOutputDoc(node, text, state string) {
+	if ex.r.cfg.Root == "" {
+		return
+	}
+	p := OutputPath(ex.r.cfg.Root, ex.wid, node)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		ex.r.cfg.Log.Warn("output document", "node", node, "err", err)
+		return
+	}
+	doc := fmt.Sprintf("<!-- flowcabal: workflow=%s node=%s state=%q -->\n%s", ex.wid, node, state, text)
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, []byte(doc), 0o644); err == nil {
+		err = os.Rename(tmp, p)
+		if err != nil {
+			ex.r.cfg.Log.Warn("output document", "node", node, "err", err)
+		}
+	}
+}
+
+// OutputPath is where a node's output document lives.
+func OutputPath(root, workflowID, node string) string {
+	wf := strings.TrimSuffix(filepath.ToSlash(workflowID), ".flow")
+	return filepath.Join(root, ".flowcabal", "outputs", filepath.FromSlash(wf), node+".md")
+}
+
+func newRunID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func valueText(v workflowlang.Value) string {
+	switch x := v.(type) {
+	case *workflowlang.StringValue:
+		return x.Value
+	case *workflowlang.WordValue:
+		return x.Name
+	case *workflowlang.NumberValue:
+		return x.Text
+	case *workflowlang.BoolValue:
+		if x.Value {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+func attrInt(n *workflowlang.Node, key string, def int) int {
+	if a := n.Attr(key); a != nil {
+		if v, ok := a.Value.(*workflowlang.NumberValue); ok && v.IsInt {
+			return int(v.Value)
+		}
+	}
+	return def
+}
+
+func attrIntWF(wf *workflowlang.Result, key string, def int) int {
+	if w := wf.File.Workflow; w != nil {
+		if a := w.Attr(key); a != nil {
+			if v, ok := a.Value.(*workflowlang.NumberValue); ok && v.IsInt {
+				return int(v.Value)
+			}
+		}
+	}
+	return def
+}
