@@ -126,12 +126,12 @@ const (
 
 // Message is one chat message.
 type Message struct {
-	Role    Role
-	Content string
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
 	// ToolCalls are the calls an assistant message made.
-	ToolCalls []ToolCall
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID answers which call, for a RoleTool message.
-	ToolCallID string
+	ToolCallID string `json:"tool_call_id,omitempty"`
 }
 
 // System returns a system message.
@@ -158,9 +158,9 @@ type Tool struct {
 
 // ToolCall is one call the model asked for.
 type ToolCall struct {
-	ID        string
-	Name      string
-	Arguments string // JSON text, as the model wrote it: validate before use
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // JSON text, as the model wrote it: validate before use
 }
 
 // Schema asks for structured output: the reply must be JSON matching it.
