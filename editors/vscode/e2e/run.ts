@@ -1,0 +1,295 @@
+// Drives real VS Code (code-server in headless Chromium) through the FlowCabal
+// extension. Started by scripts/vscode-e2e.sh, which installs code-server,
+// packages and installs the .vsix, prepares the workspace and passes:
+//   E2E_URL        code-server URL with ?folder=…
+//   E2E_FILE       workspace-relative .flow file to open (see the script for its content)
+//   E2E_ARTIFACTS  folder for screenshots
+// Every step is reported "ok"/"FAIL" with a screenshot; the last line is
+// "N passed, N failed" and the exit code is the number of failures.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Locator, type Page } from 'playwright-core';
+
+const url = mustEnv('E2E_URL');
+const file = mustEnv('E2E_FILE');
+const artifacts = mustEnv('E2E_ARTIFACTS');
+const chromiumPath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+const stepTimeout = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 45000);
+
+function mustEnv(name: string): string {
+  const v = process.env[name];
+  if (v === undefined || v === '') {
+    throw new Error(`${name} is not set (run scripts/vscode-e2e.sh)`);
+  }
+  return v;
+}
+
+let passed = 0;
+let failed = 0;
+let shotNo = 0;
+const t0 = Date.now();
+
+function say(line: string): void {
+  process.stdout.write(`[e2e ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  shotNo++;
+  const f = path.join(artifacts, `${String(shotNo).padStart(2, '0')}-${name}.png`);
+  try {
+    await page.screenshot({ path: f });
+  } catch (err) {
+    say(`screenshot ${f} failed: ${String(err)}`);
+  }
+}
+
+async function step(page: Page, name: string, fn: () => Promise<string | undefined>): Promise<boolean> {
+  const start = Date.now();
+  try {
+    const note = await fn();
+    passed++;
+    say(`ok   ${name} (${Date.now() - start} ms)${note ? ': ' + note : ''}`);
+    await shot(page, name);
+    return true;
+  } catch (err) {
+    failed++;
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    say(`FAIL ${name} (${Date.now() - start} ms): ${msg}`);
+    await shot(page, `${name}-FAIL`);
+    return false;
+  }
+}
+
+/** An error that stops polling at once. */
+class Fatal extends Error {}
+
+/** Polls fn until it returns a value other than undefined/false, or throws with `what`. */
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeout = stepTimeout): Promise<T> {
+  const end = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) {
+        return v;
+      }
+    } catch (err) {
+      if (err instanceof Fatal) {
+        throw err;
+      }
+      last = err;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The token span in the editor whose text is exactly `text` (nth match, 0-based). */
+function token(page: Page, text: string, nth = 0): Locator {
+  return page
+    .locator('.monaco-editor .view-lines .view-line span span')
+    .filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+    .nth(nth);
+}
+
+async function toastsText(page: Page): Promise<string> {
+  const t = page.locator('.notifications-toasts .notification-toast');
+  const n = await t.count();
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push((await t.nth(i).innerText()).replace(/\s+/g, ' '));
+  }
+  return out.join(' | ');
+}
+
+async function runPalette(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await until('the command palette', async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    return input.isVisible();
+  }, 20000);
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(stepTimeout);
+
+  await step(page, 'workbench-loads', async () => {
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60000 });
+    return undefined;
+  });
+
+  const opened = await step(page, 'open-flow-file', async () => {
+    await until('quick open', async () => {
+      await page.keyboard.press('Control+P');
+      return page.locator('.quick-input-widget input').isVisible();
+    }, 20000);
+    await page.locator('.quick-input-widget input').fill(path.basename(file));
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(file) }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: path.basename(file) }).waitFor();
+    await token(page, 'premise').waitFor();
+    const lang = await page.locator('.statusbar-item[id="status.editor.mode"]').innerText();
+    if (!/flow/i.test(lang)) {
+      throw new Error(`language mode is "${lang}", not the flow language`);
+    }
+    return `language mode "${lang.trim()}"`;
+  });
+  if (!opened) {
+    await finish(browser);
+    return;
+  }
+
+  await step(page, 'highlighting', async () => {
+    const color = async (l: Locator): Promise<string> => l.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(e).color);
+    const kw = await color(token(page, 'node'));
+    const name = await color(token(page, 'premise'));
+    const comment = await color(page.locator('.monaco-editor .view-line span span', { hasText: '# e2e sample' }).first());
+    const prose = await color(page.locator('.monaco-editor .view-line span span', { hasText: 'Summarise' }).first());
+    const ref = await color(token(page, 'premise', 1));
+    const distinct = new Set([kw, comment, prose, ref]);
+    if (distinct.size < 4) {
+      throw new Error(`expected 4 distinct colours for keyword/comment/prose/reference, got ${JSON.stringify({ kw, name, comment, prose, ref })}`);
+    }
+    return `keyword ${kw}, comment ${comment}, prose ${prose}, {{ref}} ${ref}`;
+  });
+
+  await step(page, 'status-bar', async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'FlowCabal' }).first();
+    await item.waitFor();
+    return (await item.innerText()).trim();
+  });
+
+  await step(page, 'diagnostic-squiggle', async () => {
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: stepTimeout });
+    const n = await page.locator('.monaco-editor .squiggly-error').count();
+    // The Problems count in the status bar names the same error.
+    return `${n} error squiggle(s)`;
+  });
+
+  await step(page, 'hover', async () => {
+    const ref = token(page, 'premise', 1);
+    await ref.hover();
+    const hover = page.locator('.monaco-hover:not(.hidden)').first();
+    await hover.waitFor({ state: 'visible' });
+    const text = await until('hover text', async () => {
+      const t = (await hover.innerText()).trim();
+      return t.length > 0 ? t : undefined;
+    });
+    if (!/Where the story stands|premise/.test(text)) {
+      throw new Error(`hover does not describe the upstream node: ${JSON.stringify(text.slice(0, 200))}`);
+    }
+    return JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 120));
+  });
+  await page.mouse.move(5, 450);
+  await page.keyboard.press('Escape');
+
+  await step(page, 'run-node-lens', async () => {
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Run node' }).first();
+    await lens.waitFor({ state: 'visible' });
+    const all = await page.locator('.codelens-decoration a').allInnerTexts();
+    return all.join(' · ');
+  });
+
+  await step(page, 'run-node-executes', async () => {
+    await page.mouse.move(5, 450);
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Run node' }).first();
+    await lens.click();
+    // Success is an output document (.md) opened by window/showDocument or
+    // a state lens; a server without the runner answers an error, shown as
+    // a toast — reported as such.
+    const outcome = await until('an output document or an error toast', async () => {
+      const tabs = await page.locator('.tab').allInnerTexts();
+      const md = tabs.find((t) => /\.md\b/.test(t));
+      if (md) {
+        return { ok: true, what: `output document opened: ${md.trim()}` };
+      }
+      const toast = await toastsText(page);
+      if (/FlowCabal/.test(toast)) {
+        return { ok: !/fail|error|not available/i.test(toast), what: `toast: ${toast}` };
+      }
+      return undefined;
+    });
+    if (!outcome.ok) {
+      throw new Error(`the server could not run the node (flowcabal.runNode): ${outcome.what}`);
+    }
+    return outcome.what;
+  });
+  // Back to the workflow for the remaining steps.
+  await page.keyboard.press('Escape');
+  await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+
+  await step(page, 'quick-fix', async () => {
+    const broken = token(page, 'premis');
+    await broken.click();
+    await page.keyboard.press('Control+Period');
+    const rows = page.locator('.action-widget .monaco-list-row.action');
+    await rows.first().waitFor({ state: 'visible' });
+    const labels = (await rows.allInnerTexts()).map((t) => t.trim());
+    const i = labels.findIndex((t) => /premise/.test(t));
+    if (i < 0) {
+      throw new Error(`no quick fix naming premise among ${JSON.stringify(labels)}`);
+    }
+    // The list starts on its first action: walk down to ours and accept it.
+    for (let k = 0; k < i; k++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    await until('the broken reference to be fixed', async () => (await token(page, 'premis').count()) === 0);
+    await until('the error squiggle to go', async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0);
+    return `applied "${labels[i]}" (offered: ${labels.join(' | ')})`;
+  });
+  await page.keyboard.press('Escape');
+
+  await step(page, 'graph-panel', async () => {
+    await runPalette(page, 'FlowCabal: Show Workflow Graph');
+    const svgText = await until('an SVG in the graph webview', async () => {
+      for (const f of page.frames()) {
+        const n = await f.locator('svg').count().catch(() => 0);
+        if (n > 0) {
+          return (await f.locator('svg').first().innerText().catch(() => '')) || '<svg>';
+        }
+      }
+      const toast = await toastsText(page);
+      if (/graph/i.test(toast) && /fail|cannot|error/i.test(toast)) {
+        throw new Fatal(`graph not available: ${toast}`);
+      }
+      return undefined;
+    });
+    if (!/premise/.test(svgText)) {
+      throw new Error(`graph does not name node premise: ${svgText.slice(0, 200)}`);
+    }
+    return svgText.replace(/\s+/g, ' ').slice(0, 120);
+  });
+
+  await finish(browser);
+}
+
+async function finish(browser: { close(): Promise<void> }): Promise<void> {
+  await browser.close();
+  say(`screenshots in ${artifacts}`);
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main().catch((err: unknown) => {
+  say(`e2e crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.stdout.write(`${passed} passed, ${failed + 1} failed\n`);
+  process.exitCode = 1;
+});
