@@ -374,7 +374,7 @@ func (c *Client) finish(ctx context.Context, op string, req Request, schema *com
 		ferr.Attempts = attempts
 		return resp, c.fail(ctx, op, req, resp, ferr)
 	}
-	c.record(ctx, op, req, resp.Tokens, attempts, resp.Duration, "ok")
+	c.record(ctx, op, req, resp.Tokens, attempts, resp.Duration, "ok", "")
 	return resp, nil
 }
 
@@ -389,17 +389,17 @@ func (c *Client) fail(ctx context.Context, op string, req Request, resp *Respons
 		tok, d = resp.Tokens, resp.Duration
 	}
 	c.log.Warn("llm call failed", "op", op, "role", req.Role, "node", req.Node, "kind", e.Kind.String(), "attempts", e.Attempts, "err", e.Error())
-	c.record(ctx, op, req, tok, e.Attempts, d, e.Kind.String())
+	c.record(ctx, op, req, tok, e.Attempts, d, e.Kind.String(), e.Error())
 	return e
 }
 
-func (c *Client) record(ctx context.Context, op string, req Request, tok Tokens, attempts int, d time.Duration, status string) {
+func (c *Client) record(ctx context.Context, op string, req Request, tok Tokens, attempts int, d time.Duration, status, errText string) {
 	if c.opts.Recorder == nil {
 		return
 	}
 	c.opts.Recorder.RecordUsage(ctx, Usage{
 		Op: op, Config: c.cfg.Name, Role: req.Role, Node: req.Node, Model: c.cfg.Model,
-		TokensIn: tok.In, TokensOut: tok.Out, Duration: d, Attempts: attempts, Status: status,
+		TokensIn: tok.In, TokensOut: tok.Out, Duration: d, Attempts: attempts, Status: status, Error: errText,
 	})
 }
 
@@ -531,7 +531,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) (*Embeddings, error)
 		return nil, c.fail(ctx, "embed", req, &Response{Duration: d}, ferr)
 	}
 	out.Attempts = attempts
-	c.record(ctx, "embed", req, Tokens{In: out.Tokens}, attempts, d, "ok")
+	c.record(ctx, "embed", req, Tokens{In: out.Tokens}, attempts, d, "ok", "")
 	return out, nil
 }
 

@@ -397,3 +397,25 @@ func TestBadRequest(t *testing.T) {
 		t.Errorf("bad requests reached the endpoint")
 	}
 }
+
+func TestEmbedFaults(t *testing.T) {
+	embeddings := &llmtest.Match{Endpoint: "embeddings"}
+	for _, f := range []llmtest.Fault{llmtest.Fault500, llmtest.Fault429, llmtest.FaultBadJSON, llmtest.FaultCut, llmtest.FaultHang} {
+		t.Run(string(f), func(t *testing.T) {
+			h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{{Match: embeddings, Fault: f}}}, setup{timeout: 200 * time.Millisecond})
+			e, err := h.client.Embed(ctxT(t), []string{"a", "b"})
+			if err != nil || len(e.Vectors) != 2 || e.Attempts != 2 {
+				t.Fatalf("embed after %s: %+v %v", f, e, err)
+			}
+		})
+	}
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{{Match: embeddings, Fault: llmtest.Fault401}}}, setup{})
+	_, err := h.client.Embed(ctxT(t), []string{"a"})
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.KindClient || e.Op != "embed" {
+		t.Fatalf("err = %v", err)
+	}
+	if u := h.rec.all(); len(u) != 1 || u[0].Status != "request-rejected" || !strings.Contains(u[0].Error, "rejected") {
+		t.Errorf("usage = %+v", u)
+	}
+}

@@ -18,6 +18,8 @@ type Usage struct {
 	Attempts  int
 	// Status is "ok" or the failure's Kind ("rate-limited", "timeout", …).
 	Status string
+	// Error is the failure's text (scrubbed of the key); empty when ok.
+	Error string
 }
 
 // Recorder keeps usage records; the store's agent log implements it. It
@@ -25,3 +27,9 @@ type Usage struct {
 type Recorder interface {
 	RecordUsage(ctx context.Context, u Usage)
 }
+
+// RecorderFunc adapts a function to a Recorder.
+type RecorderFunc func(ctx context.Context, u Usage)
+
+// RecordUsage calls f.
+func (f RecorderFunc) RecordUsage(ctx context.Context, u Usage) { f(ctx, u) }
