@@ -123,22 +123,34 @@ type Hit struct {
 // positive score), best first, ties by id. A term repeated in the query
 // counts as often as it is repeated.
 func (x *Index) Search(query []string, k int, allow func(id string) bool) []Hit {
-	if x.live == 0 || len(query) == 0 {
+	w := map[string]float64{}
+	for _, t := range query {
+		w[t]++
+	}
+	return x.SearchWeighted(w, k, allow)
+}
+
+// SearchWeighted is Search with a weight per query term: a term's BM25
+// contribution is multiplied by its weight, so expansion terms (names
+// found through a description, words of upstream outputs) can count for
+// less than the author's own words. Terms with weight <= 0 are ignored.
+func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id string) bool) []Hit {
+	if x.live == 0 || len(weights) == 0 {
 		return nil
 	}
 	qtf := map[int32]float64{}
 	var order []int32
-	for _, t := range query {
-		if tid, ok := x.termID[t]; ok {
-			if _, seen := qtf[tid]; !seen {
-				order = append(order, tid)
-			}
-			qtf[tid]++
+	for t, wt := range weights {
+		if tid, ok := x.termID[t]; ok && wt > 0 {
+			order = append(order, tid)
+			qtf[tid] = wt
 		}
 	}
 	if len(order) == 0 {
 		return nil
 	}
+	// Sum in a fixed order so equal inputs give bit-identical scores.
+	slices.Sort(order)
 	var allowed []int8 // 0 unknown, 1 yes, -1 no
 	if allow != nil {
 		allowed = make([]int8, len(x.docs))

@@ -13,14 +13,19 @@ import (
 
 // Candidate counts for the manuscript search.
 const (
-	coreChapters   = 6  // chapters at L1 in the breadth pass
+	coreChapters   = 4  // chapters at L1 in the breadth pass
 	maxChapters    = 16 // chapters considered at all
-	corePassages   = 8  // passages in the breadth pass
+	corePassages   = 10 // passages in the breadth pass
 	maxPassages    = 40 // passages considered at all
 	neighbourOf    = 3  // the best passages also bring their neighbours
 	arcFirstAbove  = 300
 	arcsScanned    = 4 // arcs read after the arc-first scan
 	maxUpstreamLen = 400
+
+	expansionWeight = 0.5 // a described entity's name terms
+	upstreamWeight  = 0.3 // each upstream term occurrence
+
+	passageChapterWeight = 0.5 // a passage gains from its chapter's score
 )
 
 func (a *assembly) collectMeta() {
@@ -237,11 +242,21 @@ func (a *assembly) collectManuscript(n Node) {
 	}
 
 	an := a.snap.Analyzer()
+	// The author's words count fully; names of entities found through a
+	// description, and words of upstream outputs, count for less.
 	q := an.Terms(n.Text)
+	weights := map[string]float64{}
+	for _, t := range q {
+		weights[t]++
+	}
 	for _, r := range a.intent.Described {
 		for _, e := range a.snap.Entities() {
 			if e.Path == r.Path {
-				q = append(q, nameTerms(an, e.Decl)...)
+				for _, t := range nameTerms(an, e.Decl) {
+					if weights[t] < expansionWeight {
+						weights[t] = expansionWeight
+					}
+				}
 			}
 		}
 	}
@@ -253,8 +268,11 @@ func (a *assembly) collectManuscript(n Node) {
 			break
 		}
 	}
+	for _, t := range up {
+		weights[t] += upstreamWeight
+	}
 	q = append(q, up...)
-	if len(q) == 0 {
+	if len(weights) == 0 {
 		return
 	}
 
@@ -263,7 +281,7 @@ func (a *assembly) collectManuscript(n Node) {
 	scope := func(c *Chapter) bool { return true }
 	if len(chs) > arcFirstAbove {
 		keep := map[int]bool{}
-		for _, h := range a.snap.ArcIndex().Search(q, arcsScanned, nil) {
+		for _, h := range a.snap.ArcIndex().SearchWeighted(weights, arcsScanned, nil) {
 			for _, arc := range a.snap.Arcs() {
 				if arc.Path == h.ID {
 					keep[arc.Number] = true
@@ -285,11 +303,11 @@ func (a *assembly) collectManuscript(n Node) {
 		}
 		scope = func(c *Chapter) bool { return keep[arcOf(c.Number)] }
 	}
-	chHits := a.snap.ChapterIndex().Search(q, 0, func(id string) bool {
+	chHits := a.snap.ChapterIndex().SearchWeighted(weights, 0, func(id string) bool {
 		c := byPath[id]
 		return c != nil && scope(c)
 	})
-	psHits := a.snap.PassageIndex().Search(q, 0, func(id string) bool {
+	psHits := a.snap.PassageIndex().SearchWeighted(weights, 0, func(id string) bool {
 		p, _, _, ok := ParsePassageID(id)
 		c := byPath[p]
 		return ok && c != nil && scope(c)
@@ -334,7 +352,7 @@ func (a *assembly) collectManuscript(n Node) {
 	var pRank []scored
 	for _, h := range psHits {
 		p, _, _, _ := ParsePassageID(h.ID)
-		pRank = append(pRank, scored{h.ID, ps[h.ID] + 0.3*cs[p]})
+		pRank = append(pRank, scored{h.ID, ps[h.ID] + passageChapterWeight*cs[p]})
 	}
 	slices.SortFunc(pRank, func(x, y scored) int {
 		if c := cmp.Compare(y.score, x.score); c != 0 {
@@ -356,7 +374,7 @@ func (a *assembly) collectManuscript(n Node) {
 			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number})
 	}
 	added := map[string]bool{}
-	addPassage := func(id string, prio float64, core bool, reason string) {
+	addPassage := func(id string, rank int, prio float64, core bool, reason string) {
 		if added[id] {
 			return
 		}
@@ -368,7 +386,7 @@ func (a *assembly) collectManuscript(n Node) {
 		added[id] = true
 		text := c.L2[s:e]
 		if reason == "" {
-			reason = fmt.Sprintf("matched %s in chapter %d", matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
+			reason = fmt.Sprintf("passage rank %d: matched %s in chapter %d", rank, matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", s, e), prio: prio,
 			reason: reason, text: [3]string{"", "", text}, def: 2, core: core,
@@ -379,7 +397,7 @@ func (a *assembly) collectManuscript(n Node) {
 			break
 		}
 		prio := 900 - 10*float64(r)
-		addPassage(s.id, prio, r < corePassages, "")
+		addPassage(s.id, r+1, prio, r < corePassages, "")
 		if r < neighbourOf {
 			p, st, _, _ := ParsePassageID(s.id)
 			c := byPath[p]
@@ -390,7 +408,7 @@ func (a *assembly) collectManuscript(n Node) {
 				for _, j := range []int{i - 1, i + 1} {
 					if j >= 0 && j < len(c.Passages) {
 						nb := c.Passages[j]
-						addPassage(PassageID(c.Path, nb.Start, nb.End), prio-0.5, false,
+						addPassage(PassageID(c.Path, nb.Start, nb.End), 0, prio-0.5, false,
 							fmt.Sprintf("next to a matched passage in chapter %d", c.Number))
 					}
 				}

@@ -139,6 +139,9 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 			for _, s := range c.Sources {
 				fmt.Fprintf(env.stdout, "\t%s %s %s %d %s\n", s.Path, s.Level, s.Part, s.Tokens, s.Reason)
 			}
+			for _, s := range c.Dropped {
+				fmt.Fprintf(env.stdout, "\tdropped %s %s %s %d %s: %s\n", s.Path, s.Level, s.Part, s.Tokens, s.Reason, s.Why)
+			}
 		}
 	}
 	total := len(qs)
