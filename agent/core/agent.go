@@ -58,6 +58,10 @@ type Agent struct {
 	Schema map[string]any
 	// SchemaName names the schema for the model ("suggestion").
 	SchemaName string
+	// Validate, when set, checks an answer that matches Schema further
+	// (a patch that must apply, say). Its error goes back to the model in
+	// the same single repair round as a schema error.
+	Validate func(answer json.RawMessage) error
 
 	prepared *prepared
 }

@@ -34,7 +34,7 @@ progressions:
 ---
 The second Bennet daughter.
 `,
-		"entities/characters/林黛玉.md": "---\nname: 林黛玉\naliases: [黛玉, 颦儿]\nkind: character\nfacts: { home: 潇湘馆 }\n---\n林如海之女。\n",
+		"entities/characters/林黛玉.md":       "---\nname: 林黛玉\naliases: [黛玉, 颦儿]\nkind: character\nfacts: { home: 潇湘馆 }\n---\n林如海之女。\n",
 		"manuscript/chapter-01/content.md": "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife. Lizzy laughed.\n",
 		"meta/style-guide.md":              "# Style\n\nIronic, light, precise.\n",
 	}
@@ -336,7 +336,7 @@ func TestParallelAgentsMerged(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got) != 3 || string(got[0].Answer) != `{"summary":"t1"}` || string(got[1].Answer) != `{"summary":"w1"}` ||
-		got[2].Answer != nil || !strings.Contains(got[2].Err, "without matching its schema") {
+		got[2].Answer != nil || !strings.Contains(got[2].Err, "without a valid answer") {
 		t.Errorf("merged %s", res.Answer)
 	}
 	for _, n := range []string{"timeline", "world", "character"} {

@@ -136,13 +136,16 @@ func (r *Run) loop(ctx context.Context, p *prepared, path, label, task string) (
 		r.mu.Unlock()
 		if len(msg.ToolCalls) == 0 {
 			ans, verr := answer(p.answer, resp.Content)
+			if verr == nil && p.agent.Validate != nil {
+				verr = p.agent.Validate(ans)
+			}
 			if verr == nil {
 				r.dropFrame(path)
 				return ans, resp.Content, nil
 			}
 			if fr.Repairs >= 1 {
 				r.log(ctx, store.LogEntry{Agent: label, Status: "invalid-answer", Error: verr.Error(), Output: resp.Content})
-				return nil, "", fmt.Errorf("%w: agent %s answered twice without matching its schema: %v", ErrAnswer, label, verr)
+				return nil, "", &AnswerError{Agent: label, Err: verr}
 			}
 			r.mu.Lock()
 			fr.Repairs++

@@ -127,3 +127,20 @@ func (e *BudgetError) Error() string {
 
 // Is makes errors.Is(err, ErrBudget) true.
 func (e *BudgetError) Is(target error) bool { return target == ErrBudget }
+
+// AnswerError is a final answer that still failed its schema (or the
+// agent's Validate) after the repair round.
+type AnswerError struct {
+	Agent string
+	Err   error // the last validation error
+}
+
+func (e *AnswerError) Error() string {
+	return fmt.Sprintf("agent %s answered twice without a valid answer: %v", e.Agent, e.Err)
+}
+
+// Is makes errors.Is(err, ErrAnswer) true.
+func (e *AnswerError) Is(target error) bool { return target == ErrAnswer }
+
+// Unwrap returns the validation error.
+func (e *AnswerError) Unwrap() error { return e.Err }
