@@ -155,7 +155,7 @@ func (p *printer) hasCommentBefore(end int) bool {
 func (p *printer) item(it Item) {
 	switch it := it.(type) {
 	case *Node:
-		p.header(it.Span, it.Body, func() {
+		p.header(it.Span, it.Body, true, func() {
 			p.out = append(p.out, "node "...)
 			p.out = append(p.out, it.Name.Name...)
 			p.title(it.Title)
@@ -167,10 +167,10 @@ func (p *printer) item(it Item) {
 		for _, pr := range it.Prompts {
 			members = append(members, pr)
 		}
-		slices.SortFunc(members, func(a, b any) int { return memberStart(a) - memberStart(b) })
+		slices.SortStableFunc(members, func(a, b any) int { return memberStart(a) - memberStart(b) })
 		p.body(it.Body, members, true)
 	case *Workflow:
-		p.header(it.Span, it.Body, func() {
+		p.header(it.Span, it.Body, true, func() {
 			p.out = append(p.out, "workflow"...)
 			p.title(it.Title)
 		})
@@ -178,7 +178,7 @@ func (p *printer) item(it Item) {
 	case *Use:
 		body := Span{it.Alias.Span.End, it.Span.End}
 		hasArgs := len(it.Args) > 0 || p.hasCommentInside(body)
-		p.header(it.Span, bodyIf(hasArgs, body), func() {
+		p.header(it.Span, body, hasArgs, func() {
 			p.out = append(p.out, "use "...)
 			p.out = append(p.out, quote(it.Path.Value, false)...)
 			p.out = append(p.out, " as "...)
@@ -193,7 +193,7 @@ func (p *printer) item(it Item) {
 			body.Start = it.Title.Span.End
 		}
 		hasAttrs := len(it.Attrs) > 0 || p.hasCommentInside(body)
-		p.header(it.Span, bodyIf(hasAttrs, body), func() {
+		p.header(it.Span, body, hasAttrs, func() {
 			p.out = append(p.out, "input "...)
 			p.out = append(p.out, it.Name.Name...)
 			p.title(it.Title)
@@ -211,13 +211,6 @@ func (p *printer) hasCommentInside(s Span) bool {
 		}
 	}
 	return false
-}
-
-func bodyIf(ok bool, s Span) Span {
-	if ok {
-		return s
-	}
-	return Span{}
 }
 
 func attrMembers(attrs []*Attr) []any {
@@ -250,15 +243,15 @@ func memberSpan(m any) Span {
 
 // header prints an item's first line. Comments before the body's '{'
 // (or the item's end) go before it.
-func (p *printer) header(item Span, body Span, write func()) {
+func (p *printer) header(item Span, body Span, hasBody bool, write func()) {
 	upTo := body.Start
-	if body.Len() == 0 {
+	if !hasBody {
 		upTo = item.Start + 1
 	}
 	p.flushComments(upTo, 0)
 	p.before(item.Start)
 	write()
-	if body.Len() == 0 {
+	if !hasBody {
 		p.endLine(item.End)
 	}
 }
@@ -359,7 +352,9 @@ func (p *printer) value(v Value, depth int) {
 func (p *printer) prompt(pr *Prompt, depth int) {
 	p.out = append(p.out, pr.Role...)
 	p.out = append(p.out, ' ')
-	triple := pr.Body.Start >= 3 && string(p.src[pr.Body.Start-3:pr.Body.Start]) == `"""`
+	// A prompt keeps the form it was written in; a new one is a block.
+	triple := pr.Body.Start < 1 || pr.Body.Start > len(p.src) || p.src[pr.Body.Start-1] != '"' ||
+		pr.Body.Start >= 3 && string(p.src[pr.Body.Start-3:pr.Body.Start]) == `"""`
 	p.out = append(p.out, renderText(pr.Blocks, depth, triple)...)
 }
 
