@@ -161,19 +161,29 @@ func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `
 // MarshalText returns "[redacted]".
 func (s Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-// resolveKey finds the key: the one set on c, else the environment variable
-// c.APIKeyEnv names. No key at all is fine when no variable is named
-// (local servers often need none).
+// EditorKeyEnv is the variable the editor extensions set, in the server's
+// environment, to the key the author keeps in the editor's secret storage.
+const EditorKeyEnv = "FLOWCABAL_API_KEY"
+
+// resolveKey finds the key: the one set on c; else the variable
+// c.APIKeyEnv names; else, when that is unnamed or unset, the editor's key
+// (EditorKeyEnv). No key at all is fine when no variable is named (local
+// servers often need none).
 func (c Config) resolveKey(getenv func(string) string) (Secret, error) {
 	if !c.APIKey.Empty() {
 		return c.APIKey, nil
 	}
-	if c.APIKeyEnv == "" {
-		return Secret{}, nil
+	if c.APIKeyEnv != "" {
+		if v := strings.TrimSpace(getenv(c.APIKeyEnv)); v != "" {
+			return NewSecret(v), nil
+		}
 	}
-	v := strings.TrimSpace(getenv(c.APIKeyEnv))
-	if v == "" {
-		return Secret{}, fmt.Errorf("model configuration %q: environment variable %s (api_key_env) is not set", c.Name, c.APIKeyEnv)
+	if v := strings.TrimSpace(getenv(EditorKeyEnv)); v != "" {
+		return NewSecret(v), nil
 	}
-	return NewSecret(v), nil
+	if c.APIKeyEnv != "" {
+		return Secret{}, fmt.Errorf("model configuration %q: environment variable %s (api_key_env) is not set, nor is an editor key (%s)",
+			c.Name, c.APIKeyEnv, EditorKeyEnv)
+	}
+	return Secret{}, nil
 }

@@ -366,6 +366,7 @@ func TestConfig(t *testing.T) {
 	// No api_key_env: no key and no Authorization header (local servers).
 	srv := llmtest.New(t, llmtest.Script{})
 	t.Setenv("OPENAI_API_KEY", "sk-ambient-must-not-be-used")
+	t.Setenv(llm.EditorKeyEnv, "")
 	cl, err := llm.New(llm.Config{Name: "writer", BaseURL: srv.URL, Model: "m"}, llm.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -417,5 +418,45 @@ func TestEmbedFaults(t *testing.T) {
 	}
 	if u := h.rec.all(); len(u) != 1 || u[0].Status != "request-rejected" || !strings.Contains(u[0].Error, "rejected") {
 		t.Errorf("usage = %+v", u)
+	}
+}
+
+func TestKeyResolution(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Script{Default: &llmtest.Reply{Content: "ok", Times: -1}})
+	for _, tt := range []struct {
+		name   string
+		cfg    llm.Config
+		env    map[string]string
+		header string
+		err    string
+	}{
+		{"named variable", llm.Config{APIKeyEnv: "MY_KEY"}, map[string]string{"MY_KEY": "k1", llm.EditorKeyEnv: "k2"}, "Bearer k1", ""},
+		{"editor key when the variable is unset", llm.Config{APIKeyEnv: "MY_KEY"}, map[string]string{llm.EditorKeyEnv: "k2"}, "Bearer k2", ""},
+		{"editor key when none is named", llm.Config{}, map[string]string{llm.EditorKeyEnv: "k2"}, "Bearer k2", ""},
+		{"explicit key first", llm.Config{APIKeyEnv: "MY_KEY", APIKey: llm.NewSecret("k0")}, map[string]string{"MY_KEY": "k1"}, "Bearer k0", ""},
+		{"no key needed", llm.Config{}, nil, "", ""},
+		{"named but missing", llm.Config{APIKeyEnv: "MY_KEY"}, nil, "", "MY_KEY"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := tt.cfg
+			cfg.Name, cfg.BaseURL, cfg.Model = "writer", srv.URL, "m"
+			c, err := llm.New(cfg, llm.Options{Getenv: func(k string) string { return tt.env[k] }})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one naming %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Chat(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("x")}}); err != nil {
+				t.Fatal(err)
+			}
+			reqs := srv.Requests()
+			if got := reqs[len(reqs)-1].Header.Get("Authorization"); got != tt.header {
+				t.Errorf("Authorization = %q, want %q", got, tt.header)
+			}
+		})
 	}
 }
