@@ -573,7 +573,9 @@ func parseRef(s string) (*Ref, error) {
 	if !ok {
 		return nil, fmt.Errorf("bad reference %q", s)
 	}
-	clear := func(r *Ref) { r.Span, r.Inner, r.NameSpan, r.AliasSpan, r.PathSpan, r.LevelSpan = Span{}, Span{}, Span{}, Span{}, Span{}, Span{} }
+	clear := func(r *Ref) {
+		r.Span, r.Inner, r.NameSpan, r.AliasSpan, r.PathSpan, r.LevelSpan = Span{}, Span{}, Span{}, Span{}, Span{}, Span{}
+	}
 	clear(r)
 	return r, nil
 }

@@ -299,4 +299,3 @@ func estimateTokens(b []byte) int {
 	}
 	return wide + (narrow+2)/3
 }
-
