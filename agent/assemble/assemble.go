@@ -51,6 +51,9 @@ type Shares struct {
 // DefaultShares suit a prose chapter: the manuscript matters most.
 var DefaultShares = Shares{Meta: 0.10, Entities: 0.20, Manuscript: 0.60, Summaries: 0.10}
 
+// wideBudget is the budget from which three chapters are read whole.
+const wideBudget = 16000
+
 // DefaultBudget is the budget when neither the node nor the options set one.
 const DefaultBudget = 8000
 
@@ -388,10 +391,17 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 	if len(search) > 1 {
 		first = append(first, search[1])
 	}
+	// A large budget reads one more chapter whole before the extra
+	// passages: at 16k tokens and up, three chapters fit with room left.
+	k := 2
+	if a.budget >= wideBudget && len(search) > 2 {
+		first = append(first, search[2])
+		k = 3
+	}
 	later = append(later, ents...)
 	later = append(later, meta...)
-	if len(search) > 2 {
-		later = append(later, search[2:]...)
+	if len(search) > k {
+		later = append(later, search[k:]...)
 	}
 	return first, append(later, rest...)
 }
