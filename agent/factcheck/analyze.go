@@ -228,6 +228,12 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 			if !ok {
 				continue
 			}
+			// After a title that is not part of the name, the words name
+			// someone else of the family: "Miss Bingley" is not
+			// "Bingley", "Sir William" is not "William".
+			if i > 0 && !s.exclude && isPersonTitle(d.words[i-1].s) && !isPersonTitle(s.words[0]) && nameGap(d.between(i-1, i)) {
+				continue
+			}
 			last := i + len(s.words) - 1
 			m := mention{start: w.start, end: d.words[last].end, seq: s, firstWord: i, lastWord: last}
 			if s.exclude {
@@ -336,4 +342,13 @@ func (d *doc) mentionsIn(start, end int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// isPersonTitle reports whether w is a title that comes before a name.
+func isPersonTitle(w string) bool {
+	switch w {
+	case "Mr", "Mrs", "Miss", "Ms", "Mister", "Master", "Madam", "Madame", "Sir", "Lady", "Lord", "Dame", "Dr", "Doctor", "Rev", "Reverend", "Uncle", "Aunt", "Cousin":
+		return true
+	}
+	return rankClass[w] != ""
 }

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -79,6 +80,8 @@ type nameSeq struct {
 	exclude bool
 	// miss marks a "Miss …" form, which does not name a married woman.
 	miss bool
+	// implicit marks a given name the author did not declare as an alias.
+	implicit bool
 }
 
 // target is a word of a Latin name a near-miss is measured against.
@@ -175,6 +178,18 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			add(ei, x, true)
 		}
 	}
+	// A person's given name stands for them when no other entity's name
+	// uses the word and it is not an ordinary word: "Elizabeth" for
+	// Elizabeth Bennet. It does not count after a title ("Sir William").
+	for _, ei := range k.ents {
+		if g := k.givenName(ei); g != "" {
+			before := len(latinSeqs)
+			add(ei, g, false)
+			if len(latinSeqs) > before {
+				latinSeqs[g].implicit = true
+			}
+		}
+	}
 	// Near-miss targets: distinctive capitalised words of Latin names.
 	byWord := map[string]*target{}
 	for _, ei := range k.ents {
@@ -184,7 +199,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			}
 			for _, w := range latinWords(n) {
 				r, _ := utf8.DecodeRuneInString(w)
-				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 || titleWords[w] || k.words.has(w) {
+				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 || titleWords[w] || rankClass[w] != "" {
 					continue
 				}
 				t := byWord[w]
@@ -220,6 +235,31 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	}
 	k.compileForbidden()
 	return k
+}
+
+// givenName returns the first word of a person's two-or-more-word name
+// when it is distinctive: no other entity's name or alias holds it, it is
+// not a title and not an ordinary word.
+func (k *Knowledge) givenName(ei *entInfo) string {
+	if !ei.person || hasCJK(ei.e.Name) {
+		return ""
+	}
+	ws := latinWords(ei.e.Name)
+	if len(ws) < 2 || titleWords[ws[0]] || rankClass[ws[0]] != "" || k.words.has(ws[0]) || utf8.RuneCountInString(ws[0]) < 3 {
+		return ""
+	}
+	g := ws[0]
+	for _, other := range k.ents {
+		if other == ei {
+			continue
+		}
+		for _, n := range other.e.Names() {
+			if slices.Contains(latinWords(n), g) {
+				return ""
+			}
+		}
+	}
+	return g
 }
 
 func containsEnt(list []*entInfo, e *entInfo) bool {

@@ -20,6 +20,11 @@ type claim struct {
 	gender     byte // from "girl of", "young man of"
 	// place is the word after "from"/"to" for a distance ("meryton").
 	place string
+	// total marks a count given as a total ("had three daughters").
+	total bool
+	// owned marks a quantity tied to a holder ("his having ten thousand
+	// a year", "a fortune of").
+	owned bool
 }
 
 // effMention is a mention resolved to the entity it speaks of: a
@@ -116,6 +121,15 @@ var ageNouns = map[string]byte{"girl": 'f', "woman": 'f', "lady": 'f', "maid": '
 	"man": 'm', "boy": 'm', "gentleman": 'm', "fellow": 'm', "youth": 'm', "lad": 'm',
 	"child": 0, "person": 0, "creature": 0}
 
+// haveForm before a number ties it to a holder.
+var haveForm = wordSet("has", "had", "have", "having", "possessed", "possesses", "worth")
+
+// qualifiers may stand between a have-form and its number.
+var qualifiers = wordSet("about", "nearly", "almost", "full", "only", "but", "above", "near", "upwards", "at", "least", "a", "fully", "quite", "still")
+
+// factNouns before a quantity say whose it is ("her fortune of …").
+var factNouns = wordSet("fortune", "income", "estate", "property", "salary", "wealth", "rent", "rents", "living", "dowry", "portion")
+
 var ageKeys = wordSet("age", "年龄", "年紀", "年纪", "年齡", "岁数", "歲數")
 
 // claims finds the statements of the text that facts can contradict.
@@ -126,6 +140,18 @@ func (k *Knowledge) claims(d *doc) []claim {
 			return ""
 		}
 		return strings.ToLower(d.words[i].s)
+	}
+	// haveBefore: "had five", "has about ten", "his having six".
+	haveBefore := func(i int) bool {
+		if haveForm[lw(i-1)] {
+			return true
+		}
+		return haveForm[lw(i-2)] && qualifiers[lw(i-1)] && sameClause(d, i-2, i-1)
+	}
+	// qualifiedAfter: "two daughters married" names some, not all.
+	qualifiedAfter := func(i int) bool {
+		w := lw(i)
+		return w != "" && sameClause(d, i-1, i) && (strings.HasSuffix(w, "ed") || qualifiers[w] || w == "at" || w == "in" || w == "out" || w == "home" || w == "left" || w == "alive" || w == "dead")
 	}
 	nouns := k.countNouns()
 	units := k.units()
@@ -185,17 +211,31 @@ func (k *Knowledge) claims(d *doc) []claim {
 				lo, hi = v, v+1
 			}
 		}
+		// "girls of six and eight years old" is a list; "when she was
+		// only eight" looks back.
+		if age && (lw(n.first-1) == "and" || lw(n.first-1) == "or") {
+			age = false
+		}
+		if age {
+			for j := n.first - 1; j >= 0 && j >= n.first-6 && sameClause(d, j, j+1); j-- {
+				if w := lw(j); w == "when" || w == "since" || w == "till" || w == "until" {
+					age = false
+					break
+				}
+			}
+		}
 		if age && v > 0 && v < 150 {
 			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g})
 			continue
 		}
 		// Counts: "six daughters", "her four sisters".
+		total := haveBefore(n.first) && !qualifiedAfter(n.last+2)
 		if nouns[next] && d.between(n.last, n.last+1) == " " {
-			out = append(out, claim{kind: "count", noun: next, start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: v, hi: v})
+			out = append(out, claim{kind: "count", noun: next, start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: v, hi: v, total: total})
 			continue
 		}
 		if v == 1 && nouns[next+"s"] && d.between(n.last, n.last+1) == " " {
-			out = append(out, claim{kind: "count", noun: next + "s", start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: 1, hi: 1})
+			out = append(out, claim{kind: "count", noun: next + "s", start: start, end: d.words[n.last+1].end, wordIdx: n.first, lo: 1, hi: 1, total: total})
 			continue
 		}
 		// Quantities: "ten thousand a year", "five miles from Meryton".
@@ -214,6 +254,13 @@ func (k *Knowledge) claims(d *doc) []claim {
 				continue
 			}
 			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+len(u)].end, wordIdx: n.first, vals: n.vals}
+			c.owned = haveBefore(n.first)
+			for j := n.first - 1; j >= 0 && j >= n.first-4 && sameClause(d, j, j+1); j-- {
+				if factNouns[lw(j)] {
+					c.owned = true
+					break
+				}
+			}
 			after := n.last + len(u) + 1
 			if p := lw(after); p == "from" || p == "to" || p == "of" {
 				var place []string
@@ -437,6 +484,9 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	fits := func(e *entInfo) bool { return g == 0 || e.gender == 0 || e.gender == g }
+	// In dialogue "he" and "she" are whoever the speakers have in mind:
+	// only a name in the same sentence or a possessive will do.
+	quoted := d.inQuote(c.start)
 	// 1. A possessive right before: "Mr. Bennet’s five daughters".
 	for _, m := range eff {
 		if m.possessive && !m.relational && m.end <= c.start && c.start-m.end <= 8 {
@@ -457,6 +507,15 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		if m.possessive && !m.relational {
 			continue // "Elizabeth’s" is a possessor, not the subject
 		}
+		// A pronoun before the claim points back: only names before it.
+		if pronounAt >= 0 && m.start > pronounAt {
+			break
+		}
+		// A name after the claim is its holder only through a relation:
+		// "about nineteen, was Elizabeth’s intimate friend".
+		if m.start > c.start && !m.relational {
+			break
+		}
 		if fits(m.ent) {
 			if has(m.ent) {
 				return m.ent, 0.8
@@ -467,7 +526,7 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	// 3. A pronoun refers back to the latest person of that gender.
-	if pronounAt >= 0 || g != 0 {
+	if !quoted && (pronounAt >= 0 || g != 0) {
 		for i := len(eff) - 1; i >= 0; i-- {
 			m := eff[i]
 			if m.start >= sent.start || !m.ent.person || m.possessive && !m.relational {
@@ -589,6 +648,9 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			}
 		}
 	} else {
+		if c.kind == "qty" && !c.owned {
+			return Finding{}, false
+		}
 		e, conf = k.holder(d, eff, c, has)
 		if e == nil && c.kind == "count" {
 			e, conf = k.holderInScope(eff, has), 0.6
@@ -611,6 +673,12 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			dlo, dhi = dlo-2, dhi+2
 		}
 		contradicts = c.hi < dlo || c.lo > dhi
+		// "two daughters married" counts some of them: fewer than
+		// declared contradicts only when the text gives the total
+		// ("he had three daughters").
+		if c.kind == "count" && c.hi < dlo && !c.total {
+			contradicts = false
+		}
 	case "qty":
 		vals, approx, _, ok := parseValue(declared)
 		if !ok {
@@ -764,8 +832,6 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 			bad = role == "spouse"
 		case "married":
 			bad = role == "widowed"
-		case "unmarried", "single", "engaged":
-			bad = true
 		}
 		if !bad {
 			continue

@@ -34,7 +34,7 @@ var notActing = wordSet("would", "could", "should", "might", "must", "may", "wil
 var beForms = wordSet("was", "were", "is")
 
 // elsewhere after "was" keeps the subject out of the scene.
-var elsewhere = wordSet("gone", "away", "absent", "still", "then", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "very", "much", "so", "too", "always", "only", "quite", "all")
+var elsewhere = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
 
 // pastVerbs are irregular past forms that mark an agent.
 var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", "gave", "made", "saw", "heard",
@@ -52,7 +52,7 @@ var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "
 var leadWords = wordSet("but", "and", "then", "so", "now", "yet", "when", "while", "as", "here", "there", "soon", "meanwhile", "presently", "at", "last", "length", "instantly", "immediately", "after", "before", "this", "that", "time")
 
 // notAgent before a name makes it an object, not the actor.
-var notAgent = wordSet("of", "about", "from", "to", "for", "late", "poor", "dear", "upon", "on", "towards", "toward", "against", "like", "than", "without", "between", "among", "mention", "mentioned", "remember", "remembered", "thought", "think", "letter", "news")
+var notAgent = wordSet("that", "whether", "if", "as", "of", "about", "from", "to", "for", "late", "poor", "dear", "upon", "on", "towards", "toward", "against", "like", "than", "without", "between", "among", "mention", "mentioned", "remember", "remembered", "thought", "think", "letter", "news")
 
 func wordSet(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
@@ -87,9 +87,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if d.inQuote(m.start) {
 			continue
 		}
-		si := d.sentenceAt(m.start)
-		sent := d.text[d.sents[si].start:d.sents[si].end]
-		if loc := facts["location"]; loc != "" && containsPlace(sent, loc) {
+		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {
 			continue
 		}
 		how, conf := k.acting(d, mi)
@@ -112,6 +110,20 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// clauseAround returns the text around [start, end) within its sentence
+// and clause (up to ";" or ":"), at most 100 bytes on either side.
+func (d *doc) clauseAround(start, end int) string {
+	s := d.sents[d.sentenceAt(start)]
+	lo, hi := max(s.start, start-100), min(s.end, end+100)
+	if i := strings.LastIndexAny(d.text[lo:start], ";:"); i >= 0 {
+		lo += i + 1
+	}
+	if i := strings.IndexAny(d.text[end:hi], ";:"); i >= 0 {
+		hi = end + i
+	}
+	return d.text[lo:hi]
 }
 
 // containsPlace reports whether sent names place (as a whole word for
@@ -210,6 +222,9 @@ func subjectOf(d *doc, m mention) (string, bool) {
 	gap := d.between(m.lastWord, j)
 	// Skip one adverb: "Lydia then went", "Lydia, however, came".
 	next := strings.ToLower(d.words[j].s)
+	if habitual[next] {
+		return "", false
+	}
 	if (strings.HasSuffix(next, "ly") || next == "then" || next == "now" || next == "soon" || next == "however") && j+1 < len(d.words) && !strings.ContainsAny(d.between(j, j+1), ".!?;:") {
 		j++
 		gap += d.between(j-1, j)
@@ -230,6 +245,10 @@ func subjectOf(d *doc, m mention) (string, bool) {
 			return "", false
 		}
 		if pastVerbs[next] || (strings.HasSuffix(next, "ed") && len(next) > 4) {
+			// "went away", "set off": leaving the scene.
+			if j+1 < len(d.words) && departing[strings.ToLower(d.words[j+1].s)] {
+				return "", false
+			}
 			return "acts", true
 		}
 	}
@@ -244,14 +263,21 @@ func subjectOf(d *doc, m mention) (string, bool) {
 	if strings.ContainsAny(lead, "“”\"") {
 		return "", false
 	}
-	if notActing[next] && !(strings.TrimSpace(gap) == "," || strings.TrimSpace(gap) == "") {
-		return "", false
+	// The verb comes after a clause: "But Mr. Bennet, though he assured
+	// her…".
+	if strings.TrimSpace(gap) == "," && subordinators[next] {
+		return "acts", true
 	}
-	if notActing[next] && strings.TrimSpace(gap) == "" {
-		return "", false
-	}
-	return "acts", true
+	return "", false
 }
+
+// habitual adverbs make a summary of what someone used to do, not a scene.
+var habitual = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "never", "generally")
+
+var departing = wordSet("away", "off", "abroad", "home")
+
+// subordinators open a clause between a subject and its verb.
+var subordinators = wordSet("though", "although", "when", "after", "having", "while", "whilst", "who", "on", "upon", "before", "as")
 
 // coordinated reports whether mention mi is joined by "and" or a comma to
 // a mention of a present character in the same clause: "Mrs. Bennet and
@@ -279,16 +305,22 @@ func coordinated(d *doc, mi int) bool {
 		if _, absent := absentStatus[strings.ToLower(n.ents[0].e.FactsAsOf(d.chapter)["status"])]; absent {
 			continue
 		}
-		// The group must not be the object of a preposition.
+		// The group must be a subject (a verb follows) or the people "on
+		// whose part" something is felt.
 		first := min(m.firstWord, n.firstWord)
+		last := max(m.lastWord, n.lastWord)
 		if first < 0 {
 			return true
 		}
-		prev := prevWords(d, first, 3)
-		if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
-			continue
+		if prev := prevWords(d, first, 3); partOf(prev) {
+			return true
 		}
-		return true
+		if last+1 < len(d.words) && sameClause(d, last, last+1) && strings.TrimSpace(d.between(last, last+1)) == "" {
+			nx := strings.ToLower(d.words[last+1].s)
+			if nx == "were" || pastVerbs[nx] || (strings.HasSuffix(nx, "ed") && len(nx) > 4) {
+				return true
+			}
+		}
 	}
 	return false
 }
