@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -153,13 +154,15 @@ type Options struct {
 	Target Target
 	// Force runs the requested nodes even when the cache has their output.
 	Force bool
+	// Rerun lists nodes to run even when the cache has their output.
+	Rerun []string
 	// Resume continues the run with this id from its checkpoint.
 	Resume string
 	// Observer receives progress.
 	Observer Observer
-	// Feedback is appended to the prompt of the requested node (an
-	// author's retry with feedback).
-	Feedback string
+	// Feedback maps a node to the author's feedback, appended to its prompt
+	// (a retry with feedback). A node with feedback is run anew.
+	Feedback map[string]string
 }
 
 // Result is how a run ended.
@@ -184,10 +187,6 @@ func WorkflowID(root, path string) string {
 // Options.Resume and runs no finished node again. A flagged node stops
 // its own branch only.
 func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options) (*Result, error) {
-	plan, err := NewPlan(wf, opts.Target)
-	if err != nil {
-		return nil, err
-	}
 	wid := WorkflowID(r.cfg.Root, wf.File.Path)
 	cp := store.Checkpoint{Workflow: wid, Status: store.RunRunning, Nodes: map[string]store.NodeRun{}}
 	if opts.Resume != "" {
@@ -198,6 +197,10 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 		if prev.Workflow != wid {
 			return nil, fmt.Errorf("resume run %s: it ran %s, not %s", opts.Resume, prev.Workflow, wid)
 		}
+		if opts.Target == (Target{}) && len(prev.Data) > 0 {
+			// Resume what the run was asked to do.
+			_ = json.Unmarshal(prev.Data, &opts.Target)
+		}
 		cp = prev
 		cp.Status = store.RunRunning
 		cp.Pending = nil
@@ -207,6 +210,10 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 	} else {
 		cp.RunID = newRunID()
 		cp.Started = time.Now().UTC()
+	}
+	plan, err := NewPlan(wf, opts.Target)
+	if err != nil {
+		return nil, err
 	}
 	data, _ := json.Marshal(opts.Target)
 	cp.Data = data
@@ -296,6 +303,8 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 		nr := store.NodeRun{Status: res.Status, Version: res.Version}
 		if res.Err != nil {
 			nr.Error = res.Err.Error()
+		} else if res.Status == "flagged" && res.Verdict != nil {
+			nr.Error = res.Verdict.Feedback
 		}
 		if res.Status == "done" || res.Status == "cached" || res.Status == "frozen" {
 			ex.outputs[res.Node] = res.Output
@@ -398,10 +407,14 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	ex.mu.Lock()
 	prev, had := ex.cp.Nodes[name]
 	ex.mu.Unlock()
-	if had && prev.Version > 0 && (prev.Status == "done" || prev.Status == "cached" || prev.Status == "frozen") {
+	if had && prev.Version > 0 && (prev.Status == "done" || prev.Status == "cached" || prev.Status == "frozen" || prev.Status == "flagged") {
+		// A flagged node stays flagged until the author decides (Decide).
 		o, err := h.OutputVersion(ex.wid, name, prev.Version)
 		if err == nil {
 			res.Status, res.Version, res.Output = prev.Status, o.Version, o.Text
+			if prev.Status == "flagged" {
+				res.Verdict = &Verdict{Decision: Flag, Feedback: prev.Error}
+			}
 			return res
 		}
 	}
@@ -433,14 +446,14 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	if err != nil {
 		return fail(res, err)
 	}
-	if ex.plan.Requested[name] && ex.opts.Feedback != "" {
-		msgs = withFeedback(msgs, ex.opts.Feedback)
+	if fb := ex.opts.Feedback[name]; fb != "" {
+		msgs = withFeedback(msgs, fb)
 	}
 	key := CacheKey(params, msgs)
-	if !(ex.opts.Force && ex.plan.Requested[name]) {
+	var hit *store.Output
+	if !(ex.opts.Force && ex.plan.Requested[name]) && !slices.Contains(ex.opts.Rerun, name) {
 		if o, ok := cached(h, ex.wid, name, key); ok {
-			res.Status, res.Version, res.Output, res.Messages = "cached", o.Version, o.Text, msgs
-			return res
+			hit = &o
 		}
 	}
 
@@ -448,23 +461,31 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
 		res.Messages = msgs
-		reply, err := ex.call(ctx, name, params, msgs)
-		if err != nil {
-			if ctx.Err() != nil {
-				res.Status, res.Err = "cancelled", ctx.Err()
-				return res
+		var rec store.Output
+		if hit != nil {
+			// A cached output goes through the gate like a new one: an
+			// output once flagged is not approved by being reused.
+			rec, hit = *hit, nil
+		} else {
+			reply, err := ex.call(ctx, name, params, msgs)
+			if err != nil {
+				if ctx.Err() != nil {
+					res.Status, res.Err = "cancelled", ctx.Err()
+					return res
+				}
+				return fail(res, err)
 			}
-			return fail(res, err)
+			res.Tokens += reply.Usage.CompletionTokens
+			rec, err = h.RecordOutput(ctx, store.Output{
+				Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
+				Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
+			})
+			if err != nil {
+				return fail(res, fmt.Errorf("record output: %w", err))
+			}
 		}
-		res.Tokens += reply.Usage.CompletionTokens
-		rec, err := h.RecordOutput(ctx, store.Output{
-			Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
-			Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
-		})
-		if err != nil {
-			return fail(res, fmt.Errorf("record output: %w", err))
-		}
-		res.Version, res.Output = rec.Version, reply.Text
+		reply := Reply{Text: rec.Text}
+		res.Version, res.Output = rec.Version, rec.Text
 		v := Verdict{Decision: Approve}
 		if g := ex.r.cfg.Gate; g != nil {
 			v, err = g.Review(ctx, n, reply.Text, attempt)
@@ -476,6 +497,9 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 		switch {
 		case v.Decision == Approve:
 			res.Status = "done"
+			if rec.RunID != ex.cp.RunID {
+				res.Status = "cached"
+			}
 			ex.writeOutputDoc(name, reply.Text, fmt.Sprintf("approved v%d", rec.Version))
 			return res
 		case v.Decision == Retry && attempt <= retries:

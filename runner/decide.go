@@ -1,0 +1,79 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/flowcabal/flowcabal/store"
+)
+
+// The author's decisions on a node that the gate flagged (or on any node
+// of a run): approve its output as it is, approve an edited text, or run
+// it again with feedback.
+const (
+	DecideApprove = "approve"
+	DecideEdit    = "edit"
+	DecideRetry   = "retry"
+)
+
+// Decide records the author's decision on node in run runID and returns
+// the options with which Run continues the run (Resume set; Feedback set
+// for a retry). The decision is checkpointed before Decide returns, so it
+// survives a crash between the decision and the resumed run.
+func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string) (Options, error) {
+	h := r.cfg.History
+	cp, err := h.Checkpoint(runID)
+	if err != nil {
+		return Options{}, fmt.Errorf("run %s: %w", runID, err)
+	}
+	if cp.Nodes == nil {
+		cp.Nodes = map[string]store.NodeRun{}
+	}
+	nr := cp.Nodes[node]
+	opts := Options{Resume: runID}
+	switch decision {
+	case DecideApprove:
+		if nr.Version == 0 {
+			return Options{}, fmt.Errorf("node %s has no output in run %s to approve", node, runID)
+		}
+		nr.Status, nr.Error = "done", ""
+		cp.Nodes[node] = nr
+	case DecideEdit:
+		if text == "" {
+			return Options{}, fmt.Errorf("edit of %s: the edited text is empty", node)
+		}
+		prompt := ""
+		if nr.Version > 0 {
+			if o, err := h.OutputVersion(cp.Workflow, node, nr.Version); err == nil {
+				prompt = o.PromptHash
+			}
+		}
+		o, err := h.RecordOutput(ctx, store.Output{Workflow: cp.Workflow, Node: node, Text: text,
+			PromptHash: prompt, Model: "author", RunID: runID, At: time.Now().UTC()})
+		if err != nil {
+			return Options{}, fmt.Errorf("record the edited text of %s: %w", node, err)
+		}
+		cp.Nodes[node] = store.NodeRun{Status: "done", Version: o.Version}
+	case DecideRetry:
+		delete(cp.Nodes, node)
+		opts.Rerun = []string{node}
+		if text != "" {
+			opts.Feedback = map[string]string{node: text}
+		}
+	default:
+		return Options{}, fmt.Errorf("unknown decision %q (approve, edit or retry)", decision)
+	}
+	// Nodes skipped behind this one are planned again by the resumed run.
+	for n, s := range cp.Nodes {
+		if s.Status == "skipped" {
+			delete(cp.Nodes, n)
+		}
+	}
+	cp.Pending = slices.DeleteFunc(cp.Pending, func(d store.Decision) bool { return d.Node == node })
+	if _, err := h.SaveCheckpoint(ctx, cp); err != nil {
+		return Options{}, fmt.Errorf("checkpoint the decision: %w", err)
+	}
+	return opts, nil
+}
