@@ -209,6 +209,7 @@ mkdir -p "$artifacts"
 log "running the browser steps"
 rc=0
 E2E_URL="http://127.0.0.1:$port/?folder=$ws" E2E_FILE=workflows/e2e.flow E2E_ARTIFACTS=$artifacts \
+  E2E_LOGS=$cfg/data/logs E2E_SETTINGS=$cfg/data/User \
   node "$ext/out/e2e/run.js" || rc=$?
 
 # Keep the logs next to the screenshots.

@@ -278,7 +278,51 @@ async function main(): Promise<void> {
     return svgText.replace(/\s+/g, ' ').slice(0, 120);
   });
 
+  await step(page, 'api-key-secret', async () => {
+    const key = `e2e-secret-${process.pid}-${Date.now()}`;
+    await runPalette(page, 'FlowCabal: Set API Key');
+    const input = page.locator('.quick-input-widget input[type="password"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(key);
+    await page.keyboard.press('Enter');
+    await until('the "API key stored" message', async () => /API key stored/.test(await toastsText(page)));
+    const logs = process.env.E2E_LOGS;
+    const settings = process.env.E2E_SETTINGS;
+    if (logs === undefined || settings === undefined) {
+      return 'stored (logs not checked: E2E_LOGS/E2E_SETTINGS unset)';
+    }
+    // The restarted server announces itself with the key set …
+    await until('the log line of the restarted server', async () => grep(logs, '(API key set)').length > 0);
+    // … and the key is nowhere in logs or settings.
+    const leaks = [...grep(logs, key), ...grep(settings, key)];
+    if (leaks.length > 0) {
+      throw new Error(`API key found in ${leaks.join(', ')}`);
+    }
+    return 'stored in secret storage; not in logs or settings';
+  });
+
   await finish(browser);
+}
+
+/** Files under dir (recursively) whose content contains needle. */
+function grep(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (e.isFile() && fs.readFileSync(p).includes(needle)) {
+        hits.push(p);
+      }
+    }
+  };
+  if (fs.statSync(dir).isDirectory()) {
+    walk(dir);
+  } else if (fs.readFileSync(dir).includes(needle)) {
+    hits.push(dir);
+  }
+  return hits;
 }
 
 async function finish(browser: { close(): Promise<void> }): Promise<void> {

@@ -369,7 +369,7 @@ async function showGraph(context: vscode.ExtensionContext, run: (command: string
       svg = await new Promise<string>((resolve, reject) => {
         cp.execFile(bin, ['graph', doc.uri.fsPath, '--format', 'svg'], { cwd: folder, maxBuffer: 32 << 20 }, (err, stdout, stderr) => {
           if (err) {
-            reject(new Error(stderr.trim() || err.message));
+            reject(new Error(stderr.trim().split('\n')[0] || err.message));
           } else {
             resolve(stdout);
           }
