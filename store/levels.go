@@ -169,7 +169,7 @@ func (s *Store) Drain(ctx context.Context) (int, error) {
 
 // runJob does one job and reports whether it left the queue.
 func (s *Store) runJob(ctx context.Context, j Job) (bool, error) {
-	req, ok, err := s.jobRequest(j)
+	req, ok, err := s.jobRequest(ctx, j)
 	if err != nil {
 		return false, err
 	}
@@ -230,13 +230,26 @@ func (s *Store) summarize(ctx context.Context, req SummaryRequest, attempts int)
 func (s *Store) markLevels(tx *bolt.Tx, j Job) error {
 	if j.Kind == JobArc {
 		b := tx.Bucket(bArcs)
-		key := fmt.Sprintf("%06d", j.Arc)
-		var a Arc
-		if ok, err := getJSON(b, key, &a); err != nil || !ok || a.Hash != j.Hash {
+		arcs := map[string]Arc{}
+		if err := b.ForEach(func(k, v []byte) error {
+			var a Arc
+			if err := unmarshal(v, &a); err != nil {
+				return err
+			}
+			if a.Hash == j.Hash {
+				arcs[string(k)] = a
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
-		a.LevelHash = j.Hash
-		return putJSON(b, key, a)
+		for k, a := range arcs {
+			a.LevelHash = j.Hash
+			if err := putJSON(b, k, a); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	res := tx.Bucket(bResources)
 	for _, p := range holders(tx, j.Hash) {
@@ -264,52 +277,82 @@ func holders(tx *bolt.Tx, h string) []string {
 }
 
 // jobRequest builds the text of a job; ok is false when no resource or
-// arc holds the job's content any more.
-func (s *Store) jobRequest(j Job) (SummaryRequest, bool, error) {
+// arc holds the job's content any more. A file that changed on disk since
+// it was indexed is re-indexed first, so that the job is judged against
+// the files as they are (and the changed content gets its own job).
+func (s *Store) jobRequest(ctx context.Context, j Job) (SummaryRequest, bool, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, ok, changed, err := s.tryJobRequest(j)
+		if err != nil || ok || len(changed) == 0 {
+			return req, ok, err
+		}
+		if _, err := s.Reindex(ctx, changed...); err != nil {
+			return req, false, err
+		}
+	}
+	// The files keep changing under us: try again on a later drain.
+	return SummaryRequest{}, false, fmt.Errorf("summary of %.12s: its files keep changing", j.Hash)
+}
+
+// tryJobRequest returns the job's text, or the files that changed on disk
+// since they were indexed.
+func (s *Store) tryJobRequest(j Job) (req SummaryRequest, ok bool, changed []string, err error) {
 	if j.Kind == JobArc {
 		var a Arc
 		var found bool
 		if err := s.view(func(tx *bolt.Tx) error {
-			var err error
-			found, err = getJSON(tx.Bucket(bArcs), fmt.Sprintf("%06d", j.Arc), &a)
-			return err
+			// By content, not number: arcs are renumbered as files change.
+			return tx.Bucket(bArcs).ForEach(func(k, v []byte) error {
+				var x Arc
+				if err := unmarshal(v, &x); err != nil {
+					return err
+				}
+				if x.Hash == j.Hash && !found {
+					a, found = x, true
+				}
+				return nil
+			})
 		}); err != nil {
-			return SummaryRequest{}, false, err
+			return req, false, nil, err
 		}
-		if !found || a.Hash != j.Hash {
-			return SummaryRequest{}, false, nil
+		if !found {
+			return req, false, nil, nil
 		}
 		var sb strings.Builder
 		for _, p := range a.Chapters {
 			r, err := s.Resource(p)
 			if err != nil {
-				return SummaryRequest{}, false, nil
+				return req, false, nil, err
 			}
 			body, h, err := s.readBody(r.File)
 			if err != nil || h != r.Hash {
-				// The chapter changed on disk; indexing will requeue the arc.
-				return SummaryRequest{}, false, nil
+				changed = append(changed, r.File)
+				continue
 			}
 			fmt.Fprintf(&sb, "# %s\n\n%s\n\n", r.Title, body)
 		}
-		return SummaryRequest{Path: fmt.Sprintf("arc-%d", a.N), Kind: KindArc, Title: fmt.Sprintf("Chapters %d–%d", a.From, a.To), Text: sb.String()}, true, nil
+		if len(changed) > 0 {
+			return req, false, changed, nil
+		}
+		return SummaryRequest{Path: fmt.Sprintf("arc-%d", a.N), Kind: KindArc, Title: fmt.Sprintf("Chapters %d–%d", a.From, a.To), Text: sb.String()}, true, nil, nil
 	}
 	var paths []string
 	if err := s.view(func(tx *bolt.Tx) error { paths = holders(tx, j.Hash); return nil }); err != nil {
-		return SummaryRequest{}, false, err
+		return req, false, nil, err
 	}
 	for _, p := range paths {
 		r, err := s.Resource(p)
 		if err != nil {
-			continue
+			return req, false, nil, err
 		}
 		body, h, err := s.readBody(r.File)
 		if err != nil || h != j.Hash {
+			changed = append(changed, r.File)
 			continue
 		}
-		return SummaryRequest{Path: r.Path, Kind: r.Kind, Title: r.Title, Text: body}, true, nil
+		return SummaryRequest{Path: r.Path, Kind: r.Kind, Title: r.Title, Text: body}, true, nil, nil
 	}
-	return SummaryRequest{}, false, nil
+	return req, false, changed, nil
 }
 
 // LevelText is one level of a resource as served.
