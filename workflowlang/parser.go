@@ -366,7 +366,18 @@ func (p *parser) list(depth int) Value {
 	open := p.tok
 	p.next()
 	if depth >= maxDepth {
-		p.errorf(Span{open.start, open.end}, CodeSyntax, "lists nested too deeply")
+		// Skip the whole nested list, brackets balanced.
+		p.errorf(Span{open.start, open.end}, CodeTooLarge, "lists nested deeper than %d", maxDepth)
+		for n := 1; n > 0 && p.tok.kind != tEOF && p.tok.kind != tRBrace && !p.atItem(); p.next() {
+			switch p.tok.kind {
+			case tLBrack:
+				n++
+			case tRBrack:
+				n--
+			}
+		}
+		l.Span.End = p.prevEnd
+		return l
 	}
 	for {
 		switch p.tok.kind {
@@ -383,10 +394,6 @@ func (p *parser) list(depth int) Value {
 			p.errorf(Span{open.start, open.end}, CodeSyntax, "unclosed '[': missing ']'")
 			l.Span.End = p.prevEnd
 			return l
-		}
-		if depth >= maxDepth {
-			p.next()
-			continue
 		}
 		v := p.value(depth + 1)
 		if v == nil {

@@ -95,12 +95,12 @@ func (c *checker) declare() {
 		}
 		if i, dup := c.names[d.name.Name]; dup {
 			first := c.decls[i]
-			kind := "node"
+			kind := "a node"
 			if first.input != nil {
-				kind = "input"
+				kind = "an input"
 			}
 			c.report(Diagnostic{Span: d.name.Span, Code: CodeDuplicateNode,
-				Message: fmt.Sprintf("duplicate %s %s: a %s of that name is already declared", what, d.name.Name, kind),
+				Message: fmt.Sprintf("duplicate %s %s: %s of that name is already declared", what, d.name.Name, kind),
 				Related: []Related{{Span: first.name.Span, Message: "first declared here"}}})
 			return
 		}
