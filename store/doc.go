@@ -32,8 +32,8 @@
 //	arcs          arc number (%06d) → Arc (chapter span, source, hash)
 //	relations     from "\x00" kind "\x00" to → Relation
 //	relations-to  to "\x00" kind "\x00" from → {} (the reverse direction)
-//	search        resource path → serialised per-document search terms;
-//	              "" is never a key
+//	search        "index" → BM25 index snapshot (textsearch, binary);
+//	              "docs" → resource path → content hash it was built from
 //	curated       target path → Curated (current hash, tags, version count,
 //	              check results, whether the file write finished)
 //	versions      target path "\x00" %012d → Version (content of each

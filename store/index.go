@@ -422,7 +422,7 @@ func (s *Store) parse(sc *scanned, data []byte, h string) {
 	for i := range sc.rels {
 		to, err := project.CleanRel(sc.rels[i].To)
 		if err != nil {
-			r.Diagnostics = append(r.Diagnostics, Diagnostic{File: file, Message: fmt.Sprintf("relation to %q: %v", sc.rels[i].To, err)})
+			r.Diagnostics = append(r.Diagnostics, Diagnostic{File: file, Message: fmt.Sprintf("relation to %q leaves the project", sc.rels[i].To)})
 			sc.rels[i].To = ""
 			continue
 		}

@@ -262,6 +262,7 @@ func (s *Store) writeLockSidecar() {
 			h.Command = h.Command[:200] + "…"
 		}
 	}
+	h.Command = s.clean(h.Command) // a key passed on a command line stays out
 	h.Host, _ = os.Hostname()
 	data, _ := json.Marshal(h)
 	p := filepath.Join(s.root, filepath.FromSlash(LockFile))
