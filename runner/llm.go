@@ -49,7 +49,7 @@ func (c *Clients) Stream(ctx context.Context, p Params, msgs []Message, onDelta 
 	if err != nil {
 		return Reply{}, fmt.Errorf("model %s: %w", p.ModelName, err)
 	}
-	req := llm.Request{Temperature: p.Temperature, MaxTokens: p.MaxTokens, Role: "writer"}
+	req := llm.Request{Temperature: p.Temperature, MaxTokens: p.MaxTokens, Role: "writer", Node: p.Node}
 	for _, m := range msgs {
 		req.Messages = append(req.Messages, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
 	}
@@ -62,4 +62,23 @@ func (c *Clients) Stream(ctx context.Context, p Params, msgs []Message, onDelta 
 	}
 	return Reply{Text: resp.Content, Model: resp.Model,
 		Usage: store.Usage{PromptTokens: resp.Tokens.In, CompletionTokens: resp.Tokens.Out}}, nil
+}
+
+// LogRecorder writes every model call into the store's agent log.
+type LogRecorder struct {
+	Store *store.Store
+	RunID string
+}
+
+// RecordUsage implements llm.Recorder.
+func (r LogRecorder) RecordUsage(ctx context.Context, u llm.Usage) {
+	role := u.Role
+	if role == "" {
+		role = "runner"
+	}
+	_, _ = r.Store.AppendLog(context.WithoutCancel(ctx), store.LogEntry{
+		Role: role, Agent: u.Config, Node: u.Node, Model: u.Model, RunID: r.RunID,
+		TokensIn: u.TokensIn, TokensOut: u.TokensOut, Duration: u.Duration,
+		Status: u.Status, Error: u.Error,
+	})
 }

@@ -134,6 +134,8 @@ type Params struct {
 	BaseURL     string   `json:"base_url"`
 	Temperature *float64 `json:"temperature,omitempty"`
 	MaxTokens   int      `json:"max_tokens,omitempty"`
+	// Node labels the call in the agent log; it is not part of the key.
+	Node string `json:"-"`
 }
 
 // CacheKey identifies a call by its final prompt and parameters: two calls

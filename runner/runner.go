@@ -438,6 +438,7 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	if err != nil {
 		return fail(res, err)
 	}
+	params.Node = name
 	inj, err := ex.inject(ctx, n)
 	if err != nil {
 		return fail(res, fmt.Errorf("Role A: %w", err))

@@ -16,5 +16,4 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 
 var (
 	runContext = notYet("context")
-	runRun     = notYet("run")
 )
