@@ -275,7 +275,17 @@ async function main(): Promise<void> {
     if (!/premise/.test(svgText)) {
       throw new Error(`graph does not name node premise: ${svgText.slice(0, 200)}`);
     }
-    return svgText.replace(/\s+/g, ' ').slice(0, 120);
+    // The panel follows the cursor: put it in node draft.
+    await token(page, 'draft').click();
+    await until('the graph to outline node draft', async () => {
+      for (const f of page.frames()) {
+        if ((await f.locator('body[data-focus="draft"]').count().catch(() => 0)) > 0) {
+          return true;
+        }
+      }
+      return undefined;
+    });
+    return `${svgText.replace(/\s+/g, ' ').slice(0, 100)}; follows the cursor to draft`;
   });
 
   await step(page, 'api-key-secret', async () => {

@@ -2,7 +2,6 @@
 // settings and the API key, and puts every server command in the palette.
 
 import * as fs from 'node:fs';
-import * as cp from 'node:child_process';
 import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
@@ -16,6 +15,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
+import { GraphPanel } from './graph';
 import { RunStatus, type ProgressValue } from './progress';
 import { redact, resolveServerPath, serverEnv } from './serverenv';
 import { answerConfiguration, configurationPayload } from './settings';
@@ -87,10 +87,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   apiKey = await context.secrets.get(SECRET_KEY);
 
+  const serverBinary = (): string | undefined =>
+    resolveServerPath(
+      vscode.workspace.getConfiguration('flowcabal').get<string>('serverPath'),
+      process.env.PATH,
+      isExecutable,
+      vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    );
+  const graph = new GraphPanel({ client: () => client, binary: serverBinary, log: (l) => channel.appendLine(l) });
+  context.subscriptions.push(graph);
+
   const watchProgress = (c: LanguageClient, token: ProgressToken): void => {
     const sub = c.onProgress(WorkDoneProgress.type, token, (value) => {
       status.update(token, value as ProgressValue);
       paint();
+      graph.onProgress();
       if ((value as ProgressValue).kind === 'end') {
         sub.dispose();
       }
@@ -207,7 +218,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   for (const spec of COMMANDS) {
     reg(spec.id, () => paletteCommand(spec, runServerCommand));
   }
-  reg('flowcabal.ui.graph', () => showGraph(context, runServerCommand));
+  reg('flowcabal.ui.graph', () => graph.show());
   reg('flowcabal.showLog', () => log.show(true));
   reg('flowcabal.restartServer', () => restart());
   reg('flowcabal.setApiKey', async () => {
@@ -320,74 +331,4 @@ async function paletteCommand(spec: CommandSpec, run: (command: string, args: un
     return;
   }
   await run(spec.server, [args]);
-}
-
-let graphPanel: vscode.WebviewPanel | undefined;
-
-function graphHtml(svg: string, title: string): string {
-  // The SVG comes from our own server/CLI; scripts stay disabled anyway.
-  return `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:;">
-<title>${title.replace(/[<>&"]/g, '')}</title>
-<style>body{margin:0;padding:8px;background:#fff;color:#000} svg{max-width:100%;height:auto}</style>
-</head><body>${svg}</body></html>`;
-}
-
-async function showGraph(context: vscode.ExtensionContext, run: (command: string, args: unknown[]) => Promise<unknown>): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined || editor.document.languageId !== 'flow') {
-    void vscode.window.showErrorMessage('FlowCabal: open a .flow file to see its graph');
-    return;
-  }
-  const doc = editor.document;
-  let svg: string | undefined;
-  const result = client?.isRunning()
-    ? await client
-        .sendRequest(ExecuteCommandRequest.type, {
-          command: 'flowcabal.graph',
-          arguments: [{ uri: doc.uri.toString(), position: editor.selection.active }],
-        })
-        .then(
-          (r) => r,
-          () => undefined,
-        )
-    : undefined;
-  if (typeof result === 'string' && result.includes('<svg')) {
-    svg = result;
-  } else if (result && typeof result === 'object' && typeof (result as { svg?: unknown }).svg === 'string') {
-    svg = (result as { svg: string }).svg;
-  }
-  if (svg === undefined) {
-    // The server has no graph command yet: draw it with the CLI.
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const bin = resolveServerPath(vscode.workspace.getConfiguration('flowcabal').get<string>('serverPath'), process.env.PATH, isExecutable, folder);
-    if (bin === undefined) {
-      void vscode.window.showErrorMessage('FlowCabal: cannot draw the graph: no flowcabal binary');
-      return;
-    }
-    try {
-      svg = await new Promise<string>((resolve, reject) => {
-        cp.execFile(bin, ['graph', doc.uri.fsPath, '--format', 'svg'], { cwd: folder, maxBuffer: 32 << 20 }, (err, stdout, stderr) => {
-          if (err) {
-            reject(new Error(stderr.trim().split('\n')[0] || err.message));
-          } else {
-            resolve(stdout);
-          }
-        });
-      });
-    } catch (err) {
-      void vscode.window.showErrorMessage(errorMessage('graph', err));
-      return;
-    }
-  }
-  void run; // palette commands and the graph share the error path above
-  if (graphPanel === undefined) {
-    graphPanel = vscode.window.createWebviewPanel('flowcabal.graph', 'FlowCabal graph', vscode.ViewColumn.Beside, {
-      enableScripts: false,
-    });
-    graphPanel.onDidDispose(() => (graphPanel = undefined), undefined, context.subscriptions);
-  }
-  graphPanel.title = `Graph: ${doc.uri.path.split('/').pop() ?? ''}`;
-  graphPanel.webview.html = graphHtml(svg, graphPanel.title);
-  graphPanel.reveal(vscode.ViewColumn.Beside, true);
 }
