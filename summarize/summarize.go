@@ -117,6 +117,14 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 				break
 			}
 		}
+		if out.L0 == "" && len(order) == 0 && len(sents) > 0 {
+			// No term repeats (a very short text): the opening sentence.
+			order = []int{0}
+			sents[0].toks = -1
+			if n, err := s.count(&sents[0]); err == nil && n <= L0Max {
+				out.L0, out.L0Tokens = sents[0].text, n
+			}
+		}
 		if out.L0 == "" && len(order) > 0 {
 			l0, err := s.clip(sents[order[0]].text, L0Max)
 			if err != nil {

@@ -102,3 +102,13 @@ func BenchmarkSummarizeHongloumengChapter(b *testing.B) {
 		s.Summarize(text)
 	}
 }
+
+func TestShortTextHasLevels(t *testing.T) {
+	got, err := newSummarizer().Summarize("Chapter 1\n\nA fox ran.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.L0 != "A fox ran." || !strings.Contains(got.L1, "A fox ran.") {
+		t.Errorf("L0 %q L1 %q", got.L0, got.L1)
+	}
+}

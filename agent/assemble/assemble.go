@@ -182,6 +182,9 @@ type assembly struct {
 }
 
 func (a *assembly) add(it *item) {
+	if it.maxLevel() < 0 {
+		return // nothing to show at any level
+	}
 	it.level = -1
 	a.items = append(a.items, it)
 }
