@@ -42,6 +42,7 @@
 //	nodes         workflow "\x00" node → NodeState (current and frozen version)
 //	runs          run id → Checkpoint
 //	agentlog      %016d sequence → LogEntry
+//	embeddings    model "\x00" resource path → Embedding (since schema 2)
 //
 // # Invariants
 //

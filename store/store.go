@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,7 +22,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open
 // migrates older databases forward and refuses newer ones.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // LockFile is the sidecar, relative to the project root, in which the
 // process holding the store writes who it is.
@@ -345,11 +346,12 @@ var (
 	bNodes       = []byte("nodes")
 	bRuns        = []byte("runs")
 	bAgentLog    = []byte("agentlog")
+	bEmbeddings  = []byte("embeddings") // since schema 2
 )
 
 func allBuckets() [][]byte {
 	return [][]byte{bMeta, bResources, bByHash, bLevels, bQueue, bArcs, bRelations, bRelationsTo,
-		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog}
+		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings}
 }
 
 // A migration moves the database from version to-1 to version to, inside
@@ -364,11 +366,18 @@ func builtinMigrations() []migration {
 	return []migration{
 		{to: 1, name: "create the buckets", apply: func(tx *bolt.Tx) error {
 			for _, b := range allBuckets() {
+				if bytes.Equal(b, bEmbeddings) {
+					continue // version 2
+				}
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return err
 				}
 			}
 			return nil
+		}},
+		{to: 2, name: "add embeddings", apply: func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bEmbeddings)
+			return err
 		}},
 	}
 }

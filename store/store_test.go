@@ -128,30 +128,51 @@ func TestReadOnlyOpenOfMissingStore(t *testing.T) {
 }
 
 func TestMigrations(t *testing.T) {
+	ctx := context.Background()
 	root := t.TempDir()
-	// A version-1 database with one output.
-	s := openStore(t, root, Options{})
-	if _, err := s.RecordOutput(context.Background(), Output{Workflow: "w", Node: "n", Text: "v1"}); err != nil {
+	// A version-1 database (before embeddings) with one output.
+	v1 := builtinMigrations()[:1]
+	s, err := Open(ctx, root, Options{migrations: v1})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := s.RecordOutput(ctx, Output{Workflow: "w", Node: "n", Text: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	s.view(func(tx *bolt.Tx) error {
+		if tx.Bucket(bEmbeddings) != nil {
+			t.Error("version 1 has an embeddings bucket")
+		}
+		return nil
+	})
+	s.Close()
+
+	// The built-in list brings it to the current version.
+	s = openStore(t, root, Options{})
+	if v, _ := s.Schema(); v != SchemaVersion {
+		t.Errorf("schema after migrating = %d", v)
+	}
+	if err := s.PutEmbedding(ctx, Embedding{Path: "meta/x", Model: "m", Hash: "h", Vector: []float32{1}}); err != nil {
+		t.Errorf("embeddings after migration: %v", err)
 	}
 	s.Close()
 
 	var ran []int
 	migs := append(builtinMigrations(),
-		migration{to: 2, name: "add a bucket", apply: func(tx *bolt.Tx) error {
-			ran = append(ran, 2)
+		migration{to: 3, name: "add a bucket", apply: func(tx *bolt.Tx) error {
+			ran = append(ran, 3)
 			_, err := tx.CreateBucket([]byte("extra"))
 			return err
 		}},
-		migration{to: 3, name: "rewrite outputs", apply: func(tx *bolt.Tx) error {
-			ran = append(ran, 3)
+		migration{to: 4, name: "rewrite outputs", apply: func(tx *bolt.Tx) error {
+			ran = append(ran, 4)
 			return nil
 		}})
-	s2, err := Open(context.Background(), root, Options{migrations: migs})
+	s2, err := Open(ctx, root, Options{migrations: migs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s2.Schema(); v != 3 || len(ran) != 2 || ran[0] != 2 || ran[1] != 3 {
+	if v, _ := s2.Schema(); v != 4 || len(ran) != 2 || ran[0] != 3 || ran[1] != 4 {
 		t.Errorf("after migrating: schema %d, ran %v", v, ran)
 	}
 	outs, _ := s2.Outputs("w", "n")
@@ -160,8 +181,8 @@ func TestMigrations(t *testing.T) {
 	}
 	s2.Close()
 
-	// This build knows only version 1: a version-3 database is refused.
-	_, err = Open(context.Background(), root, Options{})
+	// This build knows only SchemaVersion: a version-4 database is refused.
+	_, err = Open(ctx, root, Options{})
 	if err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("opening a newer schema: err = %v", err)
 	}
@@ -170,18 +191,18 @@ func TestMigrations(t *testing.T) {
 	root2 := t.TempDir()
 	s3 := openStore(t, root2, Options{})
 	s3.Close()
-	bad := append(builtinMigrations(), migration{to: 2, name: "fails", apply: func(tx *bolt.Tx) error {
+	bad := append(builtinMigrations(), migration{to: SchemaVersion + 1, name: "fails", apply: func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucket([]byte("half")); err != nil {
 			return err
 		}
 		return errors.New("boom")
 	}})
-	if _, err := Open(context.Background(), root2, Options{migrations: bad}); err == nil || !strings.Contains(err.Error(), "boom") {
+	if _, err := Open(ctx, root2, Options{migrations: bad}); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("failing migration: err = %v", err)
 	}
 	s4 := openStore(t, root2, Options{})
-	if v, _ := s4.Schema(); v != 1 {
-		t.Errorf("after failed migration schema = %d, want 1", v)
+	if v, _ := s4.Schema(); v != SchemaVersion {
+		t.Errorf("after failed migration schema = %d, want %d", v, SchemaVersion)
 	}
 	s4.view(func(tx *bolt.Tx) error {
 		if tx.Bucket([]byte("half")) != nil {
@@ -189,6 +210,54 @@ func TestMigrations(t *testing.T) {
 		}
 		return nil
 	})
+	s4.Close()
+
+	// A read-only open refuses an old schema instead of migrating it.
+	root3 := t.TempDir()
+	s5, _ := Open(ctx, root3, Options{migrations: v1})
+	s5.Close()
+	if _, err := Open(ctx, root3, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "needs migrating") {
+		t.Errorf("read-only open of an old schema: %v", err)
+	}
+}
+
+func TestEmbeddings(t *testing.T) {
+	ctx := context.Background()
+	s, root := indexed(t)
+	r1, _ := s.Resource("manuscript/chapter-01")
+	r2, _ := s.Resource("manuscript/chapter-02")
+	r3, _ := s.Resource("entities/characters/jane-bennet")
+	for _, e := range []Embedding{
+		{Path: r1.Path, Model: "emb", Hash: r1.Hash, Vector: []float32{1, 0, 0}},
+		{Path: r2.Path, Model: "emb", Hash: r2.Hash, Vector: []float32{0.8, 0.6, 0}},
+		{Path: r3.Path, Model: "emb", Hash: r3.Hash, Vector: []float32{0, 0, 1}},
+		{Path: r3.Path, Model: "other", Hash: r3.Hash, Vector: []float32{1, 0, 0}},
+	} {
+		if err := s.PutEmbedding(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hits, err := s.Nearest(ctx, "emb", []float32{1, 0.1, 0}, 2)
+	if err != nil || len(hits) != 2 || hits[0].Path != r1.Path || hits[1].Path != r2.Path {
+		t.Fatalf("nearest = %+v, %v", hits, err)
+	}
+	// A changed chapter's vector is stale and not served.
+	writeFile(t, root, "manuscript/chapter-01/content.md", "changed\n")
+	s.Reindex(ctx, "manuscript/chapter-01/content.md")
+	hits, _ = s.Nearest(ctx, "emb", []float32{1, 0.1, 0}, 3)
+	for _, h := range hits {
+		if h.Path == r1.Path {
+			t.Errorf("stale vector served: %+v", hits)
+		}
+	}
+	for _, bad := range []Embedding{{Path: "a", Model: "m", Hash: "h"}, {Path: "../a", Model: "m", Hash: "h", Vector: []float32{1}}} {
+		if err := s.PutEmbedding(ctx, bad); err == nil {
+			t.Errorf("PutEmbedding(%+v) accepted", bad)
+		}
+	}
+	if _, err := s.Nearest(ctx, "emb", []float32{0, 0, 0}, 1); err == nil {
+		t.Error("zero query accepted")
+	}
 }
 
 func TestOutputHistoryAndFreeze(t *testing.T) {
