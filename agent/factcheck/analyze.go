@@ -107,7 +107,7 @@ func sentences(text string, words []word) []span {
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		switch r {
-		case '.', '!', '?', '。', '！', '？', '…':
+		case '.', '!', '?', '。', '！', '？', '…', '．':
 			for wi < len(words) && words[wi].end <= i {
 				wi++
 			}

@@ -165,8 +165,13 @@ type Knowledge struct {
 	cjkNear map[cjkKey][]*nameSeq
 	cjkLens []int
 
-	forbidden []*forbiddenRule
-	errs      []error
+	// forbidden holds CJK terms and patterns; Latin terms are in
+	// termsByFirst, by their first word, with the first three bytes of
+	// those words in termPrefixes.
+	forbidden    []*forbiddenRule
+	termsByFirst map[string][]*forbiddenRule
+	termPrefixes map[string]bool
+	errs         []error
 }
 
 // Errs reports what NewKnowledge had to leave out (an invalid forbidden

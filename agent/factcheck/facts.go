@@ -334,7 +334,12 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 			if !hasCJK(noun) || m+len(nr) > len(rs) || !slices.Equal(rs[m:m+len(nr)], k.foldRunes(noun)) {
 				continue
 			}
-			out = append(out, claim{kind: "count", noun: noun, start: d.roff[i], end: d.roff[m+len(nr)], wordIdx: -1, lo: v, hi: v})
+			// Only a total counts: "有两个女儿", "生了三个儿子".
+			before := string(rs[max(0, i-2):i])
+			if !strings.ContainsAny(before, "有生养養") {
+				break
+			}
+			out = append(out, claim{kind: "count", noun: noun, start: d.roff[i], end: d.roff[m+len(nr)], wordIdx: -1, lo: v, hi: v, total: true})
 			break
 		}
 		i = j
@@ -547,8 +552,8 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 }
 
 // holderInScope is the last resort for counts: the only entity with the
-// fact among those the text mentions and their relations.
-func (k *Knowledge) holderInScope(eff []effMention, has func(*entInfo) bool) *entInfo {
+// fact among those the text mentions near pos and their relations.
+func (k *Knowledge) holderInScope(eff []effMention, pos int, has func(*entInfo) bool) *entInfo {
 	var found *entInfo
 	seen := map[*entInfo]bool{}
 	consider := func(e *entInfo) bool {
@@ -565,6 +570,9 @@ func (k *Knowledge) holderInScope(eff []effMention, has func(*entInfo) bool) *en
 		return true
 	}
 	for _, m := range eff {
+		if abs(m.start-pos) > 600 {
+			continue
+		}
 		if !consider(m.ent) {
 			return nil
 		}
@@ -653,7 +661,7 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		}
 		e, conf = k.holder(d, eff, c, has)
 		if e == nil && c.kind == "count" {
-			e, conf = k.holderInScope(eff, has), 0.6
+			e, conf = k.holderInScope(eff, c.start, has), 0.6
 		}
 	}
 	if e == nil {

@@ -240,8 +240,11 @@ func editDistance(a, b []rune, limit int) int {
 
 // cjkNearMisses finds runs of CJK characters that differ from a declared
 // name of three to six characters in exactly one character (not the
-// first), that are not declared names themselves, and that occur at most
-// once in the text (a name the text repeats is a different person).
+// first, usually a family name), by a character that sounds the same or
+// looks alike (the slips of an input method or of recognition), outside
+// forms of address, that are not declared names themselves, and that
+// occur at most once in the text (a name the text repeats is a different
+// person).
 func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	var out []Finding
 	rs := d.frunes
@@ -273,8 +276,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				copy(key.r[:n], rs[i:i+n])
 				key.r[pos] = 0
 				for _, s := range k.cjkNear[key] {
-					if s.runes[pos] == rs[i+pos] {
+					a, b := s.runes[pos], rs[i+pos]
+					if a == b {
 						continue // the name itself
+					}
+					if strings.ContainsRune(kinshipChars, a) || strings.ContainsRune(kinshipChars, b) || !similarCJK(a, b) {
+						continue
 					}
 					hits = append(hits, hit{i, n, pos, s})
 				}

@@ -65,6 +65,10 @@ func wordSet(ws ...string) map[string]bool {
 // cjkActing are characters that, right after a name, make it the actor.
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑"
 
+// cjkObjectMarkers before a name make it an object: verbs of seeing,
+// visiting, recalling, mourning, and prepositions.
+const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对對跟找请請提想念哭祭拜葬因起梦夢"
+
 // cjkAdverbs may stand between a name and its verb.
 const cjkAdverbs = "又便也忙就才却卻因遂只都正早已"
 
@@ -328,7 +332,16 @@ func coordinated(d *doc, mi int) bool {
 // cjkActs: a CJK name followed (after at most two adverbs) by a verb of
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
+	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
+	if r, _ := utf8.DecodeLastRuneInString(d.text[:m.start]); strings.ContainsRune(cjkObjectMarkers, r) {
+		return "", 0
+	}
 	rest := d.text[m.end:]
+	for _, w := range []string{"去世", "死", "亡", "逝", "歿", "殁", "之死", "的死"} {
+		if strings.HasPrefix(rest, w) {
+			return "", 0
+		}
+	}
 	for n := 0; n < 3 && rest != ""; n++ {
 		r, size := utf8.DecodeRuneInString(rest)
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {

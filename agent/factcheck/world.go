@@ -15,22 +15,30 @@ type forbiddenRule struct {
 	cjk  []rune         // CJK terms, folded
 	// whole asks for whole words (terms, not patterns).
 	whole bool
+	// words are a Latin term's words, lower case; the last one matches
+	// in any ordinary form.
+	words []string
 }
 
 func (k *Knowledge) compileForbidden() {
+	k.termsByFirst = map[string][]*forbiddenRule{}
+	k.termPrefixes = map[string]bool{}
 	for _, term := range k.world.Forbidden {
 		r := &forbiddenRule{term: term, line: k.world.Lines[term], whole: true}
 		if hasCJK(term) {
 			r.cjk = k.foldRunes(term)
 		} else {
-			re, err := regexp.Compile(termPattern(term))
-			if err != nil {
-				k.errs = append(k.errs, fmt.Errorf("%s: forbidden term %q: %w", k.world.Path, term, err))
+			for _, w := range wordsOf(term) {
+				r.words = append(r.words, strings.ToLower(w.s))
+			}
+			if len(r.words) == 0 {
 				continue
 			}
-			r.re = re
+			k.termsByFirst[r.words[0]] = append(k.termsByFirst[r.words[0]], r)
+			k.termPrefixes[prefix3(r.words[0])] = true
+			continue
 		}
-		if r.re != nil || len(r.cjk) > 0 {
+		if len(r.cjk) > 0 {
 			k.forbidden = append(k.forbidden, r)
 		}
 	}
@@ -44,48 +52,26 @@ func (k *Knowledge) compileForbidden() {
 	}
 }
 
-// termPattern turns a forbidden term into a case-insensitive pattern for
-// the term and its ordinary word forms: the last word takes plural and
-// verb endings (telephone: telephones, telephoned, telephoning), words
-// are separated by spaces or hyphens. Word boundaries are checked by the
-// caller, since Go's \b knows ASCII only.
-func termPattern(term string) string {
-	ws := strings.Fields(term)
-	var parts []string
-	for i, w := range ws {
-		if i < len(ws)-1 {
-			parts = append(parts, regexp.QuoteMeta(w))
-			continue
-		}
-		parts = append(parts, inflections(w))
-	}
-	return `(?i)` + strings.Join(parts, `[\s\-]+`)
-}
-
-// inflections returns a pattern for a word and its regular forms.
-func inflections(w string) string {
-	lw := strings.ToLower(w)
-	q := regexp.QuoteMeta
-	switch {
-	case strings.HasSuffix(lw, "man"):
-		return q(w[:len(w)-3]) + `m[ae]n(?:'s|’s)?`
-	case strings.HasSuffix(lw, "e"):
-		return q(w[:len(w)-1]) + `(?:ers|er|es|ed|ing|e's|e’s|e)`
-	case strings.HasSuffix(lw, "y") && len(lw) > 1 && !strings.ContainsRune("aeiou", rune(lw[len(lw)-2])):
-		return q(w[:len(w)-1]) + `(?:ies|ied|ying|y's|y’s|y)`
-	case strings.HasSuffix(lw, "s") || strings.HasSuffix(lw, "x") || strings.HasSuffix(lw, "sh") || strings.HasSuffix(lw, "ch"):
-		return q(w) + `(?:es|ed|ing|'s|’s)?`
-	}
-	last := lw[len(lw)-1:]
-	double := ""
-	if !strings.ContainsAny(last, "aeiouwy") {
-		double = "(?:" + q(w[len(w)-1:]) + ")?"
-	}
-	return q(w) + `(?:s|'s|’s|` + double + `ed|` + double + `ing|` + double + `ers|` + double + `er)?`
-}
-
 func (k *Knowledge) checkWorld(d *doc) []Finding {
 	var out []Finding
+	if len(k.termsByFirst) > 0 {
+		for i, w := range d.words {
+			lw := asciiLower(w.s)
+			if !k.termPrefixes[prefix3(lw)] {
+				continue
+			}
+			for first, rules := range k.termsByFirst {
+				if !strings.HasPrefix(lw, prefix3(first)) {
+					continue
+				}
+				for _, r := range rules {
+					if end, ok := matchTerm(d, i, r.words); ok {
+						out = append(out, k.worldFinding(r, w.start, end, d.text[w.start:end]))
+					}
+				}
+			}
+		}
+	}
 	for _, r := range k.forbidden {
 		if r.re != nil {
 			for _, m := range r.re.FindAllStringIndex(d.text, -1) {
@@ -149,4 +135,88 @@ func wordBoundary(s string, start, end int) bool {
 		}
 	}
 	return true
+}
+
+// matchTerm matches a term's words at word i of d: the last word in any
+// regular form, the others as they are, separated by spaces or hyphens.
+func matchTerm(d *doc, i int, words []string) (int, bool) {
+	if i+len(words) > len(d.words) {
+		return 0, false
+	}
+	for j, tw := range words {
+		w := asciiLower(d.words[i+j].s)
+		if j > 0 {
+			gap := d.between(i+j-1, i+j)
+			if strings.TrimSpace(strings.ReplaceAll(gap, "-", " ")) != "" || len(gap) > 3 {
+				return 0, false
+			}
+		}
+		if j == len(words)-1 {
+			// The word's own possessive "’s" is split off by the
+			// tokeniser; plain forms are tested here.
+			if !isForm(w, tw) {
+				return 0, false
+			}
+			continue
+		}
+		if w != tw {
+			return 0, false
+		}
+	}
+	return d.words[i+len(words)-1].end, true
+}
+
+// asciiLower lowers ASCII letters without allocating for lower-case input.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// prefix3 is the first three bytes of a lower-case word, the key that
+// filters text words before the inflection test.
+func prefix3(w string) string {
+	if len(w) > 3 {
+		return w[:3]
+	}
+	return w
+}
+
+// isForm reports whether w (lower case) is base or a regular form of it:
+// plural, possessive, -ed, -ing, -er(s), with a final e dropped, y turned
+// into ie, a consonant doubled, man turned into men.
+func isForm(w, base string) bool {
+	if w == base {
+		return true
+	}
+	if len(w) < len(base)-1 || !strings.HasPrefix(w, base[:max(1, len(base)-3)]) {
+		return false
+	}
+	if strings.HasSuffix(base, "man") && w == base[:len(base)-3]+"men" {
+		return true
+	}
+	stems := []string{base}
+	if strings.HasSuffix(base, "e") {
+		stems = append(stems, base[:len(base)-1])
+	}
+	if strings.HasSuffix(base, "y") && len(base) > 1 && !strings.ContainsRune("aeiou", rune(base[len(base)-2])) {
+		stems = append(stems, base[:len(base)-1]+"i")
+	}
+	if last := base[len(base)-1]; !strings.ContainsRune("aeiouwyx", rune(last)) {
+		stems = append(stems, base+string(last))
+	}
+	for _, st := range stems {
+		rest, ok := strings.CutPrefix(w, st)
+		if !ok {
+			continue
+		}
+		switch rest {
+		case "s", "es", "ed", "d", "ing", "er", "ers", "r", "rs":
+			return true
+		}
+	}
+	return false
 }
