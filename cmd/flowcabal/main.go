@@ -50,6 +50,7 @@ func commands() []command {
 		{"index", "index the project's knowledge into .flowcabal/project.db", runIndex},
 		{"context", "show the context Role A assembles for a node", runContext},
 		{"run", "run a workflow or one node", runRun},
+		{"graph", "draw a workflow's DAG (SVG, DOT, Mermaid) with run state and budget split", runGraph},
 		{"eval", "evaluate retrieval (context) or fact checks (checks)", runEval},
 		{"export", "export the derived data as JSON", runExport},
 		{"import", "import derived data exported by export", runImport},

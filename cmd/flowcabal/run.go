@@ -52,7 +52,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	feedback := fs.String("feedback", "", "with -retry: what to change")
 	textFile := fs.String("text-file", "", "with -edit: the file holding the edited text")
 	concurrency := fs.Int("concurrency", 0, "nodes run at once (default: flowcabal.toml's, else 4)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if fs.NArg() != 1 {
