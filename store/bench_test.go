@@ -193,3 +193,28 @@ func BenchmarkSearch(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkPersist curates a new version of a chapter of the whole work:
+// the version record, the atomic file write with its syncs, and the
+// re-index of that chapter.
+func BenchmarkPersist(b *testing.B) {
+	ctx := context.Background()
+	root, _ := benchProject(b)
+	s, err := Open(ctx, root, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Index(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	orig, _ := os.ReadFile(filepath.Join(root, "manuscript/chapter-120/content.md"))
+	i := 0
+	for b.Loop() {
+		i++
+		res, err := s.Persist(ctx, fmt.Sprintf("%s\n第%d稿。\n", orig, i), "manuscript/chapter-121", []string{"draft"})
+		if err != nil || res.Unchanged {
+			b.Fatalf("persist: %+v %v", res, err)
+		}
+	}
+}
