@@ -134,6 +134,12 @@ func countTrue(bs []bool) int {
 	return n
 }
 
+// Caps of a cycle diagnostic.
+const (
+	maxCycleNames   = 40
+	maxCycleRelated = 100
+)
+
 // frame is a vertex on the depth-first search stack with the position
 // of its next out-edge.
 type frame struct{ v, next int }
@@ -224,6 +230,15 @@ func (c *checker) reportCycle(g *graph, cyc []int, frames []frame, closing int) 
 		related = append(related, Related{Span: e.Ref.Span, Message: fmt.Sprintf("%s uses %s here", e.To, e.From)})
 	}
 	names = append(names, names[0])
+	// A huge cycle is named by its ends; every edge is still related up
+	// to a cap, so that the message stays readable.
+	if len(names) > maxCycleNames {
+		n := len(names)
+		names = append(append(names[:maxCycleNames/2:maxCycleNames/2], fmt.Sprintf("… %d more …", n-maxCycleNames)), names[n-maxCycleNames/2:]...)
+	}
+	if len(related) > maxCycleRelated {
+		related = related[:maxCycleRelated]
+	}
 	// The primary location: the reference inside the earliest node that
 	// closes the cycle.
 	last := c.res.Edges[edges[(r+k-1)%k]]
@@ -271,6 +286,7 @@ func (c *checker) budgets() {
 	if c.f.Workflow != nil {
 		wb = intAttr(c.f.Workflow.Attrs, "budget")
 	}
+	seen := map[[2]string]bool{}
 	for _, n := range c.f.Nodes {
 		budget := intAttr(n.Attrs, "budget")
 		if budget == 0 {
@@ -282,19 +298,23 @@ func (c *checker) budgets() {
 		if budget <= 0 {
 			continue
 		}
-		seen := map[string]bool{}
+		clear(seen)
 		total := 0
-		for _, r := range n.Refs() {
-			if r.Kind != RefKnowledge {
-				continue
-			}
-			k := c.knowledgeOf(r.Path)
-			if k.err != nil || seen[k.clean+":"+r.Level] {
-				continue
-			}
-			seen[k.clean+":"+r.Level] = true
-			if t, ok := c.env.Tokens(k.clean, r.Level); ok {
-				total += t
+		for _, p := range n.Prompts {
+			for _, b := range p.Blocks {
+				r, ok := b.(*Ref)
+				if !ok || r.Kind != RefKnowledge {
+					continue
+				}
+				k := c.knowledgeOf(r.Path)
+				key := [2]string{k.clean, r.Level}
+				if k.err != nil || seen[key] {
+					continue
+				}
+				seen[key] = true
+				if t, ok := c.env.Tokens(k.clean, r.Level); ok {
+					total += t
+				}
 			}
 		}
 		if total > budget {

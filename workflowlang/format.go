@@ -416,7 +416,7 @@ func tripleText(blocks []Block, depth int) (string, bool) {
 // decodeSnippet decodes a """ block on its own; ok is false when it has
 // errors.
 func decodeSnippet(s string) ([]Block, bool) {
-	p := &parser{src: []byte(s), f: &File{}}
+	p := newParser([]byte(s), &File{})
 	t := p.scan()
 	if t.kind != tText || t.open || t.end != len(s) {
 		return nil, false

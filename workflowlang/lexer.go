@@ -66,7 +66,7 @@ type token struct {
 // reporting (and skipping) bytes that cannot start a token.
 func (p *parser) scan() token {
 	src := p.src
-	bol := p.pos == 0
+	bol := p.pos == 0 || src[p.pos-1] == '\n'
 	for {
 		if p.pos >= len(src) {
 			return token{kind: tEOF, start: len(src), end: len(src), bol: true}
@@ -177,7 +177,7 @@ func (p *parser) scanComment() {
 		text--
 	}
 	p.checkBytes(start, text)
-	p.f.Comments = append(p.f.Comments, &Comment{Text: string(p.src[start:text]), Span: Span{start, text}})
+	p.f.Comments = append(p.f.Comments, &Comment{Text: p.s[start:text], Span: Span{start, text}})
 	p.pos = end
 }
 

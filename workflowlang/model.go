@@ -562,14 +562,14 @@ func modelBlocks(mb []ModelBlock) ([]Block, error) {
 // parseRef parses a reference written as between braces.
 func parseRef(s string) (*Ref, error) {
 	src := "{{" + s + "}}"
-	p := &parser{src: []byte(src), f: &File{}}
-	tb := newTextBuilder()
+	p := newParser([]byte(src), &File{})
+	tb := p.newTextBuilder()
 	p.scanBody(&tb, 0, len(src), false, nil, false, true)
-	tb.flush()
-	if len(p.f.Diagnostics) > 0 || len(tb.blocks) != 1 || strings.ContainsAny(s, "\n\r") {
+	blocks := tb.done()
+	if len(p.f.Diagnostics) > 0 || len(blocks) != 1 || strings.ContainsAny(s, "\n\r") {
 		return nil, fmt.Errorf("bad reference %q", s)
 	}
-	r, ok := tb.blocks[0].(*Ref)
+	r, ok := blocks[0].(*Ref)
 	if !ok {
 		return nil, fmt.Errorf("bad reference %q", s)
 	}

@@ -22,11 +22,22 @@ const (
 // parser is a recursive-descent parser over an on-demand lexer.
 type parser struct {
 	src     []byte
+	s       string // src as a string: names and plain text are substrings of it
 	pos     int // lexer position
 	f       *File
 	tok     token  // current token
 	ahead   *token // one token of lookahead, when peeked
 	prevEnd int    // end of the last consumed token
+
+	nodes   slab[Node]
+	attrs   slab[Attr]
+	prompts slab[Prompt]
+	strings slab[StringValue]
+	numbers slab[NumberValue]
+	words   slab[WordValue]
+	refs    slab[Ref]
+	texts   slab[TextBlock]
+	blocks  []Block // scratch for the blocks of one text
 }
 
 // Parse parses src as a .flow file. It never fails: syntax errors are in
@@ -34,9 +45,10 @@ type parser struct {
 // Parsing stops at MaxFileSize bytes (a too-large diagnostic says so).
 func Parse(path string, src []byte) *File {
 	f := &File{Path: path, Src: src}
-	p := &parser{src: src, f: f}
+	p := newParser(src, f)
 	if len(src) > MaxFileSize {
 		p.src = src[:MaxFileSize]
+		p.s = p.s[:MaxFileSize]
 		p.diag(Diagnostic{Span: Span{MaxFileSize, len(src)}, Severity: SeverityError, Code: CodeTooLarge,
 			Message: "file larger than 64 MiB: the rest is not parsed"})
 	}
@@ -46,6 +58,22 @@ func Parse(path string, src []byte) *File {
 	}
 	sortDiagnostics(f.Diagnostics)
 	return f
+}
+
+func newParser(src []byte, f *File) *parser {
+	return &parser{src: src, s: string(src), f: f}
+}
+
+// slab hands out pointers into chunks of T, so that the many small
+// elements of an AST cost a few allocations instead of one each.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 64)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 func sortDiagnostics(ds []Diagnostic) {
@@ -75,10 +103,10 @@ func (p *parser) peek() token {
 	return *p.ahead
 }
 
-func (p *parser) text(t token) string { return string(p.src[t.start:t.end]) }
+func (p *parser) text(t token) string { return p.s[t.start:t.end] }
 
 func (p *parser) is(word string) bool {
-	return p.tok.kind == tIdent && string(p.src[p.tok.start:p.tok.end]) == word
+	return p.tok.kind == tIdent && p.s[p.tok.start:p.tok.end] == word
 }
 
 // atItem reports whether the current token starts a top-level
@@ -87,7 +115,7 @@ func (p *parser) atItem() bool {
 	if p.tok.kind != tIdent || !p.tok.bol {
 		return false
 	}
-	switch string(p.src[p.tok.start:p.tok.end]) {
+	switch p.s[p.tok.start:p.tok.end] {
 	case "node", "workflow", "use", "input":
 		return p.peek().kind != tEquals
 	}
@@ -188,7 +216,8 @@ func (p *parser) optTitle() *StringLit {
 }
 
 func (p *parser) node() {
-	n := &Node{Span: Span{Start: p.tok.start}}
+	n := p.nodes.new()
+	n.Span.Start = p.tok.start
 	p.next()
 	n.Name, _ = p.name("node name")
 	if p.tok.kind == tString {
@@ -289,7 +318,8 @@ func (p *parser) endLine() {
 }
 
 func (p *parser) attr() *Attr {
-	a := &Attr{Key: Ident{Name: p.text(p.tok), Span: Span{p.tok.start, p.tok.end}}}
+	a := p.attrs.new()
+	a.Key = Ident{Name: p.text(p.tok), Span: Span{p.tok.start, p.tok.end}}
 	a.Span.Start = p.tok.start
 	p.next()
 	if p.tok.kind != tEquals {
@@ -324,7 +354,9 @@ func (p *parser) value(depth int) Value {
 	switch t.kind {
 	case tString:
 		p.next()
-		return &StringValue{*p.stringLit(t)}
+		v := p.strings.new()
+		v.StringLit = p.stringLitValue(t)
+		return v
 	case tText:
 		p.next()
 		blocks, _ := p.decodeText(t)
@@ -342,14 +374,18 @@ func (p *parser) value(depth int) Value {
 				isInt = false
 			}
 		}
-		return &NumberValue{Text: s, Value: v, IsInt: isInt, Span: Span{t.start, t.end}}
+		n := p.numbers.new()
+		*n = NumberValue{Text: s, Value: v, IsInt: isInt, Span: Span{t.start, t.end}}
+		return n
 	case tIdent:
 		p.next()
 		switch s := p.text(t); s {
 		case "true", "false":
 			return &BoolValue{Value: s == "true", Span: Span{t.start, t.end}}
 		default:
-			return &WordValue{Ident{Name: s, Span: Span{t.start, t.end}}}
+			w := p.words.new()
+			w.Ident = Ident{Name: s, Span: Span{t.start, t.end}}
+			return w
 		}
 	case tLBrack:
 		return p.list(depth)
@@ -420,7 +456,8 @@ func (p *parser) list(depth int) Value {
 }
 
 func (p *parser) prompt() *Prompt {
-	pr := &Prompt{Role: Role(p.text(p.tok)), RoleSpan: Span{p.tok.start, p.tok.end}}
+	pr := p.prompts.new()
+	pr.Role, pr.RoleSpan = Role(p.text(p.tok)), Span{p.tok.start, p.tok.end}
 	pr.Span.Start = p.tok.start
 	p.next()
 	t := p.tok

@@ -64,6 +64,7 @@ func Check(f *File, env Env) *Result {
 		env:           env,
 		res:           &Result{File: f, Uses: map[string]*File{}},
 		names:         make(map[string]int, len(f.Nodes)+len(f.Inputs)),
+		decls:         make([]decl, 0, len(f.Nodes)+len(f.Inputs)),
 		suggestBudget: 4_000_000,
 		knowledge:     map[string]knowledgeResult{},
 		loaded:        map[string]*loadedFile{},
@@ -343,6 +344,13 @@ func (c *checker) checkArgs(u *Use, f *File) {
 
 // resolveRefs resolves every reference and records the DAG's edges.
 func (c *checker) resolveRefs() {
+	n := 0
+	for _, nd := range c.f.Nodes {
+		for _, p := range nd.Prompts {
+			n += len(p.Blocks) / 2
+		}
+	}
+	c.res.Edges = make([]Edge, 0, n)
 	for i, n := range c.f.Nodes {
 		// Only the first declaration of a name is a vertex of the DAG.
 		first := n.Name.Name != "" && c.decls[c.names[n.Name.Name]].index == i

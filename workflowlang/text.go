@@ -9,33 +9,49 @@ import (
 // textBuilder accumulates the blocks of a prompt or text value: runs of
 // literal text (with the source span they came from) and references.
 type textBuilder struct {
+	p      *parser
 	blocks []Block
 	buf    []byte
-	start  int // source start of the open run, -1 when none
-	end    int
+	start  int  // source start of the open run, -1 when none
+	end    int  // source end of the open run
+	pure   bool // the run is exactly src[start:end]
 }
 
-func newTextBuilder() textBuilder { return textBuilder{start: -1} }
+func (p *parser) newTextBuilder() textBuilder {
+	return textBuilder{p: p, start: -1, blocks: p.blocks[:0]}
+}
 
+// add appends src[from:to] as it is.
 func (tb *textBuilder) add(from, to int, text []byte) {
 	if tb.start < 0 {
-		tb.start = from
+		tb.start, tb.pure = from, true
+	} else if from != tb.end {
+		tb.pure = false
 	}
 	tb.buf = append(tb.buf, text...)
 	tb.end = to
 }
 
+// addString appends text in place of src[from:to].
 func (tb *textBuilder) addString(from, to int, text string) {
 	if tb.start < 0 {
 		tb.start = from
 	}
+	tb.pure = false
 	tb.buf = append(tb.buf, text...)
 	tb.end = to
 }
 
 func (tb *textBuilder) flush() {
 	if tb.start >= 0 {
-		tb.blocks = append(tb.blocks, &TextBlock{Text: string(tb.buf), Span: Span{tb.start, tb.end}})
+		t := tb.p.texts.new()
+		if tb.pure {
+			t.Text = tb.p.s[tb.start:tb.end]
+		} else {
+			t.Text = string(tb.buf)
+		}
+		t.Span = Span{tb.start, tb.end}
+		tb.blocks = append(tb.blocks, t)
 		tb.buf = tb.buf[:0]
 		tb.start = -1
 	}
@@ -44,6 +60,16 @@ func (tb *textBuilder) flush() {
 func (tb *textBuilder) ref(r *Ref) {
 	tb.flush()
 	tb.blocks = append(tb.blocks, r)
+}
+
+// done returns the blocks in a slice of their own.
+func (tb *textBuilder) done() []Block {
+	tb.flush()
+	tb.p.blocks = tb.blocks[:0]
+	if len(tb.blocks) == 0 {
+		return nil
+	}
+	return append([]Block(nil), tb.blocks...)
 }
 
 func isBlank(line []byte) bool {
@@ -136,10 +162,9 @@ func (p *parser) decodeText(t token) ([]Block, Span) {
 	}
 	p.checkBytes(a, b)
 	l := layoutTriple(p.src, a, b)
-	tb := newTextBuilder()
+	tb := p.newTextBuilder()
 	p.scanBody(&tb, l.start, l.end, !l.inline, l.indent, true, true)
-	tb.flush()
-	return tb.blocks, Span{a, b}
+	return tb.done(), Span{a, b}
 }
 
 // scanBody decodes src[a:b] into tb. In triple mode lines lose the indent
@@ -283,8 +308,10 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 	for e > a && (src[e-1] == ' ' || src[e-1] == '\t') {
 		e--
 	}
-	r := &Ref{Span: Span{i, end}, Inner: Span{a, e}}
+	r := p.refs.new()
+	r.Span, r.Inner = Span{i, end}, Span{a, e}
 	bad := func(format string, args ...any) int {
+		*r = Ref{}
 		p.errorf(Span{i, end}, CodeSyntax, format, args...)
 		tb.add(i, end, src[i:end])
 		return end
@@ -296,7 +323,7 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 		pe := e
 		if c := bytes.LastIndexByte(src[a:e], ':'); c >= 0 {
 			pe = a + c
-			lv := string(src[pe+1 : e])
+			lv := p.s[pe+1 : e]
 			switch lv {
 			case "L0", "L1", "L2":
 			default:
@@ -316,7 +343,7 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 			}
 		}
 		r.Kind = RefKnowledge
-		r.Path = string(src[a+1 : pe])
+		r.Path = p.s[a+1 : pe]
 		r.PathSpan = Span{a + 1, pe}
 		tb.ref(r)
 		return end
@@ -325,13 +352,13 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 	switch {
 	case n1 == e && n1 > a:
 		r.Kind = RefNode
-		r.Name = string(src[a:e])
+		r.Name = p.s[a:e]
 		r.NameSpan = Span{a, e}
 	case n1 > a && n1 < e && src[n1] == '.' && identEnd(src, n1+1) == e && e > n1+1:
 		r.Kind = RefUse
-		r.Alias = string(src[a:n1])
+		r.Alias = p.s[a:n1]
 		r.AliasSpan = Span{a, n1}
-		r.Name = string(src[n1+1 : e])
+		r.Name = p.s[n1+1 : e]
 		r.NameSpan = Span{n1 + 1, e}
 	default:
 		return bad("malformed reference {{%s}}: want {{name}}, {{alias.node}} or {{@path}}", src[a:e])
@@ -342,6 +369,11 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 
 // stringLit decodes a "…" token without references.
 func (p *parser) stringLit(t token) *StringLit {
+	s := p.stringLitValue(t)
+	return &s
+}
+
+func (p *parser) stringLitValue(t token) StringLit {
 	a, b := t.start+1, t.end-1
 	if t.open {
 		b = t.end
@@ -351,16 +383,15 @@ func (p *parser) stringLit(t token) *StringLit {
 	}
 	p.checkBytes(a, b)
 	if bytes.IndexByte(p.src[a:b], '\\') < 0 {
-		return &StringLit{Value: string(p.src[a:b]), Span: Span{t.start, t.end}}
+		return StringLit{Value: p.s[a:b], Span: Span{t.start, t.end}}
 	}
-	tb := newTextBuilder()
+	tb := p.newTextBuilder()
 	p.scanBody(&tb, a, b, false, nil, false, false)
-	tb.flush()
 	s := ""
-	if len(tb.blocks) > 0 {
-		s = tb.blocks[0].(*TextBlock).Text
+	if blocks := tb.done(); len(blocks) > 0 {
+		s = blocks[0].(*TextBlock).Text
 	}
-	return &StringLit{Value: s, Span: Span{t.start, t.end}}
+	return StringLit{Value: s, Span: Span{t.start, t.end}}
 }
 
 // decodeStringBlocks decodes a one-line prompt "…" with references.
@@ -373,8 +404,7 @@ func (p *parser) decodeStringBlocks(t token) ([]Block, Span) {
 		b = a
 	}
 	p.checkBytes(a, b)
-	tb := newTextBuilder()
+	tb := p.newTextBuilder()
 	p.scanBody(&tb, a, b, false, nil, false, true)
-	tb.flush()
-	return tb.blocks, Span{a, b}
+	return tb.done(), Span{a, b}
 }
