@@ -23,7 +23,7 @@ const (
 type parser struct {
 	src     []byte
 	s       string // src as a string: names and plain text are substrings of it
-	pos     int // lexer position
+	pos     int    // lexer position
 	f       *File
 	tok     token  // current token
 	ahead   *token // one token of lookahead, when peeked
