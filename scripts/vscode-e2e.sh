@@ -4,6 +4,7 @@
 #
 #   scripts/vscode-e2e.sh            install (cached), package, run, screenshots
 #   scripts/vscode-e2e.sh --install  only install code-server into the cache
+#   FLOWCABAL_BIN=path scripts/vscode-e2e.sh   use that binary instead of building one
 #
 # code-server is cached in ${FLOWCABAL_CACHE:-$HOME/.cache/flowcabal}/code-server.
 # Screenshots: test-artifacts/vscode/. Needs: node 20, npm, apt (chromium,
@@ -90,9 +91,13 @@ free_port() {
   node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
 }
 
-log "building flowcabal"
-(cd "$repo" && go build -o "$work/bin/flowcabal" ./cmd/flowcabal)
-bin=$work/bin/flowcabal
+if [[ -n ${FLOWCABAL_BIN:-} ]]; then
+  bin=$FLOWCABAL_BIN # a binary built elsewhere (CI builds it once)
+else
+  log "building flowcabal"
+  (cd "$repo" && go build -o "$work/bin/flowcabal" ./cmd/flowcabal)
+  bin=$work/bin/flowcabal
+fi
 
 log "packaging the extension"
 ext=$repo/editors/vscode

@@ -263,7 +263,7 @@ async function main(): Promise<void> {
       for (const f of page.frames()) {
         const n = await f.locator('svg').count().catch(() => 0);
         if (n > 0) {
-          return (await f.locator('svg').first().innerText().catch(() => '')) || '<svg>';
+          return ((await f.locator('svg').first().textContent().catch(() => '')) ?? '') || '<svg>';
         }
       }
       const toast = await toastsText(page);
