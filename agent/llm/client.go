@@ -50,11 +50,12 @@ type Options struct {
 
 // Client talks to one configured endpoint. It is safe for concurrent use.
 type Client struct {
-	cfg    Config
-	key    Secret
-	opts   Options
-	policy RetryPolicy
-	log    *slog.Logger
+	cfg     Config
+	key     Secret
+	opts    Options
+	ownHTTP bool
+	policy  RetryPolicy
+	log     *slog.Logger
 
 	chat   openai.ChatCompletionService
 	embed  openai.EmbeddingService
@@ -74,7 +75,8 @@ func New(cfg Config, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, &Error{Op: "configure", Config: cfg.Name, Endpoint: cfg.Endpoint(), Kind: KindConfig, Err: err}
 	}
-	if opts.HTTPClient == nil {
+	ownHTTP := opts.HTTPClient == nil
+	if ownHTTP {
 		opts.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	if opts.Sleep == nil {
@@ -90,7 +92,7 @@ func New(cfg Config, opts Options) (*Client, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Client{cfg: cfg, key: key, opts: opts, policy: opts.Retry.withDefaults(),
+	c := &Client{cfg: cfg, key: key, opts: opts, ownHTTP: ownHTTP, policy: opts.Retry.withDefaults(),
 		log: log.With("llm", cfg.Name, "endpoint", cfg.Endpoint())}
 	// The services are built directly rather than through openai.NewClient,
 	// which would read OPENAI_API_KEY and OPENAI_BASE_URL from the
@@ -108,6 +110,14 @@ func New(cfg Config, opts Options) (*Client, error) {
 	c.embed = openai.NewEmbeddingService(ro...)
 	c.models = openai.NewModelService(ro...)
 	return c, nil
+}
+
+// Close releases the idle connections of the HTTP client New made (not
+// those of one passed in Options). The client stays usable.
+func (c *Client) Close() {
+	if c.ownHTTP {
+		c.opts.HTTPClient.CloseIdleConnections()
+	}
 }
 
 // Config returns the client's configuration.

@@ -16,7 +16,14 @@ import (
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/project"
+	"go.uber.org/goleak"
 )
+
+// TestMain fails the package if a call leaves a goroutine behind (a
+// stream not closed, a watchdog not stopped, a hung request not released).
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
 
 const testKey = "sk-flowcabal-TEST-d41d8cd98f00b204"
 
@@ -118,6 +125,7 @@ func newHarness(t *testing.T, script llmtest.Script, opt setup) *harness {
 		t.Fatal(err)
 	}
 	h.client = c
+	t.Cleanup(c.Close)
 	t.Cleanup(func() {
 		// Whatever the test did, the key must not be in the logs.
 		if strings.Contains(h.logs.String(), testKey) {

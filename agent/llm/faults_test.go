@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -458,5 +459,61 @@ func TestKeyResolution(t *testing.T) {
 				t.Errorf("Authorization = %q, want %q", got, tt.header)
 			}
 		})
+	}
+}
+
+// TestStreamTimeoutIsIdle: the timeout bounds the silence between chunks,
+// not the whole stream: a reply that keeps flowing outlives it, one that
+// stalls does not.
+func TestStreamTimeoutIsIdle(t *testing.T) {
+	text := strings.Repeat("abcdefgh", 12) // 12 chunks of 8 runes
+	h := newHarness(t, llmtest.Script{ChunkDelay: llmtest.Duration(40 * time.Millisecond), Replies: []llmtest.Reply{{Content: text}}},
+		setup{timeout: 250 * time.Millisecond})
+	start := time.Now()
+	resp, err := h.client.Stream(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("go")}}, func(llm.Delta) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != text || resp.Attempts != 1 {
+		t.Errorf("content %q after %d attempts", resp.Content, resp.Attempts)
+	}
+	// The stream took longer than the timeout (at least 11 gaps of 40 ms)
+	// and still was not cut: that is the property, not a speed.
+	if el := time.Since(start); el < 250*time.Millisecond {
+		t.Fatalf("the stream took %v: the test proves nothing", el)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	h := newHarness(t, llmtest.Script{FaultRate: 0.3, Seed: 3, Default: &llmtest.Reply{Content: "parallel", Times: -1}},
+		setup{timeout: 2 * time.Second})
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := range 40 {
+		wg.Go(func() {
+			req := llm.Request{Messages: []llm.Message{llm.User(fmt.Sprint(i))}, Node: fmt.Sprint(i)}
+			var resp *llm.Response
+			var err error
+			if i%2 == 0 {
+				resp, err = h.client.Stream(ctxT(t), req, func(llm.Delta) error { return nil })
+			} else {
+				resp, err = h.client.Chat(ctxT(t), req)
+			}
+			if err == nil && resp.Content != "parallel" {
+				err = fmt.Errorf("content %q", resp.Content)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		var e *llm.Error
+		if err != nil && (!errors.As(err, &e) || !e.Retryable) {
+			t.Errorf("unclear failure: %v", err)
+		}
+	}
+	if n := len(h.rec.all()); n != 40 {
+		t.Errorf("%d usage records for 40 calls", n)
 	}
 }
