@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -53,7 +54,7 @@ func crashChild(mode, root string) int {
 		fmt.Fprintf(out, format+"\n", args...)
 		out.Flush()
 	}
-	opts := Options{LockWait: 5 * time.Second, jobDone: func(j Job) { say("job %s", j.Hash) }}
+	opts := Options{LockWait: 5 * time.Second, Command: "flowcabal test-child " + mode, jobDone: func(j Job) { say("job %s", j.Hash) }}
 	s, err := Open(ctx, root, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -71,6 +72,9 @@ func crashChild(mode, root string) int {
 			return 3
 		}
 		say("drained")
+	case "hold":
+		say("ready")
+		time.Sleep(time.Minute) // until killed
 	case "curate":
 		for i := 1; i < 100000; i++ {
 			target := fmt.Sprintf("manuscript/chapter-%02d", 11+i%3)
@@ -321,4 +325,43 @@ func TestCrashDuringCuration(t *testing.T) {
 	if rep, _ := s.Index(ctx, nil); rep.Changed+rep.Added+rep.Removed != 0 || rep.PendingSummaries != 0 {
 		t.Errorf("after recovery: %+v", rep)
 	}
+}
+
+// TestLockHeldByAnotherProcess: a second process never hangs on a held
+// store; it fails naming the holder, or reads a copy when asked to, and
+// the store opens normally once the holder is gone (even killed).
+func TestLockHeldByAnotherProcess(t *testing.T) {
+	root := copyProject(t, sampleProject)
+	s := openStore(t, root, Options{})
+	if _, err := s.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	cmd, lines := child(t, "hold", root)
+	if !lines.Scan() || lines.Text() != "ready" {
+		t.Fatalf("child said %q", lines.Text())
+	}
+	_, err := Open(context.Background(), root, Options{LockWait: 300 * time.Millisecond})
+	var le *LockedError
+	if !errors.As(err, &le) || le.Holder == nil || le.Holder.PID != cmd.Process.Pid ||
+		!strings.Contains(err.Error(), "flowcabal test-child hold") || !strings.Contains(err.Error(), strconv.Itoa(cmd.Process.Pid)) {
+		t.Fatalf("Open while another process holds the store: %v", err)
+	}
+	ro, err := Open(context.Background(), root, Options{LockWait: 300 * time.Millisecond, ReadOnlyIfLocked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ro.Stats(); err != nil || st.Chapters != 10 {
+		t.Errorf("read-only copy: %+v %v", st, err)
+	}
+	ro.Close()
+	kill(t, cmd, lines)
+	s2, err := Open(context.Background(), root, Options{LockWait: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("open after the holder was killed: %v", err)
+	}
+	if h := readLockSidecar(root); h == nil || h.PID != os.Getpid() {
+		t.Errorf("sidecar after reopening = %+v", h)
+	}
+	s2.Close()
 }

@@ -348,6 +348,20 @@ func (s *Store) scan(file string, known map[string]Resource) *scanned {
 		sc.missing = true
 		return sc
 	}
+	if fi.Size() > knowledge.MaxFileSize {
+		// Not read at all: its size and time stand in for a content hash.
+		h := fmt.Sprintf("oversize:%d:%d", fi.Size(), fi.ModTime().UnixNano())
+		if old, ok := known[file]; ok && old.Hash == h {
+			sc.res = old
+			return sc
+		}
+		r := Resource{Path: project.ResourcePath(file), File: file, Hash: h, Size: int(fi.Size())}
+		r.Dir, _, _ = strings.Cut(file, "/")
+		r.Kind = kindOf(r, nil)
+		r.Diagnostics = []Diagnostic{{File: file, Message: fmt.Sprintf("file is %d bytes, more than the %d a knowledge file may have", fi.Size(), knowledge.MaxFileSize)}}
+		sc.res = r
+		return sc
+	}
 	data, err := os.ReadFile(full)
 	if err != nil {
 		sc.missing = errors.Is(err, fs.ErrNotExist)

@@ -387,3 +387,34 @@ func TestRelationsFromCuration(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexHonoursCancellationAndHugeFiles(t *testing.T) {
+	root := copyProject(t, sampleProject)
+	s := openStore(t, root, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Index(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled index: %v", err)
+	}
+	if st, _ := s.Stats(); st.Resources != 0 {
+		t.Errorf("a cancelled index committed %d resources", st.Resources)
+	}
+	// A file over the size limit is a diagnostic, not a failure.
+	f, err := os.Create(filepath.Join(root, "meta", "huge.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(65 << 20)
+	f.Close()
+	rep, err := s.Index(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range rep.Diagnostics {
+		found = found || (d.File == "meta/huge.md" && strings.Contains(d.Message, "bytes"))
+	}
+	if !found || rep.Chapters != 10 {
+		t.Errorf("huge file: diagnostics %v, chapters %d", rep.Diagnostics, rep.Chapters)
+	}
+}

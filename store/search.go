@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -128,6 +129,9 @@ func (s *Store) loadSearch(ctx context.Context) error {
 // since it was indexed is indexed as it is now and under its new hash, so
 // the next indexing pass, which will see the change, re-adds it anyway.
 func (s *Store) termsOf(r Resource) ([]string, string) {
+	if strings.HasPrefix(r.Hash, "oversize:") {
+		return nil, r.Hash
+	}
 	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(r.File)))
 	if err != nil {
 		return nil, r.Hash
