@@ -1,0 +1,56 @@
+package llm_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowcabal/flowcabal/agent/llm"
+	"github.com/flowcabal/flowcabal/project"
+)
+
+func TestParseEditorSettings(t *testing.T) {
+	m, err := llm.ParseEditorSettings([]byte(`{"flowcabal": {"models": {
+		"writer": {"baseUrl": "http://127.0.0.1:8089/v1", "model": "w", "apiKeyEnv": "K", "temperature": 0.9, "maxTokens": 800},
+		"agent": {"base_url": "http://127.0.0.1:1/v1", "timeout_seconds": 5, "futureSetting": true},
+		"embedding": {"model": null}
+	}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := m["writer"]
+	if w.BaseURL != "http://127.0.0.1:8089/v1" || w.Model != "w" || w.APIKeyEnv != "K" || *w.Temperature != 0.9 || w.MaxTokens != 800 {
+		t.Errorf("writer = %+v", w)
+	}
+	if a := m["agent"]; a.BaseURL != "http://127.0.0.1:1/v1" || a.TimeoutSeconds != 5 {
+		t.Errorf("agent = %+v", a)
+	}
+	if e, ok := m["embedding"]; !ok || e.Configured() {
+		t.Errorf("embedding = %+v %v", e, ok)
+	}
+	// Merged over the project file: set fields win, others stay.
+	temp := 0.3
+	base := llm.FromProject(&project.Config{Models: map[string]project.Model{
+		"agent": {BaseURL: "http://file/v1", Model: "file-model", APIKeyEnv: "FILE_KEY", Temperature: &temp},
+	}}, "agent").Merge(m["agent"])
+	if base.BaseURL != "http://127.0.0.1:1/v1" || base.Model != "file-model" || base.APIKeyEnv != "FILE_KEY" || base.Timeout != 5*time.Second || *base.Temperature != 0.3 {
+		t.Errorf("merged = %+v", base)
+	}
+
+	for _, tt := range []struct{ in, want string }{
+		{`[]`, "not a JSON object"},
+		{`{"models": []}`, "object of objects"},
+		{`{"models": {"writer": {"maxTokens": "lots"}}}`, "models.writer.maxTokens: wrong type"},
+		{`{"models": {"writer": {"apiKey": "sk-secret-value"}}}`, "secret storage"},
+	} {
+		_, err := llm.ParseEditorSettings([]byte(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "sk-secret-value") {
+			t.Errorf("%s: err = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	for _, empty := range []string{``, `null`, `{}`, `{"models": null}`} {
+		if m, err := llm.ParseEditorSettings([]byte(empty)); err != nil || len(m) != 0 {
+			t.Errorf("%q: %v %v", empty, m, err)
+		}
+	}
+}
