@@ -54,6 +54,9 @@ type Entity struct {
 	Reveal int
 	// Description is the Markdown body.
 	Description string
+	// KeyLines holds the 1-based file line of each top-level front matter
+	// key ("name", "aliases", "facts"…), for diagnostics that point at it.
+	KeyLines map[string]int
 }
 
 // Progression is a change of facts that holds from Chapter on.
@@ -86,6 +89,7 @@ func EntityFromDocument(d *Document) (*Entity, error) {
 		Path:        d.Path,
 		Context:     ContextAuto,
 		Description: d.Body,
+		KeyLines:    make(map[string]int, len(d.node.Content)/2),
 	}
 	var errs []error
 	bad := func(n *yaml.Node, format string, args ...any) {
@@ -94,6 +98,7 @@ func EntityFromDocument(d *Document) (*Entity, error) {
 	m := d.node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
+		e.KeyLines[k.Value] = d.frontLine + k.Line - 1
 		switch k.Value {
 		case "name":
 			e.Name = strings.TrimSpace(scalarText(v))

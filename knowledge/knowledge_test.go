@@ -188,6 +188,9 @@ func TestEntityFromEvalFiles(t *testing.T) {
 	if line, from := lydia.FactSource("location", 47); line != 9 || from != 46 {
 		t.Errorf("FactSource(location, 47) = %d, %d; want line 9 from chapter 46", line, from)
 	}
+	if lydia.KeyLines["name"] != 2 || lydia.KeyLines["progressions"] != 6 {
+		t.Errorf("key lines %v", lydia.KeyLines)
+	}
 	if line, from := lydia.FactSource("home", 47); line != 5 || from != 0 {
 		t.Errorf("FactSource(home, 47) = %d, %d; want line 5, base", line, from)
 	}

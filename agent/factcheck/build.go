@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/longbridgeapp/opencc"
 )
 
 //go:embed data/words.txt.gz
@@ -394,6 +395,29 @@ func (k *Knowledge) foldRunes(s string) []rune {
 func (k *Knowledge) foldRune(r rune) rune {
 	if isCJK(r) {
 		return k.folder.FoldRune(r)
+	}
+	return r
+}
+
+// toTraditional converts one simplified character with OpenCC's s2t
+// table, loaded on first use (it is only needed to spell a quick-fix in a
+// traditional text).
+func (k *Knowledge) toTraditional(r rune) rune {
+	k.s2tOnce.Do(func() {
+		cc, err := opencc.New("s2t")
+		if err == nil {
+			k.s2t = cc
+		}
+	})
+	if k.s2t == nil {
+		return r
+	}
+	out, err := k.s2t.Convert(string(r))
+	if err != nil {
+		return r
+	}
+	if t, n := utf8.DecodeRuneInString(out); n == len(out) && t != utf8.RuneError {
+		return t
 	}
 	return r
 }

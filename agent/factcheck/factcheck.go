@@ -22,10 +22,12 @@ package factcheck
 import (
 	"cmp"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/longbridgeapp/opencc"
 )
 
 // The finding types.
@@ -172,6 +174,9 @@ type Knowledge struct {
 	termsByFirst map[string][]*forbiddenRule
 	termPrefixes map[string]bool
 	errs         []error
+
+	s2tOnce sync.Once
+	s2t     *opencc.OpenCC
 }
 
 // Errs reports what NewKnowledge had to leave out (an invalid forbidden

@@ -759,7 +759,7 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			line, since := e.e.FactSource(key, d.chapter)
 			value := facts[key]
 			if key == "name" {
-				value, line = e.e.Name, 1
+				value, line = e.e.Name, e.e.KeyLines["name"]
 			}
 			out = append(out, Finding{
 				Type:       TypeFact,

@@ -64,7 +64,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			Start:      w.start,
 			End:        w.end,
 			Message:    fmt.Sprintf("%q looks like a misspelling of %q (%s)", w.s, fix, name),
-			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: name, Line: 1},
+			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: name, Line: nameLine(ei, name)},
 			Suggestion: fix,
 			Confidence: conf,
 		})
@@ -306,12 +306,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		fix := []rune(d.text[start:end])
 		// Keep the text's script: take the name as declared when it has
 		// the same length, else the folded form.
-		declared := []rune(h.s.text)
-		if len(declared) == len(fix) {
-			fix[h.pos] = declared[h.pos]
-		} else {
-			fix[h.pos] = h.s.runes[h.pos]
-		}
+		fix[h.pos] = k.inScriptOf(d, h.i, h.n, h.s.runes[h.pos])
 		conf := 0.85
 		if len(h.s.ents) > 1 {
 			conf = 0.6
@@ -321,7 +316,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			Start:      start,
 			End:        end,
 			Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
-			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: h.s.text, Line: 1},
+			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: h.s.text, Line: nameLine(ei, h.s.text)},
 			Suggestion: string(fix),
 			Confidence: conf,
 		})
@@ -365,4 +360,37 @@ func dedupe(in []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// inScriptOf writes the simplified character r as the text around
+// window [i, i+n) of d writes: as it appears elsewhere in the text, or in
+// traditional characters when the window's own characters are traditional.
+func (k *Knowledge) inScriptOf(d *doc, i, n int, r rune) rune {
+	traditional := false
+	for j := i; j < i+n; j++ {
+		if orig, _ := utf8.DecodeRuneInString(d.text[d.roff[j]:]); orig != d.frunes[j] {
+			traditional = true
+			break
+		}
+	}
+	if !traditional {
+		return r
+	}
+	for j, fr := range d.frunes {
+		if fr == r {
+			orig, _ := utf8.DecodeRuneInString(d.text[d.roff[j]:])
+			return orig
+		}
+	}
+	return k.toTraditional(r)
+}
+
+// nameLine is the line of the front matter key that declares name.
+func nameLine(ei *entInfo, name string) int {
+	if name != ei.e.Name {
+		if l := ei.e.KeyLines["aliases"]; l > 0 {
+			return l
+		}
+	}
+	return ei.e.KeyLines["name"]
 }

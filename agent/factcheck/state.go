@@ -345,7 +345,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	for n := 0; n < 3 && rest != ""; n++ {
 		r, size := utf8.DecodeRuneInString(rest)
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
-			if r == '道' || r == '说' || r == '說' || r == '问' || r == '問' || r == '答' || r == '骂' || r == '罵' {
+			if strings.ContainsRune("道说說问問答骂罵", r) || strings.HasPrefix(rest[size:], "道") {
 				return "speaks", 0.85
 			}
 			return "acts", 0.75

@@ -1,0 +1,337 @@
+package factcheck
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/factcheck/cases")
+
+const testdataDir = "../../testdata/factcheck"
+
+// One Folder for all tests: its table takes a moment to derive.
+var testFolder = textsearch.NewFolder()
+
+var (
+	projMu    sync.Mutex
+	projCache = map[string]*Knowledge{}
+)
+
+// testKnowledge loads a project of testdata/factcheck once.
+func testKnowledge(t testing.TB, name string) *Knowledge {
+	t.Helper()
+	projMu.Lock()
+	defer projMu.Unlock()
+	if k := projCache[name]; k != nil {
+		return k
+	}
+	p, errs := knowledge.LoadProject(filepath.Join(testdataDir, name))
+	if len(errs) > 0 {
+		t.Fatalf("load %s: %v", name, errs)
+	}
+	k := FromProject(p, testFolder)
+	if len(k.Errs()) > 0 {
+		t.Fatalf("knowledge of %s: %v", name, k.Errs())
+	}
+	projCache[name] = k
+	return k
+}
+
+// caseFile is a text to check with its header: project, chapter, prev.
+type caseFile struct {
+	project string
+	chapter int
+	prev    string
+	text    string
+}
+
+func readCaseFile(t *testing.T, path string) caseFile {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, text, ok := strings.Cut(string(b), "\n\n")
+	if !ok {
+		t.Fatalf("%s: no blank line after the header", path)
+	}
+	var c caseFile
+	c.text = text
+	for _, line := range strings.Split(head, "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		v = strings.TrimSpace(v)
+		switch k {
+		case "project":
+			c.project = v
+		case "chapter":
+			c.chapter, err = strconv.Atoi(v)
+			if err != nil {
+				t.Fatalf("%s: chapter %q", path, v)
+			}
+		case "prev":
+			pb, err := os.ReadFile(filepath.Join(filepath.Dir(path), v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.prev = string(pb)
+		}
+	}
+	return c
+}
+
+// formatFindings renders findings for a golden file, offsets in code points.
+func formatFindings(text string, fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		s, e := RuneOffsets(text, f.Start, f.End)
+		fmt.Fprintf(&b, "%s [%d,%d) %q conf=%.2f", f.Type, s, e, text[f.Start:f.End], f.Confidence)
+		if f.Suggestion != "" {
+			fmt.Fprintf(&b, " fix=%q", f.Suggestion)
+		}
+		ev := f.Evidence
+		fmt.Fprintf(&b, " evidence=%s#%s=%q", ev.Path, ev.Key, ev.Value)
+		if ev.Line > 0 {
+			fmt.Fprintf(&b, " line=%d", ev.Line)
+		}
+		if ev.Since > 0 {
+			fmt.Fprintf(&b, " since=%d", ev.Since)
+		}
+		if ev.Quote != "" {
+			fmt.Fprintf(&b, " quote=%q", ev.Quote)
+		}
+		fmt.Fprintf(&b, "\n\t%s\n", f.Message)
+	}
+	return b.String()
+}
+
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(testdataDir, "cases", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no case files: %v", err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, ".prev.txt") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		t.Run(name, func(t *testing.T) {
+			c := readCaseFile(t, path)
+			k := testKnowledge(t, c.project)
+			got := formatFindings(c.text, Check(c.text, c.chapter, k, c.prev))
+			golden := strings.TrimSuffix(path, ".txt") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("findings differ from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestCheckers states what each checker must and must not find, so the
+// golden files cannot drift into accepting a wrong answer.
+func TestCheckers(t *testing.T) {
+	type want struct{ typ, text, fix string }
+	tests := []struct {
+		file string
+		must []want
+		not  []string // texts no finding may cover
+	}{
+		{"en-names", []want{{"name", "Margret", "Margaret"}, {"name", "Brandan", "Brandon"}},
+			[]string{"June", "Hales", "Hall", "Meg", "Miss Hale", "Cape", "Bengal"}},
+		{"en-facts", []want{{"fact", "seventeen", ""}, {"fact", "blue", ""}, {"fact", "Captain", "Colonel"}, {"fact", "six thousand a year", ""}, {"fact", "wife", ""}, {"fact", "four miles", ""}, {"fact", "five daughters", ""}},
+			[]string{"three daughters", "three hundred a year", "five-and-thirty", "green"}},
+		{"en-state", []want{{"state", "Margaret", ""}, {"state", "Frederick", ""}},
+			[]string{"Mr. Hale"}},
+		{"en-world", []want{{"world", "telephoned", ""}, {"world", "policemen", ""}, {"world", "motor-car", ""}, {"world", "aeroplane", ""}, {"world", "wireless", ""}},
+			[]string{"telegraph", "telephonist", "electric"}},
+		{"en-continuity", []want{{"continuity", "Captain", "Colonel"}, {"continuity", "Penrosse", "Penrose"}}, nil},
+		{"zh-names", []want{{"name", "林黛王", "林黛玉"}, {"name", "林代玉", "林黛玉"}},
+			[]string{"林姑妈", "宝二叔", "贾迎春", "薛宝钗"}},
+		{"zh-names-trad", []want{{"name", "林黛王", "林黛玉"}, {"name", "薛寶柴", "薛寶釵"}},
+			[]string{"林黛玉"}},
+		{"zh-state", []want{{"state", "黛玉", ""}},
+			[]string{"凤姐"}},
+		{"zh-world", []want{{"world", "手机", ""}, {"world", "電話", ""}, {"world", "汽车", ""}},
+			[]string{"香烟"}},
+		{"zh-facts", []want{{"fact", "两个女儿", ""}},
+			[]string{"一个女儿"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			c := readCaseFile(t, filepath.Join(testdataDir, "cases", tt.file+".txt"))
+			fs := Check(c.text, c.chapter, testKnowledge(t, c.project), c.prev)
+			for _, w := range tt.must {
+				found := slices.ContainsFunc(fs, func(f Finding) bool {
+					return f.Type == w.typ && c.text[f.Start:f.End] == w.text && (w.fix == "" || f.Suggestion == w.fix)
+				})
+				if !found {
+					t.Errorf("no %s finding on %q (fix %q); got:\n%s", w.typ, w.text, w.fix, formatFindings(c.text, fs))
+				}
+			}
+			for _, f := range fs {
+				for _, n := range tt.not {
+					if strings.Contains(n, c.text[f.Start:f.End]) || strings.Contains(c.text[f.Start:f.End], n) {
+						t.Errorf("unexpected %s finding on %q: %s", f.Type, c.text[f.Start:f.End], f.Message)
+					}
+				}
+			}
+			// Every zh-state finding must be one of the two acting
+			// mentions, not the recalled or quoted ones.
+			if tt.file == "zh-state" {
+				count := 0
+				for _, f := range fs {
+					if f.Type == TypeState {
+						count++
+					}
+				}
+				if count != 1 {
+					t.Errorf("zh-state: %d state findings, want 1 (黛玉笑道):\n%s", count, formatFindings(c.text, fs))
+				}
+			}
+		})
+	}
+}
+
+func TestRuneOffsets(t *testing.T) {
+	text := "a林𠀀b😀c"
+	tests := []struct{ bs, be, rs, re int }{
+		{0, 1, 0, 1},
+		{1, 4, 1, 2},
+		{4, 8, 2, 3},
+		{8, 9, 3, 4},
+		{9, 13, 4, 5},
+		{0, len(text), 0, 6},
+		{-3, 100, 0, 6},
+	}
+	for _, tt := range tests {
+		rs, re := RuneOffsets(text, tt.bs, tt.be)
+		if rs != tt.rs || re != tt.re {
+			t.Errorf("RuneOffsets(%d,%d) = %d,%d want %d,%d", tt.bs, tt.be, rs, re, tt.rs, tt.re)
+		}
+		if tt.bs >= 0 && tt.be <= len(text) {
+			if b := ByteOffset(text, rs); b != tt.bs {
+				t.Errorf("ByteOffset(%d) = %d want %d", rs, b, tt.bs)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	k := testKnowledge(t, "english")
+	if fs := Check("", 1, k, ""); fs != nil {
+		t.Errorf("empty text: %v", fs)
+	}
+	if fs := Check("Margret", 1, nil, ""); fs != nil {
+		t.Errorf("nil knowledge: %v", fs)
+	}
+	// Invalid UTF-8 keeps offsets: the finding still points at Margret.
+	text := "\xff\xfe Margret came in. \xc3"
+	fs := Check(text, 2, k, "")
+	if len(fs) != 1 || text[fs[0].Start:fs[0].End] != "Margret" {
+		t.Errorf("invalid UTF-8: %v", fs)
+	}
+	// Pathological inputs do not panic and stay cheap.
+	for _, s := range []string{strings.Repeat("“", 5000), strings.Repeat("Mr. ", 5000), strings.Repeat("林", 5000), strings.Repeat("one ", 3000), "\x00\x00", strings.Repeat("a-", 4000)} {
+		Check(s, 3, k, s)
+		Check(s, 3, testKnowledge(t, "hongloumeng"), "")
+	}
+	// An empty knowledge finds nothing.
+	if fs := Check("Margret telephoned.", 1, NewKnowledge(nil, nil, testFolder), ""); len(fs) != 0 {
+		t.Errorf("empty knowledge: %v", fs)
+	}
+}
+
+func TestForbiddenPatternsAndErrors(t *testing.T) {
+	w := &knowledge.WorldRules{Path: "meta/world-rules.md", Forbidden: []string{"railway station"}, ForbiddenPatterns: []string{`\bO\.?K\.?\b`, `(`}}
+	k := NewKnowledge(nil, w, testFolder)
+	if len(k.Errs()) != 1 || !strings.Contains(k.Errs()[0].Error(), "forbidden pattern") {
+		t.Errorf("errs %v", k.Errs())
+	}
+	text := "It was OK at the railway-stations; the railways stationed nobody."
+	var got []string
+	for _, f := range Check(text, 1, k, "") {
+		got = append(got, text[f.Start:f.End])
+	}
+	if want := []string{"OK", "railway-stations"}; !slices.Equal(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+func TestIsForm(t *testing.T) {
+	tests := []struct {
+		w, base string
+		want    bool
+	}{
+		{"telephoned", "telephone", true}, {"telephoning", "telephone", true}, {"telephones", "telephone", true},
+		{"telephonist", "telephone", false}, {"photographs", "photograph", true}, {"photographer", "photograph", true},
+		{"policemen", "policeman", true}, {"bicycles", "bicycle", true}, {"telegrammed", "telegram", true},
+		{"gramophones", "gramophone", true}, {"radios", "radio", true}, {"radius", "radio", false},
+		{"cinemas", "cinema", true}, {"cinematic", "cinema", false}, {"batteries", "battery", true},
+	}
+	for _, tt := range tests {
+		if got := isForm(tt.w, tt.base); got != tt.want {
+			t.Errorf("isForm(%q, %q) = %v", tt.w, tt.base, got)
+		}
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []int
+	}{
+		{"five-and-thirty", []int{35}}, {"twenty-one", []int{21}}, {"ten thousand a year", []int{10000}},
+		{"four or five thousand a year", []int{4000, 5000}}, {"a hundred and ten", []int{110}},
+		{"10,000 pounds", []int{10000}}, {"3 thousand", []int{3000}}, {"five and twenty", []int{25}},
+		{"two thousand", []int{2000}},
+	}
+	for _, tt := range tests {
+		vals, _, _, ok := parseValue(tt.in)
+		if !ok || !slices.Equal(vals, tt.want) {
+			t.Errorf("parseValue(%q) = %v, %v; want %v", tt.in, vals, ok, tt.want)
+		}
+	}
+	for in, want := range map[string]int{"十五": 15, "二十七": 27, "一万": 10000, "两千三百": 2300, "十": 10, "12": 12} {
+		if got, ok := parseCJKNumber(in); !ok || got != want {
+			t.Errorf("parseCJKNumber(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	if _, ok := parseCJKNumber("林"); ok {
+		t.Error("parseCJKNumber(林) ok")
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"kity", "kitty", 1, 1}, {"elisabeth", "elizabeth", 2, 1}, {"fitzwiliam", "fitzwilliam", 2, 1},
+		{"darcy", "dracy", 1, 1}, {"maria", "mary", 1, 2}, {"abc", "abc", 1, 0}, {"georgina", "georgiana", 2, 1},
+	}
+	for _, tt := range tests {
+		if got := editDistance([]rune(tt.a), []rune(tt.b), tt.limit); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
