@@ -289,6 +289,23 @@ if bin and bin ~= '' then
     end
     return false
   end, 50), vim.inspect(vim.lsp.codelens.get(rb)))
+  -- :FlowGraph draws with the CLI and hands the SVG to the browser program.
+  local opened_file = vim.fn.tempname()
+  local opener = vim.fn.tempname() .. '.sh'
+  vim.fn.writefile({ '#!/bin/sh', 'printf "%s" "$1" > ' .. opened_file }, opener)
+  vim.fn.setfperm(opener, 'rwxr-xr-x')
+  fc.setup({ cmd = { bin, 'serve' }, browser = opener })
+  local gerr, gpath
+  fc.graph(rb, function(e, p)
+    gerr, gpath = e, p
+  end)
+  check('graph: svg written', vim.wait(15000, function() return gerr ~= nil or gpath ~= nil end, 20) and gpath ~= nil,
+    vim.inspect(gerr))
+  local svg = gpath and table.concat(vim.fn.readfile(gpath), '\n') or ''
+  check('graph: svg names the node', svg:find('data-node="premise"', 1, true) ~= nil, svg:sub(1, 200))
+  check('graph: opened in the browser program', vim.wait(5000, function()
+    return vim.fn.filereadable(opened_file) == 1 and vim.fn.readfile(opened_file)[1] == gpath
+  end, 20))
   for _, c in pairs(vim.lsp.get_active_clients()) do
     c.stop()
   end

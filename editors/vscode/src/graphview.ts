@@ -72,7 +72,7 @@ export function graphHtml(svg: string, title: string, focus?: string): string {
   const focusCss =
     focus === undefined
       ? ''
-      : `g.node[data-node=${cssString(focus)}] rect{stroke:#ff6f00 !important;stroke-width:4px !important}
+      : `g.node[data-node=${cssString(focus)}] > rect:first-of-type{stroke:#ff6f00 !important;stroke-width:4px !important}
 g.node[data-node=${cssString(focus)}] text{font-weight:bold}`;
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8">

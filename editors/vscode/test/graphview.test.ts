@@ -47,7 +47,7 @@ test('graphHtml', () => {
   const html = graphHtml('<?xml version="1.0"?>\n<svg><g class="node" data-node="premise"></g></svg>', 'Graph: <e2e>.flow', 'premise');
   assert.ok(html.includes('<svg><g class="node" data-node="premise">'), 'the SVG is embedded without its XML prolog');
   assert.ok(!html.includes('<?xml'));
-  assert.ok(html.includes('g.node[data-node="premise"] rect'), 'the focused node is outlined');
+  assert.ok(html.includes('g.node[data-node="premise"] > rect:first-of-type'), 'the focused node box (not its budget bar) is outlined');
   assert.ok(html.includes('<title>Graph: &lt;e2e&gt;.flow</title>'));
   assert.ok(html.includes("default-src 'none'"), 'no scripts, no network');
   const tricky = graphHtml('<svg></svg>', 't', 'a"b</style><script>');
