@@ -75,6 +75,10 @@ func New(cfg Config, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, &Error{Op: "configure", Config: cfg.Name, Endpoint: cfg.Endpoint(), Kind: KindConfig, Err: err}
 	}
+	if host, remote := cleartextToRemote(cfg.BaseURL); remote && !key.Empty() {
+		return nil, &Error{Op: "configure", Config: cfg.Name, Endpoint: cfg.Endpoint(), Kind: KindConfig,
+			Err: fmt.Errorf("refusing to send the API key over plain http to %s; use https", host)}
+	}
 	ownHTTP := opts.HTTPClient == nil
 	if ownHTTP {
 		opts.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}

@@ -3,6 +3,8 @@ package llm
 import (
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -84,7 +86,13 @@ func (c Config) Merge(o project.Model) Config {
 // Endpoint names the endpoint for messages: base URL and model, never the
 // key.
 func (c Config) Endpoint() string {
-	return fmt.Sprintf("%s (model %s)", strings.TrimRight(c.BaseURL, "/"), c.Model)
+	base := c.BaseURL
+	// Credentials in the URL (user:pw@, ?key=) are never shown either.
+	if u, err := url.Parse(base); err == nil && (u.User != nil || u.RawQuery != "") {
+		u.User, u.RawQuery = nil, ""
+		base = u.String()
+	}
+	return fmt.Sprintf("%s (model %s)", strings.TrimRight(base, "/"), c.Model)
 }
 
 // Validate reports what is missing before a request can be made.
@@ -100,7 +108,31 @@ func (c Config) Validate() error {
 		return fmt.Errorf("model configuration %q: missing %s (set [models.%s] in flowcabal.toml or the editor settings)",
 			c.Name, strings.Join(missing, " and "), c.Name)
 	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("model configuration %q: base_url is not an http(s) URL", c.Name)
+	}
+	if u.User != nil {
+		return fmt.Errorf("model configuration %q: base_url must not carry credentials; name the key's variable in api_key_env", c.Name)
+	}
 	return nil
+}
+
+// cleartextToRemote reports whether base names a plain-http endpoint off
+// this machine: a key must not travel there.
+func cleartextToRemote(base string) (string, bool) {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme != "http" {
+		return "", false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return host, false
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return host, false
+	}
+	return host, true
 }
 
 // String describes c without its key.

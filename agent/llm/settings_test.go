@@ -54,3 +54,34 @@ func TestParseEditorSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestEndpointChecks(t *testing.T) {
+	key := func(string) string { return "sk-x" }
+	for _, tt := range []struct {
+		base string
+		env  func(string) string
+		err  string
+	}{
+		{"http://192.0.2.7:8000/v1", key, "plain http"},
+		{"http://models.example.com/v1", key, "plain http"},
+		{"http://192.0.2.7:8000/v1", func(string) string { return "" }, ""}, // no key: nothing to protect
+		{"https://models.example.com/v1", key, ""},
+		{"http://127.0.0.1:8089/v1", key, ""},
+		{"http://localhost:8089/v1", key, ""},
+		{"http://[::1]:8089/v1", key, ""},
+		{"ftp://models.example.com", key, "not an http(s) URL"},
+		{"models.example.com/v1", key, "not an http(s) URL"},
+		{"https://user:pw@models.example.com/v1", key, "credentials"},
+	} {
+		_, err := llm.New(llm.Config{Name: "writer", BaseURL: tt.base, Model: "m", APIKeyEnv: "K"}, llm.Options{Getenv: tt.env})
+		if tt.err == "" && err != nil && !strings.Contains(err.Error(), "is not set") {
+			t.Errorf("%s: %v", tt.base, err)
+		}
+		if tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%s: err = %v, want %q", tt.base, err, tt.err)
+		}
+		if err != nil && (strings.Contains(err.Error(), "sk-x") || strings.Contains(err.Error(), "pw")) {
+			t.Errorf("%s: key in error", tt.base)
+		}
+	}
+}
