@@ -1,8 +1,11 @@
 package store
 
 import (
+	"time"
+
 	"context"
 	"errors"
+	"go.uber.org/goleak"
 	"os"
 	"path/filepath"
 	"strings"
@@ -417,4 +420,39 @@ func TestIndexHonoursCancellationAndHugeFiles(t *testing.T) {
 	if !found || rep.Chapters != 10 {
 		t.Errorf("huge file: diagnostics %v, chapters %d", rep.Diagnostics, rep.Chapters)
 	}
+}
+
+func TestWorkRunsTheQueueInTheBackground(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	root := copyProject(t, sampleProject)
+	s, err := Open(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Work(ctx) }()
+	if _, err := s.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The worker is woken by the index; wait for it without a clock.
+	for {
+		st, err := s.Stats()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.PendingSummaries == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	lv, _ := s.Level("manuscript/chapter-05", 1)
+	if lv.Text == "" || lv.Pending {
+		t.Errorf("L1 after background work = %+v", lv)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Work returned %v", err)
+	}
+	s.Close()
 }

@@ -127,3 +127,25 @@ func TestIndexCommandWhileLocked(t *testing.T) {
 		t.Errorf("export while locked: exit %d %s", code, errs)
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgressBar(&buf)
+	p.update(1, 2, "a.md")
+	if buf.Len() != 0 {
+		t.Fatalf("progress drawn off a terminal: %q", buf.String())
+	}
+	p.on, p.width = true, 60
+	p.update(5, 10, "manuscript/chapter-005/content.md")
+	got := buf.String()
+	if !strings.HasPrefix(got, "\r[") || !strings.Contains(got, "5/10") || !strings.Contains(got, "#") || !strings.HasSuffix(got, "\x1b[K") {
+		t.Errorf("bar = %q", got)
+	}
+	if n := len([]rune(strings.TrimSuffix(got, "\x1b[K"))); n > 60 {
+		t.Errorf("bar is %d runes on a 60-column terminal", n)
+	}
+	p.finish()
+	if !strings.HasSuffix(buf.String(), "\r\x1b[K") {
+		t.Errorf("finish does not clear the line: %q", buf.String())
+	}
+}
