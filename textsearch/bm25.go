@@ -188,10 +188,59 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			scores[e.doc] += w * tf * (x.k1 + 1) / (tf + x.k1*(1-x.b+x.b*dl/avg))
 		}
 	}
+	better := func(a, b Hit) bool { // a ranks before b
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		return a.ID < b.ID
+	}
 	var hits []Hit
-	for d, s := range scores {
-		if s > 0 {
-			hits = append(hits, Hit{ID: x.docs[d].id, Score: s})
+	if k > 0 {
+		// Keep the best k in a min-heap (worst on top): no full sort of
+		// every document that shares a term with the query.
+		h := make([]Hit, 0, k)
+		for d, sc := range scores {
+			if sc <= 0 {
+				continue
+			}
+			hit := Hit{ID: x.docs[d].id, Score: sc}
+			if len(h) < k {
+				h = append(h, hit)
+				for i := len(h) - 1; i > 0; {
+					p := (i - 1) / 2
+					if !better(h[p], h[i]) {
+						break
+					}
+					h[p], h[i] = h[i], h[p]
+					i = p
+				}
+				continue
+			}
+			if !better(hit, h[0]) {
+				continue
+			}
+			h[0] = hit
+			for i := 0; ; {
+				l, r, m := 2*i+1, 2*i+2, i
+				if l < len(h) && better(h[m], h[l]) {
+					m = l
+				}
+				if r < len(h) && better(h[m], h[r]) {
+					m = r
+				}
+				if m == i {
+					break
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+		hits = h
+	} else {
+		for d, sc := range scores {
+			if sc > 0 {
+				hits = append(hits, Hit{ID: x.docs[d].id, Score: sc})
+			}
 		}
 	}
 	slices.SortFunc(hits, func(a, b Hit) int {
@@ -200,9 +249,6 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	if k > 0 && len(hits) > k {
-		hits = hits[:k]
-	}
 	return hits
 }
 

@@ -319,3 +319,20 @@ func BenchmarkAnalyzeHongloumengChapter(b *testing.B) {
 		a.Terms(ch)
 	}
 }
+
+func TestSearchTopK(t *testing.T) {
+	a := NewAnalyzer(nil)
+	x := NewIndex(0, 0)
+	for i := 0; i < 200; i++ {
+		x.Add(fmt.Sprintf("d%03d", i), a.Terms(strings.Repeat("fox ", i%7+1)+strings.Repeat("dog ", i%5)+fmt.Sprint(i)))
+	}
+	q := a.Terms("fox dog")
+	all := x.Search(q, 0, nil)
+	for _, k := range []int{1, 2, 5, 17, 199, 200, 500} {
+		got := x.Search(q, k, nil)
+		want := all[:min(k, len(all))]
+		if !slices.Equal(got, want) {
+			t.Fatalf("k=%d: top-k differs from the full ranking", k)
+		}
+	}
+}

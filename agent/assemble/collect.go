@@ -13,11 +13,12 @@ import (
 
 // Candidate counts for the manuscript search.
 const (
-	coreChapters   = 4  // chapters at L1 in the breadth pass
-	maxChapters    = 16 // chapters considered at all
-	corePassages   = 10 // passages in the breadth pass
-	maxPassages    = 40 // passages considered at all
-	neighbourOf    = 3  // the best passages also bring their neighbours
+	coreChapters   = 4   // chapters at L1 in the breadth pass
+	maxChapters    = 16  // chapters considered at all
+	corePassages   = 10  // passages in the breadth pass
+	maxPassages    = 40  // passages considered at all
+	passagesRanked = 400 // passages ranked by the lexical search
+	neighbourOf    = 3   // the best passages also bring their neighbours
 	arcFirstAbove  = 300
 	arcsScanned    = 4 // arcs read after the arc-first scan
 	maxUpstreamLen = 400
@@ -278,7 +279,7 @@ func (a *assembly) collectManuscript(n Node) {
 
 	// Arc-first: in a long work, read the arcs' index first and search
 	// only the chapters of the best arcs (and of the latest one).
-	scope := func(c *Chapter) bool { return true }
+	inScope := byPath
 	if len(chs) > arcFirstAbove {
 		keep := map[int]bool{}
 		for _, h := range a.snap.ArcIndex().SearchWeighted(weights, arcsScanned, nil) {
@@ -293,24 +294,24 @@ func (a *assembly) collectManuscript(n Node) {
 				keep[arc.Number] = true
 			}
 		}
-		arcOf := func(c int) int {
-			for _, arc := range a.snap.Arcs() {
-				if c >= arc.First && c <= arc.Last {
-					return arc.Number
+		inScope = map[string]*Chapter{}
+		for _, arc := range a.snap.Arcs() {
+			if !keep[arc.Number] {
+				continue
+			}
+			for _, c := range chs {
+				if c.Number >= arc.First && c.Number <= arc.Last {
+					inScope[c.Path] = c
 				}
 			}
-			return 0
 		}
-		scope = func(c *Chapter) bool { return keep[arcOf(c.Number)] }
 	}
 	chHits := a.snap.ChapterIndex().SearchWeighted(weights, 0, func(id string) bool {
-		c := byPath[id]
-		return c != nil && scope(c)
+		return inScope[id] != nil
 	})
-	psHits := a.snap.PassageIndex().SearchWeighted(weights, 0, func(id string) bool {
-		p, _, _, ok := ParsePassageID(id)
-		c := byPath[p]
-		return ok && c != nil && scope(c)
+	psHits := a.snap.PassageIndex().SearchWeighted(weights, passagesRanked, func(id string) bool {
+		i := strings.LastIndexByte(id, '#')
+		return i > 0 && inScope[id[:i]] != nil
 	})
 	if len(chHits) == 0 && len(psHits) == 0 {
 		return
