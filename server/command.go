@@ -74,7 +74,8 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err != nil {
 		return nil, err
 	}
-	if args.Version != nil && f.Open && *args.Version != f.Version {
+	// For restoreVersion, "version" is the output version to restore.
+	if p.Command != "flowcabal.restoreVersion" && args.Version != nil && f.Open && *args.Version != f.Version {
 		return nil, jsonrpc2.NewError(codeContentModified, fmt.Sprintf("%s: the document changed (version %d, now %d)", p.Command, *args.Version, f.Version))
 	}
 	if args.Node != "" && snap.Parse(f).Node(args.Node) == nil {

@@ -23,16 +23,73 @@ const maxFrame = 64 << 20
 // connection closes on the first one (LSP-NOTES pitfall 10). This stream
 // answers a frame whose body is not a JSON-RPC message with a ParseError
 // response and reads on; only the end of the input ends it.
+//
+// Writes are queued and written by one goroutine, so that the connection's
+// reader never blocks on a peer that is itself busy writing (jsonrpc2
+// replies to some messages from its read loop; over a synchronous pipe,
+// both ends would wait for each other forever).
 type stream struct {
 	rwc io.ReadWriteCloser
 	in  *bufio.Reader
 	log *slog.Logger
 
-	mu sync.Mutex // serialises writes of our own error replies with the conn's
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   [][]byte
+	closed  bool
+	werr    error
+	written chan struct{} // closed when the writer goroutine ends
 }
 
 func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	s := &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, written: make(chan struct{})}
+	s.cond = sync.NewCond(&s.mu)
+	go s.writer()
+	return s
+}
+
+func (s *stream) writer() {
+	defer close(s.written)
+	for {
+		s.mu.Lock()
+		for len(s.queue) == 0 && !s.closed {
+			s.cond.Wait()
+		}
+		if s.closed {
+			s.mu.Unlock()
+			return
+		}
+		batch := s.queue
+		s.queue = nil
+		s.mu.Unlock()
+		for _, b := range batch {
+			if _, err := s.rwc.Write(b); err != nil {
+				s.mu.Lock()
+				s.werr = err
+				s.closed = true
+				s.mu.Unlock()
+				return
+			}
+		}
+	}
+}
+
+// enqueue queues one framed message.
+func (s *stream) enqueue(data []byte) error {
+	frame := make([]byte, 0, len(data)+32)
+	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
+	frame = append(frame, data...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		if s.werr != nil {
+			return fmt.Errorf("write: %w", s.werr)
+		}
+		return io.ErrClosedPipe
+	}
+	s.queue = append(s.queue, frame)
+	s.cond.Signal()
+	return nil
 }
 
 // Read implements jsonrpc2.Stream.
@@ -129,9 +186,7 @@ func (s *stream) replyError(body []byte, code jsonrpc2.Code, msg string) {
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc2.Error `json:"error"`
 	}{"2.0", id, jsonrpc2.NewError(code, msg)})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n%s", len(resp), resp); err != nil {
+	if err := s.enqueue(resp); err != nil {
 		s.log.Debug("could not write an error reply", "err", err)
 	}
 }
@@ -145,21 +200,23 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n", len(data))
-	if err != nil {
-		return int64(n), fmt.Errorf("write header: %w", err)
+	if err := s.enqueue(data); err != nil {
+		return 0, err
 	}
-	m, err := s.rwc.Write(data)
-	if err != nil {
-		return int64(n + m), fmt.Errorf("write body: %w", err)
-	}
-	return int64(n + m), nil
+	return int64(len(data)), nil
 }
 
 // Close implements jsonrpc2.Stream.
-func (s *stream) Close() error { return s.rwc.Close() }
+// Queued messages not yet written are dropped: the session is over.
+func (s *stream) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.cond.Signal()
+	s.mu.Unlock()
+	err := s.rwc.Close()
+	<-s.written
+	return err
+}
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
