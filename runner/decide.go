@@ -2,8 +2,11 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/flowcabal/flowcabal/store"
@@ -16,6 +19,9 @@ const (
 	DecideApprove = "approve"
 	DecideEdit    = "edit"
 	DecideRetry   = "retry"
+	// DecideSelect keeps one candidate of a select = "human" node; text
+	// is its output version ("12" or "v12").
+	DecideSelect = "select"
 )
 
 // Decide records the author's decision on node in run runID and returns
@@ -62,8 +68,24 @@ func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string)
 		if text != "" {
 			opts.Feedback = map[string]string{node: text}
 		}
+	case DecideSelect:
+		v, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(text), "v"))
+		if err != nil || v <= 0 {
+			return Options{}, fmt.Errorf("select on %s: %q is not an output version", node, text)
+		}
+		if _, err := h.OutputVersion(cp.Workflow, node, v); err != nil {
+			return Options{}, fmt.Errorf("select on %s: %w", node, err)
+		}
+		var d runData
+		_ = json.Unmarshal(cp.Data, &d)
+		if d.Evolve == nil {
+			d.Evolve = map[string][]int{}
+		}
+		d.Evolve[node] = append(d.Evolve[node], v)
+		cp.Data, _ = json.Marshal(d)
+		delete(cp.Nodes, node)
 	default:
-		return Options{}, fmt.Errorf("unknown decision %q (approve, edit or retry)", decision)
+		return Options{}, fmt.Errorf("unknown decision %q (approve, edit, retry or select)", decision)
 	}
 	// Nodes skipped behind this one are planned again by the resumed run.
 	for n, s := range cp.Nodes {

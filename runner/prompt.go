@@ -134,6 +134,9 @@ type Params struct {
 	BaseURL     string   `json:"base_url"`
 	Temperature *float64 `json:"temperature,omitempty"`
 	MaxTokens   int      `json:"max_tokens,omitempty"`
+	// Variant tells apart calls that must not share a cache entry though
+	// their prompts are equal (the candidates of a generation).
+	Variant string `json:"variant,omitempty"`
 	// Node labels the call in the agent log; it is not part of the key.
 	Node string `json:"-"`
 }

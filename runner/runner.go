@@ -101,6 +101,9 @@ type Observer struct {
 	NodeStarted  func(node string, index, total int)
 	Delta        func(node string, d Delta)
 	NodeFinished func(node string, r NodeResult)
+	// Step reports progress inside a node ("pass 2 of 3: revise",
+	// "generation 1 of 2, candidate 3 of 4").
+	Step func(node, msg string)
 }
 
 // NodeResult is how one node of a run ended.
@@ -114,6 +117,9 @@ type NodeResult struct {
 	Verdict  *Verdict
 	Err      error
 	Messages []Message // the final prompt (not stored: it can be rebuilt)
+	// Select lists the candidate versions ("v12") the author chooses from
+	// when a select = "human" node waits.
+	Select []string
 }
 
 // Config wires a Runner. Model and History are required.
@@ -127,6 +133,11 @@ type Config struct {
 	// Params gives the model parameters of a node (node, workflow and
 	// project defaults applied).
 	Params func(wf *workflowlang.Result, n *workflowlang.Node) (Params, error)
+	// ModelParams gives the parameters of a model configuration by name
+	// (the agent model of a refinement's critique step).
+	ModelParams func(name string) (Params, error)
+	// Env checks used sub-workflows; the zero Env checks them alone.
+	Env workflowlang.Env
 	// Concurrency bounds the nodes running at once; 0 means 4.
 	Concurrency int
 	Log         *slog.Logger
@@ -160,6 +171,8 @@ type Options struct {
 	Resume string
 	// Observer receives progress.
 	Observer Observer
+	// Inputs fill the workflow's declared inputs (a sub-workflow run).
+	Inputs map[string]string
 	// Feedback maps a node to the author's feedback, appended to its prompt
 	// (a retry with feedback). A node with feedback is run anew.
 	Feedback map[string]string
@@ -199,7 +212,9 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 		}
 		if opts.Target == (Target{}) && len(prev.Data) > 0 {
 			// Resume what the run was asked to do.
-			_ = json.Unmarshal(prev.Data, &opts.Target)
+			var d runData
+			_ = json.Unmarshal(prev.Data, &d)
+			opts.Target = d.Target
 		}
 		cp = prev
 		cp.Status = store.RunRunning
@@ -215,10 +230,14 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	data, _ := json.Marshal(opts.Target)
-	cp.Data = data
 	ex := &execution{r: r, wf: wf, wid: wid, plan: plan, opts: opts, cp: cp,
 		outputs: map[string]string{}, results: map[string]NodeResult{}}
+	d := ex.data()
+	d.Target = opts.Target
+	ex.setData(d)
+	for k, v := range opts.Inputs {
+		ex.outputs[k] = v
+	}
 	if err := ex.save(ctx); err != nil {
 		return nil, err
 	}
@@ -314,6 +333,9 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 			d := store.Decision{Node: res.Node, Kind: "flag"}
 			if res.Verdict != nil {
 				d.Detail = res.Verdict.Feedback
+			}
+			if len(res.Select) > 0 {
+				d.Kind, d.Detail = "select", strings.Join(res.Select, ",")
 			}
 			ex.cp.Pending = append(ex.cp.Pending, d)
 		}
@@ -449,6 +471,16 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	}
 	if fb := ex.opts.Feedback[name]; fb != "" {
 		msgs = withFeedback(msgs, fb)
+	}
+	if c := attrInt(n, "candidates", 1); c > 1 {
+		sel := ""
+		if a := n.Attr("select"); a != nil {
+			sel = valueText(a.Value)
+		}
+		return ex.evolve(ctx, n, params, msgs, c, attrInt(n, "generations", 1), sel == "human", res)
+	}
+	if passes := attrInt(n, "refine", 0); passes > 0 {
+		return ex.refine(ctx, n, params, msgs, passes, res)
 	}
 	key := CacheKey(params, msgs)
 	var hit *store.Output
@@ -614,7 +646,7 @@ func (rr runResolver) Knowledge(path, level string) (string, error) {
 }
 
 func (rr runResolver) Used(alias, node string) (string, error) {
-	return "", fmt.Errorf("sub-workflow %s: not supported by this runner yet", alias)
+	return rr.ex.used(rr.ctx, alias, node)
 }
 
 // writeOutputDoc writes the node's latest output where the editor opens

@@ -66,6 +66,9 @@ func (f *fixture) newRunner(g Gate) *Runner {
 			}
 			return p, nil
 		},
+		ModelParams: func(name string) (Params, error) {
+			return Params{ModelName: name, Model: "scripted-" + name, BaseURL: f.srv.URL}, nil
+		},
 	})
 }
 
