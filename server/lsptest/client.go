@@ -68,7 +68,9 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, r jsonrpc2.
 		}
 		return reply(ctx, nil, nil)
 	}
-	c.record(func() { c.requests = append(c.requests, ServerRequest{r.Method(), append(json.RawMessage(nil), r.Params()...)}) })
+	c.record(func() {
+		c.requests = append(c.requests, ServerRequest{r.Method(), append(json.RawMessage(nil), r.Params()...)})
+	})
 	switch r.Method() {
 	case protocol.MethodWorkspaceApplyEdit:
 		c.mu.Lock()
@@ -197,4 +199,3 @@ func (c *Client) Requests() []ServerRequest {
 	defer c.mu.Unlock()
 	return append([]ServerRequest(nil), c.requests...)
 }
-
