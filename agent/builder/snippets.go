@@ -1,0 +1,187 @@
+package builder
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// A Snippet is a whole node offered as a completion: deterministic, no
+// model involved.
+type Snippet struct {
+	// Label is what the completion list shows ("critique: Self-critique").
+	Label string
+	// Detail says what the node is for and what it reads.
+	Detail   string
+	Template string
+	// Name is the new node's name, unique in the file.
+	Name string
+	// Text is the node as plain text, in canonical form.
+	Text string
+	// Snippet is Text in LSP snippet syntax, the name as the first tab
+	// stop.
+	Snippet string
+}
+
+// Snippets returns whole-node completions for the byte offset at of
+// res's file: templates that typically follow the node just before at,
+// reading its output (after a draft: a self-critique of it, a dialogue
+// pass, a continuity check…). Inside a node there are none.
+func (l *Library) Snippets(res *workflowlang.Result, at int) []Snippet {
+	f := res.File
+	var prev *workflowlang.Node
+	for _, n := range f.Nodes {
+		if n.Span.Start < at && at < n.Span.End {
+			return nil
+		}
+		if n.Span.End <= at {
+			prev = n
+		}
+	}
+	taken := map[string]bool{}
+	for _, n := range f.Nodes {
+		taken[n.Name.Name] = true
+	}
+	for _, in := range f.Inputs {
+		taken[in.Name.Name] = true
+	}
+	var kind *Template
+	var candidates []*Template
+	switch {
+	case prev == nil:
+		candidates = []*Template{}
+		for _, t := range l.Templates {
+			if !strings.Contains(t.User, "{{in}}") {
+				candidates = append(candidates, t)
+			}
+		}
+	default:
+		title := ""
+		if prev.Title != nil {
+			title = prev.Title.Value
+		}
+		kind = l.classify(prev.Name.Name, title)
+		for _, t := range l.Templates {
+			if kind != nil && slices.Contains(t.Follows, kind.ID) {
+				candidates = append(candidates, t)
+			}
+		}
+		if len(candidates) == 0 {
+			for _, t := range l.Templates {
+				if strings.Contains(t.User, "{{in}}") {
+					candidates = append(candidates, t)
+				}
+			}
+		}
+	}
+	var out []Snippet
+	for _, t := range candidates {
+		var inputs []string
+		if prev != nil {
+			inputs = []string{prev.Name.Name}
+			// A revision reads what the critique reviewed, and the critique.
+			if t.ID == "revise" && kind != nil && kind.ID == "self-critique" {
+				if refs := prev.Refs(); len(refs) > 0 && refs[0].Kind == workflowlang.RefNode {
+					inputs = []string{refs[0].Name, prev.Name.Name}
+				}
+			}
+		}
+		name := t.NodeName()
+		for k := 2; taken[name]; k++ {
+			name = fmt.Sprintf("%s-%d", t.NodeName(), k)
+		}
+		text, err := renderNode(t, name, inputs)
+		if err != nil {
+			continue
+		}
+		detail := t.Description
+		if len(inputs) > 0 {
+			detail = fmt.Sprintf("%s Reads %s.", detail, strings.Join(inputs, " and "))
+		}
+		out = append(out, Snippet{
+			Label:    name + ": " + t.Title,
+			Detail:   detail,
+			Template: t.ID,
+			Name:     name,
+			Text:     text,
+			Snippet:  strings.Replace(snippetEscape(text), "node "+name, "node ${1:"+name+"}", 1) + "\n$0",
+		})
+	}
+	return out
+}
+
+// renderNode prints a node made from t, in the language's canonical form:
+// the language's own writer renders it into an empty file.
+func renderNode(t *Template, name string, inputs []string) (string, error) {
+	mn := workflowlang.ModelNode{Name: name, Title: t.Title, Attrs: map[string]any{}}
+	for k, v := range t.Attrs {
+		mn.Attrs[k] = v
+	}
+	for _, role := range []string{"system", "user"} {
+		text := t.System
+		if role == "user" {
+			text = t.User
+		}
+		if text == "" {
+			continue
+		}
+		var blocks []workflowlang.ModelBlock
+		rest := fillInputs(text, inputs, role == "user")
+		for {
+			i := strings.Index(rest, "{{")
+			j := strings.Index(rest, "}}")
+			if i < 0 || j < i {
+				break
+			}
+			if i > 0 {
+				blocks = append(blocks, workflowlang.ModelBlock{Text: rest[:i]})
+			}
+			blocks = append(blocks, workflowlang.ModelBlock{Ref: strings.TrimSpace(rest[i+2 : j])})
+			rest = rest[j+2:]
+		}
+		if rest != "" {
+			blocks = append(blocks, workflowlang.ModelBlock{Text: rest})
+		}
+		mn.Prompts = append(mn.Prompts, workflowlang.ModelPrompt{Role: role, Blocks: blocks})
+	}
+	empty := workflowlang.Parse("snippet.flow", nil)
+	edits, err := workflowlang.Edits(empty, &workflowlang.Model{Nodes: []workflowlang.ModelNode{mn}})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(workflowlang.ApplyEdits(nil, edits))), nil
+}
+
+// snippetEscape escapes the characters LSP snippet syntax gives meaning
+// outside placeholders ('}' only means something inside one).
+func snippetEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `$`, `\$`).Replace(s)
+}
+
+// Action is a code action on a node that asks the builder for a change.
+type Action struct {
+	// Title is what the editor shows.
+	Title string
+	// Intent is the ready-made intent for Suggest.
+	Intent string
+	// Node is the node the action is about.
+	Node string
+}
+
+// CodeActions returns the builder's code actions for a node of res.
+func (l *Library) CodeActions(res *workflowlang.Result, node string) []Action {
+	n := res.File.Node(node)
+	if n == nil {
+		return nil
+	}
+	return []Action{
+		{Title: "Add a critique/revise loop after " + node, Node: node,
+			Intent: fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node)},
+		{Title: "Split " + node + " into scene nodes", Node: node,
+			Intent: fmt.Sprintf("Split node %s into scene nodes: a split-scenes node that reads what %s reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change %s to join the scene drafts in order.", node, node, node)},
+		{Title: "Add a continuity check after " + node, Node: node,
+			Intent: fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node)},
+	}
+}
