@@ -14,6 +14,4 @@ func notYet(name string) func(context.Context, *cliEnv, []string) int {
 	}
 }
 
-var (
-	runContext = notYet("context")
-)
+var ()

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// runContext prints the context Role A assembles for one node of a
+// workflow, computed live from the project's files, with the provenance
+// table; with --json, one object (hash, budget, tokens, system_prefix,
+// user_suffix, sources, dropped).
+func runContext(ctx context.Context, env *cliEnv, args []string) int {
+	fs := flag.NewFlagSet("context", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	budget := fs.Int("budget", 0, "override the token budget")
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: flowcabal context FILE.flow NODE [--json] [--budget N]\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	file, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	root, err := project.FindRoot(filepath.Dir(file))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	cfg, err := project.LoadConfig(root)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	wenv, err := newProjectEnv(root)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	wf := workflowlang.Check(workflowlang.Parse(file, src), wenv)
+	n := wf.File.Node(fs.Arg(1))
+	if n == nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: no node %q in %s\n", fs.Arg(1), fs.Arg(0))
+		return exitFailure
+	}
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	folder := textsearch.NewFolder()
+	snap, errs := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(root)
+	for _, e := range errs {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", e)
+	}
+	if snap == nil {
+		return exitFailure
+	}
+	node := runner.AssembleNode(wf, n, nil)
+	if *budget > 0 {
+		node.Budget = *budget
+	}
+	opt := assemble.Options{Budget: cfg.Budget, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
+		Entities: cfg.Shares["entities"], Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}}
+	c, err := assemble.Assemble(node, snap, opt)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+		return exitFailure
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(c); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	fmt.Fprintf(env.stdout, "=== system prefix\n%s=== user suffix\n%s", c.SystemPrefix, c.UserSuffix)
+	fmt.Fprintf(env.stdout, "=== context %s: %d of %d tokens, chapter %d\n", c.Hash[:12], c.Tokens, c.Budget, c.Chapter)
+	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tLEVEL\tTOKENS\tREASON")
+	for _, s := range c.Sources {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", pathPart(s), levelStale(s), s.Tokens, s.Reason)
+	}
+	tw.Flush()
+	if len(c.Dropped) > 0 {
+		fmt.Fprintf(env.stdout, "=== dropped\n")
+		tw = tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+		for _, s := range c.Dropped {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", pathPart(s), s.Level, s.Tokens, s.Reason, s.Why)
+		}
+		tw.Flush()
+	}
+	return exitOK
+}
+
+func pathPart(s assemble.Source) string {
+	if s.Part != "" {
+		return s.Path + " (" + s.Part + ")"
+	}
+	return s.Path
+}
+
+func levelStale(s assemble.Source) string {
+	if s.Stale {
+		return s.Level + " (stale)"
+	}
+	return strings.TrimSpace(s.Level)
+}
