@@ -154,7 +154,9 @@ func quotedSpans(text string) []span {
 	var closer rune
 	for i, r := range text {
 		if open >= 0 {
-			if r == closer || (closer == '"' && r == '"') {
+			// Texts mix curly and straight quotes (“…" is common in
+			// transcribed Chinese), so either closes either.
+			if r == closer || (closer == '”' && r == '"') || (closer == '"' && r == '”') {
 				out = append(out, span{open, i + utf8.RuneLen(r)})
 				open = -1
 				continue

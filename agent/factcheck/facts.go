@@ -503,8 +503,11 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	}
 	// 2. The first person of the claim's sentence, of the right gender.
 	var inSent []effMention
+	cq := d.inQuote(c.start)
 	for _, m := range eff {
-		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) {
+		// A name on the other side of a quotation mark is the speaker
+		// or the listener, not the holder: "“Lydia is seventeen,” said Jane".
+		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) && d.inQuote(m.start) == cq {
 			inSent = append(inSent, m)
 		}
 	}

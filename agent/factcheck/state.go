@@ -67,7 +67,7 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 
 // cjkObjectMarkers before a name make it an object: verbs of seeing,
 // visiting, recalling, mourning, and prepositions.
-const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对對跟找请請提想念哭祭拜葬因起梦夢"
+const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对對跟找请請提想念哭祭拜葬因起梦夢了著着"
 
 // cjkAdverbs may stand between a name and its verb.
 const cjkAdverbs = "又便也忙就才却卻因遂只都正早已"
