@@ -34,6 +34,7 @@ func TestTransientFaultsRetried(t *testing.T) {
 		{llmtest.FaultHang, []bool{false, true}, llm.KindTimeout},
 		{llmtest.FaultStall, []bool{false, true}, llm.KindTimeout},
 		{llmtest.Fault429, []bool{false, true}, llm.KindRateLimited}, // no Retry-After: backoff
+		{llmtest.Fault503, []bool{false, true}, llm.KindServer},
 	}
 	for _, tt := range tests {
 		for _, stream := range tt.stream {
@@ -160,17 +161,38 @@ func TestGiveUp(t *testing.T) {
 }
 
 func TestNotRetried(t *testing.T) {
-	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{{Fault: llmtest.Fault401, Times: -1}}}, setup{})
-	_, err := h.client.Chat(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("go")}})
-	var e *llm.Error
-	if !errors.As(err, &e) || e.Kind != llm.KindClient || e.Status != 401 || e.Retryable || e.Attempts != 1 {
-		t.Fatalf("err = %#v", err)
+	for _, tt := range []struct {
+		fault  llmtest.Fault
+		status int
+		msg    string
+	}{
+		{llmtest.Fault401, 401, "the key was rejected"},
+		{llmtest.Fault400, 400, "maximum context length"},
+	} {
+		t.Run(string(tt.fault), func(t *testing.T) {
+			h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{{Fault: tt.fault, Times: -1}}}, setup{})
+			_, err := h.client.Chat(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("go")}})
+			var e *llm.Error
+			if !errors.As(err, &e) || e.Kind != llm.KindClient || e.Status != tt.status || e.Retryable || e.Attempts != 1 {
+				t.Fatalf("err = %#v", err)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("the endpoint's message is lost: %v", err)
+			}
+			if h.srv.Count() != 1 {
+				t.Errorf("%d requests", h.srv.Count())
+			}
+		})
 	}
-	if !strings.Contains(err.Error(), "the key was rejected") {
-		t.Errorf("the endpoint's message is lost: %v", err)
+}
+
+func TestRetryAfter503(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{{Fault: llmtest.Fault503, RetryAfter: "5"}, {Content: "ok"}}}, setup{})
+	if _, err := h.client.Chat(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("go")}}); err != nil {
+		t.Fatal(err)
 	}
-	if h.srv.Count() != 1 {
-		t.Errorf("%d requests", h.srv.Count())
+	if got := h.scheduled(); !slices.Equal(got, []time.Duration{5 * time.Second}) {
+		t.Errorf("scheduled = %v, want [5s]", got)
 	}
 }
 

@@ -53,6 +53,8 @@ func runScriptedLLM(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFailure
 	}
 	defer srv.Close()
+	// A session by hand may run for hours: keep only a few requests.
+	srv.KeepRequests(100)
 	if !*quiet {
 		srv.OnRequest(func(r llmtest.Request) {
 			fault := ""

@@ -32,8 +32,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		req.Schema = rf.JSONSchema.Schema
 	}
 	hasSchema := req.Schema != nil
-	reply, fault, sc, seq := s.record(req, func(rep *Reply) bool { return rep.Match.accepts(&req, "chat", hasSchema) })
-	defer s.logged(seq)
+	reply, fault, sc, rec := s.record(req, func(rep *Reply) bool { return rep.Match.accepts(&req, "chat", hasSchema) })
+	seq := rec.Seq
+	defer s.notify(rec)
 
 	latency := time.Duration(sc.Latency)
 	if reply.Latency != nil {

@@ -39,8 +39,8 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	for _, in := range inputs {
 		req.Messages = append(req.Messages, Message{Role: "input", Content: in})
 	}
-	reply, fault, sc, seq := s.record(req, func(rep *Reply) bool { return rep.Match != nil && rep.Match.accepts(&req, "embeddings", false) })
-	defer s.logged(seq)
+	reply, fault, sc, rec := s.record(req, func(rep *Reply) bool { return rep.Match != nil && rep.Match.accepts(&req, "embeddings", false) })
+	defer s.notify(rec)
 	latency := time.Duration(sc.Latency)
 	if reply.Latency != nil {
 		latency = time.Duration(*reply.Latency)

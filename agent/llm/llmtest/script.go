@@ -18,6 +18,8 @@ const (
 	Fault429     Fault = "429"          // 429 with Retry-After
 	Fault500     Fault = "500"          // 500 with an error body
 	Fault401     Fault = "401"          // 401: a rejected key (not transient)
+	Fault400     Fault = "400"          // 400: a rejected request, e.g. context too long (not transient)
+	Fault503     Fault = "503"          // 503 with Retry-After if given
 	FaultHang    Fault = "hang"         // no reply at all until the client gives up
 	FaultStall   Fault = "stall"        // streams a few chunks, then hangs
 	FaultCut     Fault = "cut"          // the connection drops mid-reply
@@ -101,7 +103,7 @@ type Reply struct {
 	Usage *Usage `json:"usage,omitempty"`
 
 	Fault Fault `json:"fault,omitempty"`
-	// RetryAfter goes with Fault 429; empty sends none.
+	// RetryAfter goes with Fault 429 and 503; empty sends none.
 	RetryAfter string `json:"retry_after,omitempty"`
 	// CutAfter is how many chunks a cut, truncated or stalled stream
 	// sends first (default: half of them).
@@ -166,7 +168,7 @@ func LoadScript(path string) (Script, error) {
 }
 
 func (s Script) validate() error {
-	known := map[Fault]bool{NoFault: true, Fault429: true, Fault500: true, Fault401: true, FaultHang: true,
+	known := map[Fault]bool{NoFault: true, Fault429: true, Fault500: true, Fault401: true, Fault400: true, Fault503: true, FaultHang: true,
 		FaultStall: true, FaultCut: true, FaultTrunc: true, FaultBadJSON: true, FaultSchema: true}
 	check := func(where string, f Fault) error {
 		if !known[f] {

@@ -77,6 +77,8 @@ type Server struct {
 	script Script
 	used   []int
 	reqs   []Request
+	seq    int // requests received, kept or not
+	keep   int // how many requests reqs keeps; 0: all
 	rng    *rand.Rand
 	// Log, when set, gets one line per request (the CLI uses it).
 	log func(Request)
@@ -191,6 +193,22 @@ func (s *Server) OnRequest(f func(Request)) {
 	s.mu.Unlock()
 }
 
+// KeepRequests bounds the record to the last n requests (0: keep all,
+// the default for tests). A server started by hand keeps few, so that a
+// long session does not grow without bound.
+func (s *Server) KeepRequests(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keep = n
+	s.trim()
+}
+
+func (s *Server) trim() {
+	if s.keep > 0 && len(s.reqs) > s.keep {
+		s.reqs = append(s.reqs[:0:0], s.reqs[len(s.reqs)-s.keep:]...)
+	}
+}
+
 // Requests returns a copy of the requests received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -202,7 +220,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) Count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.reqs)
+	return s.seq
 }
 
 // chatBody is the part of a chat request the server reads.
@@ -256,10 +274,11 @@ func decodeMessage(raw json.RawMessage) Message {
 }
 
 // record stores the request and picks its reply and fault.
-func (s *Server) record(req Request, accept func(*Reply) bool) (Reply, Fault, Script, int) {
+func (s *Server) record(req Request, accept func(*Reply) bool) (Reply, Fault, Script, Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req.Seq = len(s.reqs) + 1
+	s.seq++
+	req.Seq = s.seq
 	sc := s.script
 	var reply Reply
 	found := false
@@ -305,19 +324,17 @@ func (s *Server) record(req Request, accept func(*Reply) bool) (Reply, Fault, Sc
 	}
 	req.Fault = fault
 	s.reqs = append(s.reqs, req)
-	return reply, fault, sc, req.Seq
+	s.trim()
+	return reply, fault, sc, req
 }
 
-func (s *Server) logged(seq int) {
+// notify tells the OnRequest function about req once it is answered.
+func (s *Server) notify(req Request) {
 	s.mu.Lock()
 	f := s.log
-	var r Request
-	if seq-1 < len(s.reqs) {
-		r = s.reqs[seq-1]
-	}
 	s.mu.Unlock()
 	if f != nil {
-		f(r)
+		f(req)
 	}
 }
 
@@ -421,6 +438,13 @@ func (s *Server) writeFault(w http.ResponseWriter, r *http.Request, reply Reply,
 		writeError(w, http.StatusInternalServerError, "server_error", "scripted stand-in: internal error")
 	case Fault401:
 		writeError(w, http.StatusUnauthorized, "invalid_request_error", "scripted stand-in: the key was rejected")
+	case Fault503:
+		if reply.RetryAfter != "" {
+			w.Header().Set("Retry-After", reply.RetryAfter)
+		}
+		writeError(w, http.StatusServiceUnavailable, "server_error", "scripted stand-in: overloaded")
+	case Fault400:
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "scripted stand-in: this model's maximum context length is exceeded")
 	case FaultHang:
 		s.hang(r.Context())
 	default:
@@ -432,8 +456,10 @@ func (s *Server) writeFault(w http.ResponseWriter, r *http.Request, reply Reply,
 func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Endpoint: "models"}
 	s.mu.Lock()
-	req.Seq = len(s.reqs) + 1
+	s.seq++
+	req.Seq = s.seq
 	s.reqs = append(s.reqs, req)
+	s.trim()
 	ids := []string{StandInModel}
 	for _, rep := range s.script.Replies {
 		if rep.Match != nil && rep.Match.Model != "" {
@@ -441,7 +467,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	defer s.logged(req.Seq)
+	defer s.notify(req)
 	data := make([]map[string]any, 0, len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {

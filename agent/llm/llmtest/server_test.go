@@ -167,6 +167,7 @@ func TestStreamFaultsOnTheWire(t *testing.T) {
 func TestErrorFaults(t *testing.T) {
 	srv := New(t, Script{Replies: []Reply{
 		{Fault: Fault429, RetryAfter: "3"}, {Fault: Fault500}, {Fault: Fault401}, {Fault: FaultBadJSON}, {Fault: FaultSchema},
+		{Fault: Fault503, RetryAfter: "4"}, {Fault: Fault400},
 	}})
 	url := srv.URL + "/chat/completions"
 	resp, b, _ := post(t, url, chatBodyFor("x", false))
@@ -191,7 +192,18 @@ func TestErrorFaults(t *testing.T) {
 	for _, r := range srv.Requests() {
 		got = append(got, r.Fault)
 	}
-	if !slices.Equal(got, []Fault{Fault429, Fault500, Fault401, FaultBadJSON, FaultSchema}) {
+	resp, _, _ = post(t, url, chatBodyFor("x", false))
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "4" {
+		t.Errorf("503: %d %v", resp.StatusCode, resp.Header)
+	}
+	if resp, _, _ = post(t, url, chatBodyFor("x", false)); resp.StatusCode != 400 {
+		t.Errorf("400: %d", resp.StatusCode)
+	}
+	got = got[:0]
+	for _, r := range srv.Requests() {
+		got = append(got, r.Fault)
+	}
+	if !slices.Equal(got, []Fault{Fault429, Fault500, Fault401, FaultBadJSON, FaultSchema, Fault503, Fault400}) {
 		t.Errorf("recorded faults %v", got)
 	}
 }
@@ -361,5 +373,22 @@ func TestLoadScript(t *testing.T) {
 	os.WriteFile(p, []byte(`{"latency": 25}`), 0o644)
 	if s, err := LoadScript(p); err != nil || s.Latency != Duration(25*time.Millisecond) {
 		t.Errorf("latency 25: %v %v", s.Latency, err)
+	}
+}
+
+func TestKeepRequests(t *testing.T) {
+	srv := New(t, Script{})
+	srv.KeepRequests(3)
+	var seen []int
+	srv.OnRequest(func(r Request) { seen = append(seen, r.Seq) })
+	for range 5 {
+		post(t, srv.URL+"/chat/completions", chatBodyFor("x", false))
+	}
+	reqs := srv.Requests()
+	if srv.Count() != 5 || len(reqs) != 3 || reqs[0].Seq != 3 || reqs[2].Seq != 5 {
+		t.Errorf("count %d, kept %d from seq %d", srv.Count(), len(reqs), reqs[0].Seq)
+	}
+	if !slices.Equal(seen, []int{1, 2, 3, 4, 5}) {
+		t.Errorf("notified %v", seen)
 	}
 }
