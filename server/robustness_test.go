@@ -129,8 +129,8 @@ func TestDiagnosticsLatestVersionOnly(t *testing.T) {
 // it gets new diagnostics without being touched.
 func TestDiagnosticsFollowUsedFiles(t *testing.T) {
 	s := newSession(t, "vscode-1.100.json", map[string]string{
-		"flowcabal.toml":     "",
-		"workflows/act.flow": "node plan {\n  user \"Plan the act.\"\n}\n",
+		"flowcabal.toml":      "",
+		"workflows/act.flow":  "node plan {\n  user \"Plan the act.\"\n}\n",
 		"workflows/book.flow": "use \"act.flow\" as act\n\nnode review {\n  user \"\"\"\n    Review {{act.plan}}\n  \"\"\"\n}\n",
 	})
 	book, act := s.uri("workflows/book.flow"), s.uri("workflows/act.flow")

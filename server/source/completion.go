@@ -51,13 +51,17 @@ func Completion(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Opti
 	// Inside `{{`: references.
 	if open, ok := openBraces(src, lineStart, off); ok {
 		typed := strings.TrimLeft(string(src[open+2:off]), " \t")
-		start := off - len(typed)
+		start, end := off-len(typed), off
 		closing := !bytes.HasPrefix(bytes.TrimLeft(src[off:min(len(src), off+64)], " \t"), []byte("}}"))
+		if r := c.Ref; r != nil && r.Kind != workflowlang.RefKnowledge && r.Inner.Start <= off && off <= r.Inner.End {
+			// Inside a written reference: the choice replaces its name.
+			start, end, closing = r.Inner.Start, r.Inner.End, false
+		}
 		edit := func(text string) *protocol.TextEdit {
 			if closing {
 				text += "}}"
 			}
-			return &protocol.TextEdit{Range: Range(pf, workflowlang.Span{Start: start, End: off}, o.Encoding), NewText: text}
+			return &protocol.TextEdit{Range: Range(pf, workflowlang.Span{Start: start, End: end}, o.Encoding), NewText: text}
 		}
 		switch {
 		case strings.HasPrefix(typed, "@"):
