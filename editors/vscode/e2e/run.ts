@@ -156,6 +156,34 @@ async function main(): Promise<void> {
     return;
   }
 
+  await step(page, 'api-key-secret', async () => {
+    const key = `e2e-secret-${process.pid}-${Date.now()}`;
+    await runPalette(page, 'FlowCabal: Set API Key');
+    const input = page.locator('.quick-input-widget input[type="password"]');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(key);
+    await page.keyboard.press('Enter');
+    await until('the "API key stored" message', async () => /API key stored/.test(await toastsText(page)));
+    const logs = process.env.E2E_LOGS;
+    const settings = process.env.E2E_SETTINGS;
+    if (logs === undefined || settings === undefined) {
+      return 'stored (logs not checked: E2E_LOGS/E2E_SETTINGS unset)';
+    }
+    // The restarted server announces itself with the key set …
+    await until('the log line of the restarted server', async () => grep(logs, '(API key from secret storage)').length > 0);
+    // … and the key is nowhere in logs or settings.
+    const leaks = [...grep(logs, key), ...grep(settings, key)];
+    if (leaks.length > 0) {
+      throw new Error(`API key found in ${leaks.join(', ')}`);
+    }
+    // Clear the toast so later steps read only their own, then back to the editor.
+    await runPalette(page, 'Notifications: Clear All Notifications');
+    await until('toasts cleared', async () => (await page.locator('.notifications-toasts .notification-toast').count()) === 0);
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+    return 'stored in secret storage; not in logs or settings';
+  });
+
+
   await step(page, 'highlighting', async () => {
     const color = async (l: Locator): Promise<string> => l.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(e).color);
     const kw = await color(token(page, 'node'));
@@ -286,29 +314,6 @@ async function main(): Promise<void> {
       return undefined;
     });
     return `${svgText.replace(/\s+/g, ' ').slice(0, 100)}; follows the cursor to draft`;
-  });
-
-  await step(page, 'api-key-secret', async () => {
-    const key = `e2e-secret-${process.pid}-${Date.now()}`;
-    await runPalette(page, 'FlowCabal: Set API Key');
-    const input = page.locator('.quick-input-widget input[type="password"]');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(key);
-    await page.keyboard.press('Enter');
-    await until('the "API key stored" message', async () => /API key stored/.test(await toastsText(page)));
-    const logs = process.env.E2E_LOGS;
-    const settings = process.env.E2E_SETTINGS;
-    if (logs === undefined || settings === undefined) {
-      return 'stored (logs not checked: E2E_LOGS/E2E_SETTINGS unset)';
-    }
-    // The restarted server announces itself with the key set …
-    await until('the log line of the restarted server', async () => grep(logs, '(API key set)').length > 0);
-    // … and the key is nowhere in logs or settings.
-    const leaks = [...grep(logs, key), ...grep(settings, key)];
-    if (leaks.length > 0) {
-      throw new Error(`API key found in ${leaks.join(', ')}`);
-    }
-    return 'stored in secret storage; not in logs or settings';
   });
 
   await finish(browser);

@@ -195,7 +195,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     c.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
       watchProgress(c, params.token);
     });
-    channel.appendLine(`FlowCabal: started ${command} serve${apiKey ? ' (API key set)' : ' (no API key set)'}`);
+    const keyFrom = apiKey ? 'API key from secret storage' : process.env.FLOWCABAL_API_KEY ? 'API key from the environment' : 'no API key';
+    channel.appendLine(`FlowCabal: started ${command} serve (${keyFrom})`);
   };
 
   const restart = async (): Promise<void> => {

@@ -8,13 +8,13 @@ export const API_KEY_ENV = 'FLOWCABAL_API_KEY';
 
 /**
  * The server's environment: the editor's own, with FLOWCABAL_API_KEY set to
- * the stored key, or removed when there is none (so a stale key in the
- * editor's environment does not leak through).
+ * the key from secret storage when one is stored (it wins over one inherited
+ * from the shell that started the editor).
  */
 export function serverEnv(base: Readonly<Record<string, string | undefined>>, key: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) {
-    if (v !== undefined && k !== API_KEY_ENV) {
+    if (v !== undefined) {
       env[k] = v;
     }
   }

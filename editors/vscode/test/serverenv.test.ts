@@ -10,9 +10,10 @@ test('serverEnv sets the key only in the process environment', () => {
   assert.deepEqual(serverEnv(base, 'sk-123'), { PATH: '/usr/bin', HOME: '/root', [API_KEY_ENV]: 'sk-123' });
   assert.deepEqual(serverEnv(base, undefined), { PATH: '/usr/bin', HOME: '/root' });
   assert.deepEqual(serverEnv(base, ''), { PATH: '/usr/bin', HOME: '/root' });
-  // A key left in the editor's own environment does not leak through when none is stored.
-  assert.deepEqual(serverEnv({ ...base, [API_KEY_ENV]: 'stale' }, undefined), { PATH: '/usr/bin', HOME: '/root' });
-  assert.equal(serverEnv({ ...base, [API_KEY_ENV]: 'stale' }, 'fresh')[API_KEY_ENV], 'fresh');
+  // With nothing stored, a key exported in the shell that started the editor is kept …
+  assert.equal(serverEnv({ ...base, [API_KEY_ENV]: 'from-shell' }, undefined)[API_KEY_ENV], 'from-shell');
+  // … and the stored key wins over it.
+  assert.equal(serverEnv({ ...base, [API_KEY_ENV]: 'from-shell' }, 'stored')[API_KEY_ENV], 'stored');
   // The input is not modified.
   assert.equal(API_KEY_ENV in base, false);
 });
