@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -273,6 +274,7 @@ func hashOf(data []byte) string {
 
 func (s *Store) indexFiles(ctx context.Context, files []string, known map[string]Resource, progress Progress) (IndexReport, error) {
 	var rep IndexReport
+	files = s.withAlternates(files, known)
 	total := len(files)
 	done := make(chan string, 64)
 	finished := make(chan struct{})
@@ -304,23 +306,32 @@ func (s *Store) indexFiles(ctx context.Context, files []string, known map[string
 	for i, sc := range results {
 		rep.Scanned++
 		old, had := known[files[i]]
+		if sc == nil {
+			continue
+		}
 		switch {
 		case sc.missing && !had:
 			continue
-		case sc.missing:
-			rep.Removed++
-		case !had:
-			rep.Added++
-		case old.Hash == sc.res.Hash && old.Path == sc.res.Path:
+		case had && !sc.missing && old.Hash == sc.res.Hash && old.Path == sc.res.Path:
 			rep.Unchanged++
 			continue
-		default:
+		}
+		changes = append(changes, sc)
+	}
+	changes, rep.Diagnostics = resolveCollisions(changes, known, rep.Diagnostics)
+	for _, sc := range changes {
+		_, had := known[sc.file]
+		switch {
+		case sc.missing:
+			rep.Removed++
+		case had:
 			rep.Changed++
+		default:
+			rep.Added++
 		}
 		if !sc.missing {
 			rep.Diagnostics = append(rep.Diagnostics, sc.res.Diagnostics...)
 		}
-		changes = append(changes, sc)
 	}
 	if len(changes) > 0 {
 		// The search index is loaded only when it must change, so that a
@@ -336,6 +347,81 @@ func (s *Store) indexFiles(ctx context.Context, files []string, known map[string
 	st, err := s.Stats()
 	rep.Stats = st
 	return rep, err
+}
+
+// withAlternates adds to files the other files that give the same
+// resource path ("x.md" for "x/content.md" and back), so that when one
+// goes or comes, the other is judged again.
+func (s *Store) withAlternates(files []string, known map[string]Resource) []string {
+	in := make(map[string]bool, len(files))
+	for _, f := range files {
+		in[f] = true
+	}
+	var extra []string
+	for _, f := range files {
+		p := project.ResourcePath(f)
+		for _, alt := range []string{p + ".md", p + "/content.md"} {
+			if in[alt] {
+				continue
+			}
+			if _, ok := known[alt]; !ok {
+				if _, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(alt))); err != nil {
+					continue
+				}
+			}
+			in[alt] = true
+			extra = append(extra, alt)
+		}
+	}
+	return append(files, extra...)
+}
+
+// resolveCollisions keeps one file per resource path
+// ("manuscript/chapter-1.md" and "manuscript/chapter-1/content.md" are
+// both "manuscript/chapter-1"): the first in byte order wins, whatever
+// the order the files were indexed in, so that an incremental index
+// agrees with one from scratch. A losing file is reported and left out;
+// a losing file that was indexed is forgotten.
+func resolveCollisions(changes []*scanned, known map[string]Resource, diags []Diagnostic) ([]*scanned, []Diagnostic) {
+	owner := map[string]string{}
+	for f, r := range known {
+		owner[r.Path] = f
+	}
+	sort.SliceStable(changes, func(i, j int) bool { return changes[i].file < changes[j].file })
+	for _, sc := range changes {
+		if sc.missing {
+			if r, ok := known[sc.file]; ok && owner[r.Path] == sc.file {
+				delete(owner, r.Path)
+			}
+		}
+	}
+	var out []*scanned
+	for _, sc := range changes {
+		if sc.missing {
+			out = append(out, sc)
+			continue
+		}
+		p := sc.res.Path
+		o, taken := owner[p]
+		switch {
+		case !taken || o == sc.file:
+			owner[p] = sc.file
+		case o < sc.file:
+			diags = append(diags, Diagnostic{File: sc.file, Message: fmt.Sprintf("ignored: %s is already the resource %s", o, p)})
+			continue
+		default:
+			// sc.file wins over an indexed file: forget that one.
+			if _, ok := known[o]; ok {
+				out = append(out, &scanned{file: o, missing: true})
+			} else {
+				out = slices.DeleteFunc(out, func(x *scanned) bool { return x.file == o })
+			}
+			diags = append(diags, Diagnostic{File: o, Message: fmt.Sprintf("ignored: %s is already the resource %s", sc.file, p)})
+			owner[p] = sc.file
+		}
+		out = append(out, sc)
+	}
+	return out, diags
 }
 
 // scan reads one file; an unchanged file is returned with its old
@@ -590,18 +676,19 @@ func firstHeading(body string) string {
 // in-memory search index.
 func (s *Store) commit(changes []*scanned, known map[string]Resource) error {
 	err := s.update(func(tx *bolt.Tx) error {
+		// All removals first: a file may give its resource path to another.
 		for _, sc := range changes {
-			old, had := known[sc.file]
-			if had {
+			if old, had := known[sc.file]; had {
 				if err := s.forget(tx, old); err != nil {
 					return err
 				}
 			}
-			if sc.missing {
-				continue
-			}
-			if err := s.put(tx, sc, old); err != nil {
-				return err
+		}
+		for _, sc := range changes {
+			if !sc.missing {
+				if err := s.put(tx, sc, known[sc.file]); err != nil {
+					return err
+				}
 			}
 		}
 		return s.rebuildArcs(tx)

@@ -155,7 +155,18 @@ func runEditSequence(t *testing.T, seed uint64, steps int) {
 	for step := 0; step < steps; step++ {
 		var changed []string
 		var what string
-		switch op := rng.IntN(9); op {
+		switch op := rng.IntN(10); op {
+		case 9: // a second file for a chapter's resource path, or its removal
+			n := 1 + rng.IntN(8)
+			rel := fmt.Sprintf("manuscript/chapter-%02d.md", n)
+			if _, err := os.Stat(filepath.Join(root, rel)); err == nil {
+				os.Remove(filepath.Join(root, rel))
+				what = "remove " + rel
+			} else {
+				writeFile(t, root, rel, chapterText(n, 300+step))
+				what = "add " + rel
+			}
+			changed = []string{rel}
 		case 0, 1: // edit a chapter
 			n := 1 + rng.IntN(8)
 			rel := fmt.Sprintf("manuscript/chapter-%02d/content.md", n)

@@ -154,6 +154,8 @@ func (ss *searchState) apply(changes []*scanned, known map[string]Resource) {
 			}
 			delete(ss.meta, old.Path)
 		}
+	}
+	for _, sc := range changes {
 		if sc.missing {
 			continue
 		}
