@@ -81,7 +81,11 @@ func New(cfg Config, opts Options) (*Client, error) {
 	}
 	ownHTTP := opts.HTTPClient == nil
 	if ownHTTP {
-		opts.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// A run sends several nodes to one endpoint at once; the default
+		// of 2 idle connections per host would redial for each.
+		tr.MaxIdleConnsPerHost = 32
+		opts.HTTPClient = &http.Client{Transport: tr}
 	}
 	if opts.Sleep == nil {
 		opts.Sleep = sleepContext
@@ -388,6 +392,8 @@ func (c *Client) finish(ctx context.Context, op string, req Request, schema *com
 		ferr.Attempts = attempts
 		return resp, c.fail(ctx, op, req, resp, ferr)
 	}
+	c.log.Debug("llm call", "op", op, "role", req.Role, "node", req.Node, "tokens_in", resp.Tokens.In,
+		"tokens_out", resp.Tokens.Out, "attempts", attempts, "duration", resp.Duration, "finish", resp.FinishReason)
 	c.record(ctx, op, req, resp.Tokens, attempts, resp.Duration, "ok", "")
 	return resp, nil
 }
