@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -316,34 +317,78 @@ func TestSubAgentHandOff(t *testing.T) {
 }
 
 func TestParallelAgentsMerged(t *testing.T) {
+	for _, conc := range []int{0, 3} {
+		t.Run(fmt.Sprintf("concurrency-%d", conc), func(t *testing.T) {
+			h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
+				{Match: &llmtest.Match{System: "angle: timeline"}, ToolCalls: []llmtest.ToolCall{call("entity_facts", `{"entity":"Lizzy","chapter":50}`)}},
+				{Match: &llmtest.Match{System: "angle: timeline"}, Content: `{"summary":"t1"}`},
+				{Match: &llmtest.Match{System: "angle: world"}, Content: `not json at all`},
+				{Match: &llmtest.Match{System: "angle: world"}, Content: `{"summary":"w1"}`},
+				{Match: &llmtest.Match{System: "angle: character"}, Times: 2, Content: `{"wrong":true}`},
+			}}, Budget{})
+			var angles []*Agent
+			for _, n := range []string{"timeline", "world", "character"} {
+				angles = append(angles, &Agent{Name: n, Instructions: "angle: " + n, Schema: findingSchema, Tools: []Tool{EntityFactsTool(h.st)}})
+			}
+			res, err := h.m.Run(context.Background(), Task{Role: "C", Parallel: angles, Input: "chapter text", Concurrency: conc,
+				Merge: func(as []SubAnswer) (json.RawMessage, error) { return json.Marshal(as) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []SubAnswer
+			if err := json.Unmarshal(res.Answer, &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 3 || string(got[0].Answer) != `{"summary":"t1"}` || string(got[1].Answer) != `{"summary":"w1"}` ||
+				got[2].Answer != nil || !strings.Contains(got[2].Err, "without a valid answer") {
+				t.Errorf("merged %s", res.Answer)
+			}
+			if res.Steps != 6 {
+				t.Errorf("steps %d, want 6", res.Steps)
+			}
+			// The log shows each angle's own steps.
+			want := map[string]string{"timeline": "model:ok entity_facts:ok model:ok", "world": "model:ok model:ok",
+				"character": "model:ok model:ok invalid-answer"}
+			for n, w := range want {
+				log, _ := h.st.Log(store.LogQuery{RunID: res.RunID, Agent: n})
+				var steps []string
+				for _, e := range log {
+					switch {
+					case e.Tool != "":
+						steps = append(steps, e.Tool+":"+e.Status)
+					case e.Model != "":
+						steps = append(steps, "model:"+e.Status)
+					default:
+						steps = append(steps, e.Status)
+					}
+				}
+				if strings.Join(steps, " ") != w {
+					t.Errorf("angle %s log: %v, want %s", n, steps, w)
+				}
+			}
+		})
+	}
+}
+
+func TestToolPanicIsAToolError(t *testing.T) {
 	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
-		{Match: &llmtest.Match{System: "angle: timeline"}, Content: `{"summary":"t1"}`},
-		{Match: &llmtest.Match{System: "angle: world"}, Content: `not json at all`},
-		{Match: &llmtest.Match{System: "angle: world"}, Content: `{"summary":"w1"}`},
-		{Match: &llmtest.Match{System: "angle: character"}, Times: 2, Content: `{"wrong":true}`},
+		{ToolCalls: []llmtest.ToolCall{{ID: "same", Name: "boom", Arguments: `{}`}, {ID: "same", Name: "search", Arguments: `{"query":"Lizzy"}`}}},
+		{Content: `{"summary":"survived"}`},
 	}}, Budget{})
-	var angles []*Agent
-	for _, n := range []string{"timeline", "world", "character"} {
-		angles = append(angles, &Agent{Name: n, Instructions: "angle: " + n, Schema: findingSchema})
-	}
-	res, err := h.m.Run(context.Background(), Task{Role: "C", Parallel: angles, Input: "chapter text",
-		Merge: func(as []SubAnswer) (json.RawMessage, error) { return json.Marshal(as) }})
-	if err != nil {
+	boom := Tool{Name: "boom", Run: func(context.Context, json.RawMessage) (string, error) { panic("index out of range") }}
+	a := &Agent{Name: "checker", Instructions: "x", Tools: []Tool{boom, SearchTool(h.st)}, Schema: findingSchema}
+	if _, err := h.m.Run(context.Background(), Task{Role: "C", Agent: a, Input: "go"}); err != nil {
 		t.Fatal(err)
 	}
-	var got []SubAnswer
-	if err := json.Unmarshal(res.Answer, &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 3 || string(got[0].Answer) != `{"summary":"t1"}` || string(got[1].Answer) != `{"summary":"w1"}` ||
-		got[2].Answer != nil || !strings.Contains(got[2].Err, "without a valid answer") {
-		t.Errorf("merged %s", res.Answer)
-	}
-	for _, n := range []string{"timeline", "world", "character"} {
-		log, _ := h.st.Log(store.LogQuery{RunID: res.RunID, Agent: n})
-		if len(log) == 0 {
-			t.Errorf("no log entries for angle %s", n)
+	var results []string
+	for _, m := range h.srv.Requests()[1].Messages {
+		if m.Role == "tool" {
+			results = append(results, m.ToolCallID+"="+m.Content)
 		}
+	}
+	if len(results) != 2 || !strings.Contains(results[0], "tool boom failed: index out of range") || !strings.Contains(results[1], "elizabeth") ||
+		strings.Split(results[0], "=")[0] == strings.Split(results[1], "=")[0] {
+		t.Errorf("tool results %v", results)
 	}
 }
 

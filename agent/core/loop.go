@@ -124,12 +124,14 @@ func (r *Run) loop(ctx context.Context, p *prepared, path, label, task string) (
 		r.log(ctx, entry)
 
 		msg := resp.Message()
+		seen := map[string]bool{}
 		for i := range msg.ToolCalls {
-			if msg.ToolCalls[i].ID == "" {
-				// Some servers leave ids out; the conversation needs them
-				// to pair results with calls.
+			if id := msg.ToolCalls[i].ID; id == "" || seen[id] {
+				// Some servers leave ids out or repeat them; the
+				// conversation needs them to pair results with calls.
 				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", steps+1, i)
 			}
+			seen[msg.ToolCalls[i].ID] = true
 		}
 		r.mu.Lock()
 		fr.Messages = append(fr.Messages, msg)
@@ -237,11 +239,22 @@ func (r *Run) runTool(ctx context.Context, p *prepared, fr *frame, label string,
 		}
 		return string(ans), nil
 	}
-	out, err := bt.Run(ctx, json.RawMessage(raw))
+	out, err := safeRun(ctx, bt, json.RawMessage(raw))
 	if err != nil && ctx.Err() != nil {
 		return "", r.cancelErr(ctx)
 	}
 	return out, err
+}
+
+// safeRun runs a tool, turning a panic into a tool error: a broken tool
+// must not take the server down.
+func safeRun(ctx context.Context, bt *boundTool, args json.RawMessage) (out string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf("tool %s failed: %v", bt.Name, p)
+		}
+	}()
+	return bt.Run(ctx, args)
 }
 
 // answer checks a final answer. Without a schema any non-empty text is an

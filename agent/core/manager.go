@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/store"
+	"github.com/sourcegraph/conc/pool"
 )
 
 // Options configure a Manager.
@@ -387,22 +388,25 @@ func (r *Run) execute(ctx context.Context) (json.RawMessage, string, error) {
 	if r.task.Agent != nil {
 		return r.loop(ctx, r.prep[0], "root", r.prep[0].agent.Name, r.task.Input)
 	}
-	var answers []SubAnswer
-	for _, p := range r.prep {
+	answers := make([]SubAnswer, len(r.prep))
+	errs := make([]error, len(r.prep))
+	one := func(i int) {
+		p := r.prep[i]
 		path := "parallel/" + p.agent.Name
 		r.mu.Lock()
 		done, ok := r.st.Done[path]
 		r.mu.Unlock()
 		if ok {
-			answers = append(answers, done)
-			continue
+			answers[i] = done
+			return
 		}
 		r.emit(Event{Kind: EventSubAgent, Agent: p.agent.Name, Message: p.agent.Name + ": starting"})
 		ans, _, err := r.loop(ctx, p, path, p.agent.Name, r.task.Input)
 		sa := SubAnswer{Agent: p.agent.Name, Answer: ans}
 		if err != nil {
 			if errors.Is(err, ErrCancelled) || errors.Is(err, ErrBudget) {
-				return nil, "", err
+				errs[i] = err
+				return
 			}
 			// One angle failing does not sink the others; Merge sees it.
 			sa.Err = err.Error()
@@ -414,10 +418,26 @@ func (r *Run) execute(ctx context.Context) (json.RawMessage, string, error) {
 		}
 		r.st.Done[path] = sa
 		r.mu.Unlock()
-		if err := r.save(ctx, store.RunRunning); err != nil {
+		answers[i] = sa
+		errs[i] = r.save(ctx, store.RunRunning)
+	}
+	if n := r.task.Concurrency; n > 1 {
+		p := pool.New().WithMaxGoroutines(n)
+		for i := range r.prep {
+			p.Go(func() { one(i) })
+		}
+		p.Wait()
+	} else {
+		for i := range r.prep {
+			if one(i); errs[i] != nil {
+				break
+			}
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
 			return nil, "", err
 		}
-		answers = append(answers, sa)
 	}
 	merged, err := r.task.Merge(answers)
 	if err != nil {

@@ -33,10 +33,13 @@ type Task struct {
 	Role string
 	// Agent is the loop to run on Input.
 	Agent *Agent
-	// Parallel, used instead of Agent, runs each agent on Input (in
-	// order) and passes their answers to Merge.
+	// Parallel, used instead of Agent, runs each agent on Input and
+	// passes their answers, in the order of Parallel, to Merge.
 	Parallel []*Agent
 	Merge    func([]SubAnswer) (json.RawMessage, error)
+	// Concurrency is how many Parallel agents run at once; 0 or 1 runs
+	// them one after the other.
+	Concurrency int
 	// Input is the observation: the user message that starts the loop.
 	Input string
 	// Budget bounds the run; zero fields take the Manager's.
