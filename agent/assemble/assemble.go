@@ -62,7 +62,7 @@ type Options struct {
 	// Budget applies when the node has none (the workflow's, else the
 	// project's budget).
 	Budget int
-	// Shares override DefaultShares when any is non-zero.
+	// Shares override DefaultShares; a zero share takes the default.
 	Shares Shares
 }
 
@@ -154,9 +154,13 @@ func Assemble(n Node, snap Snapshot, opt Options) (*Context, error) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
+	// A share the project leaves unset takes its default.
 	shares := opt.Shares
-	if shares == (Shares{}) {
-		shares = DefaultShares
+	for _, f := range []struct{ v, d *float64 }{{&shares.Meta, &DefaultShares.Meta}, {&shares.Entities, &DefaultShares.Entities},
+		{&shares.Manuscript, &DefaultShares.Manuscript}, {&shares.Summaries, &DefaultShares.Summaries}} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
 	}
 	chapter, from := chapterOf(n, snap)
 	in := analyze(n, snap, chapter)

@@ -45,6 +45,20 @@ func (a *assembly) collectMeta() {
 		a.add(&item{cat: catMeta, path: r.Path, reason: "meta: always injected", prio: float64(rank(r.Path)),
 			text: [3]string{r.L0, r.L1, r.L2}, def: 2, stale: r.Stale, core: true})
 	}
+	// Profiles of the whole work (world state, style, themes) come with
+	// the meta documents, at L0 first.
+	for _, pr := range a.snap.Profiles() {
+		if pr.About != "" {
+			continue
+		}
+		if pr.Reveal > a.chapter {
+			a.dropped = append(a.dropped, Source{Path: pr.Path, Level: "L0", Reason: "profile of the work",
+				Why: fmt.Sprintf("not revealed until chapter %d (reveal: %d)", pr.Reveal, pr.Reveal)})
+			continue
+		}
+		a.add(&item{cat: catMeta, path: pr.Path, reason: "profile of the work", prio: -1,
+			text: [3]string{pr.L0, pr.L1, pr.L2}, def: 0, stale: pr.Stale, core: true})
+	}
 }
 
 func (a *assembly) collectEntities() {
@@ -103,11 +117,26 @@ func (a *assembly) collectEntities() {
 		}
 	}
 	slices.Sort(direct)
+	profiles := map[string][]*Profile{}
+	for _, pr := range a.snap.Profiles() {
+		if pr.About != "" {
+			profiles[pr.About] = append(profiles[pr.About], pr)
+		}
+	}
 	for _, p := range direct {
 		c := chosen[p]
 		e := byPath[p]
 		a.add(&item{cat: catEntity, path: p, reason: c.reason, prio: c.prio, text: entityLevels(e, w, byRes),
 			def: 1, stale: e.Stale, core: true})
+		for _, pr := range profiles[e.Decl.Resource] {
+			if pr.Reveal > w {
+				a.dropped = append(a.dropped, Source{Path: pr.Path, Level: "L1", Reason: "profile of " + e.Decl.Name,
+					Why: fmt.Sprintf("not revealed until chapter %d (reveal: %d)", pr.Reveal, pr.Reveal)})
+				continue
+			}
+			a.add(&item{cat: catEntity, path: pr.Path, reason: "profile of " + e.Decl.Name, prio: c.prio - 0.5,
+				text: [3]string{pr.L0, pr.L1, pr.L2}, def: 1, stale: pr.Stale, core: true})
+		}
 	}
 	// One-hop relations at L0.
 	type rel struct {

@@ -68,8 +68,17 @@ type Input struct {
 	Entities  []*knowledge.Entity
 	Chapters  []ChapterDoc
 	Summaries []Doc
+	Profiles  []ProfileDoc
 	// Arcs are declared spans; when empty, chapters are grouped by ArcSpan.
 	Arcs []ArcSpec
+}
+
+// A ProfileDoc is a profile given to [Builder.Build].
+type ProfileDoc struct {
+	Path   string
+	About  string // entity resource, or ""
+	Reveal int
+	Text   string
 }
 
 // ArcSpec declares an arc.
@@ -141,6 +150,14 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		s.summaries = append(s.summaries, &r)
 	}
+	for _, pd := range in.Profiles {
+		r, _, err := b.resource(pd.Path, pd.Text, false)
+		if err != nil {
+			return nil, err
+		}
+		s.profiles = append(s.profiles, &Profile{Resource: r, About: strings.TrimSuffix(pd.About, ".md"), Reveal: pd.Reveal})
+	}
+	slices.SortFunc(s.profiles, func(a, c *Profile) int { return cmp.Compare(a.Path, c.Path) })
 	var entries []textsearch.MatchEntry
 	for _, e := range in.Entities {
 		r, _, err := b.resource(e.Path, e.Description, false)
@@ -291,6 +308,7 @@ type MemSnapshot struct {
 	chapters  []*Chapter
 	arcs      []*Arc
 	summaries []*Resource
+	profiles  []*Profile
 
 	chapterX, passageX, arcX, entityX *textsearch.Index
 	matcher                           *textsearch.Matcher
@@ -301,6 +319,7 @@ func (s *MemSnapshot) Entities() []*Entity             { return s.entities }
 func (s *MemSnapshot) Chapters() []*Chapter            { return s.chapters }
 func (s *MemSnapshot) Arcs() []*Arc                    { return s.arcs }
 func (s *MemSnapshot) Summaries() []*Resource          { return s.summaries }
+func (s *MemSnapshot) Profiles() []*Profile            { return s.profiles }
 func (s *MemSnapshot) ChapterIndex() *textsearch.Index { return s.chapterX }
 func (s *MemSnapshot) PassageIndex() *textsearch.Index { return s.passageX }
 func (s *MemSnapshot) ArcIndex() *textsearch.Index     { return s.arcX }
@@ -367,6 +386,17 @@ func InputFromProject(p *knowledge.Project) Input {
 			}
 		case strings.HasPrefix(d.Path, "summaries/"):
 			in.Summaries = append(in.Summaries, Doc{Path: d.Path, Text: d.Body})
+		case strings.HasPrefix(d.Path, "profiles/"):
+			about, _ := d.Front["about"].(string)
+			if about == "" {
+				// profiles/characters/x.md is about entities/characters/x.
+				rest := strings.TrimPrefix(d.Resource, "profiles/")
+				if p.Entity("entities/"+rest) != nil {
+					about = "entities/" + rest
+				}
+			}
+			reveal, _ := frontInt(d.Front, "reveal")
+			in.Profiles = append(in.Profiles, ProfileDoc{Path: d.Path, About: about, Reveal: reveal, Text: d.Body})
 		}
 	}
 	in.Entities = p.Entities

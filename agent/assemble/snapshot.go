@@ -22,6 +22,9 @@ type Snapshot interface {
 	Arcs() []*Arc
 	// Summaries returns the full-work summaries (summaries/full-work.md…).
 	Summaries() []*Resource
+	// Profiles returns the agent-maintained profiles under profiles/,
+	// sorted by path.
+	Profiles() []*Profile
 
 	// ChapterIndex ranks whole chapters; document ids are chapter paths.
 	ChapterIndex() *textsearch.Index
@@ -97,4 +100,17 @@ type Entity struct {
 	Decl *knowledge.Entity
 	// Resource is the entity file; L2 is its description.
 	Resource
+}
+
+// A Profile is an agent-maintained projection of the project (a
+// character's appearances and state, a plot thread, the world state, the
+// style), kept under profiles/.
+type Profile struct {
+	Resource
+	// About is the entity resource the profile is about
+	// ("entities/characters/elizabeth-bennet"), or "" for a profile of the
+	// whole work (world state, style, themes).
+	About string
+	// Reveal keeps the profile out of contexts for chapters before it.
+	Reveal int
 }
