@@ -38,6 +38,10 @@ type parser struct {
 	refs    slab[Ref]
 	texts   slab[TextBlock]
 	blocks  []Block // scratch for the blocks of one text
+
+	// The cache of ref: the end of the current line (and the limit it
+	// was searched within) and the next "}}" on it (-1: none, -2: unknown).
+	lineEnd, lineLimit, closeAt int
 }
 
 // Parse parses src as a .flow file. It never fails: syntax errors are in
@@ -61,7 +65,7 @@ func Parse(path string, src []byte) *File {
 }
 
 func newParser(src []byte, f *File) *parser {
-	return &parser{src: src, s: string(src), f: f}
+	return &parser{src: src, s: string(src), f: f, lineEnd: -1, closeAt: -2}
 }
 
 // slab hands out pointers into chunks of T, so that the many small
@@ -76,13 +80,37 @@ func (s *slab[T]) new() *T {
 	return &s.buf[len(s.buf)-1]
 }
 
+// sortDiagnostics sorts by start offset, then code, keeping the order of
+// equal ones. It sorts indices: diagnostics are large to move around.
 func sortDiagnostics(ds []Diagnostic) {
-	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+	less := func(a, b *Diagnostic) int {
 		if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Code, b.Code)
+	}
+	sorted := true
+	for i := 1; i < len(ds) && sorted; i++ {
+		sorted = less(&ds[i-1], &ds[i]) <= 0
+	}
+	if sorted {
+		return
+	}
+	idx := make([]int32, len(ds))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := less(&ds[a], &ds[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
+	out := make([]Diagnostic, len(ds))
+	for i, j := range idx {
+		out[i] = ds[j]
+	}
+	copy(ds, out)
 }
 
 func (p *parser) next() {

@@ -29,7 +29,8 @@ type checker struct {
 	resourcesReady bool
 	knowledge      map[string]knowledgeResult
 
-	loaded map[string]*loadedFile // by resolved path
+	loaded   map[string]*loadedFile     // by resolved path
+	useNodes map[string]map[string]bool // alias -> node names of the used file
 }
 
 type decl struct {
@@ -68,6 +69,7 @@ func Check(f *File, env Env) *Result {
 		suggestBudget: 4_000_000,
 		knowledge:     map[string]knowledgeResult{},
 		loaded:        map[string]*loadedFile{},
+		useNodes:      map[string]map[string]bool{},
 	}
 	c.res.Diagnostics = append(make([]Diagnostic, 0, len(f.Diagnostics)+8), f.Diagnostics...)
 	c.declare()
@@ -288,6 +290,7 @@ func (c *checker) checkUses() {
 		}
 		if aliases[u.Alias.Name] == u {
 			c.res.Uses[u.Alias.Name] = lf.file
+			c.useNodes[u.Alias.Name] = lf.nodes
 		}
 		// A cycle through this file, or among the files it uses.
 		c.loaded[path.Clean(self)] = &loadedFile{file: c.f, state: 1}
@@ -418,10 +421,8 @@ func (c *checker) resolve(r *Ref) bool {
 		if u == nil {
 			return false // the use itself is broken and reported
 		}
-		for _, n := range u.Nodes {
-			if n.Name.Name == r.Name {
-				return true
-			}
+		if c.useNodes[r.Alias][r.Name] {
+			return true
 		}
 		d := Diagnostic{Span: r.NameSpan, Code: CodeUnknownUseNode,
 			Message: fmt.Sprintf("%s has no node %s", r.Alias, r.Name)}

@@ -287,13 +287,29 @@ func (p *parser) escape(tb *textBuilder, i, b int, triple bool) int {
 // as literal text so that the rest of the prompt still parses.
 func (p *parser) ref(tb *textBuilder, i, b int) int {
 	src := p.src
-	lineEnd := bytes.IndexByte(src[i:b], '\n')
-	if lineEnd < 0 {
-		lineEnd = b
-	} else {
-		lineEnd += i
+	// The line end and the next "}}" are remembered between references
+	// so that a long line full of "{{" stays linear.
+	if i >= p.lineEnd || b != p.lineLimit {
+		p.lineLimit = b
+		if e := bytes.IndexByte(src[i:b], '\n'); e < 0 {
+			p.lineEnd = b
+		} else {
+			p.lineEnd = i + e
+		}
+		p.closeAt = -2
 	}
-	closeAt := bytes.Index(src[i+2:lineEnd], []byte("}}"))
+	lineEnd := p.lineEnd
+	if p.closeAt == -2 || (p.closeAt >= 0 && p.closeAt < i+2) {
+		if c := bytes.Index(src[i+2:lineEnd], []byte("}}")); c < 0 {
+			p.closeAt = -1
+		} else {
+			p.closeAt = i + 2 + c
+		}
+	}
+	closeAt := -1
+	if p.closeAt >= 0 {
+		closeAt = p.closeAt - (i + 2)
+	}
 	if closeAt < 0 {
 		p.errorf(Span{i, i + 2}, CodeSyntax, `unterminated reference: missing }} on this line (write \{{ for a literal {{)`)
 		tb.add(i, i+2, src[i:i+2])
