@@ -239,25 +239,35 @@ async function main(): Promise<void> {
     await page.mouse.move(5, 450);
     const lens = page.locator('.codelens-decoration a', { hasText: 'Run node' }).first();
     await lens.click();
-    // Success is an output document (.md) opened by window/showDocument or
-    // a state lens; a server without the runner answers an error, shown as
-    // a toast — reported as such.
+    // Success: the output document (.md) opens through window/showDocument
+    // and the node's lens turns into a state lens. A server without the
+    // runner answers an error, which the extension shows as a toast.
+    const statusSeen = new Set<string>();
+    const status = page.locator('.statusbar-item', { hasText: 'FlowCabal' }).first();
     const outcome = await until('an output document or an error toast', async () => {
+      statusSeen.add((await status.innerText().catch(() => '')).trim());
       const tabs = await page.locator('.tab').allInnerTexts();
       const md = tabs.find((t) => /\.md\b/.test(t));
       if (md) {
         return { ok: true, what: `output document opened: ${md.trim()}` };
       }
       const toast = await toastsText(page);
-      if (/FlowCabal/.test(toast)) {
-        return { ok: !/fail|error|not available/i.test(toast), what: `toast: ${toast}` };
+      if (/FlowCabal/.test(toast) && /failed|error|not available|cannot/i.test(toast)) {
+        return { ok: false, what: `toast: ${toast}` };
       }
       return undefined;
-    });
+    }, 90000);
     if (!outcome.ok) {
       throw new Error(`the server could not run the node (flowcabal.runNode): ${outcome.what}`);
     }
-    return outcome.what;
+    await shot(page, 'run-node-output');
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+    const stateLens = await until('a state lens (✓ / ⚠ / ❄ / ↻) on the workflow', async () => {
+      statusSeen.add((await status.innerText().catch(() => '')).trim());
+      const texts = await page.locator('.codelens-decoration a').allInnerTexts();
+      return texts.find((t) => /[✓⚠❄↻]/.test(t));
+    }, 90000);
+    return `${outcome.what}; lens "${stateLens}"; status bar: ${[...statusSeen].filter((x) => x !== '').join(' → ')}`;
   });
   // Back to the workflow for the remaining steps.
   await page.keyboard.press('Escape');
