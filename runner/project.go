@@ -12,6 +12,7 @@ import (
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/summarize"
 	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
 // ProjectOptions tune ForProject.
@@ -30,6 +31,9 @@ type ProjectOptions struct {
 	// flowcabal.toml's, else 4.
 	Concurrency int
 	Log         *slog.Logger
+	// Env checks used sub-workflows (the environment the caller checked
+	// the workflow with).
+	Env workflowlang.Env
 }
 
 // ForProject wires a Runner for a project: the configured models through
@@ -94,6 +98,8 @@ func ForProject(root string, cfg *project.Config, st *store.Store, o ProjectOpti
 		Knowledge:   StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)},
 		Gate:        FactGate{Knowledge: fk, Previous: previous},
 		Params:      ParamsFromConfig(models),
+		ModelParams: func(name string) (Params, error) { return modelParams(models, name) },
+		Env:         o.Env,
 		Concurrency: conc,
 		Log:         o.Log,
 	}), nil

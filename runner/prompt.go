@@ -158,7 +158,6 @@ func CacheKey(p Params, msgs []Message) string {
 // model configuration in flowcabal.toml.
 func ParamsFromConfig(models map[string]project.Model) func(*workflowlang.Result, *workflowlang.Node) (Params, error) {
 	return func(wf *workflowlang.Result, n *workflowlang.Node) (Params, error) {
-		p := Params{ModelName: "writer"}
 		var header *workflowlang.Workflow
 		if wf != nil {
 			header = wf.File.Workflow
@@ -174,14 +173,14 @@ func ParamsFromConfig(models map[string]project.Model) func(*workflowlang.Result
 			}
 			return nil
 		}
+		name := "writer"
 		if v := pick("model"); v != nil {
-			p.ModelName = valueText(v)
+			name = valueText(v)
 		}
-		m, ok := models[p.ModelName]
-		if !ok || !m.Configured() {
-			return p, fmt.Errorf("model %q is not configured: add [models.%s] with base_url, model and api_key_env to %s", p.ModelName, p.ModelName, project.ConfigFile)
+		p, err := modelParams(models, name)
+		if err != nil {
+			return p, err
 		}
-		p.Model, p.BaseURL, p.Temperature, p.MaxTokens = m.Model, m.BaseURL, m.Temperature, m.MaxTokens
 		if v, ok := pick("temperature").(*workflowlang.NumberValue); ok {
 			t := v.Value
 			p.Temperature = &t
@@ -191,4 +190,15 @@ func ParamsFromConfig(models map[string]project.Model) func(*workflowlang.Result
 		}
 		return p, nil
 	}
+}
+
+// modelParams are the parameters of the model configuration called name.
+func modelParams(models map[string]project.Model, name string) (Params, error) {
+	p := Params{ModelName: name}
+	m, ok := models[name]
+	if !ok || !m.Configured() {
+		return p, fmt.Errorf("model %q is not configured: add [models.%s] with base_url, model and api_key_env to %s", name, name, project.ConfigFile)
+	}
+	p.Model, p.BaseURL, p.Temperature, p.MaxTokens = m.Model, m.BaseURL, m.Temperature, m.MaxTokens
+	return p, nil
 }

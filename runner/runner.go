@@ -554,6 +554,11 @@ func fail(res NodeResult, err error) NodeResult {
 
 // call streams one completion, writing the output document as it grows.
 func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Message) (Reply, error) {
+	if p.Variant != "" && strings.HasPrefix(p.Variant, "g") {
+		// Candidates stream side by side: their text is shown once
+		// complete, in the generation's document, not interleaved live.
+		return ex.r.cfg.Model.Stream(ctx, p, msgs, func(Delta) {})
+	}
 	var buf strings.Builder
 	var last time.Time
 	onDelta := func(d Delta) {
@@ -662,12 +667,8 @@ func (ex *execution) writeOutputDoc(node, text, state string) {
 		return
 	}
 	doc := fmt.Sprintf("<!-- flowcabal: workflow=%s node=%s state=%q -->\n%s", ex.wid, node, state, text)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(doc), 0o644); err == nil {
-		err = os.Rename(tmp, p)
-		if err != nil {
-			ex.r.cfg.Log.Warn("output document", "node", node, "err", err)
-		}
+	if err := writeAtomic(p, []byte(doc)); err != nil {
+		ex.r.cfg.Log.Warn("output document", "node", node, "err", err)
 	}
 }
 
@@ -718,4 +719,33 @@ func attrIntWF(wf *workflowlang.Result, key string, def int) int {
 		}
 	}
 	return def
+}
+
+// writeAtomic replaces p with data through a temporary file of its own,
+// so that an editor never reads half a document and concurrent writers
+// do not trip over one temporary name.
+func writeAtomic(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*")
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), p); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
 }

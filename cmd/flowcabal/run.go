@@ -49,6 +49,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	approve := fs.String("approve", "", "approve the flagged `node`'s output and continue the run")
 	retry := fs.String("retry", "", "run the flagged `node` again (with -feedback) and continue the run")
 	edit := fs.String("edit", "", "replace the flagged `node`'s output with the text of -text-file and continue")
+	sel := fs.String("select", "", "keep candidate -version of the `node` that waits for your choice, and continue")
+	version := fs.String("version", "", "with -select: the candidate's output version (v3 or 3)")
 	feedback := fs.String("feedback", "", "with -retry: what to change")
 	textFile := fs.String("text-file", "", "with -edit: the file holding the edited text")
 	concurrency := fs.Int("concurrency", 0, "nodes run at once (default: flowcabal.toml's, else 4)")
@@ -106,7 +108,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFailure
 	}
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	r, err := runner.ForProject(root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger})
+	r, err := runner.ForProject(root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger, Env: wenv})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
 		return exitFailure
@@ -122,6 +124,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		decision, decided = runner.DecideRetry, *retry
 	case *edit != "":
 		decision, decided = runner.DecideEdit, *edit
+	case *sel != "":
+		decision, decided = runner.DecideSelect, *sel
 	}
 	if *resume || decision != "" {
 		id := *runID
@@ -136,6 +140,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		opts = runner.Options{Resume: id}
 		if decision != "" {
 			text := *feedback
+			if decision == runner.DecideSelect {
+				text = *version
+			}
 			if decision == runner.DecideEdit {
 				data, err := os.ReadFile(*textFile)
 				if err != nil {
@@ -302,6 +309,10 @@ func (d *runDisplay) summary(res *runner.Result, wid string) {
 	sort.Strings(waiting)
 	fmt.Fprintf(d.w, "run %s: %s\n", res.RunID, res.Status)
 	for _, n := range waiting {
+		if sel := res.Nodes[n].Select; len(sel) > 0 {
+			fmt.Fprintf(d.w, "  %s waits for your choice among %s: decide in the editor, or run again with -select %s -version %s\n", n, strings.Join(sel, ", "), n, sel[0])
+			continue
+		}
 		fmt.Fprintf(d.w, "  %s needs you: decide in the editor, or run again with -approve %s, -retry %s -feedback \"…\", or -edit %s -text-file FILE\n", n, n, n, n)
 	}
 	if res.Status == store.RunFailed || res.Status == store.RunCancelled {
