@@ -485,3 +485,27 @@ func (b *Builder) log(ctx context.Context, e store.LogEntry) {
 	e.Role, e.Agent = Role, "builder"
 	_, _ = b.opts.Store.AppendLog(context.WithoutCancel(ctx), e)
 }
+
+// RangeEdit is a TextEdit at line/column positions.
+type RangeEdit struct {
+	Start, End workflowlang.Position
+	NewText    string
+}
+
+// Ranges returns the suggestion's edits at positions of the text it was
+// made for, columns counted in enc (LSP's default is UTF-16), for a
+// WorkspaceEdit.
+func (s *Suggestion) Ranges(enc workflowlang.Encoding) []RangeEdit {
+	m := workflowlang.NewMapper([]byte(s.req.Text))
+	out := make([]RangeEdit, len(s.Edits))
+	for i, e := range s.Edits {
+		out[i] = RangeEdit{Start: m.Position(e.Span.Start, enc), End: m.Position(e.Span.End, enc), NewText: e.NewText}
+	}
+	return out
+}
+
+// Offset converts an editor position in text (columns in enc) to the byte
+// offset Request.Offset wants, clamped into the text.
+func Offset(text string, pos workflowlang.Position, enc workflowlang.Encoding) int {
+	return workflowlang.NewMapper([]byte(text)).ClampOffset(pos, enc)
+}

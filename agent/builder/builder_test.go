@@ -553,3 +553,22 @@ func TestCodeActions(t *testing.T) {
 		t.Error("actions for a missing node")
 	}
 }
+
+func TestRangesInUTF16(t *testing.T) {
+	src := "node 草稿 \"😀 𠀀\" { user \"\"\"\n  写 {{x}}\n\"\"\" } # 注 😀\n"
+	s := &Suggestion{req: Request{Text: src}, Edits: []workflowlang.TextEdit{
+		{Span: workflowlang.Span{Start: strings.Index(src, "{ user"), End: strings.Index(src, "{ user")}, NewText: "X"},
+		{Span: workflowlang.Span{Start: len(src), End: len(src)}, NewText: "node y {}\n"},
+	}}
+	got := s.Ranges(workflowlang.UTF16)
+	// 'node 草稿 "😀 𠀀" ' is 5+2+1+1+2+1+2+1+1 = 16 UTF-16 units.
+	if got[0].Start != (workflowlang.Position{Line: 0, Col: 16}) || got[1].Start != (workflowlang.Position{Line: 3, Col: 0}) {
+		t.Errorf("ranges %+v", got)
+	}
+	if got8 := s.Ranges(workflowlang.UTF8); got8[0].Start.Col != strings.Index(src, "{ user") {
+		t.Errorf("UTF-8 column %d", got8[0].Start.Col)
+	}
+	if off := Offset(src, workflowlang.Position{Line: 1, Col: 4}, workflowlang.UTF16); src[off:off+2] != "{{" {
+		t.Errorf("offset %d", off)
+	}
+}
