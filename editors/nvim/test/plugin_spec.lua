@@ -248,7 +248,7 @@ vim.api.nvim_buf_set_lines(buf, 0, 1, false, {})
 vim.bo[buf].modified = false
 
 for _, c in pairs(vim.lsp.get_active_clients()) do
-  c.stop()
+  vim.lsp.stop_client(c.id)
 end
 
 -- The real server, when its binary is given.
@@ -307,7 +307,7 @@ if bin and bin ~= '' then
     return vim.fn.filereadable(opened_file) == 1 and vim.fn.readfile(opened_file)[1] == gpath
   end, 20))
   for _, c in pairs(vim.lsp.get_active_clients()) do
-    c.stop()
+    vim.lsp.stop_client(c.id)
   end
 end
 

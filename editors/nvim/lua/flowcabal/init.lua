@@ -184,6 +184,15 @@ function M.command_args(bufnr, fields)
   return args
 end
 
+-- Neovim 0.11 made client methods take self (client:request); older
+-- versions have plain functions (client.request).
+local function client_request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
 local function get_clients(bufnr)
   if vim.lsp.get_clients then
     return vim.lsp.get_clients({ bufnr = bufnr, name = NAME })
@@ -299,7 +308,7 @@ function M.execute(bufnr, command, args, on_done, spec)
     end
     return
   end
-  client.request('workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
+  client_request(client, 'workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
     M.last = { command = command, args = args, err = err, result = result }
     if err then
       notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
