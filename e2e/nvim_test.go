@@ -1,0 +1,50 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNeovim opens a sample .flow in headless Neovim through the plugin's
+// setup{} and checks diagnostics, hover, document symbols, completion, a
+// code lens, a rename and a quick-fix (e2e/nvim/scenario.lua).
+func TestNeovim(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatalf("nvim not found: install it with scripts/install-test-deps.sh (%v)", err)
+	}
+	bin := binary(t)
+	proj := sampleProject(t)
+	plugin, _ := filepath.Abs("../editors/nvim")
+	script, _ := filepath.Abs("nvim/scenario.lua")
+	report := filepath.Join(t.TempDir(), "report.txt")
+	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(),
+		"FLOWCABAL_BIN="+bin, "FLOWCABAL_PLUGIN="+plugin,
+		"FLOWCABAL_FILE="+filepath.Join(proj, "workflows", "ch12.flow"),
+		"FLOWCABAL_REPORT="+report,
+		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	out, runErr := cmd.CombinedOutput()
+	rep, _ := os.ReadFile(report)
+	steps := strings.Split(strings.TrimSpace(string(rep)), "\n")
+	want := []string{"attach", "diagnostics", "hover", "document symbols", "completion", "code lens", "rename", "quick-fix"}
+	for _, w := range want {
+		found := false
+		for _, s := range steps {
+			if s == "ok "+w {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("step %q did not pass", w)
+		}
+	}
+	t.Logf("nvim report:\n%s", rep)
+	if runErr != nil || t.Failed() {
+		t.Errorf("nvim: %v\nreport:\n%s\noutput:\n%s", runErr, rep, out)
+	}
+}
