@@ -29,6 +29,21 @@ type doc struct {
 	lowerSeen map[string]bool
 	// count of each word as written.
 	count map[string]int
+	// facts caches each entity's facts as of the chapter.
+	facts map[*entInfo]map[string]string
+}
+
+// factsOf returns e's facts as of the chapter, computed once per check.
+func (d *doc) factsOf(e *entInfo) map[string]string {
+	if f, ok := d.facts[e]; ok {
+		return f
+	}
+	if d.facts == nil {
+		d.facts = map[*entInfo]map[string]string{}
+	}
+	f := e.e.FactsAsOf(d.chapter)
+	d.facts[e] = f
+	return f
 }
 
 type span struct{ start, end int }
@@ -297,7 +312,7 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 			}
 			// "Miss Lucas" does not name a woman who is married as of
 			// the chapter.
-			if m.seq.miss && married(e.e.FactsAsOf(d.chapter)["status"]) {
+			if m.seq.miss && married(d.factsOf(e)["status"]) {
 				continue
 			}
 			ents = append(ents, e)

@@ -40,7 +40,9 @@ func (l *wordList) has(w string) bool {
 
 // loadWords decodes the embedded lists once per process: they are
 // read-only after that, shared by every Knowledge.
-var loadWords = sync.OnceValue(func() *wordList {
+var loadWords = sync.OnceValue(decodeWords)
+
+func decodeWords() *wordList {
 	l := &wordList{lower: make(map[string]bool, 64000), extra: map[string]bool{}}
 	if zr, err := gzip.NewReader(bytes.NewReader(wordsGz)); err == nil {
 		sc := bufio.NewScanner(zr)
@@ -56,7 +58,7 @@ var loadWords = sync.OnceValue(func() *wordList {
 		}
 	}
 	return l
-})
+}
 
 // entInfo is an entity with what the checkers derive from it.
 type entInfo struct {
@@ -235,6 +237,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 		k.cjkLens = append(k.cjkLens, n)
 	}
 	k.compileForbidden()
+	k.nouns, k.unitWords, k.colourKeys = k.countNouns(), k.units(), k.colourNouns()
 	return k
 }
 
@@ -365,10 +368,24 @@ func latinWords(s string) []string {
 }
 
 func isLatinWordRune(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	if 0x2E80 <= r && r <= 0x9FFF {
+		return false // CJK, kana and their punctuation: the common case in Chinese text
+	}
 	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
 }
 
-func isCJK(r rune) bool { return textsearch.IsCJK(r) }
+func isCJK(r rune) bool {
+	if r < 0x2E80 {
+		return false
+	}
+	if 0x3400 <= r && r <= 0x9FFF {
+		return true // CJK unified ideographs and extension A, without a table search
+	}
+	return textsearch.IsCJK(r)
+}
 
 func hasCJK(s string) bool {
 	for _, r := range s {

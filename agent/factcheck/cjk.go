@@ -14,7 +14,9 @@ var pinyinGz []byte
 
 // readings maps a CJK character to the ids of its toneless pinyin
 // syllables. It is decoded once per process and read-only after that.
-var readings = sync.OnceValue(func() map[rune][]uint16 {
+var readings = sync.OnceValue(decodeReadings)
+
+func decodeReadings() map[rune][]uint16 {
 	m := make(map[rune][]uint16, 40000)
 	zr, err := gzip.NewReader(bytes.NewReader(pinyinGz))
 	if err != nil {
@@ -34,7 +36,7 @@ var readings = sync.OnceValue(func() map[rune][]uint16 {
 		}
 	}
 	return m
-})
+}
 
 // confusableGroups are characters that look alike: a slip of the brush or
 // of character recognition turns one into another.

@@ -175,6 +175,12 @@ type Knowledge struct {
 	termPrefixes map[string]bool
 	errs         []error
 
+	// Fact vocabularies: counted nouns ("daughters"), quantity units
+	// ("a year", "mile"), keys with colour values ("eyes").
+	nouns      map[string]bool
+	unitWords  [][]string
+	colourKeys map[string]bool
+
 	s2tOnce sync.Once
 	s2t     *opencc.OpenCC
 }

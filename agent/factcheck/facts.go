@@ -153,9 +153,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 		w := lw(i)
 		return w != "" && sameClause(d, i-1, i) && (strings.HasSuffix(w, "ed") || qualifiers[w] || w == "at" || w == "in" || w == "out" || w == "home" || w == "left" || w == "alive" || w == "dead")
 	}
-	nouns := k.countNouns()
-	units := k.units()
-	colourNouns := k.colourNouns()
+	nouns, units, colourNouns := k.nouns, k.unitWords, k.colourKeys
 	for _, n := range d.numbersIn() {
 		v := n.vals[0]
 		start, end := d.words[n.first].start, d.words[n.last].end
@@ -306,7 +304,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 func (k *Knowledge) cjkClaims(d *doc) []claim {
 	var out []claim
 	rs := d.frunes
-	nouns := k.countNouns()
+	nouns := k.nouns
 	for i := 0; i < len(rs); i++ {
 		if !isCJKNumeral(rs[i]) || (i > 0 && isCJKNumeral(rs[i-1])) {
 			continue
@@ -591,7 +589,7 @@ func (k *Knowledge) holderInScope(eff []effMention, pos int, has func(*entInfo) 
 func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool) {
 	var key, declared string
 	match := func(e *entInfo) (string, string, bool) {
-		facts := e.e.FactsAsOf(d.chapter)
+		facts := d.factsOf(e)
 		switch c.kind {
 		case "age":
 			for kk, v := range facts {
@@ -748,7 +746,7 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			if !ok || rankClass[declared] != class {
 				continue
 			}
-			facts := e.e.FactsAsOf(d.chapter)
+			facts := d.factsOf(e)
 			key := "name"
 			for _, kk := range []string{"rank", "title"} {
 				if v := facts[kk]; v != "" && rankClass[capitalize(v)] == class {
@@ -824,7 +822,7 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 			if e != nil {
 				break
 			}
-			for key, v := range cand.e.FactsAsOf(d.chapter) {
+			for key, v := range d.factsOf(cand) {
 				lk := strings.ToLower(key)
 				if (strings.Contains(lk, "husband") || strings.Contains(lk, "wife") || strings.Contains(lk, "spouse")) && len(v) > 3 && strings.HasPrefix(strings.TrimSpace(after), v) {
 					e = cand
@@ -835,7 +833,7 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 		if e == nil {
 			continue
 		}
-		facts := e.e.FactsAsOf(d.chapter)
+		facts := d.factsOf(e)
 		status := strings.ToLower(facts["status"])
 		bad := false
 		switch status {

@@ -254,7 +254,10 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	}
 	var hits []hit
 	for i := range rs {
-		if !isCJK(rs[i]) {
+		// The first character is never the one that differs, so only
+		// positions holding the first character of a name can start a
+		// near-miss.
+		if len(k.cjk[rs[i]]) == 0 || !isCJK(rs[i]) {
 			continue
 		}
 		for _, n := range k.cjkLens {

@@ -82,7 +82,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if !e.person {
 			continue
 		}
-		facts := e.e.FactsAsOf(d.chapter)
+		facts := d.factsOf(e)
 		status := strings.ToLower(strings.TrimSpace(facts["status"]))
 		why, absent := absentStatus[status]
 		if !absent {
@@ -306,7 +306,7 @@ func coordinated(d *doc, mi int) bool {
 		if len(n.ents) != 1 || !n.ents[0].person {
 			continue
 		}
-		if _, absent := absentStatus[strings.ToLower(n.ents[0].e.FactsAsOf(d.chapter)["status"])]; absent {
+		if _, absent := absentStatus[strings.ToLower(d.factsOf(n.ents[0])["status"])]; absent {
 			continue
 		}
 		// The group must be a subject (a verb follows) or the people "on
