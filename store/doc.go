@@ -16,6 +16,20 @@
 // the database read-only. Nothing here is global: two Stores on two
 // projects live side by side in one process.
 //
+// # Use
+//
+// A long-lived process (the language server) opens the store once, runs
+// [Store.Work] in the background to produce summaries, calls
+// [Store.Index] at start and [Store.Reindex] with the files its
+// file-change notifications name, [Store.LoadSearch] in the background to
+// have the first query fast, and [Store.FlushSearch] when idle; it
+// cancels Work before [Store.Close]. Curation is [Store.Persist]; the
+// runner records outputs ([Store.RecordOutput]), freezes
+// ([Store.Freeze]), checkpoints ([Store.SaveCheckpoint]) and logs
+// ([Store.AppendLog]); Role A reads with [Store.Resources],
+// [Store.Level], [Store.Search], [Store.SearchPassages], [Store.Mentions],
+// [Store.Relations], [Store.Arcs] and [Store.Nearest].
+//
 // # Bucket layout
 //
 // Every key is a printable string and every value is a JSON document,
@@ -23,15 +37,15 @@
 // "\x00" separates the parts of composite keys; sequence numbers are
 // zero-padded decimal so that byte order is numeric order.
 //
-//	meta          "schema" → schema version; "search-version" → index build stamp
+//	meta          "schema" → schema version
 //	resources     resource path → Resource (file, kind, content hash, chapter,
 //	              names, front matter diagnostic, hash of the levels it has)
 //	byhash        content hash "\x00" resource path → {} (who has this content)
 //	levels        content hash → Levels (L0, L1, extractive or model)
 //	queue         content hash → Job (durable summary work, one per content)
 //	arcs          arc number (%06d) → Arc (chapter span, source, hash)
-//	relations     from "\x00" kind "\x00" to → Relation
-//	relations-to  to "\x00" kind "\x00" from → {} (the reverse direction)
+//	relations     from "\x00" kind "\x00" to "\x00" source → {}
+//	relations-to  to "\x00" kind "\x00" from "\x00" source → {} (the reverse)
 //	search        "index" → BM25 index snapshot (textsearch, binary);
 //	              "docs" → resource path → content hash it was built from
 //	curated       target path → Curated (current hash, tags, version count,
@@ -46,12 +60,16 @@
 //
 // # Invariants
 //
-//   - A resource's Hash is the SHA-256 of its file as last indexed; a
-//     Levels record found under that hash is current, one found under an
-//     older hash (LevelHash) is served only marked Stale.
-//   - Every resource whose levels are missing has exactly one job in the
-//     queue under its content hash; a job whose content no resource holds
-//     any more is dropped when it is picked, not run.
+//   - A resource's Hash is the SHA-256 of its file as last indexed
+//     ("oversize:…" for a file too large to read); a Levels record found
+//     under that hash is current, one found under an older hash
+//     (LevelHash) is served only marked Stale.
+//   - Every content a resource or an arc holds has its Levels or exactly
+//     one job in the queue (keyed by the content hash, so equal contents
+//     share it); a job whose content nothing holds any more is dropped
+//     when it is picked, not run.
+//   - One file per resource path: of "x.md" and "x/content.md" the first
+//     in byte order is indexed, the other reported.
 //   - relations and relations-to hold the same edges.
 //   - A curated record whose Written flag is false names a version whose
 //     content is already in versions: the file write is redone on Open.
