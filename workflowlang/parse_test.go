@@ -169,3 +169,38 @@ func checkSpans(t testing.TB, f *File) {
 		}
 	}
 }
+
+func TestParseCRLF(t *testing.T) {
+	f := Parse("crlf.flow", readFlow(t, "crlf.flow"))
+	if len(f.Diagnostics) != 0 {
+		t.Fatalf("%+v", f.Diagnostics)
+	}
+	if got := strings.Join(texts(f.Node("a").Prompts[0].Blocks), "|"); got != "T:line one\nline |R:b" {
+		t.Errorf("CRLF text %q", got)
+	}
+	if f.Comments[0].Text != "# crlf comment" {
+		t.Errorf("comment %q", f.Comments[0].Text)
+	}
+}
+
+func TestParseEverything(t *testing.T) {
+	f := Parse("everything.flow", readFlow(t, "everything.flow"))
+	if len(f.Diagnostics) != 0 {
+		t.Fatalf("%+v", f.Diagnostics)
+	}
+	o := f.Node("outline-12")
+	if got := o.Prompts[0].Blocks[0].(*TextBlock).Text; got != "You outline.\tTabs,\nnewlines and 😀 are escapes; so is {{." {
+		t.Errorf("string escapes: %q", got)
+	}
+	want := "T:    Deeper indentation is relative:\n      this line keeps two spaces.\n\nA line with \"\"\" triple quotes inside.\n|R:前情"
+	if got := strings.Join(texts(o.Prompts[1].Blocks), "|"); got != want {
+		t.Errorf("block text\n got %q\nwant %q", got, want)
+	}
+	if len(f.Uses) != 2 || len(f.Uses[0].Args) != 2 || len(f.Inputs) != 2 || f.Inputs[1].Title != nil {
+		t.Errorf("uses/inputs: %d %d", len(f.Uses), len(f.Inputs))
+	}
+	if got := strings.Join(texts(f.Node("draft").Prompts[0].Blocks), "|"); got != "R:outline-12|T: — then |R:act2.final|T:." {
+		t.Errorf("one-line block %q", got)
+	}
+	checkSpans(t, f)
+}

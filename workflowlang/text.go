@@ -107,6 +107,9 @@ func layoutTriple(src []byte, a, b int) tripleLayout {
 			l.end = l.start
 		} else {
 			l.end = lastNL
+			if l.end > l.start && src[l.end-1] == '\r' {
+				l.end-- // the CR of a CRLF
+			}
 		}
 	}
 	// Common indentation of the lines that start at a line start.
