@@ -222,7 +222,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	lens := map[int]bool{}
 	for _, s := range cjkSeqs {
 		n := len(s.runes)
-		if s.exclude || n < 3 || n > maxCJKName {
+		if s.exclude || n < 2 || n > maxCJKName {
 			continue
 		}
 		lens[n] = true

@@ -166,6 +166,8 @@ func TestCheckers(t *testing.T) {
 		{"en-continuity", []want{{"continuity", "Captain", "Colonel"}, {"continuity", "Penrosse", "Penrose"}}, nil},
 		{"zh-names", []want{{"name", "林黛王", "林黛玉"}, {"name", "林代玉", "林黛玉"}},
 			[]string{"林姑妈", "宝二叔", "贾迎春", "薛宝钗"}},
+		{"zh-names-short", []want{{"name", "黛王", "黛玉"}},
+			[]string{"可亲", "宝玉"}},
 		{"zh-names-trad", []want{{"name", "林黛王", "林黛玉"}, {"name", "薛寶柴", "薛寶釵"}},
 			[]string{"林黛玉"}},
 		{"zh-state", []want{{"state", "黛玉", ""}},

@@ -239,7 +239,7 @@ func editDistance(a, b []rune, limit int) int {
 }
 
 // cjkNearMisses finds runs of CJK characters that differ from a declared
-// name of three to six characters in exactly one character (not the
+// name of two to six characters in exactly one character (not the
 // first, usually a family name), by a character that sounds the same or
 // looks alike (the slips of an input method or of recognition), outside
 // forms of address, that are not declared names themselves, and that
@@ -303,6 +303,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		}
 		window := rs[h.i : h.i+h.n]
 		if countRunes(rs, window) > 1 {
+			continue
+		}
+		// A two-character name ("黛玉") is only worth comparing when its
+		// first character is mostly used in names in this text; "可" of
+		// "可卿" starts too many ordinary words.
+		if h.n == 2 && !d.nameChar(rs[h.i]) {
 			continue
 		}
 		ei := h.s.ents[0]
@@ -396,4 +402,25 @@ func nameLine(ei *entInfo, name string) int {
 		}
 	}
 	return ei.e.KeyLines["name"]
+}
+
+// nameChar reports whether at least half the occurrences of the folded
+// rune r in the text are inside mentions of declared names.
+func (d *doc) nameChar(r rune) bool {
+	total, inside := 0, 0
+	mi := 0
+	for j, x := range d.frunes {
+		if x != r {
+			continue
+		}
+		total++
+		off := d.roff[j]
+		for mi < len(d.mentions) && d.mentions[mi].end <= off {
+			mi++
+		}
+		if mi < len(d.mentions) && d.mentions[mi].start <= off {
+			inside++
+		}
+	}
+	return inside*2 >= total
 }
