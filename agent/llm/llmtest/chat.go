@@ -116,12 +116,31 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 	// Streaming: role chunk, content chunks, tool-call chunks, the
 	// finishing chunk, the usage chunk, [DONE].
-	chunk := func(delta map[string]any, finish any) map[string]any {
-		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": nil}}}
+	// Chunks are assembled from a fixed prefix and suffix around the
+	// delta: the stand-in should cost little next to what it tests.
+	idJSON, _ := json.Marshal(id)
+	modelJSON, _ := json.Marshal(model)
+	prefix := `{"id":` + string(idJSON) + `,"object":"chat.completion.chunk","created":0,"model":` + string(modelJSON) +
+		`,"choices":[{"index":0,"delta":`
+	chunk := func(delta any, finish string) []byte {
+		d, _ := json.Marshal(delta)
+		f := "null"
+		if finish != "" {
+			f = `"` + finish + `"`
+		}
+		b := make([]byte, 0, len(prefix)+len(d)+48)
+		b = append(b, prefix...)
+		b = append(b, d...)
+		b = append(b, `,"finish_reason":`...)
+		b = append(b, f...)
+		return append(b, `,"logprobs":null}]}`...)
 	}
-	var events []map[string]any
-	events = append(events, chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	type contentDelta struct {
+		Role    string `json:"role,omitempty"`
+		Content string `json:"content"`
+	}
+	var events [][]byte
+	events = append(events, chunk(contentDelta{Role: "assistant"}, ""))
 	pieces := reply.Chunks
 	if len(pieces) == 0 || content != reply.Content {
 		pieces = split(content, sc.ChunkRunes)
@@ -130,7 +149,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		pieces = nil
 	}
 	for _, p := range pieces {
-		events = append(events, chunk(map[string]any{"content": p}, nil))
+		events = append(events, chunk(contentDelta{Content: p}, ""))
 	}
 	for i, tc := range reply.ToolCalls {
 		c := calls[i]
@@ -139,16 +158,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		half := len(tc.Arguments) / 2
 		events = append(events,
 			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c["id"], "type": "function",
-				"function": map[string]any{"name": tc.Name, "arguments": ""}}}}, nil),
+				"function": map[string]any{"name": tc.Name, "arguments": ""}}}}, ""),
 			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
-				"function": map[string]any{"arguments": tc.Arguments[:half]}}}}, nil),
+				"function": map[string]any{"arguments": tc.Arguments[:half]}}}}, ""),
 			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
-				"function": map[string]any{"arguments": tc.Arguments[half:]}}}}, nil))
+				"function": map[string]any{"arguments": tc.Arguments[half:]}}}}, ""))
 	}
-	events = append(events, chunk(map[string]any{}, finish))
+	events = append(events, chunk(struct{}{}, finish))
 	if cb.StreamOptions != nil && cb.StreamOptions.IncludeUsage {
-		events = append(events, map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+		u, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
 			"choices": []any{}, "usage": usageJSON(usage)})
+		events = append(events, u)
 	}
 
 	cut := len(events)
@@ -170,8 +190,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		if i > 0 && !s.wait(r.Context(), time.Duration(sc.ChunkDelay)) {
 			return
 		}
-		data, _ := json.Marshal(ev)
-		fmt.Fprintf(w, "data: %s\n\n", data)
+		_, _ = w.Write([]byte("data: "))
+		_, _ = w.Write(ev)
+		_, _ = w.Write([]byte("\n\n"))
 		if flusher != nil {
 			flusher.Flush()
 		}
