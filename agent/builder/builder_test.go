@@ -139,6 +139,13 @@ func checkMinimal(t *testing.T, src string, s *Suggestion, dropped []string, tou
 			t.Errorf("node %s not kept byte for byte", n.Name.Name)
 		}
 	}
+	for _, n := range f.Nodes {
+		for _, r := range n.Refs() {
+			if r.LevelSpan.Len() > 0 && !strings.Contains(s.NewText, "{{"+r.Target()+"}}") {
+				t.Errorf("node %s: the level of {{%s}} was lost", n.Name.Name, r.Target())
+			}
+		}
+	}
 	nf := workflowlang.Parse("chapter.flow", []byte(s.NewText))
 	res := workflowlang.Check(nf, workflowlang.Env{})
 	for _, d := range res.Diagnostics {
@@ -187,7 +194,7 @@ func TestSuggestValidBatches(t *testing.T) {
 			intent: "分两场写，草稿引用两场",
 			ops: `[
 				{"op": "add", "path": "/nodes/0", "value": {"localId": "s1", "title": "场景 一", "user": "写第一场：{{outline}}"}},
-				{"op": "add", "path": "/nodes/-", "value": {"localId": "s2", "title": "场景 二", "user": "写第二场，接着 {{ $s1 }}，语气见 {{@meta/style-guide}}"}},
+				{"op": "add", "path": "/nodes/-", "value": {"localId": "s2", "title": "场景 二", "user": "写第二场，接着 {{ $s1 }}，语气见 {{@meta/style-guide:L1}}"}},
 				{"op": "replace", "path": "/nodes/draft/prompts/1", "value": {"role": "user", "text": "Join the scenes:\n{{$s1}}\n{{$s2}}\n"}},
 				{"op": "replace", "path": "/nodes/3/attrs/temperature", "value": 0.8}
 			]`,
@@ -197,7 +204,7 @@ func TestSuggestValidBatches(t *testing.T) {
 		{
 			name:    "remove-premise",
 			intent:  "drop the premise; the outline reads the previous chapter instead",
-			ops:     `[{"op": "remove", "path": "/nodes/premise"}, {"op": "replace", "path": "/nodes/outline/prompts/0/blocks/1", "value": {"ref": "@manuscript/chapter-11"}}]`,
+			ops:     `[{"op": "remove", "path": "/nodes/premise"}, {"op": "replace", "path": "/nodes/outline/prompts/0/blocks/1", "value": {"ref": "@manuscript/chapter-11:L1"}}]`,
 			touched: []string{"premise", "outline"},
 			dropped: []string{"# Where we are before the chapter."},
 		},

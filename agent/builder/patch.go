@@ -133,6 +133,10 @@ func applyPatch(lib *Library, res *workflowlang.Result, env workflowlang.Env, op
 	if err != nil {
 		return nil, &PatchError{Index: -1, Reason: "the patched model cannot be written: " + err.Error()}
 	}
+	edits = restoreLevels(res.File.Src, edits, &out)
+	if len(edits) == 0 {
+		return nil, &PatchError{Index: -1, Reason: "the patch changes nothing in the file"}
+	}
 	newText := workflowlang.ApplyEdits(res.File.Src, edits)
 	nf := workflowlang.Parse(res.File.Path, newText)
 	nres := workflowlang.Check(nf, env)
@@ -840,4 +844,72 @@ func (p *patcher) blame(before, after *workflowlang.Result, names map[string]str
 		return &PatchError{Index: idx, Op: p.ops[idx].Op, Path: p.ops[idx].Path, Reason: reason}
 	}
 	return nil
+}
+
+// restoreLevels puts back the explicit levels of knowledge references
+// ({{@path:L1}}) that workflowlang.Edits drops when it re-renders a node:
+// it compares the written file with the intended model and inserts the
+// missing ":L1" into the edit that wrote the reference. With a writer that
+// keeps levels it changes nothing.
+func restoreLevels(src []byte, edits []workflowlang.TextEdit, want *workflowlang.Model) []workflowlang.TextEdit {
+	newText := workflowlang.ApplyEdits(src, edits)
+	nf := workflowlang.Parse("restore.flow", newText)
+	type fix struct {
+		at   int
+		text string
+	}
+	var fixes []fix
+	for _, n := range nf.Nodes {
+		i := slices.IndexFunc(want.Nodes, func(mn workflowlang.ModelNode) bool { return mn.Name == n.Name.Name })
+		if i < 0 {
+			continue
+		}
+		mn := want.Nodes[i]
+		for j, pr := range n.Prompts {
+			if j >= len(mn.Prompts) {
+				break
+			}
+			var wantRefs []string
+			for _, b := range mn.Prompts[j].Blocks {
+				if b.Ref != "" {
+					wantRefs = append(wantRefs, b.Ref)
+				}
+			}
+			var got []*workflowlang.Ref
+			for _, b := range pr.Blocks {
+				if r, ok := b.(*workflowlang.Ref); ok {
+					got = append(got, r)
+				}
+			}
+			if len(got) != len(wantRefs) {
+				continue
+			}
+			for k, r := range got {
+				if r.Kind == workflowlang.RefKnowledge && r.LevelSpan.Len() == 0 && strings.HasPrefix(wantRefs[k], r.Target()+":") {
+					fixes = append(fixes, fix{at: r.PathSpan.End, text: wantRefs[k][len(r.Target()):]})
+				}
+			}
+		}
+	}
+	if len(fixes) == 0 {
+		return edits
+	}
+	out := slices.Clone(edits)
+	slices.SortStableFunc(out, func(a, b workflowlang.TextEdit) int { return a.Span.Start - b.Span.Start })
+	// Apply the fixes back to front so that earlier offsets stay valid.
+	slices.SortFunc(fixes, func(a, b fix) int { return b.at - a.at })
+	for _, f := range fixes {
+		delta := 0
+		for i := range out {
+			start := out[i].Span.Start + delta
+			end := start + len(out[i].NewText)
+			if start <= f.at && f.at <= end {
+				o := f.at - start
+				out[i].NewText = out[i].NewText[:o] + f.text + out[i].NewText[o:]
+				break
+			}
+			delta += len(out[i].NewText) - out[i].Span.Len()
+		}
+	}
+	return out
 }
