@@ -127,6 +127,7 @@ type item struct {
 	def    int       // level it enters at
 	level  int       // chosen level, -1 when out
 	stale  bool
+	hash   string // content hash of the resource, "" when text is rendered per node
 	core   bool // filled before deepening; the others after
 	why    string
 
@@ -209,15 +210,18 @@ func (it *item) header(level int) string {
 // costAt is the exact token cost of the item's block at level.
 func (a *assembly) costAt(it *item, level int) int {
 	if it.cost[level] == 0 {
-		body := strings.TrimSpace(it.text[level]) + "\n\n"
-		it.cost[level] = a.snap.Tokens(it.header(level), it.header(level)) + a.snap.Tokens(it.path+"#"+levelNames[level]+it.part, body)
+		key := ""
+		if it.hash != "" {
+			key = CountKey(it.hash, levelNames[level], it.part)
+		}
+		it.cost[level] = a.snap.Tokens("", it.header(level)) + a.snap.Tokens(key, InjectedText(it.text[level]))
 	}
 	return it.cost[level]
 }
 
 // fill chooses the level of every item.
 func (a *assembly) fill(sh Shares) {
-	titleCost := a.snap.Tokens(knowledgeTitle, knowledgeTitle) + a.snap.Tokens(manuscriptTitle, manuscriptTitle)
+	titleCost := a.snap.Tokens("", knowledgeTitle) + a.snap.Tokens("", manuscriptTitle)
 	remaining := a.budget - titleCost
 	if remaining < 0 {
 		remaining = 0
@@ -448,7 +452,7 @@ func (a *assembly) render() *Context {
 			return
 		}
 		b.WriteString(title)
-		tokens += a.snap.Tokens(title, title)
+		tokens += a.snap.Tokens("", title)
 		for _, it := range its {
 			b.WriteString(it.header(it.level))
 			b.WriteString(strings.TrimSpace(it.text[it.level]))

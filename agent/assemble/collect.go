@@ -43,7 +43,7 @@ func (a *assembly) collectMeta() {
 	}
 	for _, r := range a.snap.Meta() {
 		a.add(&item{cat: catMeta, path: r.Path, reason: "meta: always injected", prio: float64(rank(r.Path)),
-			text: [3]string{r.L0, r.L1, r.L2}, def: 2, stale: r.Stale, core: true})
+			text: [3]string{r.L0, r.L1, r.L2}, def: 2, stale: r.Stale, core: true, hash: r.Hash})
 	}
 	// Profiles of the whole work (world state, style, themes) come with
 	// the meta documents, at L0 first.
@@ -57,7 +57,7 @@ func (a *assembly) collectMeta() {
 			continue
 		}
 		a.add(&item{cat: catMeta, path: pr.Path, reason: "profile of the work", prio: -1,
-			text: [3]string{pr.L0, pr.L1, pr.L2}, def: 0, stale: pr.Stale, core: true})
+			text: [3]string{pr.L0, pr.L1, pr.L2}, def: 0, stale: pr.Stale, core: true, hash: pr.Hash})
 	}
 }
 
@@ -135,7 +135,7 @@ func (a *assembly) collectEntities() {
 				continue
 			}
 			a.add(&item{cat: catEntity, path: pr.Path, reason: "profile of " + e.Decl.Name, prio: c.prio - 0.5,
-				text: [3]string{pr.L0, pr.L1, pr.L2}, def: 1, stale: pr.Stale, core: true})
+				text: [3]string{pr.L0, pr.L1, pr.L2}, def: 1, stale: pr.Stale, core: true, hash: pr.Hash})
 		}
 	}
 	// One-hop relations at L0.
@@ -268,7 +268,7 @@ func (a *assembly) collectManuscript(n Node) {
 	prev := chs[len(chs)-1]
 	if prev.Number == w-1 {
 		a.add(&item{cat: catManuscript, path: prev.Path, reason: "previous chapter", prio: 1000,
-			text: [3]string{prev.L0, prev.L1, prev.L2}, def: 1, stale: prev.Stale, core: true, chapter: prev.Number})
+			text: [3]string{prev.L0, prev.L1, prev.L2}, def: 1, stale: prev.Stale, core: true, chapter: prev.Number, hash: prev.Hash})
 	}
 
 	an := a.snap.Analyzer()
@@ -401,7 +401,7 @@ func (a *assembly) collectManuscript(n Node) {
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, prio: 900 - 10*float64(r) - 5,
 			reason: fmt.Sprintf("search rank %d in chapters before %d", r+1, w),
-			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number})
+			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number, hash: c.Hash})
 	}
 	added := map[string]bool{}
 	addPassage := func(id string, rank int, prio float64, core bool, reason string) {
@@ -420,7 +420,7 @@ func (a *assembly) collectManuscript(n Node) {
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", s, e), prio: prio,
 			reason: reason, text: [3]string{"", "", text}, def: 2, core: core,
-			chapter: c.Number, start: s, parentPath: c.Path})
+			chapter: c.Number, start: s, parentPath: c.Path, hash: c.Hash})
 	}
 	for r, s := range pRank {
 		if r == maxPassages {
@@ -522,7 +522,7 @@ func (a *assembly) collectSummaries() {
 	if last < w {
 		for _, r := range a.snap.Summaries() {
 			a.add(&item{cat: catSummary, path: r.Path, reason: "full-work summary", prio: 80,
-				text: [3]string{r.L0, r.L1, r.L2}, def: 1, stale: r.Stale, core: true})
+				text: [3]string{r.L0, r.L1, r.L2}, def: 1, stale: r.Stale, core: true, hash: r.Hash})
 		}
 	}
 }

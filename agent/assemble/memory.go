@@ -34,6 +34,7 @@ type Builder struct {
 }
 
 type derived struct {
+	counts   [3]int // tokens of InjectedText of L0, L1, L2
 	terms    []string
 	passages []textsearch.Passage
 	pterms   [][]string
@@ -106,6 +107,9 @@ func (b *Builder) derive(text string, passages bool) (*derived, string, error) {
 		return nil, "", err
 	}
 	d = &derived{terms: b.an.Terms(text), summary: sum}
+	for l, t := range [3]string{sum.L0, sum.L1, text} {
+		d.counts[l] = b.tc.MustCount(InjectedText(t))
+	}
 	if passages {
 		d.passages = textsearch.Passages(text, 0)
 		for _, p := range d.passages {
@@ -122,6 +126,9 @@ func (b *Builder) resource(p, text string, passages bool) (Resource, *derived, e
 	d, h, err := b.derive(text, passages)
 	if err != nil {
 		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
+	}
+	for l, name := range levelNames {
+		b.counts.Store(CountKey(h, name, ""), d.counts[l])
 	}
 	return Resource{Path: p, Hash: h, L2: text, L1: d.summary.L1, L0: d.summary.L0, Extractive: d.summary.Extractive()}, d, nil
 }
@@ -327,12 +334,17 @@ func (s *MemSnapshot) EntityIndex() *textsearch.Index  { return s.entityX }
 func (s *MemSnapshot) Matcher() *textsearch.Matcher    { return s.matcher }
 func (s *MemSnapshot) Analyzer() *textsearch.Analyzer  { return s.b.an }
 
-// Tokens counts text exactly, memoised by content across every snapshot
-// of the builder. A text the tokenizer cannot count costs one token per
-// byte, which never under-counts a budget.
+// Tokens counts text exactly, memoised by key (or by content when key is
+// empty) across every snapshot of the builder; the levels of every
+// resource are counted when the snapshot is built. A text the tokenizer
+// cannot count costs one token per byte, which never under-counts a
+// budget.
 func (s *MemSnapshot) Tokens(key, text string) int {
-	h := sha256.Sum256([]byte(text))
-	k := string(h[:])
+	k := key
+	if k == "" {
+		h := sha256.Sum256([]byte(text))
+		k = string(h[:])
+	}
 	if v, ok := s.b.counts.Load(k); ok {
 		return v.(int)
 	}

@@ -1,6 +1,8 @@
 package assemble
 
 import (
+	"strings"
+
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -42,9 +44,10 @@ type Snapshot interface {
 	Matcher() *textsearch.Matcher
 	// Analyzer turns text into the terms the indexes hold.
 	Analyzer() *textsearch.Analyzer
-	// Tokens counts the tokens of text for the configured model family.
-	// key identifies the text (a path and level) so implementations may
-	// memoise; the count must be exact.
+	// Tokens counts the tokens of text for the configured model family;
+	// the count must be exact. When key is not empty it identifies text
+	// uniquely (it holds a content hash: see [CountKey]), so an
+	// implementation may memoise by key without reading text.
 	Tokens(key, text string) int
 }
 
@@ -113,4 +116,18 @@ type Profile struct {
 	About string
 	// Reveal keeps the profile out of contexts for chapters before it.
 	Reveal int
+}
+
+// CountKey is the key under which Role A asks for the token count of a
+// resource's level as it injects it: strings.TrimSpace of the level's
+// text followed by a blank line ("\n\n"). part narrows L2 to a passage
+// ("bytes 10-200"), or is "". A snapshot that stores counts at index
+// time can answer Tokens by this key alone.
+func CountKey(hash, level, part string) string {
+	return hash + "|" + level + "|" + part
+}
+
+// InjectedText is the exact text whose count [CountKey] names.
+func InjectedText(text string) string {
+	return strings.TrimSpace(text) + "\n\n"
 }
