@@ -128,7 +128,7 @@ type item struct {
 	level  int       // chosen level, -1 when out
 	stale  bool
 	hash   string // content hash of the resource, "" when text is rendered per node
-	core   bool // filled before deepening; the others after
+	core   bool   // filled before deepening; the others after
 	why    string
 
 	chapter    int // manuscript order
