@@ -124,6 +124,9 @@ var ageNouns = map[string]byte{"girl": 'f', "woman": 'f', "lady": 'f', "maid": '
 // haveForm before a number ties it to a holder.
 var haveForm = wordSet("has", "had", "have", "having", "possessed", "possesses", "worth")
 
+// currencies may stand between an amount and a declared unit.
+var currencies = wordSet("pounds", "pound", "guineas", "guinea", "dollars", "dollar", "francs", "livres", "crowns", "shillings", "sterling")
+
 // qualifiers may stand between a have-form and its number.
 var qualifiers = wordSet("about", "nearly", "almost", "full", "only", "but", "above", "near", "upwards", "at", "least", "a", "fully", "quite", "still")
 
@@ -165,6 +168,10 @@ func (k *Knowledge) claims(d *doc) []claim {
 		case next == "years" && (next2 == "old" || next2 == "of") || next == "year" && next2 == "old":
 			age = true
 		case lw(n.first-1) == "aged":
+			age = true
+		case (lw(n.first-1) == "was" || lw(n.first-1) == "is" || lw(n.first-1) == "turned" || lw(n.first-1) == "but") && v >= 10 && v < 120 &&
+			(next == "" || next == "years" || d.between(n.last, n.last+1) != " ") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
+			// "she was seventeen.", "he is but thirty,"
 			age = true
 		case lw(n.first-1) == "of":
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
@@ -238,12 +245,18 @@ func (k *Knowledge) claims(d *doc) []claim {
 		}
 		// Quantities: "ten thousand a year", "five miles from Meryton".
 		for _, u := range units {
-			if n.last+len(u) >= len(d.words) {
+			// "ten thousand pounds a year" states "ten thousand a year".
+			skip := 0
+			if currencies[lw(n.last+1)] && u[0] != singular(lw(n.last+1)) {
+				skip = 1
+			}
+			if n.last+skip+len(u) >= len(d.words) {
 				continue
 			}
 			ok := true
 			for j, uw := range u {
-				if singular(lw(n.last+1+j)) != uw || !numberGap(d.between(n.last+j, n.last+1+j)) {
+				at := n.last + skip + 1 + j
+				if singular(lw(at)) != uw || !numberGap(d.between(at-1, at)) {
 					ok = false
 					break
 				}
@@ -251,7 +264,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 			if !ok {
 				continue
 			}
-			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+len(u)].end, wordIdx: n.first, vals: n.vals}
+			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+skip+len(u)].end, wordIdx: n.first, vals: n.vals}
 			c.owned = haveBefore(n.first)
 			for j := n.first - 1; j >= 0 && j >= n.first-4 && sameClause(d, j, j+1); j-- {
 				if factNouns[lw(j)] {
@@ -259,7 +272,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 					break
 				}
 			}
-			after := n.last + len(u) + 1
+			after := n.last + skip + len(u) + 1
 			if p := lw(after); p == "from" || p == "to" || p == "of" {
 				var place []string
 				for j := after + 1; j < len(d.words) && j < after+4; j++ {
@@ -321,6 +334,15 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: v, hi: v})
 			i = j
 			continue
+		}
+		// "年方十三", "芳龄十五", "今年八十了"
+		if i >= 2 {
+			before := string(rs[i-2 : i])
+			if before == "年方" || before == "芳龄" || before == "芳齡" || (before == "今年" && j < len(rs) && strings.ContainsRune("了，。．,", rs[j])) {
+				out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j], wordIdx: -1, lo: v, hi: v})
+				i = j
+				continue
+			}
 		}
 		// "两个女儿", "三位姐妹"
 		m := j

@@ -10,7 +10,7 @@ import (
 // absentStatus are status values under which a character cannot act in a
 // scene (unless the text places the scene at their location).
 var absentStatus = map[string]string{
-	"away": "away", "absent": "away", "abroad": "away", "gone": "away", "travelling": "away", "missing": "missing",
+	"away": "away", "absent": "away", "at sea": "away", "exiled": "away", "banished": "away", "fled": "away", "overseas": "away", "elsewhere": "away", "abroad": "away", "gone": "away", "travelling": "away", "missing": "missing",
 	"dead": "dead", "deceased": "dead", "died": "dead", "killed": "dead",
 	"imprisoned": "imprisoned", "in prison": "imprisoned", "jailed": "imprisoned", "captive": "imprisoned",
 	"离开": "away", "离家": "away", "不在": "away", "外出": "away", "出门": "away", "远行": "away", "離開": "away",
