@@ -92,6 +92,9 @@ type target struct {
 	word  string
 	runes []rune // lower-cased
 	ents  []*entInfo
+	// inName marks a title, a near-miss of which counts only where the
+	// corrected words form a declared name.
+	inName bool
 }
 
 // cjkKey identifies a CJK name with one position blanked out.
@@ -200,14 +203,21 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			if hasCJK(n) {
 				continue
 			}
-			for _, w := range latinWords(n) {
+			ws := latinWords(n)
+			for _, w := range ws {
 				r, _ := utf8.DecodeRuneInString(w)
-				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 || titleWords[w] || rankClass[w] != "" {
+				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 {
+					continue
+				}
+				// A title ("Colonel", "Ladyship") is a target only in its
+				// name: "Colenel Fitzwilliam", not "Colenel" alone.
+				title := titleWords[w] || rankClass[w] != ""
+				if title && len(ws) < 2 {
 					continue
 				}
 				t := byWord[w]
 				if t == nil {
-					t = &target{word: w, runes: []rune(strings.ToLower(w))}
+					t = &target{word: w, runes: []rune(strings.ToLower(w)), inName: title}
 					byWord[w] = t
 					k.targets = append(k.targets, t)
 				}

@@ -33,7 +33,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			continue
 		}
 		n := utf8.RuneCountInString(w.s)
-		if n < 3 || k.nameWords[w.s] || titleWords[w.s] {
+		if n < 3 || k.nameWords[w.s] || titleWords[w.s] || rankClass[w.s] != "" {
 			continue
 		}
 		t, seen := checked[w.s]
@@ -50,6 +50,9 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			continue
 		}
 		ei, name := k.resolveTarget(d, wi, t)
+		if t.inName && name == "" {
+			continue
+		}
 		fix := matchCase(t.word, w.s)
 		conf := 0.9
 		if ei == nil {
