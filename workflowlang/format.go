@@ -115,7 +115,7 @@ func (p *printer) flushComments(upTo, depth int) {
 		c := p.comments[p.ci]
 		p.before(c.Span.Start)
 		p.indent(depth)
-		p.out = append(p.out, strings.TrimRight(c.Text, " \t")...)
+		p.out = append(p.out, strings.TrimRight(c.Text, " \t\r")...)
 		p.out = append(p.out, '\n')
 		p.last = c.Span.End
 		p.ci++
@@ -133,7 +133,7 @@ func (p *printer) endLineBefore(end, limit int) {
 		c := p.comments[p.ci]
 		if c.Span.Start >= end && c.Span.Start < limit && bytes.IndexByte(p.src[end:c.Span.Start], '\n') < 0 {
 			p.out = append(p.out, ' ')
-			p.out = append(p.out, strings.TrimRight(c.Text, " \t")...)
+			p.out = append(p.out, strings.TrimRight(c.Text, " \t\r")...)
 			p.last = c.Span.End
 			p.ci++
 		}

@@ -80,7 +80,7 @@ func assertFormatInvariants(t testing.TB, name string, src, out []byte) {
 		t.Errorf("comments %d -> %d", len(f1.Comments), len(f2.Comments))
 	}
 	for i := range min(len(f1.Comments), len(f2.Comments)) {
-		if strings.TrimRight(f1.Comments[i].Text, " \t") != f2.Comments[i].Text {
+		if strings.TrimRight(f1.Comments[i].Text, " \t\r") != f2.Comments[i].Text {
 			t.Errorf("comment %d: %q -> %q", i, f1.Comments[i].Text, f2.Comments[i].Text)
 		}
 	}
