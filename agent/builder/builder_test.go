@@ -585,3 +585,31 @@ func TestRangesInUTF16(t *testing.T) {
 		t.Errorf("offset %d", off)
 	}
 }
+
+// TestE2EScript drives the builder with testdata/builder/e2e-script.json,
+// the script the editor end-to-end tests give `flowcabal scripted-llm`: an
+// intent about a critique, on a workflow with a node draft, then a
+// refinement.
+func TestE2EScript(t *testing.T) {
+	script, err := llmtest.LoadScript("../../testdata/builder/e2e-script.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, script)
+	src := readFixture(t)
+	s, err := e.b.Suggest(context.Background(), request(src, "add a self-critique pass after the draft"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(s.Added, ",") != "critique,revise" {
+		t.Errorf("added %v", s.Added)
+	}
+	s2, err := e.b.Accept(context.Background(), AcceptRequest{ID: s.ID, Modification: "make the critique colder"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s2.NewText, "temperature = 0\n") {
+		t.Errorf("refinement:\n%s", s2.NewText)
+	}
+	checkMinimal(t, src, s2, nil)
+}

@@ -735,11 +735,17 @@ func TestDiscardUnfinished(t *testing.T) {
 	if _, err := h.st.SaveCheckpoint(context.Background(), store.Checkpoint{RunID: "agent-B-dead", Workflow: Workflow("B"), Status: store.RunRunning, Data: data}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := h.m.Unfinished()
-	if err != nil || len(p) != 1 || p[0].Agent != "builder" {
-		t.Fatalf("unfinished %+v %v", p, err)
+	dataC, _ := json.Marshal(state{Role: "C", Agent: "checker", Input: "y", Steps: 2})
+	if _, err := h.st.SaveCheckpoint(context.Background(), store.Checkpoint{RunID: "agent-C-dead", Workflow: Workflow("C"), Status: store.RunRunning, Data: dataC}); err != nil {
+		t.Fatal(err)
 	}
-	if err := h.m.Discard(context.Background(), "agent-B-dead"); err != nil {
+	if n, err := h.m.DiscardUnfinished(context.Background(), "B"); err != nil || n != 1 {
+		t.Fatalf("discarded %d, %v", n, err)
+	}
+	if p, _ := h.m.Unfinished(); len(p) != 1 || p[0].RunID != "agent-C-dead" {
+		t.Fatalf("after discarding B: %+v", p)
+	}
+	if err := h.m.Discard(context.Background(), "agent-C-dead"); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := h.m.Unfinished(); len(p) != 0 {

@@ -651,3 +651,24 @@ func (m *Manager) Discard(ctx context.Context, runID string) error {
 		Output: "unfinished run discarded after a restart"})
 	return err
 }
+
+// DiscardUnfinished discards every unfinished run of a role ("" for all
+// roles) and returns how many there were: for roles whose runs answer an
+// author who has gone (the builder's), resuming after a restart is moot.
+func (m *Manager) DiscardUnfinished(ctx context.Context, role string) (int, error) {
+	pending, err := m.Unfinished()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range pending {
+		if role != "" && p.Role != role {
+			continue
+		}
+		if err := m.Discard(ctx, p.RunID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
