@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -14,13 +15,17 @@ import (
 // burst of changes publishes the latest version once, never an older one
 // after a newer. Checking is cheap, so nothing is debounced: the worker
 // starts as soon as it is woken. Open documents go before the rest of the
-// workspace.
+// workspace; closed files (the dependents of an edited file, often many)
+// are the slow part, so they wait until the editor has been quiet for
+// backgroundQuiet, and a burst of typing re-checks them once.
 type diagnoser struct {
 	s    *Server
 	wake chan struct{}
 	done chan struct{}
 
 	mu      sync.Mutex
+	last    time.Time   // when the last change was scheduled
+	timer   *time.Timer // wakes the worker for closed files
 	snap    *cache.Snapshot
 	pending map[cache.Key]bool
 	uris    map[cache.Key]protocol.DocumentURI // what was published, to clear it later
@@ -42,6 +47,7 @@ func (d *diagnoser) schedule(snap *cache.Snapshot, keys []cache.Key) {
 	for _, k := range keys {
 		d.pending[k] = true
 	}
+	d.last = time.Now()
 	d.mu.Unlock()
 	select {
 	case d.wake <- struct{}{}:
@@ -49,7 +55,25 @@ func (d *diagnoser) schedule(snap *cache.Snapshot, keys []cache.Key) {
 	}
 }
 
-func (d *diagnoser) stop() { <-d.done }
+// backgroundQuiet is how long the editor must be quiet before closed files
+// are re-checked.
+const backgroundQuiet = 150 * time.Millisecond
+
+func (d *diagnoser) stop() {
+	<-d.done
+	d.mu.Lock()
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	d.mu.Unlock()
+}
+
+func (d *diagnoser) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
 
 func (d *diagnoser) loop(ctx context.Context) {
 	defer close(d.done)
@@ -79,7 +103,17 @@ func (d *diagnoser) step(ctx context.Context) bool {
 			break
 		}
 	}
-	if !found {
+	if !found && len(d.pending) > 0 {
+		// The workspace as first loaded (snapshots 0 and 1) publishes at once.
+		if wait := backgroundQuiet - time.Since(d.last); wait > 0 && snap.Seq > 1 {
+			if d.timer == nil {
+				d.timer = time.AfterFunc(wait, d.poke)
+			} else {
+				d.timer.Reset(wait)
+			}
+			d.mu.Unlock()
+			return false
+		}
 		for k := range d.pending {
 			key, found = k, true
 			break

@@ -41,6 +41,10 @@ var routes = map[string]route{
 	protocol.MethodTextDocumentFormatting:     req((*Server).formatting),
 	protocol.MethodTextDocumentFoldingRange:   req((*Server).foldingRange),
 	protocol.MethodSemanticTokensFull:         req((*Server).semanticTokensFull),
+
+	// A no-op request: the floor of a round trip, for benchmarks and
+	// health checks.
+	"flowcabal/ping": req((*Server).ping),
 }
 
 func init() {
@@ -76,3 +80,5 @@ func (s *Server) didChangeConfiguration(ctx context.Context, _ *struct{}) error 
 // workDoneProgressCancel is accepted; no server-initiated progress is
 // cancellable until the runner lands.
 func (s *Server) workDoneProgressCancel(ctx context.Context, _ *struct{}) error { return nil }
+
+func (s *Server) ping(ctx context.Context, _ *struct{}) (string, error) { return "pong", nil }

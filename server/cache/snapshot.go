@@ -36,6 +36,23 @@ type File struct {
 type parseCell struct {
 	once sync.Once
 	f    *workflowlang.File
+	memo sync.Map // key -> *memoEntry: results derived from the content alone
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
+}
+
+// Memo returns fn's result for key, computed at most once per file
+// content: for results that depend on the file's text and nothing else
+// (its outline, its completion candidates). The key must name everything
+// else the result depends on (the position encoding, client options).
+func (f *File) Memo(key string, fn func() any) any {
+	e, _ := f.parsed.memo.LoadOrStore(key, &memoEntry{})
+	me := e.(*memoEntry)
+	me.once.Do(func() { me.v = fn() })
+	return me.v
 }
 
 type checkCell struct {

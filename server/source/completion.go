@@ -57,11 +57,12 @@ func Completion(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Opti
 			// Inside a written reference: the choice replaces its name.
 			start, end, closing = r.Inner.Start, r.Inner.End, false
 		}
+		editRange := Range(pf, workflowlang.Span{Start: start, End: end}, o.Encoding)
 		edit := func(text string) *protocol.TextEdit {
 			if closing {
 				text += "}}"
 			}
-			return &protocol.TextEdit{Range: Range(pf, workflowlang.Span{Start: start, End: end}, o.Encoding), NewText: text}
+			return &protocol.TextEdit{Range: editRange, NewText: text}
 		}
 		switch {
 		case strings.HasPrefix(typed, "@"):
@@ -132,26 +133,41 @@ func refItems(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, cur *w
 			stack = append(stack, dependents[n]...)
 		}
 	}
-	var items []protocol.CompletionItem
-	seen := map[string]bool{}
-	for i, n := range pf.Nodes {
-		name := n.Name.Name
-		if name == "" || banned[name] || seen[name] {
+	// The candidates depend on the file alone: built once per content.
+	type cand struct {
+		name, title string
+		doc         any
+		sort        string
+	}
+	cands := f.Memo(fmt.Sprintf("refcands/%v", o.MarkdownDocs), func() any {
+		var out []cand
+		seen := map[string]bool{}
+		for i, n := range pf.Nodes {
+			name := n.Name.Name
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			title := ""
+			if n.Title != nil {
+				title = n.Title.Value
+			}
+			out = append(out, cand{name, title, doc(promptPreview(n, 160), o), fmt.Sprintf("1%05d", i)})
+		}
+		return out
+	}).([]cand)
+	items := make([]protocol.CompletionItem, 0, len(cands)+len(pf.Inputs)+len(pf.Uses))
+	for _, c := range cands {
+		if banned[c.name] {
 			continue
 		}
-		seen[name] = true
-		title := ""
-		if n.Title != nil {
-			title = n.Title.Value
-		}
 		items = append(items, protocol.CompletionItem{
-			Label: name, Kind: protocol.CompletionItemKindFunction, Detail: title,
-			Documentation: doc(promptPreview(n, 400), o), TextEdit: edit(name),
-			SortText: fmt.Sprintf("1%05d", i), FilterText: name,
+			Label: c.name, Kind: protocol.CompletionItemKindFunction, Detail: c.title,
+			Documentation: c.doc, TextEdit: edit(c.name), SortText: c.sort,
 		})
 	}
 	for i, in := range pf.Inputs {
-		if banned[in.Name.Name] || seen[in.Name.Name] {
+		if banned[in.Name.Name] {
 			continue
 		}
 		title := "input"

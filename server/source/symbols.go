@@ -1,6 +1,8 @@
 package source
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -13,7 +15,18 @@ import (
 // TextBlocks and VirtualTextBlocks, hierarchical, or flattened into
 // SymbolInformation for clients without hierarchical support. The result
 // is a slice of interface values, the shape the protocol package expects.
-func DocumentSymbols(snap *cache.Snapshot, f *cache.File, o Options) []any {
+func DocumentSymbols(snap *cache.Snapshot, f *cache.File, o Options) json.RawMessage {
+	key := fmt.Sprintf("symbols/%d/%v", o.Encoding, o.Hierarchical)
+	return f.Memo(key, func() any {
+		b, err := json.Marshal(documentSymbols(snap, f, o))
+		if err != nil {
+			return json.RawMessage("[]")
+		}
+		return json.RawMessage(b)
+	}).(json.RawMessage)
+}
+
+func documentSymbols(snap *cache.Snapshot, f *cache.File, o Options) []any {
 	pf := snap.Parse(f)
 	r := func(sp workflowlang.Span) protocol.Range { return Range(pf, sp, o.Encoding) }
 	var items []protocol.DocumentSymbol

@@ -1,0 +1,321 @@
+// Command lspbench measures the FlowCabal language server over its real
+// stdio transport: it writes a workspace of 50 .flow files of 200 nodes
+// each plus a manuscript of at least a million characters (from the 红楼梦
+// corpus), starts `flowcabal serve`, and reports p50/p99 latencies of
+// hover, completion, documentSymbol, definition, references and
+// didChange -> publishDiagnostics, each also as a ratio to a no-op request
+// on the same connection, plus start -> first diagnostics and the server's
+// peak resident memory.
+//
+// Usage:
+//
+//	go run ./cmd/lspbench [-bin flowcabal] [-corpus DIR] [-n 500]
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/lsptest"
+	"go.lsp.dev/protocol"
+)
+
+const (
+	nFlows     = 50
+	nNodes     = 200
+	targetSize = 1_000_000 // characters of manuscript
+)
+
+func main() {
+	bin := flag.String("bin", "", "the flowcabal binary (default: build ./cmd/flowcabal)")
+	corpus := flag.String("corpus", "/work/shared/corpus/hongloumeng", "folder of chapter files 001.txt… for the manuscript")
+	n := flag.Int("n", 500, "samples per measurement")
+	keep := flag.Bool("keep", false, "keep the generated workspace")
+	flag.Parse()
+	if err := run(*bin, *corpus, *n, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "lspbench:", err)
+		os.Exit(1)
+	}
+}
+
+type pipe struct {
+	io.Reader
+	io.WriteCloser
+}
+
+func run(bin, corpus string, n int, keep bool) error {
+	dir, err := os.MkdirTemp("", "lspbench-")
+	if err != nil {
+		return err
+	}
+	if !keep {
+		defer os.RemoveAll(dir)
+	}
+	if bin == "" {
+		bin = filepath.Join(dir, "flowcabal")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/flowcabal").CombinedOutput(); err != nil {
+			return fmt.Errorf("build: %v\n%s", err, out)
+		}
+	}
+	ws := filepath.Join(dir, "ws")
+	chars, err := writeWorkspace(ws, corpus)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("workspace: %d flows x %d nodes, manuscript %d characters\n", nFlows, nNodes, chars)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	t0 := time.Now()
+	cmd := exec.CommandContext(ctx, bin, "serve", "--log-level", "warn")
+	cmd.Stderr = os.Stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	c := lsptest.Connect(ctx, pipe{bufio.NewReaderSize(stdout, 1<<16), stdin})
+	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": cache.FileURI(ws),
+		"capabilities": map[string]any{"textDocument": map[string]any{
+			"hover":          map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			"completion":     map[string]any{"completionItem": map[string]any{"snippetSupport": true}}}}}, nil); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	_ = c.Notify(ctx, "initialized", map[string]any{})
+	name := filepath.Join(ws, "workflows", "flow-25.flow")
+	src, _ := os.ReadFile(name)
+	text := string(src)
+	uri := cache.FileURI(name)
+	_ = c.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "flow", "version": 1, "text": text}})
+	if _, err := c.Diagnostics(ctx, uri, 1); err != nil {
+		return err
+	}
+	first := time.Since(t0)
+
+	pos := func(marker string, delta int) protocol.Position {
+		i := strings.Index(text, marker)
+		if i < 0 {
+			panic("marker " + marker)
+		}
+		return lsptest.Position(text, i+delta, false)
+	}
+	doc := map[string]any{"uri": uri}
+	at := func(p protocol.Position) map[string]any { return map[string]any{"textDocument": doc, "position": p} }
+	refPos := pos("{{n150}}", 3)
+	declPos := pos("node n100 ", 6)
+	complPos := pos("{{n180}}", 2)
+
+	type op struct {
+		name   string
+		method string
+		params any
+		target float64 // p50 ratio to the floor, or 0
+	}
+	ops := []op{
+		{"hover", "textDocument/hover", at(refPos), 1.5},
+		{"definition", "textDocument/definition", at(refPos), 1.5},
+		{"documentSymbol", "textDocument/documentSymbol", map[string]any{"textDocument": doc}, 1.5},
+		{"completion", "textDocument/completion", at(complPos), 0},
+		{"references", "textDocument/references", map[string]any{"textDocument": doc, "position": declPos, "context": map[string]any{"includeDeclaration": true}}, 0},
+	}
+	measure := func(method string, params any) ([]time.Duration, error) {
+		out := make([]time.Duration, 0, n)
+		for i := 0; i < n+n/10; i++ {
+			t := time.Now()
+			var res json.RawMessage // the server's time, not this client's decoding
+			if err := c.Call(ctx, method, params, &res); err != nil {
+				return nil, fmt.Errorf("%s: %w", method, err)
+			}
+			if i >= n/10 { // the first tenth warms up
+				out = append(out, time.Since(t))
+			}
+		}
+		return out, nil
+	}
+	floor, err := measure("flowcabal/ping", nil)
+	if err != nil {
+		return err
+	}
+	fp50 := pct(floor, 50)
+	fmt.Printf("\n%-34s %10s %10s %10s %10s\n", "measure", "p50", "p99", "p50/floor", "p99/floor")
+	row := func(name string, d []time.Duration) {
+		p50, p99 := pct(d, 50), pct(d, 99)
+		fmt.Printf("%-34s %10s %10s %9.2fx %9.2fx\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)))
+	}
+	row("no-op round trip (floor)", floor)
+	for _, o := range ops {
+		d, err := measure(o.method, o.params)
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		_ = c.Call(ctx, o.method, o.params, &raw)
+		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d)
+	}
+
+	// didChange -> publishDiagnostics: alternate a broken and a fixed
+	// reference in the 200-node file, waiting for each version.
+	var changes []time.Duration
+	broken := strings.Replace(text, "{{n150}}", "{{n15O}}", 1)
+	for v := int32(2); v < int32(2+n+n/10); v++ {
+		next := text
+		if v%2 == 0 {
+			next = broken
+		}
+		t := time.Now()
+		_ = c.Notify(ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": v},
+			"contentChanges": []map[string]any{{"text": next}}})
+		p, err := c.Diagnostics(ctx, uri, v)
+		if err != nil {
+			return err
+		}
+		if (v%2 == 0) != hasUnknown(p) {
+			return fmt.Errorf("version %d: wrong diagnostics %v", v, p.Diagnostics)
+		}
+		if v >= int32(2+n/10) {
+			changes = append(changes, time.Since(t))
+		}
+	}
+	row("didChange -> publishDiagnostics", changes)
+	// An incremental one-character edit, what typing sends.
+	var typing []time.Duration
+	edit := lsptest.Position(text, strings.Index(text, "Write part")+5, false)
+	for v := int32(10_000); v < int32(10_000+n+n/10); v++ {
+		t := time.Now()
+		_ = c.Notify(ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": v},
+			"contentChanges": []map[string]any{{"range": protocol.Range{Start: edit, End: edit}, "text": "x"}}})
+		if _, err := c.Diagnostics(ctx, uri, v); err != nil {
+			return err
+		}
+		if v >= int32(10_000+n/10) {
+			typing = append(typing, time.Since(t))
+		}
+	}
+	row("typing (1 char) -> publishDiagnostics", typing)
+
+	rss := peakRSS(cmd.Process.Pid)
+	_ = c.Call(ctx, "shutdown", nil, nil)
+	_ = c.Notify(ctx, "exit", nil)
+	_ = cmd.Wait()
+	c.Close()
+	fmt.Printf("\nstart -> first diagnostics: %s (target < 170 ms)\n", ms(first))
+	fmt.Printf("peak resident memory: %.1f MB (target < 100 MB)\n", float64(rss)/1024)
+	fmt.Printf("targets: hover, definition, documentSymbol p50 <= 1.5x floor; completion p99 < 5 ms; didChange -> publishDiagnostics p99 < 5 ms\n")
+	return nil
+}
+
+func hasUnknown(p lsptest.Published) bool {
+	for _, d := range p.Diagnostics {
+		if d.Code == "unknown-ref" {
+			return true
+		}
+	}
+	return false
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(len(s)-1, i-1))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d.Microseconds())/1000) }
+
+// peakRSS reads the process's peak resident set (VmHWM) in kB.
+func peakRSS(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			var kb int
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:")), "%d", &kb)
+			return kb
+		}
+	}
+	return 0
+}
+
+// writeWorkspace writes the project and returns the manuscript's size in
+// characters.
+func writeWorkspace(ws, corpus string) (int, error) {
+	write := func(rel, content string) error {
+		p := filepath.Join(ws, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(content), 0o644)
+	}
+	if err := write("flowcabal.toml", "budget = 24000\n"); err != nil {
+		return 0, err
+	}
+	for _, m := range []string{"outline", "style-guide", "world-rules"} {
+		if err := write("meta/"+m+".md", "# "+m+"\n\n大观园中，诸芳齐聚。\n"); err != nil {
+			return 0, err
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(corpus, "*.txt"))
+	if err != nil || len(files) == 0 {
+		return 0, fmt.Errorf("no chapters in %s", corpus)
+	}
+	sort.Strings(files)
+	total, ch := 0, 0
+	for total < targetSize {
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return 0, err
+			}
+			ch++
+			if err := write(fmt.Sprintf("manuscript/chapter-%03d/content.md", ch), string(b)); err != nil {
+				return 0, err
+			}
+			total += len([]rune(string(b)))
+			if total >= targetSize {
+				break
+			}
+		}
+	}
+	for f := 0; f < nFlows; f++ {
+		var b strings.Builder
+		if f > 0 {
+			fmt.Fprintf(&b, "use \"flow-%02d.flow\" as prev\n\n", f-1)
+		}
+		fmt.Fprintf(&b, "workflow \"第%d卷 · 红楼\" {\n  budget = 24000\n}\n\n", f)
+		for i := 0; i < nNodes; i++ {
+			fmt.Fprintf(&b, "node n%d \"第%d节 宝玉与黛玉\" {\n  temperature = 0.7\n", i, i)
+			b.WriteString("  user \"\"\"\n    Write part " + fmt.Sprint(i) + " of the chapter. 黛玉葬花，宝玉听曲。\n")
+			if i > 0 {
+				fmt.Fprintf(&b, "    From {{n%d}}", i-1)
+				if i > 10 {
+					fmt.Fprintf(&b, " and {{n%d}}", i-10)
+				}
+				b.WriteString("\n")
+			} else if f > 0 {
+				b.WriteString("    After {{prev.n199}}\n")
+			}
+			if i%20 == 0 {
+				fmt.Fprintf(&b, "    Previous chapter: {{@manuscript/chapter-%03d:L1}}\n", i/20+1)
+			}
+			b.WriteString("  \"\"\"\n}\n\n")
+		}
+		if err := write(fmt.Sprintf("workflows/flow-%02d.flow", f), b.String()); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
