@@ -1,0 +1,21 @@
+package core
+
+import (
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain checks that no run outlives its manager. Idle keep-alive
+// connections of the HTTP client are not runs.
+func TestMain(m *testing.M) {
+	if os.Getenv(childDirEnv) != "" {
+		os.Exit(m.Run())
+	}
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"),
+	)
+}
