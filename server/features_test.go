@@ -1,0 +1,125 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/server/lsptest"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// TestWatchedFilesKeepTheModelCurrent: the server registers file watching
+// with a client that can do it dynamically, and a knowledge file or a
+// .flow created on disk changes the diagnostics of the files that name it.
+func TestWatchedFilesKeepTheModelCurrent(t *testing.T) {
+	files := map[string]string{
+		"flowcabal.toml":   "",
+		"workflows/a.flow": "use \"b.flow\" as b\n\nnode x {\n  user \"\"\"\n    {{@meta/world-rules}} {{b.y}}\n  \"\"\"\n}\n",
+	}
+	s := newSession(t, "vscode-1.100.json", files)
+	uri := s.uri("workflows/a.flow")
+	p := s.open("workflows/a.flow")
+	if !hasCode(p, "missing-knowledge") || !hasCode(p, "missing-use") {
+		t.Fatalf("start: %v", p.Diagnostics)
+	}
+	var reg protocol.RegistrationParams
+	err := s.client.WaitFor(s.ctx, "client/registerCapability", func(v *lsptest.View) bool {
+		for _, r := range v.Requests {
+			if r.Method == "client/registerCapability" {
+				return json.Unmarshal(r.Params, &reg) == nil
+			}
+		}
+		return false
+	})
+	if err != nil || len(reg.Registrations) != 1 || reg.Registrations[0].Method != "workspace/didChangeWatchedFiles" {
+		t.Fatalf("registration: %+v, %v", reg, err)
+	}
+	writeFiles(t, s.dir, map[string]string{"meta/world-rules.md": "# Rules\n", "workflows/b.flow": "node y {\n  user \"y\"\n}\n"})
+	before := len(s.client.PublishedFor(uri))
+	_ = s.client.Notify(s.ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{
+		{"uri": s.uri("meta/world-rules.md"), "type": 1}, {"uri": s.uri("workflows/b.flow"), "type": 1}}})
+	var got lsptest.Published
+	err = s.client.WaitFor(s.ctx, "a.flow's new diagnostics", func(v *lsptest.View) bool {
+		n := 0
+		for _, p := range v.Published {
+			if p.URI == uri {
+				n++
+				got = p
+			}
+		}
+		return n > before
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Diagnostics) != 0 {
+		t.Errorf("after the files appeared: %v", got.Diagnostics)
+	}
+}
+
+// TestClientCapabilitiesRespected: no Markdown and no snippets to a client
+// that did not offer them.
+func TestClientCapabilitiesRespected(t *testing.T) {
+	for _, tc := range []struct {
+		payload           string
+		markdown, snippet bool
+	}{{"vscode-1.100.json", true, true}, {"spec-3.17-extremes.json", false, false}} {
+		s := newSession(t, tc.payload, flowFiles())
+		uri := s.uri("workflows/a.flow")
+		s.open("workflows/a.flow")
+		var h protocol.Hover
+		s.call("textDocument/hover", docPos(uri, s.pos(astralFlow, "{{pre|mise}}")), &h)
+		if (h.Contents.Kind == protocol.Markdown) != tc.markdown || strings.Contains(h.Contents.Value, "###") != tc.markdown {
+			t.Errorf("%s: hover %s %q", tc.payload, h.Contents.Kind, h.Contents.Value)
+		}
+		var list protocol.CompletionList
+		end := lsptest.Position(astralFlow, len(astralFlow), s.utf8)
+		s.call("textDocument/completion", docPos(uri, end), &list)
+		if len(list.Items) == 0 {
+			t.Fatalf("%s: no top-level completion", tc.payload)
+		}
+		for _, it := range list.Items {
+			if (it.InsertTextFormat == protocol.InsertTextFormatSnippet) != tc.snippet {
+				t.Errorf("%s: item %s format %v", tc.payload, it.Label, it.InsertTextFormat)
+			}
+		}
+	}
+}
+
+// TestEveryPositionAnswers asks every position-based request at every
+// position of a document with Chinese and astral text, including positions
+// inside surrogate pairs: answers or clean errors, never an internal error.
+func TestEveryPositionAnswers(t *testing.T) {
+	s := newSession(t, "vscode-1.100.json", flowFiles())
+	uri := s.uri("workflows/a.flow")
+	s.open("workflows/a.flow")
+	lines := strings.Split(astralFlow, "\n")
+	methods := []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
+		"textDocument/completion", "textDocument/prepareRename", "textDocument/codeAction"}
+	for l, line := range lines {
+		units := 0
+		for _, r := range line {
+			units++
+			if r >= 0x10000 {
+				units++ // astral characters are two UTF-16 units
+			}
+		}
+		for c := 0; c <= units+1; c++ {
+			p := protocol.Position{Line: uint32(l), Character: uint32(c)}
+			for _, m := range methods {
+				params := docPos(uri, p)
+				params["context"] = map[string]any{"includeDeclaration": true, "diagnostics": []any{}}
+				params["range"] = protocol.Range{Start: p, End: p}
+				err := s.client.Call(s.ctx, m, params, nil)
+				if code := codeOf(err); err != nil && code != codeRequestFailed && code != jsonrpc2.InvalidParams {
+					t.Fatalf("%s at %d:%d: %v", m, l, c, err)
+				}
+			}
+		}
+	}
+	if strings.Contains(s.logs.String(), "panicked") {
+		t.Errorf("a handler panicked:\n%s", s.logs.String())
+	}
+}
