@@ -289,6 +289,10 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					if strings.ContainsRune(kinshipChars, a) || strings.ContainsRune(kinshipChars, b) || !similarCJK(a, b) {
 						continue
 					}
+					// "王夫人", "李大人": a form of address ending the name.
+					if pos == n-1 && strings.ContainsRune(kinshipChars, s.runes[pos-1]) {
+						continue
+					}
 					hits = append(hits, hit{i, n, pos, s})
 				}
 			}
@@ -312,6 +316,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		// first character is mostly used in names in this text; "可" of
 		// "可卿" starts too many ordinary words.
 		if h.n == 2 && !d.nameChar(rs[h.i]) {
+			continue
+		}
+		// A longer near-miss over the same characters says it already.
+		if slices.ContainsFunc(hits, func(o hit) bool {
+			return o.n > h.n && o.i <= h.i && h.i+h.n <= o.i+o.n && o.s.ents[0] == h.s.ents[0]
+		}) {
 			continue
 		}
 		ei := h.s.ents[0]
@@ -407,8 +417,9 @@ func nameLine(ei *entInfo, name string) int {
 	return ei.e.KeyLines["name"]
 }
 
-// nameChar reports whether at least half the occurrences of the folded
-// rune r in the text are inside mentions of declared names.
+// nameChar reports whether at least half the other occurrences of the
+// folded rune r in the text (all but the one under test) are inside
+// mentions of declared names.
 func (d *doc) nameChar(r rune) bool {
 	total, inside := 0, 0
 	mi := 0
@@ -425,5 +436,5 @@ func (d *doc) nameChar(r rune) bool {
 			inside++
 		}
 	}
-	return inside*2 >= total
+	return inside*2 >= total-1
 }
