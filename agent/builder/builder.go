@@ -122,6 +122,7 @@ type Suggestion struct {
 	Refines string `json:"refines,omitempty"`
 
 	req Request
+	seq uint64
 }
 
 // answerSchema is what the agent must answer with.
@@ -278,8 +279,10 @@ func (b *Builder) suggest(ctx context.Context, req Request, prev *Suggestion, mo
 		return nil, errors.New("build: the agent answered without a checked patch")
 	}
 	ops, _ := json.Marshal(lastOps)
+	seq := b.seq.Add(1)
 	s := &Suggestion{
-		ID:         fmt.Sprintf("build-%d-%d", time.Now().UnixNano(), b.seq.Add(1)),
+		seq:        seq,
+		ID:         fmt.Sprintf("build-%d-%d", time.Now().UnixNano(), seq),
 		URI:        req.URI,
 		Intent:     req.Intent,
 		Summary:    lastSummary,
@@ -388,7 +391,9 @@ func (b *Builder) projectView() string {
 
 // AcceptRequest is flowcabal.buildAccept's argument.
 type AcceptRequest struct {
-	ID string
+	// ID names the suggestion; empty means the latest pending one of URI.
+	ID  string
+	URI string
 	// Text is the document's current text; when given it must still be
 	// the text the suggestion was made for.
 	Text string
@@ -402,9 +407,9 @@ type AcceptRequest struct {
 // suggestion, whose Edits the server applies, and forgets it; with one it
 // returns a new, refined suggestion.
 func (b *Builder) Accept(ctx context.Context, ar AcceptRequest) (*Suggestion, error) {
-	s := b.Pending(ar.ID)
+	s := b.find(ar.ID, ar.URI)
 	if s == nil {
-		return nil, fmt.Errorf("build accept: no pending suggestion %q", ar.ID)
+		return nil, fmt.Errorf("build accept: no pending suggestion %s", describe(ar.ID, ar.URI))
 	}
 	if ar.Text != "" && ar.Text != s.req.Text {
 		return nil, fmt.Errorf("build accept: %s changed since suggestion %s was made; ask for a new one", s.URI, s.ID)
@@ -423,15 +428,23 @@ func (b *Builder) Accept(ctx context.Context, ar AcceptRequest) (*Suggestion, er
 	return s, nil
 }
 
+// RejectRequest is flowcabal.buildReject's argument.
+type RejectRequest struct {
+	// ID names the suggestion; empty means the latest pending one of URI.
+	ID     string
+	URI    string
+	Reason string
+}
+
 // Reject drops a suggestion and records why; the reason goes into the
 // next suggestion's prompt for the same document.
-func (b *Builder) Reject(ctx context.Context, id, reason string) error {
-	s := b.Pending(id)
+func (b *Builder) Reject(ctx context.Context, rr RejectRequest) error {
+	s := b.find(rr.ID, rr.URI)
 	if s == nil {
-		return fmt.Errorf("build reject: no pending suggestion %q", id)
+		return fmt.Errorf("build reject: no pending suggestion %s", describe(rr.ID, rr.URI))
 	}
-	b.forget(id)
-	reason = strings.TrimSpace(reason)
+	b.forget(s.ID)
+	reason := strings.TrimSpace(rr.Reason)
 	if reason == "" {
 		reason = "(no reason given)"
 	}
@@ -447,6 +460,37 @@ func (b *Builder) Pending(id string) *Suggestion {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.suggestions[id]
+}
+
+// Latest returns the most recent undecided suggestion for a document, or
+// nil.
+func (b *Builder) Latest(uri string) *Suggestion {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var best *Suggestion
+	for _, s := range b.suggestions {
+		if s.URI == uri && (best == nil || s.seq > best.seq) {
+			best = s
+		}
+	}
+	return best
+}
+
+func (b *Builder) find(id, uri string) *Suggestion {
+	if id != "" {
+		return b.Pending(id)
+	}
+	if uri != "" {
+		return b.Latest(uri)
+	}
+	return nil
+}
+
+func describe(id, uri string) string {
+	if id != "" {
+		return fmt.Sprintf("%q", id)
+	}
+	return "for " + uri
 }
 
 func (b *Builder) forget(id string) {

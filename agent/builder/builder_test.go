@@ -351,11 +351,17 @@ func TestAcceptRejectRefine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.b.Reject(ctx, s1.ID, "too cold, I want a warmer reviewer"); err != nil {
+	if e.b.Latest(req.URI) != s1 {
+		t.Error("Latest does not find the pending suggestion")
+	}
+	if err := e.b.Reject(ctx, RejectRequest{URI: req.URI, Reason: "too cold, I want a warmer reviewer"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.b.Reject(ctx, s1.ID, "twice"); err == nil {
+	if err := e.b.Reject(ctx, RejectRequest{ID: s1.ID, Reason: "twice"}); err == nil {
 		t.Error("rejected a decided suggestion")
+	}
+	if e.b.Latest(req.URI) != nil {
+		t.Error("a rejected suggestion is still the latest")
 	}
 	s2, err := e.b.Suggest(ctx, req)
 	if err != nil {
