@@ -23,7 +23,9 @@ type Options struct {
 	// Store keeps the agent log and the checkpoints; nil keeps neither
 	// (a run then cannot be resumed after a crash).
 	Store *store.Store
-	// Observer receives progress events; it must not block for long.
+	// Observer receives progress events; it must not block for long. It
+	// is called from the runs' goroutines, concurrently when parallel
+	// agents run at once.
 	Observer func(Event)
 	// Logger receives the steps; nil discards them.
 	Logger *slog.Logger
@@ -537,7 +539,7 @@ func (r *Run) log(ctx context.Context, e store.LogEntry) {
 	if e.Node == "" {
 		e.Node = r.task.Node
 	}
-	r.m.log.Debug("agent step", "run", r.ID, "role", r.Role, "agent", e.Agent, "tool", e.Tool,
+	r.m.log.Info("agent step", "run", r.ID, "role", r.Role, "agent", e.Agent, "tool", e.Tool,
 		"status", e.Status, "tokens_in", e.TokensIn, "tokens_out", e.TokensOut, "duration", e.Duration)
 	st := r.m.opts.Store
 	if st == nil {
