@@ -337,3 +337,53 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestTraditionalNamesSimplifiedText: entity files in traditional
+// characters check a simplified text, and the quick-fix keeps the text's
+// script.
+func TestTraditionalNamesSimplifiedText(t *testing.T) {
+	ents := []*knowledge.Entity{{
+		Resource: "entities/characters/lin", Path: "entities/characters/lin.md", Name: "林黛玉", Aliases: []string{"顰兒"},
+		Kind: "character", Facts: map[string]string{"status": "死"}, KeyLines: map[string]int{"name": 2},
+	}, {
+		Resource: "entities/characters/bao", Path: "entities/characters/bao.md", Name: "薛寶釵", Aliases: []string{"寶姑娘"},
+		Kind: "character", Facts: map[string]string{"status": "alive"}, KeyLines: map[string]int{"name": 2},
+	}}
+	k := NewKnowledge(ents, &knowledge.WorldRules{Path: "meta/world-rules.md", Forbidden: []string{"電話"}}, testFolder)
+	text := "薛宝柴拿起电话，林黛玉笑道：“来了。”"
+	fs := Check(text, 1, k, "")
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Type+":"+text[f.Start:f.End]+">"+f.Suggestion)
+	}
+	want := []string{"name:薛宝柴>薛宝钗", "world:电话>", "state:林黛玉>"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// TestConcurrentChecks: a Knowledge is shared by concurrent checks (run
+// with -race).
+func TestConcurrentChecks(t *testing.T) {
+	en, zh := testKnowledge(t, "english"), testKnowledge(t, "hongloumeng")
+	c1 := readCaseFile(t, filepath.Join(testdataDir, "cases", "en-facts.txt"))
+	c2 := readCaseFile(t, filepath.Join(testdataDir, "cases", "zh-names-trad.txt"))
+	want1, want2 := formatFindings(c1.text, Check(c1.text, c1.chapter, en, "")), formatFindings(c2.text, Check(c2.text, c2.chapter, zh, ""))
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for range 8 {
+		wg.Go(func() {
+			if got := formatFindings(c1.text, Check(c1.text, c1.chapter, en, "")); got != want1 {
+				errs <- got
+			}
+			if got := formatFindings(c2.text, Check(c2.text, c2.chapter, zh, "")); got != want2 {
+				errs <- got
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent check differs: %s", e)
+	}
+}
