@@ -230,9 +230,11 @@ func (r *Run) runTool(ctx context.Context, p *prepared, fr *frame, label string,
 		}
 		sublabel := label + "/" + bt.sub.agent.Name
 		r.emit(Event{Kind: EventSubAgent, Agent: sublabel, Message: sublabel + ": " + firstLine(a.Task)})
-		ans, _, err := r.loop(ctx, bt.sub, fr.Path+"/"+tc.ID, sublabel, a.Task)
+		subpath := fr.Path + "/" + tc.ID
+		ans, _, err := r.loop(ctx, bt.sub, subpath, sublabel, a.Task)
 		if err != nil {
 			if errors.Is(err, ErrAnswer) {
+				r.dropFrame(subpath)
 				return "", fmt.Errorf("sub-agent %s failed: %v", bt.sub.agent.Name, err)
 			}
 			return "", err
