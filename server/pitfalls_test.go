@@ -140,10 +140,25 @@ func TestPitfall4RefreshAndShowDocumentRespectCapabilities(t *testing.T) {
 		t.Run(tc.payload, func(t *testing.T) {
 			s := newSession(t, tc.payload, flowFiles())
 			writeFiles(t, s.dir, map[string]string{"meta/world-rules.md": "# Rules\n"})
+			a := s.uri("workflows/a.flow")
+			if _, err := s.client.Diagnostics(s.ctx, a, -1); err != nil {
+				t.Fatal(err)
+			}
+			before := len(s.client.PublishedFor(a))
 			_ = s.client.Notify(s.ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{
 				{"uri": s.uri("meta/world-rules.md"), "type": 1}}})
-			// The knowledge change re-checks every flow: wait for it.
-			if _, err := s.client.Diagnostics(s.ctx, s.uri("workflows/a.flow"), -1); err != nil {
+			// The knowledge change re-checks every flow: wait for it, and
+			// for the refresh when the client supports it.
+			err := s.client.WaitFor(s.ctx, "re-check and refresh", func(v *lsptest.View) bool {
+				n := 0
+				for _, p := range v.Published {
+					if p.URI == a {
+						n++
+					}
+				}
+				return n > before && (!tc.want || v.Count(protocol.MethodCodeLensRefresh) > 0)
+			})
+			if err != nil {
 				t.Fatal(err)
 			}
 			shown, err := s.srv.showDocument(s.ctx, s.uri("workflows/a.flow"), true)

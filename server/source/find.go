@@ -126,8 +126,10 @@ func declared(f *workflowlang.File, name string) bool {
 
 // declSpan returns the name span of the node or input called name.
 func declSpan(f *workflowlang.File, name string) *workflowlang.Span {
-	if n := f.Node(name); n != nil {
-		return &n.Name.Span
+	for _, n := range f.Nodes {
+		if n.Name.Name == name {
+			return &n.Name.Span
+		}
 	}
 	for _, in := range f.Inputs {
 		if in.Name.Name == name {

@@ -82,10 +82,8 @@ func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowla
 		inputs = append(inputs, "`{{"+r.Target()+"}}`")
 	}
 	var dependents []string
-	for _, r := range allRefs(pf) {
-		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == n.Name.Name && r.Node != nil {
-			dependents = append(dependents, "`"+r.Node.Name.Name+"`")
-		}
+	for _, d := range dependentsOf(f, pf)[n.Name.Name] {
+		dependents = append(dependents, "`"+d+"`")
 	}
 	if local || len(inputs)+len(dependents) > 0 {
 		h.para("inputs: " + listOrNone(inputs))
@@ -158,4 +156,18 @@ func (h *hoverText) render(markdown bool) string {
 		}
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// dependentsOf maps each name of pf to the nodes that reference it, in
+// source order, once per file content.
+func dependentsOf(f *cache.File, pf *workflowlang.File) map[string][]string {
+	return f.Memo("dependents", func() any {
+		m := map[string][]string{}
+		for _, r := range allRefs(pf) {
+			if r.Ref.Kind == workflowlang.RefNode && r.Node != nil {
+				m[r.Ref.Name] = append(m[r.Ref.Name], r.Node.Name.Name)
+			}
+		}
+		return m
+	}).(map[string][]string)
 }
