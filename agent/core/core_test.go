@@ -756,3 +756,29 @@ func TestDiscardUnfinished(t *testing.T) {
 		t.Errorf("log %+v", log)
 	}
 }
+
+func TestFailedSubAgentIsAToolError(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{System: "You coordinate"}, ToolCalls: []llmtest.ToolCall{call("ask_timeline", `{"task":"order the events"}`)}},
+		{Match: &llmtest.Match{System: "You order events"}, Times: 2, Content: `no idea`},
+		{Match: &llmtest.Match{System: "You coordinate", ToolResult: "sub-agent timeline failed"}, Content: `{"summary":"timeline unavailable"}`},
+	}}, Budget{})
+	timeline := &Agent{Name: "timeline", Instructions: "You order events in time.", Schema: findingSchema}
+	lead := &Agent{Name: "lead", Instructions: "You coordinate the checks.", SubAgents: []*Agent{timeline}, Schema: findingSchema}
+	r, err := h.m.Submit(Task{Role: "C", Agent: lead, Input: "check"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Answer), "timeline unavailable") || h.srv.Count() != 4 {
+		t.Errorf("answer %s after %d calls", res.Answer, h.srv.Count())
+	}
+	cp, _ := h.st.Checkpoint(r.ID)
+	var st state
+	if err := json.Unmarshal(cp.Data, &st); err != nil || len(st.Frames) != 0 {
+		t.Errorf("frames left in the final checkpoint: %+v %v", st.Frames, err)
+	}
+}
