@@ -389,10 +389,8 @@ func (k *Knowledge) countNouns() map[string]bool {
 			if !ok || len(vals) != 1 || len(rest) != 0 {
 				return
 			}
-			if hasCJK(key) || (strings.HasSuffix(key, "s") && !strings.Contains(key, "_") && !ageKeys[key]) {
-				if !ageKeys[key] {
-					out[strings.ToLower(key)] = true
-				}
+			if n := countNoun(key); n != "" && !ageKeys[strings.ToLower(key)] {
+				out[n] = true
 			}
 		})
 	}
@@ -432,7 +430,7 @@ func (k *Knowledge) colourNouns() map[string]bool {
 		k.eachFact(e, func(key, val string) {
 			for _, w := range latinWords(strings.ToLower(val)) {
 				if _, ok := colourGroups[w]; ok {
-					out[strings.ToLower(key)] = true
+					out[colourNoun(key)] = true
 				}
 			}
 		})
@@ -621,13 +619,13 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			}
 		case "count":
 			for kk, v := range facts {
-				if strings.ToLower(kk) == c.noun {
+				if countNoun(kk) == c.noun {
 					return kk, v, true
 				}
 			}
 		case "colour":
 			for kk, v := range facts {
-				if strings.ToLower(kk) == c.noun {
+				if colourNoun(kk) == c.noun {
 					return kk, v, true
 				}
 			}
@@ -770,8 +768,9 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			}
 			facts := d.factsOf(e)
 			key := "name"
-			for _, kk := range []string{"rank", "title"} {
-				if v := facts[kk]; v != "" && rankClass[capitalize(v)] == class {
+			for kk, v := range facts {
+				lk := strings.ToLower(kk)
+				if (strings.Contains(lk, "rank") || lk == "title") && rankClass[capitalize(v)] == class {
 					declared, key = capitalize(v), kk
 					break
 				}
@@ -856,7 +855,8 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 			continue
 		}
 		facts := d.factsOf(e)
-		status := strings.ToLower(facts["status"])
+		sk := firstKey(facts, "marital_status", "marital status", "status")
+		status := strings.ToLower(facts[sk])
 		bad := false
 		switch status {
 		case "widowed", "widow", "widower":
@@ -867,15 +867,55 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 		if !bad {
 			continue
 		}
-		line, since := e.e.FactSource("status", d.chapter)
+		line, since := e.e.FactSource(sk, d.chapter)
 		out = append(out, Finding{
 			Type:       TypeFact,
 			Start:      d.words[wi].start,
 			End:        d.words[wi].end,
-			Message:    fmt.Sprintf("the text says %q, but %s's status is %q as of chapter %d", d.words[wi].s, e.e.Name, facts["status"], d.chapter),
-			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: "status", Value: facts["status"], Line: line, Since: since},
+			Message:    fmt.Sprintf("the text says %q, but %s's %s is %q as of chapter %d", d.words[wi].s, e.e.Name, sk, facts[sk], d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: sk, Value: facts[sk], Line: line, Since: since},
 			Confidence: 0.8,
 		})
 	}
 	return out
+}
+
+// firstKey returns the first of keys that facts has, or the last key.
+func firstKey(facts map[string]string, keys ...string) string {
+	for _, k := range keys {
+		if _, ok := facts[k]; ok {
+			return k
+		}
+	}
+	return keys[len(keys)-1]
+}
+
+// countNoun is the noun a count fact counts: "daughters" for
+// "daughters", "number_of_daughters" or "children_count"; the key itself
+// for a CJK key; "" when the key counts nothing.
+func countNoun(key string) string {
+	if hasCJK(key) {
+		return key
+	}
+	words := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' })
+	for i := len(words) - 1; i >= 0; i-- {
+		w := words[i]
+		if w == "children" || w == "people" || w == "men" || w == "women" || (strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 3 && w != "status" && w != "years") {
+			return w
+		}
+	}
+	return ""
+}
+
+// colourNoun is the thing a colour fact colours: "eyes" for "eyes",
+// "eye_colour" or "eye color"; "hair" for "hair_colour".
+func colourNoun(key string) string {
+	k := strings.ToLower(key)
+	switch {
+	case strings.Contains(k, "eye"):
+		return "eyes"
+	case strings.Contains(k, "hair"):
+		return "hair"
+	}
+	return k
 }

@@ -83,7 +83,8 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 			continue
 		}
 		facts := d.factsOf(e)
-		status := strings.ToLower(strings.TrimSpace(facts["status"]))
+		sk := firstKey(facts, "state", "condition", "状态", "狀態", "presence", "status")
+		status := strings.ToLower(strings.TrimSpace(facts[sk]))
 		why, absent := absentStatus[status]
 		if !absent {
 			continue
@@ -103,13 +104,13 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 			msg = fmt.Sprintf("%s is away (%s) as of chapter %d", e.e.Name, loc, d.chapter)
 		}
 		msg += ", but " + how + " here"
-		line, since := e.e.FactSource("status", d.chapter)
+		line, since := e.e.FactSource(sk, d.chapter)
 		out = append(out, Finding{
 			Type:       TypeState,
 			Start:      m.start,
 			End:        m.end,
 			Message:    msg,
-			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: "status", Value: facts["status"], Line: line, Since: since},
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: sk, Value: facts[sk], Line: line, Since: since},
 			Confidence: conf,
 		})
 	}
