@@ -78,6 +78,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		base.Chapters = nil
 	}
 	var rec, evi, brec, bevi int
+	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
 			fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
@@ -101,11 +102,15 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		injected := map[int]string{}
 		for _, s := range c.Sources {
 			if n, ok := knowledge.ChapterNumber(s.Path); ok && (s.Level == "L1" || s.Level == "L2") {
-				if injected[n] == "" || s.Part == "" {
-					injected[n] = s.Level
-					if s.Part != "" {
-						injected[n] = "L2 passage"
+				l := s.Level
+				if s.Part != "" {
+					l = "passage"
+				}
+				if !strings.Contains(injected[n], l) {
+					if injected[n] != "" {
+						injected[n] += "+"
 					}
+					injected[n] += l
 				}
 			}
 		}
@@ -125,7 +130,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d injected=%s",
 			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, describeInjected(injected))
 		if *baseline {
-			bh, be := baselineAnswer(an, tc, chapters, q, *budget)
+			bh, be := bl.answer(q, *budget)
 			if bh {
 				brec++
 			}
@@ -176,7 +181,7 @@ func describeInjected(m map[int]string) string {
 	sort.Ints(ns)
 	var parts []string
 	for _, n := range ns {
-		parts = append(parts, fmt.Sprintf("%d:%s", n, strings.ReplaceAll(m[n], " ", "-")))
+		parts = append(parts, fmt.Sprintf("%d:%s", n, m[n]))
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
@@ -267,20 +272,38 @@ func readQueries(path string) ([]evalQuery, error) {
 	return out, nil
 }
 
-// baselineAnswer is plain BM25 over whole chapters 1..W-1, filling the
-// budget with whole chapters in rank order (skipping any that no longer
-// fits).
-func baselineAnswer(an *textsearch.Analyzer, tc *textsearch.Counter, chapters []string, q evalQuery, budget int) (hit, evidence bool) {
+// chapterBaseline is plain BM25 over whole chapters 1..W-1, filling the budget
+// with whole chapters in rank order (skipping any that no longer fits).
+// It remembers each chapter's terms and token count across queries.
+type chapterBaseline struct {
+	an       *textsearch.Analyzer
+	tc       *textsearch.Counter
+	chapters []string
+	terms    map[int][]string
+	cost     map[int]int
+}
+
+func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool) {
+	if bl.terms == nil {
+		bl.terms, bl.cost = map[int][]string{}, map[int]int{}
+	}
 	x := textsearch.NewIndex(0, 0)
-	for n := 1; n < q.WritingChapter && n <= len(chapters); n++ {
-		x.Add(strconv.Itoa(n), an.Terms(chapters[n-1]))
+	for n := 1; n < q.WritingChapter && n <= len(bl.chapters); n++ {
+		if bl.terms[n] == nil {
+			bl.terms[n] = bl.an.Terms(bl.chapters[n-1])
+		}
+		x.Add(strconv.Itoa(n), bl.terms[n])
 	}
 	left := budget
 	var text strings.Builder
-	for _, h := range x.Search(an.Terms(q.Query), 0, nil) {
+	for _, h := range x.Search(bl.an.Terms(q.Query), 0, nil) {
 		n, _ := strconv.Atoi(h.ID)
-		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(chapters[n-1]) + "\n\n"
-		c := tc.MustCount(block)
+		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(bl.chapters[n-1]) + "\n\n"
+		c, ok := bl.cost[n]
+		if !ok {
+			c = bl.tc.MustCount(block)
+			bl.cost[n] = c
+		}
 		if c > left {
 			continue
 		}
@@ -290,5 +313,5 @@ func baselineAnswer(an *textsearch.Analyzer, tc *textsearch.Counter, chapters []
 			hit = true
 		}
 	}
-	return hit, containsEvidence(an.Folder(), text.String(), q.Evidence)
+	return hit, containsEvidence(bl.an.Folder(), text.String(), q.Evidence)
 }

@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/longbridgeapp/opencc"
 )
 
 // evalShared finds ../shared beside the repository by walking up from
@@ -128,4 +133,70 @@ func TestEvalContextBadInput(t *testing.T) {
 			t.Errorf("%s: exit %d\n%s%s", tc.q, code, out.String(), errb.String())
 		}
 	}
+}
+
+// TestEvalContextChinese runs the Chinese query set of testdata/assemble
+// (simplified queries) on the traditional 红楼梦, and the same queries
+// in traditional characters on a simplified copy of the text.
+func TestEvalContextChinese(t *testing.T) {
+	sh := evalShared(t)
+	queries := filepath.Join("..", "..", "testdata", "assemble", "hongloumeng-queries.jsonl")
+	run := func(book, q string) (string, int) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+		code := runEvalContext(context.Background(), env, []string{"--book", book, "--queries", q, "--budget", "8000", "--baseline"})
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String(), code
+	}
+	check := func(name, out string) {
+		var rec, base float64
+		for _, m := range closing.FindAllStringSubmatch(out, -1) {
+			r, _ := strconv.ParseFloat(m[2], 64)
+			if m[1] != "" {
+				base = r
+			} else {
+				rec = r
+			}
+		}
+		t.Logf("%s: recall %.2f (baseline %.2f)", name, rec, base)
+		if rec < 0.85 || rec <= base {
+			t.Errorf("%s: recall %.2f, want >= 0.85 and above the baseline's %.2f\n%s", name, rec, base, out)
+		}
+	}
+	out, _ := run(filepath.Join(sh, "corpus", "hongloumeng"), queries)
+	check("simplified queries, traditional text", out)
+
+	// The other way round: a simplified text, traditional queries.
+	s2t, err := opencc.New("s2t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := textsearch.NewFolder()
+	book := t.TempDir()
+	for n := 1; n <= 70; n++ {
+		data, err := os.ReadFile(filepath.Join(sh, "corpus", "hongloumeng", fmt.Sprintf("%03d.txt", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(book, fmt.Sprintf("%03d.txt", n)), []byte(folder.Fold(string(data))), 0o644)
+	}
+	data, _ := os.ReadFile(queries)
+	var trad strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var q evalQuery
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		if q.Query, err = s2t.Convert(q.Query); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(q)
+		trad.Write(append(b, '\n'))
+	}
+	tq := filepath.Join(t.TempDir(), "trad.jsonl")
+	os.WriteFile(tq, []byte(trad.String()), 0o644)
+	out, _ = run(book, tq)
+	check("traditional queries, simplified text", out)
 }
