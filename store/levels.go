@@ -124,7 +124,9 @@ func (s *Store) Work(ctx context.Context) error {
 }
 
 // Drain runs the queued summary jobs, at most Options.Concurrency at once,
-// until the queue is empty, and returns how many it completed.
+// until the queue is empty, and returns how many it completed. Results
+// are committed in batches (one sync for many jobs), each job's levels
+// durable before it counts as done.
 func (s *Store) Drain(ctx context.Context) (int, error) {
 	if s.readOnly {
 		return 0, ErrReadOnly
@@ -138,76 +140,142 @@ func (s *Store) Drain(ctx context.Context) (int, error) {
 		if len(jobs) == 0 {
 			return done, nil
 		}
+		outcomes := make(chan jobOutcome, 256)
+		committed := make(chan commitResult, 1)
+		go func() { committed <- s.commitOutcomes(outcomes) }()
 		p := pool.New().WithContext(ctx).WithMaxGoroutines(s.opts.Concurrency)
-		var progressed = make([]bool, len(jobs))
-		for i, j := range jobs {
+		for _, j := range jobs {
 			p.Go(func(ctx context.Context) error {
-				ok, err := s.runJob(ctx, j)
-				progressed[i] = ok
-				return err
+				o, err := s.runJob(ctx, j)
+				if err != nil {
+					return err
+				}
+				outcomes <- o
+				return nil
 			})
 		}
 		err = p.Wait()
-		n := 0
-		for _, ok := range progressed {
-			if ok {
-				n++
-			}
+		close(outcomes)
+		res := <-committed
+		done += res.progressed
+		if res.err != nil {
+			return done, res.err
 		}
-		done += n
 		if err != nil {
 			return done, err
 		}
 		if ctx.Err() != nil {
 			return done, ctx.Err()
 		}
-		if n == 0 && round > maxAttempts+1 {
+		if res.progressed == 0 && round > maxAttempts+1 {
 			return done, fmt.Errorf("summary queue: %d jobs make no progress", len(jobs))
 		}
 	}
 }
 
-// runJob does one job and reports whether it left the queue.
-func (s *Store) runJob(ctx context.Context, j Job) (bool, error) {
+// jobOutcome is what became of one job, to be committed.
+type jobOutcome struct {
+	job    Job
+	drop   bool   // nothing holds the content any more
+	failed string // the Summarizer's error
+	levels Levels
+}
+
+type commitResult struct {
+	progressed int
+	err        error
+}
+
+// commitOutcomes writes outcomes as they come, as many per transaction as
+// have arrived while the previous one was syncing.
+func (s *Store) commitOutcomes(in <-chan jobOutcome) commitResult {
+	var res commitResult
+	for o := range in {
+		batch := []jobOutcome{o}
+	gather:
+		for len(batch) < 512 {
+			select {
+			case o, ok := <-in:
+				if !ok {
+					break gather
+				}
+				batch = append(batch, o)
+			default:
+				break gather
+			}
+		}
+		if res.err != nil {
+			continue // keep draining so that workers never block
+		}
+		err := s.update(func(tx *bolt.Tx) error {
+			q := tx.Bucket(bQueue)
+			for _, o := range batch {
+				switch {
+				case o.drop:
+					if err := q.Delete([]byte(o.job.Hash)); err != nil {
+						return err
+					}
+				case o.failed != "":
+					var cur Job
+					if ok, err := getJSON(q, o.job.Hash, &cur); err != nil {
+						return err
+					} else if !ok {
+						continue
+					}
+					cur.Attempts++
+					cur.LastError = o.failed
+					if err := putJSON(q, o.job.Hash, cur); err != nil {
+						return err
+					}
+				default:
+					if err := putJSON(tx.Bucket(bLevels), o.job.Hash, o.levels); err != nil {
+						return err
+					}
+					if err := q.Delete([]byte(o.job.Hash)); err != nil {
+						return err
+					}
+					if err := s.markLevels(tx, o.job); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			res.err = fmt.Errorf("summary queue: %w", err)
+			continue
+		}
+		for _, o := range batch {
+			if o.failed == "" {
+				res.progressed++
+				if !o.drop && s.opts.jobDone != nil {
+					s.opts.jobDone(o.job)
+				}
+			}
+		}
+	}
+	return res
+}
+
+// runJob does one job's work, writing nothing itself.
+func (s *Store) runJob(ctx context.Context, j Job) (jobOutcome, error) {
 	req, ok, err := s.jobRequest(ctx, j)
 	if err != nil {
-		return false, err
+		return jobOutcome{}, err
 	}
 	if !ok {
-		// Nothing holds this content any more: drop the job.
-		return true, s.update(func(tx *bolt.Tx) error { return tx.Bucket(bQueue).Delete([]byte(j.Hash)) })
+		return jobOutcome{job: j, drop: true}, nil
 	}
 	sum, serr := s.summarize(ctx, req, j.Attempts)
 	if serr != nil {
 		if ctx.Err() != nil {
-			return false, ctx.Err()
+			return jobOutcome{}, ctx.Err()
 		}
 		s.log.Warn("summary failed", "path", req.Path, "attempt", j.Attempts+1, "err", serr)
-		return false, s.update(func(tx *bolt.Tx) error {
-			b := tx.Bucket(bQueue)
-			var cur Job
-			if ok, err := getJSON(b, j.Hash, &cur); err != nil || !ok {
-				return err
-			}
-			cur.Attempts++
-			cur.LastError = s.clean(serr.Error())
-			return putJSON(b, j.Hash, cur)
-		})
+		return jobOutcome{job: j, failed: s.clean(serr.Error())}, nil
 	}
 	lv := Levels{Hash: j.Hash, L0: s.clean(sum.L0), L1: s.clean(sum.L1), Extractive: sum.Extractive, Model: sum.Model, At: time.Now().UTC()}
-	err = s.update(func(tx *bolt.Tx) error {
-		if err := putJSON(tx.Bucket(bLevels), j.Hash, lv); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bQueue).Delete([]byte(j.Hash)); err != nil {
-			return err
-		}
-		return s.markLevels(tx, j)
-	})
-	if err == nil && s.opts.jobDone != nil {
-		s.opts.jobDone(j)
-	}
-	return err == nil, err
+	return jobOutcome{job: j, levels: lv}, nil
 }
 
 // summarize asks the configured Summarizer, falling back to the extractive
