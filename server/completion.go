@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/flowcabal/flowcabal/server/source"
 	"go.lsp.dev/protocol"
@@ -14,4 +15,17 @@ func (s *Server) completion(ctx context.Context, p *positionParams) (*protocol.C
 	}
 	l, err := source.Completion(snap, f, p.Position, s.sourceOptions())
 	return l, featureError(err)
+}
+
+func (s *Server) resolveCompletion(ctx context.Context, item *protocol.CompletionItem) (*protocol.CompletionItem, error) {
+	snap, err := s.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := json.Marshal(item.Data)
+	var d source.ResolveData
+	if err := json.Unmarshal(raw, &d); err == nil {
+		source.ResolveCompletion(snap, item, d, s.sourceOptions())
+	}
+	return item, nil
 }

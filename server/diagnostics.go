@@ -172,6 +172,8 @@ func (s *Server) sourceOptions() source.Options {
 		Tags:               len(c.TextDocument.PublishDiagnostics.TagSupport) > 0 && string(c.TextDocument.PublishDiagnostics.TagSupport) != "null",
 		Markdown:           c.markdownHover(),
 		Snippets:           c.TextDocument.Completion.CompletionItem.SnippetSupport,
+		MarkdownDocs:       c.markdownCompletionDocs(),
+		ResolveDocs:        hasString(c.TextDocument.Completion.CompletionItem.ResolveSupport.Properties, "documentation"),
 		Hierarchical:       c.TextDocument.DocumentSymbol.HierarchicalDocumentSymbolSupport,
 	}
 }

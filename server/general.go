@@ -73,6 +73,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 		},
 		CompletionProvider: &protocol.CompletionOptions{
 			TriggerCharacters: []string{"{", "@", "/", "."},
+			ResolveProvider:   true,
 		},
 		HoverProvider:              true,
 		DefinitionProvider:         true,

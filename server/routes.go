@@ -34,6 +34,7 @@ var routes = map[string]route{
 	protocol.MethodTextDocumentPrepareRename:  req((*Server).prepareRename),
 	protocol.MethodTextDocumentRename:         req((*Server).rename),
 	protocol.MethodTextDocumentCompletion:     req((*Server).completion),
+	protocol.MethodCompletionItemResolve:      req((*Server).resolveCompletion),
 	protocol.MethodTextDocumentHover:          req((*Server).hover),
 	protocol.MethodTextDocumentCodeLens:       req((*Server).codeLens),
 	protocol.MethodTextDocumentCodeAction:     req((*Server).codeAction),

@@ -225,6 +225,14 @@ func runScenario(t *testing.T, path string) {
 				continue
 			}
 			for _, it := range list.Items {
+				if it.Documentation == nil && it.Data != nil {
+					// What an editor does when it shows an item.
+					var res protocol.CompletionItem
+					if errOut(s.client.Call(s.ctx, "completionItem/resolve", it, &res)) {
+						continue
+					}
+					it.Documentation = res.Documentation
+				}
 				ins := it.InsertText
 				if it.TextEdit != nil {
 					ins = it.TextEdit.NewText + " @" + rng(file, it.TextEdit.Range)

@@ -51,6 +51,9 @@ type clientCapabilities struct {
 			CompletionItem struct {
 				SnippetSupport      bool     `json:"snippetSupport"`
 				DocumentationFormat []string `json:"documentationFormat"`
+				ResolveSupport      struct {
+					Properties []string `json:"properties"`
+				} `json:"resolveSupport"`
 			} `json:"completionItem"`
 		} `json:"completion"`
 		Hover struct {

@@ -39,7 +39,6 @@ var unimplemented = []string{
 	"textDocument/diagnostic",
 	"workspace/diagnostic",
 	"textDocument/willSaveWaitUntil",
-	"completionItem/resolve",
 	"codeAction/resolve",
 	"codeLens/resolve",
 	"workspaceSymbol/resolve",

@@ -139,7 +139,7 @@ func refItems(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, cur *w
 		doc         any
 		sort        string
 	}
-	cands := f.Memo(fmt.Sprintf("refcands/%v", o.MarkdownDocs), func() any {
+	cands := f.Memo(fmt.Sprintf("refcands/%v/%v", o.MarkdownDocs, o.ResolveDocs), func() any {
 		var out []cand
 		seen := map[string]bool{}
 		for i, n := range pf.Nodes {
@@ -152,7 +152,11 @@ func refItems(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, cur *w
 			if n.Title != nil {
 				title = n.Title.Value
 			}
-			out = append(out, cand{name, title, doc(promptPreview(n, 160), o), fmt.Sprintf("1%05d", i)})
+			var d any
+			if !o.ResolveDocs {
+				d = doc(promptPreview(n, 160), o)
+			}
+			out = append(out, cand{name, title, d, fmt.Sprintf("1%05d", i)})
 		}
 		return out
 	}).([]cand)
@@ -164,6 +168,7 @@ func refItems(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, cur *w
 		items = append(items, protocol.CompletionItem{
 			Label: c.name, Kind: protocol.CompletionItemKindFunction, Detail: c.title,
 			Documentation: c.doc, TextEdit: edit(c.name), SortText: c.sort,
+			Data: ResolveData{URI: string(f.URI), Node: c.name},
 		})
 	}
 	for i, in := range pf.Inputs {
@@ -205,6 +210,7 @@ func useItems(snap *cache.Snapshot, pf *workflowlang.File, alias string, edit fu
 		label := alias + "." + n.Name.Name
 		items = append(items, protocol.CompletionItem{Label: label, Kind: protocol.CompletionItemKindFunction,
 			Detail: title, Documentation: doc(promptPreview(n, 400), o), TextEdit: edit(label),
+			Data:       ResolveData{URI: string(uf.URI), Node: n.Name.Name},
 			FilterText: label, SortText: fmt.Sprintf("%05d", i)})
 	}
 	return items
@@ -223,7 +229,10 @@ func knowledgeItems(snap *cache.Snapshot, pf *workflowlang.File, start, off int,
 		items = append(items, protocol.CompletionItem{Label: r.Path, Kind: protocol.CompletionItemKindFile,
 			Detail: fmt.Sprintf("knowledge · %d bytes", r.Size), FilterText: r.Path,
 			TextEdit: &protocol.TextEdit{Range: rng, NewText: text}, SortText: fmt.Sprintf("%06d", i),
-			Data: map[string]string{"resource": r.Path}})
+			Data: ResolveData{Resource: r.Path}})
+	}
+	if o.ResolveDocs {
+		return items // documentation comes with completionItem/resolve
 	}
 	// Documentation (the L0 stand-in) is read from disk: only for the
 	// first few, so that a project of thousands of files stays fast.
@@ -362,4 +371,32 @@ func doc(s string, o Options) any {
 		return protocol.MarkupContent{Kind: protocol.Markdown, Value: s}
 	}
 	return s
+}
+
+// ResolveData travels in a completion item's data field, so that
+// completionItem/resolve can add the documentation the list left out.
+type ResolveData struct {
+	URI      string `json:"uri,omitempty"`
+	Node     string `json:"node,omitempty"`
+	Resource string `json:"resource,omitempty"`
+}
+
+// ResolveCompletion fills in an item's documentation from its data.
+func ResolveCompletion(snap *cache.Snapshot, item *protocol.CompletionItem, d ResolveData, o Options) {
+	switch {
+	case d.Resource != "":
+		if r, ok := snap.Resource(d.Resource); ok {
+			if lead := r.Lead(); lead != "" {
+				item.Documentation = doc("L0 (first lines): "+lead, o)
+			}
+		}
+	case d.URI != "" && d.Node != "":
+		f, ok := snap.File(protocol.DocumentURI(d.URI))
+		if !ok {
+			return
+		}
+		if n := snap.Parse(f).Node(d.Node); n != nil {
+			item.Documentation = doc(promptPreview(n, 400), o)
+		}
+	}
 }

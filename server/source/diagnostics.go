@@ -13,6 +13,7 @@ type Options struct {
 	Tags               bool // diagnostics may carry tags (unnecessary)
 	Markdown           bool // hovers may be Markdown
 	MarkdownDocs       bool // completion documentation may be Markdown
+	ResolveDocs        bool // completion documentation may wait for completionItem/resolve
 	Snippets           bool // completion items may be snippets
 	Hierarchical       bool // documentSymbol may be hierarchical
 }
