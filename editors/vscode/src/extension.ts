@@ -97,8 +97,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const graph = new GraphPanel({ client: () => client, binary: serverBinary, log: (l) => channel.appendLine(l) });
   context.subscriptions.push(graph);
 
-  const watchProgress = (c: LanguageClient, token: ProgressToken): void => {
+  /** Follows one progress token; the returned function stops unless it has begun. */
+  const watchProgress = (c: LanguageClient, token: ProgressToken): (() => void) => {
+    let begun = false;
     const sub = c.onProgress(WorkDoneProgress.type, token, (value) => {
+      begun = true;
       status.update(token, value as ProgressValue);
       paint();
       graph.onProgress();
@@ -106,6 +109,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         sub.dispose();
       }
     });
+    return () => {
+      if (!begun) {
+        sub.dispose();
+      }
+    };
   };
 
   /** Sends one server command; the server's error is shown, never swallowed. */
@@ -120,7 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       return undefined;
     }
     const workDoneToken = `flowcabal-ui-${process.pid}-${++progressSeq}`;
-    watchProgress(c, workDoneToken);
+    const unwatch = watchProgress(c, workDoneToken);
     try {
       const result = await c.sendRequest(ExecuteCommandRequest.type, { command, arguments: args, workDoneToken });
       showResult(command, result);
@@ -130,6 +138,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       channel.appendLine(msg);
       void vscode.window.showErrorMessage(msg);
       return undefined;
+    } finally {
+      // A server that answered without using the token will not use it later.
+      unwatch();
     }
   };
 
