@@ -334,6 +334,16 @@ func (e *editor) insertBefore(first Item, text string) {
 	e.add(Span{at, at}, text+"\n\n")
 }
 
+// insertAfter puts text on its own lines after the line where it ends.
+func (e *editor) insertAfter(it Item, text string) {
+	at := e.lineEnd(it.ItemSpan().End)
+	if at == len(e.f.Src) && (at == 0 || e.f.Src[at-1] != '\n') {
+		e.add(Span{at, at}, "\n"+text+"\n")
+		return
+	}
+	e.add(Span{at, at}, text+"\n")
+}
+
 func (e *editor) appendText(text string) {
 	src := e.f.Src
 	switch {
@@ -573,10 +583,13 @@ func parseRef(s string) (*Ref, error) {
 	if !ok {
 		return nil, fmt.Errorf("bad reference %q", s)
 	}
-	clear := func(r *Ref) {
-		r.Span, r.Inner, r.NameSpan, r.AliasSpan, r.PathSpan, r.LevelSpan = Span{}, Span{}, Span{}, Span{}, Span{}, Span{}
+	// The spans point into the snippet, not into any file: zero them,
+	// except that a written level keeps a non-empty LevelSpan, which is
+	// how Target knows to print it.
+	r.Span, r.Inner, r.NameSpan, r.AliasSpan, r.PathSpan = Span{}, Span{}, Span{}, Span{}, Span{}
+	if r.LevelSpan.Len() > 0 {
+		r.LevelSpan = Span{0, len(r.Level)}
 	}
-	clear(r)
 	return r, nil
 }
 
@@ -624,7 +637,11 @@ func (e *editor) uses(mus []ModelUse) error {
 		}
 	}
 	if len(added) > 0 {
-		e.insertBefore(e.firstItem(func(it Item) bool { _, ok := it.(*Use); return !ok }), strings.Join(added, "\n"))
+		if n := len(e.f.Uses); n > 0 {
+			e.insertAfter(e.f.Uses[n-1], strings.Join(added, "\n"))
+		} else {
+			e.insertBefore(e.firstItem(func(it Item) bool { return true }), strings.Join(added, "\n"))
+		}
 	}
 	return nil
 }
@@ -679,13 +696,17 @@ func (e *editor) inputs(mis []ModelInput) error {
 		}
 	}
 	if len(added) > 0 {
-		e.insertBefore(e.firstItem(func(it Item) bool {
-			switch it.(type) {
-			case *Use, *Input:
-				return false
-			}
-			return true
-		}), strings.Join(added, "\n"))
+		if n := len(e.f.Inputs); n > 0 {
+			e.insertAfter(e.f.Inputs[n-1], strings.Join(added, "\n"))
+		} else {
+			e.insertBefore(e.firstItem(func(it Item) bool {
+				switch it.(type) {
+				case *Use, *Input:
+					return false
+				}
+				return true
+			}), strings.Join(added, "\n"))
+		}
 	}
 	return nil
 }
