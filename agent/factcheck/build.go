@@ -329,6 +329,25 @@ func newEntInfo(e *knowledge.Entity) *entInfo {
 				ei.titled[ws[i+1]] = w
 			}
 		}
+	}
+	// Someone with a rank fact is "<Rank> <surname>" whether or not a
+	// name says so: "Lieutenant Wickham".
+	for key, v := range e.Facts {
+		lk := strings.ToLower(key)
+		r := capitalizeWord(v)
+		if !(strings.Contains(lk, "rank") || lk == "title") || rankClass[r] == "" {
+			continue
+		}
+		if ws := latinWords(e.Name); len(ws) >= 1 {
+			last := ws[len(ws)-1]
+			if first, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(first) && !titleWords[last] && rankClass[last] == "" {
+				if _, ok := ei.titled[last]; !ok {
+					ei.titled[last] = r
+				}
+			}
+		}
+	}
+	for _, n := range e.Names() {
 		if strings.Contains(n, "夫人") || strings.Contains(n, "姑娘") || strings.Contains(n, "小姐") || strings.Contains(n, "奶奶") || strings.Contains(n, "太太") {
 			f += 3
 		}
@@ -447,4 +466,13 @@ func (k *Knowledge) toTraditional(r rune) rune {
 		return t
 	}
 	return r
+}
+
+func capitalizeWord(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
 }

@@ -118,6 +118,7 @@ var colourGroups = map[string]string{
 }
 
 var ageNouns = map[string]byte{"girl": 'f', "woman": 'f', "lady": 'f', "maid": 'f', "maiden": 'f', "widow": 'f',
+	"daughter": 'f', "bride": 'f', "spinster": 'f', "beauty": 'f', "son": 'm', "bachelor": 'm', "widower": 'm', "officer": 'm', "soldier": 'm', "heir": 0,
 	"man": 'm', "boy": 'm', "gentleman": 'm', "fellow": 'm', "youth": 'm', "lad": 'm',
 	"child": 0, "person": 0, "creature": 0}
 
@@ -273,6 +274,9 @@ func (k *Knowledge) claims(d *doc) []claim {
 				}
 			}
 			after := n.last + skip + len(u) + 1
+			if p := lw(after); p == "away" || p == "off" || p == "distant" {
+				after++ // "five miles away from"
+			}
 			if p := lw(after); p == "from" || p == "to" || p == "of" {
 				var place []string
 				for j := after + 1; j < len(d.words) && j < after+4; j++ {
@@ -298,7 +302,14 @@ func (k *Knowledge) claims(d *doc) []claim {
 			if _, ok := colourGroups[c]; !ok {
 				continue
 			}
-			if noun := lw(i + 1); colourNouns[noun] && d.between(i, i+1) == " " {
+			noun := lw(i + 1)
+			switch noun {
+			case "eyed":
+				noun = "eyes"
+			case "haired":
+				noun = "hair"
+			}
+			if colourNouns[noun] && (d.between(i, i+1) == " " || d.between(i, i+1) == "-") {
 				out = append(out, claim{kind: "colour", noun: noun, colour: c, start: w.start, end: w.end, wordIdx: i})
 				continue
 			}

@@ -23,6 +23,21 @@ var speechVerbs = wordSet("said", "cried", "replied", "observed", "exclaimed", "
 	"asked", "whispered", "returned", "rejoined", "resumed", "repeated", "remarked", "began", "interrupted",
 	"shouted", "called", "murmured", "muttered", "sighed", "laughed", "declared", "insisted", "pursued", "inquired", "enquired", "says", "asks", "replies", "cries")
 
+// objectVerbs are speech verbs that also take a person as object.
+var objectVerbs = wordSet("asked", "answered", "called", "interrupted", "returned", "began", "repeated", "pursued", "resumed", "continued", "asks", "answered", "enquired", "inquired")
+
+// afterQuote reports whether word i follows a closing quotation mark,
+// with at most a comma or stop between: “…,” said Lydia.
+func afterQuote(d *doc, i int) bool {
+	start := 0
+	if i > 0 {
+		start = d.words[i-1].end
+	}
+	gap := strings.TrimRight(d.text[start:d.words[i].start], " \n")
+	gap = strings.TrimRight(gap, ",.!?")
+	return strings.HasSuffix(gap, "”") || strings.HasSuffix(gap, "\"") || strings.HasSuffix(gap, "’")
+}
+
 // notActing follow a name without placing its owner in the scene: modal
 // and perfect forms, writing and sending from afar, being elsewhere.
 var notActing = wordSet("would", "could", "should", "might", "must", "may", "will", "shall", "had", "has", "have",
@@ -179,7 +194,11 @@ func (k *Knowledge) acting(d *doc, mi int) (string, float64) {
 		return "", 0
 	}
 	if len(prev) > 0 && speechVerbs[strings.ToLower(prev[0])] && d.between(m.firstWord-1, m.firstWord) == " " {
-		return "speaks", 0.9
+		// "asked Lydia to dance" is not speech: verbs that also take an
+		// object count only right after a quotation.
+		if !objectVerbs[strings.ToLower(prev[0])] || afterQuote(d, m.firstWord-1) {
+			return "speaks", 0.9
+		}
 	}
 	if len(prev) > 0 && strings.ToLower(prev[0]) == "by" && sameClause(d, m.firstWord-1, m.firstWord) {
 		return "acts", 0.8
@@ -239,6 +258,12 @@ func subjectOf(d *doc, m mention) (string, bool) {
 		return "", false
 	}
 	plain := strings.TrimSpace(gap) == ""
+	// "Lydia, laughing, ran to the window".
+	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
+		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
+			return "acts", true
+		}
+	}
 	if plain {
 		if beForms[next] {
 			if j+1 < len(d.words) && sameClause(d, j, j+1) && !elsewhere[strings.ToLower(d.words[j+1].s)] {
