@@ -28,6 +28,7 @@ import (
 const (
 	crashChildEnv = "FLOWCABAL_STORE_CRASH_CHILD"
 	crashRootEnv  = "FLOWCABAL_STORE_CRASH_ROOT"
+	crashStartEnv = "FLOWCABAL_STORE_CRASH_START"
 )
 
 func TestMain(m *testing.M) {
@@ -76,7 +77,10 @@ func crashChild(mode, root string) int {
 		say("ready")
 		time.Sleep(time.Minute) // until killed
 	case "curate":
-		for i := 1; i < 100000; i++ {
+		// A restarted child retries from the first unacknowledged persist,
+		// as an editor would.
+		first, _ := strconv.Atoi(os.Getenv(crashStartEnv))
+		for i := max(first, 1); i < 100000; i++ {
 			target := fmt.Sprintf("manuscript/chapter-%02d", 11+i%3)
 			res, err := s.Persist(ctx, curatedText(i), target, []string{"v" + strconv.Itoa(i)})
 			if err != nil {
@@ -103,10 +107,10 @@ func curatedText(i int) string {
 
 // child starts the test binary in mode on root and returns it with a
 // reader of its lines.
-func child(t *testing.T, mode, root string) (*exec.Cmd, *bufio.Scanner) {
+func child(t *testing.T, mode, root string, env ...string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+mode, crashRootEnv+"="+root)
+	cmd.Env = append(append(os.Environ(), crashChildEnv+"="+mode, crashRootEnv+"="+root), env...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -185,27 +189,28 @@ func TestCrashDuringIndexing(t *testing.T) {
 	kill(t, cmd, lines)
 	checkDB(t, root)
 
-	// 3. Let it index, kill it while it summarises.
-	cmd, lines = child(t, "index", root)
-	indexed := false
+	// 3. Let it index, kill it while it summarises, several times, after
+	// a random number of summaries each time.
 	var acked []string
-	for lines.Scan() {
-		l := lines.Text()
-		if l == "indexed" {
-			indexed = true
-		}
-		if h, ok := strings.CutPrefix(l, "job "); ok {
-			acked = append(acked, h)
-			if len(acked) == 25 {
-				break
+	for round := 0; round < killRounds(3); round++ {
+		cmd, lines = child(t, "index", root)
+		want := 1 + rand.IntN(20)
+		got := 0
+		for lines.Scan() {
+			if h, ok := strings.CutPrefix(lines.Text(), "job "); ok {
+				acked = append(acked, h)
+				if got++; got == want {
+					break
+				}
 			}
 		}
+		if got < want {
+			t.Fatalf("round %d: child stopped after %d summaries", round, got)
+		}
+		time.Sleep(time.Duration(rand.IntN(3000)) * time.Microsecond)
+		kill(t, cmd, lines)
+		checkDB(t, root)
 	}
-	if !indexed || len(acked) < 25 {
-		t.Fatalf("child stopped early: indexed=%v jobs=%d", indexed, len(acked))
-	}
-	kill(t, cmd, lines)
-	checkDB(t, root)
 
 	// Everything acknowledged is there before any new work.
 	s := openStore(t, root, Options{})
@@ -270,8 +275,13 @@ func TestCrashDuringCuration(t *testing.T) {
 	root := copyProject(t, sampleProject)
 	var all []ack
 	recovered := 0
-	for round := 0; round < 5; round++ {
-		cmd, lines := child(t, "curate", root)
+	rounds := killRounds(6)
+	for round := 0; round < rounds; round++ {
+		next := 1
+		if len(all) > 0 {
+			next = all[len(all)-1].i + 1
+		}
+		cmd, lines := child(t, "curate", root, crashStartEnv+"="+strconv.Itoa(next))
 		want := 3 + rand.IntN(12)
 		n := 0
 		for n < want && lines.Scan() {
@@ -312,9 +322,26 @@ func TestCrashDuringCuration(t *testing.T) {
 		}
 		s.Close()
 	}
-	t.Logf("%d of 5 kills landed between the record and the end of a file write", recovered)
-	// The queue finishes and a re-index finds nothing left to do twice.
+	t.Logf("%d of %d kills landed between the record and the end of a file write", recovered, rounds)
+	// Nothing duplicated: every content persisted, including the one a
+	// kill interrupted and the child retried, appears once.
 	s := openStore(t, root, Options{})
+	for _, target := range []string{"manuscript/chapter-11", "manuscript/chapter-12", "manuscript/chapter-13"} {
+		vs, err := s.CuratedVersions(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for _, v := range vs {
+			if v.Origin == "persist" {
+				seen[v.Hash]++
+				if seen[v.Hash] > 1 {
+					t.Errorf("%s: content %.12s persisted twice", target, v.Hash)
+				}
+			}
+		}
+	}
+	// The queue finishes and a re-index finds nothing left to do twice.
 	ctx := context.Background()
 	if _, err := s.Index(ctx, nil); err != nil {
 		t.Fatal(err)
@@ -364,4 +391,13 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 		t.Errorf("sidecar after reopening = %+v", h)
 	}
 	s2.Close()
+}
+
+// killRounds is how many kills a crash test makes: n, or
+// $FLOWCABAL_KILL_ROUNDS for a longer run.
+func killRounds(n int) int {
+	if v, err := strconv.Atoi(os.Getenv("FLOWCABAL_KILL_ROUNDS")); err == nil && v > 0 {
+		return v
+	}
+	return n
 }
