@@ -456,3 +456,19 @@ func TestWorkRunsTheQueueInTheBackground(t *testing.T) {
 	}
 	s.Close()
 }
+
+func TestLevelsOfAnEmptyFileAreNotPending(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "meta/empty.md", "---\nname: Empty\n---\n")
+	s := openStore(t, root, Options{})
+	if _, err := s.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	lv, err := s.Level("meta/empty", 1)
+	if err != nil || lv.Pending || lv.Text != "" {
+		t.Errorf("L1 of an empty file = %+v, %v", lv, err)
+	}
+	if q, _ := s.Queue(); len(q) != 0 {
+		t.Errorf("queue = %+v", q)
+	}
+}

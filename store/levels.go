@@ -461,6 +461,11 @@ func (s *Store) Level(p string, level int) (LevelText, error) {
 	default:
 		return out, fmt.Errorf("level %d of %s: levels are 0, 1 and 2", level, r.Path)
 	}
+	if !summarizable(r) {
+		// No text (or a file that could not be read): nothing to wait for.
+		out.Hash = r.Hash
+		return out, nil
+	}
 	return s.levelFrom(out, r.Hash, r.LevelHash)
 }
 
