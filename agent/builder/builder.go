@@ -30,7 +30,8 @@ const Role = "B"
 
 // Options configure a Builder.
 type Options struct {
-	// Manager runs the builder's agent loop (role B).
+	// Manager runs the builder's agent loop (role B); nil when no agent
+	// model is configured.
 	Manager *core.Manager
 	// Store, when set, gives the agent its read-only project tools and a
 	// compact project view, and keeps suggestions, acceptances and
@@ -57,11 +58,9 @@ type Builder struct {
 
 type rejection struct{ intent, summary, reason string }
 
-// New returns a builder.
+// New returns a builder. Without a Manager only the model-free parts
+// work: Apply, snippets, code actions.
 func New(opts Options) (*Builder, error) {
-	if opts.Manager == nil {
-		return nil, errors.New("builder: no agent manager")
-	}
 	lib := opts.Library
 	if lib == nil {
 		var err error
@@ -174,16 +173,14 @@ func (b *Builder) suggest(ctx context.Context, req Request, prev *Suggestion, mo
 	if strings.TrimSpace(req.Intent) == "" {
 		return nil, errors.New("build: the intent is empty")
 	}
-	if req.Path == "" {
-		req.Path = req.URI
+	if b.opts.Manager == nil {
+		return nil, errors.New("build: no agent model is configured (set [models.agent] in flowcabal.toml)")
 	}
-	f := workflowlang.Parse(req.Path, []byte(req.Text))
-	for _, d := range f.Diagnostics {
-		if d.Severity == workflowlang.SeverityError {
-			return nil, fmt.Errorf("build: fix the syntax errors of %s first (%s)", req.Path, d.Message)
-		}
+	res, err := parseRequest(&req)
+	if err != nil {
+		return nil, err
 	}
-	res := workflowlang.Check(f, req.Env)
+	f := res.File
 	model := workflowlang.ToModel(res)
 	edges := model.Edges
 	model.Edges = nil
@@ -191,7 +188,6 @@ func (b *Builder) suggest(ctx context.Context, req Request, prev *Suggestion, mo
 	if err != nil {
 		return nil, err
 	}
-
 	focus := ""
 	if req.Offset >= 0 {
 		for _, n := range f.Nodes {
@@ -278,32 +274,75 @@ func (b *Builder) suggest(ctx context.Context, req Request, prev *Suggestion, mo
 	if last == nil {
 		return nil, errors.New("build: the agent answered without a checked patch")
 	}
-	ops, _ := json.Marshal(lastOps)
-	seq := b.seq.Add(1)
-	s := &Suggestion{
-		seq:        seq,
-		ID:         fmt.Sprintf("build-%d-%d", time.Now().UnixNano(), seq),
-		URI:        req.URI,
-		Intent:     req.Intent,
-		Summary:    lastSummary,
-		Operations: ops,
-		Names:      last.names,
-		Added:      last.added,
-		Edits:      last.edits,
-		NewText:    string(last.newText),
-		Preview:    preview(req.Path, []byte(req.Text), last.edits),
-		RunID:      out.RunID,
-		req:        req,
-	}
+	s := b.finish(ctx, req, last, lastOps, lastSummary, out.RunID)
 	if prev != nil {
 		s.Refines = prev.ID
 		s.Intent = prev.Intent + " — " + modification
 	}
+	b.record(ctx, s)
+	return s, nil
+}
+
+// parseRequest parses and checks the request's text; a file with syntax
+// errors cannot be edited reliably and is refused.
+func parseRequest(req *Request) (*workflowlang.Result, error) {
+	if req.Path == "" {
+		req.Path = req.URI
+	}
+	f := workflowlang.Parse(req.Path, []byte(req.Text))
+	for _, d := range f.Diagnostics {
+		if d.Severity == workflowlang.SeverityError {
+			return nil, fmt.Errorf("build: fix the syntax errors of %s first (%s)", req.Path, d.Message)
+		}
+	}
+	return workflowlang.Check(f, req.Env), nil
+}
+
+// finish makes the suggestion of a checked patch.
+func (b *Builder) finish(ctx context.Context, req Request, a *applied, ops []Op, summary, runID string) *Suggestion {
+	data, _ := json.Marshal(ops)
+	seq := b.seq.Add(1)
+	return &Suggestion{
+		seq:        seq,
+		ID:         fmt.Sprintf("build-%d-%d", time.Now().UnixNano(), seq),
+		URI:        req.URI,
+		Intent:     req.Intent,
+		Summary:    summary,
+		Operations: data,
+		Names:      a.names,
+		Added:      a.added,
+		Edits:      a.edits,
+		NewText:    string(a.newText),
+		Preview:    preview(req.Path, []byte(req.Text), a.edits),
+		RunID:      runID,
+		req:        req,
+	}
+}
+
+// record keeps a suggestion pending and logs it.
+func (b *Builder) record(ctx context.Context, s *Suggestion) {
 	b.mu.Lock()
 	b.suggestions[s.ID] = s
 	b.mu.Unlock()
-	b.log(ctx, store.LogEntry{Status: "suggested", RunID: out.RunID, Node: req.URI, Input: s.Intent,
+	b.log(ctx, store.LogEntry{Status: "suggested", RunID: s.RunID, Node: s.URI, Input: s.Intent,
 		Output: s.ID + "\n" + s.Summary + "\n" + s.Preview})
+}
+
+// Apply makes a suggestion from a patch given by the caller rather than the
+// model (a code action's ready-made patch): checked the same way, pending
+// the same way, no model involved.
+func (b *Builder) Apply(ctx context.Context, req Request, summary string, ops []Op) (*Suggestion, error) {
+	res, err := parseRequest(&req)
+	if err != nil {
+		return nil, err
+	}
+	a, err := applyPatch(b.lib, res, req.Env, ops)
+	if err != nil {
+		b.log(ctx, store.LogEntry{Status: "invalid-patch", Node: req.URI, Input: req.Intent, Error: err.Error()})
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	s := b.finish(ctx, req, a, ops, summary, "")
+	b.record(ctx, s)
 	return s, nil
 }
 

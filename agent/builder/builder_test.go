@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -570,6 +571,36 @@ func TestCodeActions(t *testing.T) {
 	}
 	if lib.CodeActions(res, "nosuch") != nil {
 		t.Error("actions for a missing node")
+	}
+
+	// The ready-made patches work without a model.
+	b, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := b.Suggest(ctx, request(src, "anything")); err == nil || !strings.Contains(err.Error(), "no agent model") {
+		t.Errorf("Suggest without a model: %v", err)
+	}
+	var added [][]string
+	for _, a := range acts {
+		if a.Ops == nil {
+			continue
+		}
+		req := request(src, a.Intent)
+		req.Offset = strings.Index(src, "node draft")
+		s, err := b.Apply(ctx, req, a.Title, a.Ops)
+		if err != nil {
+			t.Fatalf("%s: %v", a.Title, err)
+		}
+		checkMinimal(t, src, s, nil)
+		added = append(added, s.Added)
+		if b.Latest(req.URI) != s {
+			t.Error("an applied action is not pending")
+		}
+	}
+	if fmt.Sprint(added) != "[[critique revise] [continuity]]" {
+		t.Errorf("added %v", added)
 	}
 }
 

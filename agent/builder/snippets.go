@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -168,6 +169,14 @@ type Action struct {
 	Intent string
 	// Node is the node the action is about.
 	Node string
+	// Ops, when set, is a ready-made patch that does the same without a
+	// model (Builder.Apply); nil when the change needs the model.
+	Ops []Op
+}
+
+func addOp(v map[string]any) Op {
+	data, _ := json.Marshal(v)
+	return Op{Op: "add", Path: "/nodes/-", Value: data}
 }
 
 // CodeActions returns the builder's code actions for a node of res.
@@ -178,10 +187,15 @@ func (l *Library) CodeActions(res *workflowlang.Result, node string) []Action {
 	}
 	return []Action{
 		{Title: "Add a critique/revise loop after " + node, Node: node,
-			Intent: fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node)},
+			Intent: fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node),
+			Ops: []Op{
+				addOp(map[string]any{"localId": "critique", "template": "self-critique", "input": node}),
+				addOp(map[string]any{"localId": "revise", "template": "revise", "input": []string{node, "$critique"}}),
+			}},
 		{Title: "Split " + node + " into scene nodes", Node: node,
 			Intent: fmt.Sprintf("Split node %s into scene nodes: a split-scenes node that reads what %s reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change %s to join the scene drafts in order.", node, node, node)},
 		{Title: "Add a continuity check after " + node, Node: node,
-			Intent: fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node)},
+			Intent: fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node),
+			Ops:    []Op{addOp(map[string]any{"localId": "check", "template": "continuity-check", "input": node})}},
 	}
 }
