@@ -326,6 +326,19 @@ async function main(): Promise<void> {
     return `${svgText.replace(/\s+/g, ' ').slice(0, 100)}; follows the cursor to draft`;
   });
 
+  await step(page, 'auto-close-braces', async () => {
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+    await token(page, 'draft').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' {{');
+    const line = await until('"}}" closed automatically', async () => {
+      const texts = await page.locator('.monaco-editor .view-line').allInnerTexts();
+      return texts.map((t) => t.replace(/\u00a0/g, ' ')).find((t) => t.includes('node draft { {{}}'));
+    }, 10000);
+    await page.keyboard.press('Control+Z');
+    return JSON.stringify(line.trim());
+  });
+
   await finish(browser);
 }
 
