@@ -311,5 +311,27 @@ if bin and bin ~= '' then
   end
 end
 
+-- A missing binary is reported, not swallowed.
+do
+  vim.wait(2000, function() return #vim.lsp.get_active_clients() == 0 end, 20)
+  notes = {}
+  fc.setup({ cmd = { '/nonexistent/flowcabal', 'serve' } })
+  local d = vim.fn.tempname()
+  vim.fn.mkdir(d, 'p')
+  vim.cmd('edit ' .. vim.fn.fnameescape(d .. '/x.flow'))
+  local told = false
+  for _, n in ipairs(notes) do
+    if n.level == vim.log.levels.ERROR and n.msg:find('could not start /nonexistent/flowcabal serve', 1, true) then
+      told = true
+    end
+  end
+  check('missing binary reported', told, vim.inspect(notes))
+  check('no client for the buffer', fc.client_id(0) == nil)
+  fc.last = nil
+  vim.cmd('FlowRunNode')
+  check(':FlowRunNode without a server says so', fc.last and fc.last.err and fc.last.err.message:find('no FlowCabal server', 1, true) ~= nil,
+    vim.inspect(fc.last))
+end
+
 say(string.format('%d passed, %d failed', passed, failed))
 vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
