@@ -110,7 +110,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {
 			continue
 		}
-		how, conf := k.acting(d, mi)
+		how, conf := k.acting(d, mi, why == "dead")
 		if how == "" {
 			continue
 		}
@@ -170,7 +170,9 @@ func containsPlace(sent, place string) bool {
 
 // acting says how mention mi makes its entity act in the scene ("" when
 // it does not), with a confidence.
-func (k *Knowledge) acting(d *doc, mi int) (string, float64) {
+// For the dead (strict), being described ("was buried") and leading a
+// sentence ("Frederick, when he was a boy,") are memories, not acts.
+func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	m := d.mentions[mi]
 	if m.firstWord < 0 {
 		return cjkActs(d, m)
@@ -203,7 +205,7 @@ func (k *Knowledge) acting(d *doc, mi int) (string, float64) {
 	if len(prev) > 0 && strings.ToLower(prev[0]) == "by" && sameClause(d, m.firstWord-1, m.firstWord) {
 		return "acts", 0.8
 	}
-	if how, ok := subjectOf(d, m); ok {
+	if how, ok := subjectOf(d, m, strict); ok {
 		return how, 0.8
 	}
 	if coordinated(d, mi) {
@@ -238,7 +240,7 @@ func sameClause(d *doc, i, j int) bool {
 // subjectOf reports whether mention m is the subject of a verb: followed
 // by a finite verb, or standing first in its sentence (after a
 // conjunction or two) with the verb later.
-func subjectOf(d *doc, m mention) (string, bool) {
+func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	j := m.lastWord + 1
 	if j >= len(d.words) {
 		return "", false
@@ -266,6 +268,9 @@ func subjectOf(d *doc, m mention) (string, bool) {
 	}
 	if plain {
 		if beForms[next] {
+			if strict {
+				return "", false
+			}
 			if j+1 < len(d.words) && sameClause(d, j, j+1) && !elsewhere[strings.ToLower(d.words[j+1].s)] {
 				return "is in the scene", true
 			}
@@ -281,6 +286,9 @@ func subjectOf(d *doc, m mention) (string, bool) {
 			}
 			return "acts", true
 		}
+	}
+	if strict {
+		return "", false
 	}
 	// First in its sentence: "But Mr. Bennet, though he assured her…".
 	start := d.sents[d.sentenceAt(m.start)].start
