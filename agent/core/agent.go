@@ -58,6 +58,10 @@ type Agent struct {
 	Schema map[string]any
 	// SchemaName names the schema for the model ("suggestion").
 	SchemaName string
+	// ResponseFormat also sends Schema as the request's response_format
+	// (structured output), for endpoints that enforce it. The schema is in
+	// the system prompt and checked here either way.
+	ResponseFormat bool
 	// Validate, when set, checks an answer that matches Schema further
 	// (a patch that must apply, say). Its error goes back to the model in
 	// the same single repair round as a schema error.

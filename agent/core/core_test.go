@@ -782,3 +782,23 @@ func TestFailedSubAgentIsAToolError(t *testing.T) {
 		t.Errorf("frames left in the final checkpoint: %+v %v", st.Frames, err)
 	}
 }
+
+func TestResponseFormat(t *testing.T) {
+	yes := true
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{Schema: &yes}, Content: `{"nope": 1}`},
+		{Match: &llmtest.Match{Schema: &yes, Contains: "rejected"}, Content: `{"summary": "structured"}`},
+	}}, Budget{})
+	a := lookupAgent(h.st)
+	a.ResponseFormat = true
+	res, err := h.m.Run(context.Background(), Task{Role: "C", Agent: a, Input: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Answer) != `{"summary": "structured"}` || h.srv.Count() != 2 {
+		t.Errorf("answer %s after %d calls", res.Answer, h.srv.Count())
+	}
+	if len(h.srv.Requests()[0].Schema) == 0 {
+		t.Error("no response_format sent")
+	}
+}

@@ -93,8 +93,21 @@ func (r *Run) loop(ctx context.Context, p *prepared, path, label, task string) (
 		}
 		r.emit(Event{Kind: EventModel, Agent: label, Step: steps + 1, Message: label + ": thinking (step " + fmt.Sprint(steps+1) + ")"})
 		req := llm.Request{Messages: fr.Messages, Tools: tools, Role: "agent:" + r.Role, Node: r.task.Node}
+		if p.agent.ResponseFormat && p.agent.Schema != nil {
+			name := p.agent.SchemaName
+			if name == "" {
+				name = "answer"
+			}
+			req.Schema = &llm.Schema{Name: name, Schema: p.agent.Schema}
+		}
 		start := time.Now()
 		resp, err := r.m.opts.Client.Chat(ctx, req)
+		var lerr *llm.Error
+		if err != nil && resp != nil && errors.As(err, &lerr) && lerr.Kind == llm.KindSchema {
+			// The client checked the answer against the schema; the
+			// repair round below deals with it.
+			err = nil
+		}
 		d := time.Since(start)
 		var tok llm.Tokens
 		if resp != nil {
