@@ -93,7 +93,8 @@ func newHarness(t *testing.T, script llmtest.Script, opt setup) *harness {
 	cfg.Timeout = opt.timeout
 	retry := opt.retry
 	if retry == (llm.RetryPolicy{}) {
-		retry = llm.RetryPolicy{MaxRetries: 3, BaseDelay: 2 * time.Second, Jitter: 0, MaxRetryAfter: time.Minute}
+		// No jitter, so that tests can assert the exact schedule.
+		retry = llm.RetryPolicy{MaxRetries: 3, BaseDelay: 2 * time.Second, Jitter: -1, MaxRetryAfter: time.Minute}
 	}
 	sleep := opt.sleep
 	if sleep == nil {

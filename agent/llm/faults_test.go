@@ -539,3 +539,34 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("%d usage records for 40 calls", n)
 	}
 }
+
+func TestEndpointDown(t *testing.T) {
+	// A port nothing listens on: take a free one and close it.
+	srv := llmtest.New(t, llmtest.Script{})
+	base := srv.URL
+	srv.Close()
+	var delays []time.Duration
+	c, err := llm.New(llm.Config{Name: "writer", BaseURL: base, Model: "m"}, llm.Options{
+		Sleep: func(ctx context.Context, d time.Duration) error { delays = append(delays, d); return nil },
+		Retry: llm.RetryPolicy{MaxRetries: 3, BaseDelay: 2 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Chat(ctxT(t), llm.Request{Messages: []llm.Message{llm.User("go")}})
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Kind != llm.KindNetwork || e.Attempts != 4 || !e.Retryable {
+		t.Fatalf("err = %v", err)
+	}
+	if len(delays) != 3 {
+		t.Fatalf("delays %v", delays)
+	}
+	for i, base := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second} {
+		if delays[i] < base || delays[i] >= base+base/4 {
+			t.Errorf("delay %d = %v: want %v plus up to 25%% jitter", i, delays[i], base)
+		}
+	}
+	if !strings.Contains(err.Error(), base) || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("error does not name the endpoint and the cause: %v", err)
+	}
+}

@@ -17,7 +17,8 @@ type RetryPolicy struct {
 	// BaseDelay is the first delay (default 2 s). Tests shorten it.
 	BaseDelay time.Duration
 	// Jitter is the fraction of the delay added at random, in [0, Jitter)
-	// (default 0.25), so that parallel nodes do not retry in lockstep.
+	// (0 means the default 0.25; negative means none), so that parallel
+	// nodes do not retry in lockstep.
 	Jitter float64
 	// MaxRetryAfter is the longest Retry-After the client waits; an
 	// endpoint asking for more ends the call with a clear error instead
@@ -38,7 +39,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	if p.BaseDelay <= 0 {
 		p.BaseDelay = d.BaseDelay
 	}
-	if p.Jitter < 0 {
+	if p.Jitter == 0 {
+		p.Jitter = d.Jitter
+	} else if p.Jitter < 0 {
 		p.Jitter = 0
 	}
 	if p.MaxRetryAfter <= 0 {

@@ -353,6 +353,10 @@ func TestLoadScript(t *testing.T) {
 	if len(s.Replies) != 6 || s.Latency != Duration(50*time.Millisecond) || s.Replies[1].Times != -1 || string(s.Replies[1].JSON) == "" {
 		t.Errorf("example script: %+v", s)
 	}
+	f, err := LoadScript(filepath.Join("testdata", "faults.json"))
+	if err != nil || f.FaultRate != 0.3 || len(f.Faults) != 6 || f.Default == nil || !f.Default.Echo {
+		t.Errorf("faults script: %+v %v", f, err)
+	}
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"unknown-key":  `{"replys": []}`,
