@@ -26,6 +26,7 @@ const (
 	expansionWeight = 0.5 // a described entity's name terms
 	upstreamWeight  = 0.3 // each upstream term occurrence
 
+	instructionWeight    = 0.2 // words that address the writer, not the story
 	passageChapterWeight = 0.5 // a passage gains from its chapter's score
 )
 
@@ -276,7 +277,12 @@ func (a *assembly) collectManuscript(n Node) {
 	// description, and words of upstream outputs, count for less.
 	q := an.Terms(n.Text)
 	weights := map[string]float64{}
+	instr := instructionTerms(an)
 	for _, t := range q {
+		if instr[t] {
+			weights[t] += instructionWeight
+			continue
+		}
 		weights[t]++
 	}
 	for _, r := range a.intent.Described {
@@ -525,4 +531,21 @@ func (a *assembly) collectSummaries() {
 				text: [3]string{r.L0, r.L1, r.L2}, def: 1, stale: r.Stale, core: true, hash: r.Hash})
 		}
 	}
+}
+
+// instructionWords are how authors address the model ("have Elizabeth
+// recall…", "remind the reader…", "写…", "回想…"): they say what to do
+// with the story, not what happened in it, so they count little in the
+// manuscript search.
+const instructionWords = `write writing rewrite draft scene chapter reader readers remind reminds recall recalls
+remember remembers recollect recollects bring back have let show shows make story narrate narrator describe
+describes depict mention mentions earlier later late again once moment time
+写 描写 描述 回想 想起 记得 本章 这一章 章节 读者 提醒 场景 重提 回忆`
+
+func instructionTerms(an *textsearch.Analyzer) map[string]bool {
+	m := map[string]bool{}
+	for _, t := range an.Terms(instructionWords) {
+		m[t] = true
+	}
+	return m
 }
