@@ -46,10 +46,61 @@ var ErrNotAvailable = errors.New("not available yet")
 
 // CommandRunner executes the commands that belong to the runner and the
 // agents. It must return quickly: long work continues in the background
-// and reports with $/progress.
+// and reports with $/progress through the request's Editor.
 type CommandRunner interface {
-	Execute(ctx context.Context, command string, args CommandArgs, snap *cache.Snapshot, f *cache.File) (any, error)
+	Execute(ctx context.Context, req CommandRequest) (any, error)
 }
+
+// CommandRequest is one workspace/executeCommand, resolved: the document
+// it names in the snapshot the command was issued against.
+type CommandRequest struct {
+	Command  string
+	Args     CommandArgs
+	Snapshot *cache.Snapshot
+	File     *cache.File
+	Editor   Editor
+}
+
+// Editor is what command implementations may ask of the client. Each
+// method checks the client's capabilities and works around the protocol
+// package's broken client stubs.
+type Editor interface {
+	// ShowDocument opens uri in the editor; false when the client cannot.
+	ShowDocument(ctx context.Context, uri protocol.DocumentURI, takeFocus bool) (bool, error)
+	// ApplyEdit asks the client to apply an edit.
+	ApplyEdit(ctx context.Context, label string, e *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResponse, error)
+	// Call sends a request (window/workDoneProgress/create, …).
+	Call(ctx context.Context, method string, params, result any) error
+	// Notify sends a notification ($/progress, …).
+	Notify(ctx context.Context, method string, params any) error
+	// RefreshViews asks the client to re-request code lenses and semantic
+	// tokens (after a run changed node states).
+	RefreshViews()
+	// WorkDoneProgress reports whether the client shows server progress.
+	WorkDoneProgress() bool
+}
+
+// editor is the session's Editor.
+type editor struct{ s *Server }
+
+func (e editor) ShowDocument(ctx context.Context, uri protocol.DocumentURI, takeFocus bool) (bool, error) {
+	return e.s.showDocument(ctx, uri, takeFocus)
+}
+
+func (e editor) ApplyEdit(ctx context.Context, label string, ed *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResponse, error) {
+	return e.s.applyEdit(ctx, label, ed)
+}
+
+func (e editor) Call(ctx context.Context, method string, params, result any) error {
+	return protocol.Call(ctx, e.s.conn, method, params, result)
+}
+
+func (e editor) Notify(ctx context.Context, method string, params any) error {
+	return e.s.conn.Notify(ctx, method, params)
+}
+
+func (e editor) RefreshViews()          { e.s.refreshViews() }
+func (e editor) WorkDoneProgress() bool { return e.s.clientCaps().Window.WorkDoneProgress }
 
 func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
 	known := false
@@ -85,7 +136,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return s.fixAll(ctx, snap, f)
 	}
 	if s.opts.Commands != nil {
-		res, err := s.opts.Commands.Execute(ctx, p.Command, args, snap, f)
+		res, err := s.opts.Commands.Execute(ctx, CommandRequest{Command: p.Command, Args: args, Snapshot: snap, File: f, Editor: editor{s}})
 		if !errors.Is(err, ErrNotAvailable) {
 			return res, err
 		}

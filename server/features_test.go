@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -121,5 +122,37 @@ func TestEveryPositionAnswers(t *testing.T) {
 	}
 	if strings.Contains(s.logs.String(), "panicked") {
 		t.Errorf("a handler panicked:\n%s", s.logs.String())
+	}
+}
+
+// testRunner stands where the runner will plug in: it implements runNode
+// through the Editor seam and leaves every other command unavailable.
+type testRunner struct{}
+
+func (testRunner) Execute(ctx context.Context, req CommandRequest) (any, error) {
+	if req.Command != "flowcabal.runNode" {
+		return nil, ErrNotAvailable
+	}
+	out := protocol.DocumentURI(string(req.File.URI) + ".out.md")
+	shown, err := req.Editor.ShowDocument(ctx, out, false)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"node": req.Args.Node, "shown": shown, "progress": req.Editor.WorkDoneProgress()}, nil
+}
+
+func TestCommandRunnerSeam(t *testing.T) {
+	s := start(t, flowFiles(), func(srv *Server) { srv.opts.Commands = testRunner{} })
+	s.initialize("vscode-1.100.json")
+	uri := s.uri("workflows/a.flow")
+	s.open("workflows/a.flow")
+	var res map[string]any
+	s.call("workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "大纲", "version": 1}}}, &res)
+	if res["node"] != "大纲" || res["shown"] != true || res["progress"] != true {
+		t.Errorf("runNode through the seam: %v", res)
+	}
+	err := s.client.Call(s.ctx, "workspace/executeCommand", map[string]any{"command": "flowcabal.approve", "arguments": []any{map[string]any{"uri": uri, "node": "大纲"}}}, nil)
+	if codeOf(err) != codeRequestFailed || !strings.Contains(err.Error(), "not available yet") {
+		t.Errorf("a command the runner lacks: %v", err)
 	}
 }
