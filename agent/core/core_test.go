@@ -802,3 +802,112 @@ func TestResponseFormat(t *testing.T) {
 		t.Error("no response_format sent")
 	}
 }
+
+func leadAgent(st *store.Store) *Agent {
+	timeline := &Agent{Name: "timeline", Instructions: "You order events in time.", Tools: []Tool{EntityFactsTool(st)}, Schema: findingSchema}
+	return &Agent{Name: "lead", Instructions: "You coordinate the checks.", Tools: []Tool{SearchTool(st)}, SubAgents: []*Agent{timeline}, Schema: findingSchema}
+}
+
+// TestKillInSubAgentAndResume kills the child while a sub-agent's model
+// call hangs: the resumed run continues the sub-agent's own conversation,
+// then the lead's.
+func TestKillInSubAgentAndResume(t *testing.T) {
+	const runID = "agent-C-kill-sub"
+	if dir := os.Getenv(childDirEnv); dir != "" {
+		st, err := store.Open(context.Background(), dir, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewManager(Options{Client: newClient(t, os.Getenv(childURLEnv)), Store: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Run(context.Background(), Task{ID: runID, Role: "C", Agent: leadAgent(st), Input: "check chapter 50"})
+		t.Fatalf("the child should have been killed; the run ended with %v", err)
+	}
+	dir := t.TempDir()
+	writeProject(t, dir)
+	st := openStore(t, dir)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{System: "You coordinate"}, ToolCalls: []llmtest.ToolCall{call("search", `{"query":"Lizzy"}`), call("ask_timeline", `{"task":"When is Lizzy engaged?"}`)}},
+		{Match: &llmtest.Match{System: "You order events"}, ToolCalls: []llmtest.ToolCall{call("entity_facts", `{"entity":"Lizzy","chapter":50}`)}},
+		{Match: &llmtest.Match{System: "You order events"}, Fault: llmtest.FaultHang},
+	}})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillInSubAgentAndResume$")
+	cmd.Env = append(os.Environ(), childDirEnv+"="+dir, childURLEnv+"="+srv.URL)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for srv.Count() < 3 {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the child never reached the sub-agent's second call:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if err := srv.SetScript(llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{System: "You order events"}, Content: `{"summary":"engaged from chapter 50"}`},
+		{Match: &llmtest.Match{System: "You coordinate", ToolResult: "engaged from chapter 50"}, Content: `{"summary":"lead: engaged from 50"}`},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Count()
+
+	st = openStore(t, dir)
+	defer st.Close()
+	m, err := NewManager(Options{Client: newClient(t, srv.URL), Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.ResumeRun(runID, Task{Agent: leadAgent(st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Answer), "lead: engaged from 50") || res.Steps != 4 {
+		t.Errorf("result %s after %d steps", res.Answer, res.Steps)
+	}
+	reqs := srv.Requests()[before:]
+	if len(reqs) != 2 {
+		t.Fatalf("%d calls after the resume, want 2", len(reqs))
+	}
+	var roles []string
+	for _, msg := range reqs[0].Messages {
+		roles = append(roles, msg.Role)
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,tool" || !strings.Contains(reqs[0].Messages[3].Content, "engaged") {
+		t.Errorf("the sub-agent did not continue its own conversation: %v", roles)
+	}
+	roles = roles[:0]
+	for _, msg := range reqs[1].Messages {
+		roles = append(roles, msg.Role)
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,tool,tool" {
+		t.Errorf("lead's conversation after the resume: %v", roles)
+	}
+	log, _ := st.Log(store.LogQuery{RunID: runID})
+	var tools []string
+	for _, e := range log {
+		if e.Tool != "" {
+			tools = append(tools, e.Agent+":"+e.Tool)
+		}
+	}
+	if strings.Join(tools, ",") != "lead:search,lead/timeline:entity_facts,lead:ask_timeline" {
+		t.Errorf("tools %v: each once, none again after the resume", tools)
+	}
+}
