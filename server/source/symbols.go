@@ -95,10 +95,10 @@ func nodeSymbol(pf *workflowlang.File, n *workflowlang.Node, r func(workflowlang
 		for _, b := range p.Blocks {
 			switch b := b.(type) {
 			case *workflowlang.TextBlock:
-				ps.Children = append(ps.Children, protocol.DocumentSymbol{Name: excerpt(b.Text, 40), Detail: "text",
+				ps.Children = append(ps.Children, protocol.DocumentSymbol{Name: excerpt(b.Text, 40),
 					Kind: protocol.SymbolKindString, Range: r(b.Span), SelectionRange: r(b.Span)})
 			case *workflowlang.Ref:
-				ps.Children = append(ps.Children, protocol.DocumentSymbol{Name: b.Target(), Detail: "reference",
+				ps.Children = append(ps.Children, protocol.DocumentSymbol{Name: b.Target(),
 					Kind: protocol.SymbolKindKey, Range: r(b.Span), SelectionRange: r(b.Span)})
 			}
 		}
