@@ -336,3 +336,28 @@ func TestSearchTopK(t *testing.T) {
 		}
 	}
 }
+
+func FuzzAnalyzeAndMatch(f *testing.F) {
+	for _, s := range []string{"", "Elizabeth's", "紅樓夢", "\xff\xfe", "Mr.\nDarcy", "𠀀😀", "a'b'c''", "ＡＢＣ"} {
+		f.Add(s)
+	}
+	a := NewAnalyzer(nil)
+	m := NewMatcher(a.Folder(), []MatchEntry{{Key: "d", Names: []string{"Darcy", "Mr. Darcy"}, Exclude: []string{"Darcy's"}}, {Key: "b", Names: []string{"宝玉"}}})
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tok := range a.Tokens(s) {
+			if tok.Start < 0 || tok.End > len(s) || tok.Start >= tok.End || tok.Term == "" {
+				t.Fatalf("bad token %+v in %q", tok, s)
+			}
+		}
+		for _, men := range m.Find(s) {
+			if men.Start < 0 || men.End > len(s) || men.Start >= men.End {
+				t.Fatalf("bad mention %+v in %q", men, s)
+			}
+		}
+		for _, p := range Passages(s, 50) {
+			if p.Start < 0 || p.End > len(s) || p.Start >= p.End {
+				t.Fatalf("bad passage %+v in %q", p, s)
+			}
+		}
+	})
+}

@@ -415,3 +415,36 @@ func TestGolden(t *testing.T) {
 		t.Errorf("context differs from %s (run with -update if intended):\n%s", golden, got)
 	}
 }
+
+func TestOddInputs(t *testing.T) {
+	empty, err := newBuilder().Build(Input{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := load(t, newBuilder(), sampleProject(t))
+	for _, tc := range []struct {
+		name string
+		snap Snapshot
+		node Node
+	}{
+		{"empty project", empty, Node{Text: "Write the first chapter."}},
+		{"empty text", snap, Node{}},
+		{"invalid UTF-8", snap, Node{Text: "Eliz\xffabeth \xfe\xfd Darcy", Budget: 3000}},
+		{"one token", snap, Node{Text: "Darcy", Budget: 1}},
+		{"huge upstream", snap, Node{Text: "Go on.", Upstream: []string{strings.Repeat("Jane Bingley Netherfield ", 20000)}, Budget: 5000}},
+		{"chapter zero target", snap, Node{Text: "x", PersistTarget: "manuscript/chapter-00"}},
+		{"non-BMP", snap, Node{Text: "𠀀 Lizzy 😀 walks", Budget: 2000}},
+	} {
+		c, err := Assemble(tc.node, tc.snap, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if exact := exactTokens(t, c); exact > c.Budget || exact != c.Tokens {
+			t.Errorf("%s: %d tokens (reported %d) for budget %d", tc.name, exact, c.Tokens, c.Budget)
+		}
+		if len(c.Hash) != 64 {
+			t.Errorf("%s: hash %q", tc.name, c.Hash)
+		}
+	}
+}
