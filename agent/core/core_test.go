@@ -911,3 +911,32 @@ func TestKillInSubAgentAndResume(t *testing.T) {
 		t.Errorf("tools %v: each once, none again after the resume", tools)
 	}
 }
+
+// TestResumeParallelSkipsFinishedAngles resumes a parallel run from a
+// checkpoint in which one angle had answered: only the other runs again.
+func TestResumeParallelSkipsFinishedAngles(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{System: "angle: world"}, Content: `{"summary":"w"}`},
+		{Match: &llmtest.Match{System: "angle: timeline"}, Content: `{"summary":"t again"}`},
+	}}, Budget{})
+	data, _ := json.Marshal(state{Role: "C", Agent: "parallel", Input: "text", Steps: 3, Budget: DefaultBudget,
+		Done: map[string]SubAnswer{"parallel/timeline": {Agent: "timeline", Answer: json.RawMessage(`{"summary":"t"}`)}}})
+	if _, err := h.st.SaveCheckpoint(context.Background(), store.Checkpoint{RunID: "agent-C-par", Workflow: Workflow("C"), Status: store.RunRunning, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	var angles []*Agent
+	for _, n := range []string{"timeline", "world"} {
+		angles = append(angles, &Agent{Name: n, Instructions: "angle: " + n, Schema: findingSchema})
+	}
+	r, err := h.m.ResumeRun("agent-C-par", Task{Parallel: angles, Merge: func(as []SubAnswer) (json.RawMessage, error) { return json.Marshal(as) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Answer), `{"summary":"t"}`) || !strings.Contains(string(res.Answer), `{"summary":"w"}`) || h.srv.Count() != 1 || res.Steps != 4 {
+		t.Errorf("answer %s after %d calls, %d steps", res.Answer, h.srv.Count(), res.Steps)
+	}
+}
