@@ -103,15 +103,17 @@ func SemanticTokens(snap *cache.Snapshot, f *cache.File, o Options) []uint32 {
 			}
 			add(ref.NameSpan, tokVariable, mods)
 		case workflowlang.RefUse:
-			var mods uint32
-			u := useByAlias(pf, ref.Alias)
-			if u == nil {
-				mods = modUnresolved
-			} else if uf, ok := usedFile(snap, pf, u); !ok || !declared(snap.Parse(uf), ref.Name) {
-				mods = modUnresolved
+			// The alias is unresolved when no loadable `use` declares it;
+			// the node when the used file lacks it.
+			var aliasMods, nameMods uint32 = modUnresolved, modUnresolved
+			if uf, ok := usedFile(snap, pf, useByAlias(pf, ref.Alias)); ok {
+				aliasMods = 0
+				if declared(snap.Parse(uf), ref.Name) {
+					nameMods = 0
+				}
 			}
-			add(ref.AliasSpan, tokNamespace, mods&modUnresolved)
-			add(ref.NameSpan, tokVariable, mods)
+			add(ref.AliasSpan, tokNamespace, aliasMods)
+			add(ref.NameSpan, tokVariable, nameMods)
 		case workflowlang.RefKnowledge:
 			var mods uint32
 			if _, ok := snap.Resource(ref.Path); !ok {
