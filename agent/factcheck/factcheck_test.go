@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -386,4 +387,29 @@ func TestConcurrentChecks(t *testing.T) {
 	for e := range errs {
 		t.Errorf("concurrent check differs: %s", e)
 	}
+}
+
+// FuzzCheck: any text, valid or not, gives findings whose ranges lie in
+// the text on rune boundaries, and never a panic.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"Margret said Frederick, “telephoned” at sea.", "林黛王笑道：“电话”", "Captain Brandon had six thousand pounds a year.", "\xff林\x00", "Mr. Mr. Mr.", "一二三四五六七八九十岁"} {
+		f.Add(s, 8)
+	}
+	en := testKnowledge(f, "english")
+	zh := testKnowledge(f, "hongloumeng")
+	f.Fuzz(func(t *testing.T, text string, chapter int) {
+		for _, k := range []*Knowledge{en, zh} {
+			for _, fd := range Check(text, chapter, k, text) {
+				if fd.Start < 0 || fd.End < fd.Start || fd.End > len(text) {
+					t.Fatalf("range [%d,%d) outside %d bytes", fd.Start, fd.End, len(text))
+				}
+				if utf8.ValidString(text) && (fd.Start < len(text) && !utf8.RuneStart(text[fd.Start]) || fd.End < len(text) && !utf8.RuneStart(text[fd.End])) {
+					t.Fatalf("range [%d,%d) splits a rune", fd.Start, fd.End)
+				}
+				if fd.Type == "" || fd.Message == "" {
+					t.Fatalf("empty finding %+v", fd)
+				}
+			}
+		}
+	})
 }
