@@ -28,6 +28,9 @@ type Index struct {
 	docByID  map[string]int32
 	totalLen int64
 	live     int
+	// termsStale says docs[].terms are not filled in (after decoding);
+	// Remove fills them first.
+	termsStale bool
 }
 
 type posting struct {
@@ -96,6 +99,14 @@ func (x *Index) Remove(id string) {
 	d, ok := x.docByID[id]
 	if !ok || !x.docs[d].live {
 		return
+	}
+	if x.termsStale {
+		for tid, p := range x.post {
+			for _, e := range p {
+				x.docs[e.doc].terms = append(x.docs[e.doc].terms, int32(tid))
+			}
+		}
+		x.termsStale = false
 	}
 	e := &x.docs[d]
 	for _, tid := range e.terms {

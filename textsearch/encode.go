@@ -70,6 +70,8 @@ var errCorrupt = errors.New("corrupt BM25 index")
 
 type reader struct {
 	b   []byte
+	s   string // the same bytes as one string, so that strings can be sliced without copying
+	off int    // offset of b in s
 	err error
 }
 
@@ -83,6 +85,7 @@ func (r *reader) uvarint() uint64 {
 		return 0
 	}
 	r.b = r.b[n:]
+	r.off += n
 	return v
 }
 
@@ -102,8 +105,9 @@ func (r *reader) str() string {
 		return ""
 	}
 	n := int(v)
-	s := string(r.b[:n])
+	s := r.s[r.off : r.off+n]
 	r.b = r.b[n:]
+	r.off += n
 	return s
 }
 
@@ -117,7 +121,8 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	if !(k1 > 0 && k1 < 100) || !(bb >= 0 && bb <= 1) {
 		return fmt.Errorf("decode index: bad parameters: %w", errCorrupt)
 	}
-	r := &reader{b: data[len(indexMagic)+16:]}
+	body := data[len(indexMagic)+16:]
+	r := &reader{b: body, s: string(body)}
 	y := NewIndex(k1, bb)
 	nd := r.count(len(r.b))
 	for i := 0; i < nd && r.err == nil; i++ {
@@ -133,6 +138,10 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	}
 	y.live = len(y.docs)
 	nt := r.count(len(r.b))
+	y.termID = make(map[string]int32, nt)
+	y.terms = make([]string, 0, nt)
+	y.post = make([][]posting, 0, nt)
+	var pool []posting // one allocation for many postings lists
 	for i := 0; i < nt && r.err == nil; i++ {
 		t := r.str()
 		np := r.count(len(r.b))
@@ -143,7 +152,11 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		tid := int32(len(y.terms))
 		y.termID[t] = tid
 		y.terms = append(y.terms, t)
-		ps := make([]posting, 0, np)
+		if cap(pool)-len(pool) < np {
+			pool = make([]posting, 0, max(np, 1<<16))
+		}
+		ps := pool[len(pool):len(pool):len(pool)+np]
+		pool = pool[:len(pool)+np]
 		doc := int64(0)
 		for j := 0; j < np && r.err == nil; j++ {
 			delta := r.uvarint()
@@ -158,7 +171,6 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 				break
 			}
 			ps = append(ps, posting{doc: int32(doc), tf: int32(tf)})
-			y.docs[doc].terms = append(y.docs[doc].terms, tid)
 		}
 		y.post = append(y.post, ps)
 	}
@@ -168,6 +180,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("decode index: %w", r.err)
 	}
+	y.termsStale = true // rebuilt on the first Remove
 	*x = *y
 	return nil
 }

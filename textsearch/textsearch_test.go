@@ -361,3 +361,43 @@ func FuzzAnalyzeAndMatch(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkIndexEncodeHongloumeng(b *testing.B) {
+	a := NewAnalyzer(nil)
+	x := NewIndex(0, 0)
+	text := 0
+	for i, ch := range readChapters(b, "hongloumeng") {
+		x.Add(fmt.Sprintf("manuscript/chapter-%03d/content.md", i+1), a.Terms(ch))
+		text += len(ch)
+	}
+	data, _ := x.MarshalBinary()
+	b.Logf("index %d bytes for %d bytes of text (%.2fx)", len(data), text, float64(len(data))/float64(text))
+	for b.Loop() {
+		var y Index
+		if err := y.UnmarshalBinary(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadFolder(b *testing.B) {
+	for b.Loop() {
+		NewFolder().Fold("紅")
+	}
+}
+
+func BenchmarkLoadCounter(b *testing.B) {
+	for b.Loop() {
+		NewCounter("gpt-4o").MustCount("x")
+	}
+}
+
+func BenchmarkCountHongloumengChapter(b *testing.B) {
+	c := NewCounter("")
+	ch := readChapters(b, "hongloumeng")[26]
+	c.MustCount(ch)
+	b.SetBytes(int64(len(ch)))
+	for b.Loop() {
+		c.MustCount(ch)
+	}
+}
