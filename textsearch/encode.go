@@ -155,7 +155,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		if cap(pool)-len(pool) < np {
 			pool = make([]posting, 0, max(np, 1<<16))
 		}
-		ps := pool[len(pool):len(pool):len(pool)+np]
+		ps := pool[len(pool) : len(pool) : len(pool)+np]
 		pool = pool[:len(pool)+np]
 		doc := int64(0)
 		for j := 0; j < np && r.err == nil; j++ {
