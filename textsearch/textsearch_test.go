@@ -190,8 +190,13 @@ func TestIndexSearchAndRoundTrip(t *testing.T) {
 	}
 	z.Add("f", a.Terms("Jane again"))
 	z.Remove("a")
+	x.Add("f", a.Terms("Jane again"))
+	x.Remove("a")
 	if z.Len() != 4 {
 		t.Errorf("decoded index not editable: len %d", z.Len())
+	}
+	if got, want := z.Search(q, 0, nil), x.Search(q, 0, nil); !slices.Equal(got, want) {
+		t.Errorf("decoded then edited %v != edited %v", got, want)
 	}
 	// Every truncation and some corruptions fail cleanly.
 	for i := 0; i < len(bx); i++ {
