@@ -692,6 +692,7 @@ func (c *Client) classify(ctx context.Context, err error) *Error {
 		e.Kind = KindCallback
 	case errors.Is(err, errAttemptTimeout):
 		e.Kind = KindTimeout
+		e.Err = fmt.Errorf("no reply within %s (timeout_seconds)", c.cfg.Timeout)
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.StatusCode
 		msg := apiErr.Message

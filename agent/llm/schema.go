@@ -53,7 +53,31 @@ func (cs *compiledSchema) check(content string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%w: not JSON: %v", ErrSchema, err)
 	}
 	if err := cs.s.Validate(v); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSchema, err)
+		return nil, fmt.Errorf("%w: %s", ErrSchema, describe(err))
 	}
 	return json.RawMessage(text), nil
+}
+
+// describe turns a validation error into one line a model can act on in a
+// repair round: "at /decision: value must be one of …; at (root): …".
+func describe(err error) string {
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return err.Error()
+	}
+	var parts []string
+	for _, u := range ve.BasicOutput().Errors {
+		if u.Error == nil {
+			continue
+		}
+		loc := u.InstanceLocation
+		if loc == "" {
+			loc = "(root)"
+		}
+		parts = append(parts, "at "+loc+": "+u.Error.String())
+	}
+	if len(parts) == 0 {
+		return err.Error()
+	}
+	return strings.Join(parts, "; ")
 }

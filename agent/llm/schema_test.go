@@ -45,6 +45,13 @@ func TestSchemaCheck(t *testing.T) {
 			t.Errorf("%q: no JSON returned", tt.in)
 		}
 	}
+	// The message names each violation and where, on one line, for the
+	// agent's repair round.
+	_, err = cs.check(`{"decision": "maybe", "extra": 1}`)
+	want := `reply does not match the schema: at /decision: value must be one of 'approve', 'retry', 'flag'; at (root): additional properties 'extra' not allowed`
+	if err == nil || err.Error() != want {
+		t.Errorf("message:\n got %v\nwant %s", err, want)
+	}
 }
 
 // FuzzSchemaCheck: any model output gives a value or ErrSchema, never a
