@@ -321,18 +321,41 @@ type MemSnapshot struct {
 	matcher                           *textsearch.Matcher
 }
 
-func (s *MemSnapshot) Meta() []*Resource               { return s.meta }
-func (s *MemSnapshot) Entities() []*Entity             { return s.entities }
-func (s *MemSnapshot) Chapters() []*Chapter            { return s.chapters }
-func (s *MemSnapshot) Arcs() []*Arc                    { return s.arcs }
-func (s *MemSnapshot) Summaries() []*Resource          { return s.summaries }
-func (s *MemSnapshot) Profiles() []*Profile            { return s.profiles }
+// Meta implements [Snapshot].
+func (s *MemSnapshot) Meta() []*Resource { return s.meta }
+
+// Entities implements [Snapshot].
+func (s *MemSnapshot) Entities() []*Entity { return s.entities }
+
+// Chapters implements [Snapshot].
+func (s *MemSnapshot) Chapters() []*Chapter { return s.chapters }
+
+// Arcs implements [Snapshot].
+func (s *MemSnapshot) Arcs() []*Arc { return s.arcs }
+
+// Summaries implements [Snapshot].
+func (s *MemSnapshot) Summaries() []*Resource { return s.summaries }
+
+// Profiles implements [Snapshot].
+func (s *MemSnapshot) Profiles() []*Profile { return s.profiles }
+
+// ChapterIndex implements [Snapshot].
 func (s *MemSnapshot) ChapterIndex() *textsearch.Index { return s.chapterX }
+
+// PassageIndex implements [Snapshot].
 func (s *MemSnapshot) PassageIndex() *textsearch.Index { return s.passageX }
-func (s *MemSnapshot) ArcIndex() *textsearch.Index     { return s.arcX }
-func (s *MemSnapshot) EntityIndex() *textsearch.Index  { return s.entityX }
-func (s *MemSnapshot) Matcher() *textsearch.Matcher    { return s.matcher }
-func (s *MemSnapshot) Analyzer() *textsearch.Analyzer  { return s.b.an }
+
+// ArcIndex implements [Snapshot].
+func (s *MemSnapshot) ArcIndex() *textsearch.Index { return s.arcX }
+
+// EntityIndex implements [Snapshot].
+func (s *MemSnapshot) EntityIndex() *textsearch.Index { return s.entityX }
+
+// Matcher implements [Snapshot].
+func (s *MemSnapshot) Matcher() *textsearch.Matcher { return s.matcher }
+
+// Analyzer implements [Snapshot].
+func (s *MemSnapshot) Analyzer() *textsearch.Analyzer { return s.b.an }
 
 // Tokens counts text exactly, memoised by key (or by content when key is
 // empty) across every snapshot of the builder; the levels of every
