@@ -88,6 +88,13 @@ func Definition(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Opti
 	if !ok {
 		return nil, ErrOutOfRange
 	}
+	if u := c.Use; u != nil && u.Path.Span.Contains(c.Off) {
+		// On a `use` path: the used file.
+		if uf, ok := usedFile(snap, pf, u); ok {
+			return []protocol.Location{{URI: uf.URI}}, nil
+		}
+		return nil, nil
+	}
 	t, ok := resolve(snap, f, pf, c)
 	if !ok {
 		return nil, nil
