@@ -222,7 +222,10 @@ type Tokens struct {
 
 // Response is a chat call's result.
 type Response struct {
-	Content      string
+	Content string
+	// Refusal is the model's explanation when it declines to answer
+	// (structured outputs); Content is then empty.
+	Refusal      string
 	ToolCalls    []ToolCall
 	FinishReason string
 	Model        string
@@ -268,7 +271,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (*Response, error) {
 			return errMalformed("reply has no choices")
 		}
 		ch := cc.Choices[0]
-		r := &Response{Content: ch.Message.Content, FinishReason: ch.FinishReason, Model: cc.Model,
+		r := &Response{Content: ch.Message.Content, Refusal: ch.Message.Refusal, FinishReason: ch.FinishReason, Model: cc.Model,
 			Tokens: Tokens{In: int(cc.Usage.PromptTokens), Out: int(cc.Usage.CompletionTokens)}}
 		for _, tc := range ch.Message.ToolCalls {
 			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
@@ -328,7 +331,7 @@ func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNew
 	stream := ssestream.NewStream[streamChunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	r := &Response{}
-	var content strings.Builder
+	var content, refusal strings.Builder
 	calls := map[int64]*ToolCall{}
 	var order []int64
 	for stream.Next() {
@@ -360,6 +363,7 @@ func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNew
 				call.Name += tc.Function.Name
 				call.Arguments += tc.Function.Arguments
 			}
+			refusal.WriteString(ch.Delta.Refusal)
 			if ch.Delta.Content != "" {
 				content.WriteString(ch.Delta.Content)
 				if err := fn(Delta{Content: ch.Delta.Content}); err != nil {
@@ -378,6 +382,7 @@ func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNew
 		return nil, errStreamCut
 	}
 	r.Content = content.String()
+	r.Refusal = refusal.String()
 	for _, i := range order {
 		r.ToolCalls = append(r.ToolCalls, *calls[i])
 	}
@@ -391,6 +396,7 @@ type streamChunk struct {
 		Index int64 `json:"index"`
 		Delta struct {
 			Content   string `json:"content"`
+			Refusal   string `json:"refusal"`
 			ToolCalls []struct {
 				Index    int64  `json:"index"`
 				ID       string `json:"id"`
@@ -412,6 +418,9 @@ type streamChunk struct {
 func (c *Client) finish(ctx context.Context, op string, req Request, schema *compiledSchema, resp *Response, attempts int, start time.Time, ferr *Error) (*Response, error) {
 	if ferr == nil && schema != nil && len(resp.ToolCalls) == 0 {
 		raw, err := schema.check(resp.Content)
+		if resp.Content == "" && resp.Refusal != "" {
+			err = fmt.Errorf("%w: the model refused: %s", ErrSchema, resp.Refusal)
+		}
 		if err != nil {
 			ferr = &Error{Kind: KindSchema, Content: resp.Content, Err: err}
 		} else {

@@ -250,6 +250,7 @@ func TestStructuredOutput(t *testing.T) {
 				{JSON: json.RawMessage(`{"decision": "retry", "issues": ["Daiyu arrives before chapter 3"]}`)},
 				{Fault: llmtest.FaultSchema},
 				{JSON: json.RawMessage(`{"decision": "maybe", "issues": []}`)},
+				{Refusal: "I cannot judge this chapter."},
 			}}, setup{})
 			call := func() (*llm.Response, error) {
 				req := llm.Request{Messages: []llm.Message{llm.User("Check this chapter.")}, Schema: verdictSchema}
@@ -272,17 +273,20 @@ func TestStructuredOutput(t *testing.T) {
 			if !bytes.Contains(h.srv.Requests()[0].Schema, []byte(`"decision"`)) {
 				t.Errorf("schema not sent: %s", h.srv.Requests()[0].Body)
 			}
-			for i, what := range []string{"wrong shape", "enum violated"} {
+			for i, what := range []string{"wrong shape", "enum violated", "refused"} {
 				resp, err = call()
 				var e *llm.Error
 				if !errors.As(err, &e) || e.Kind != llm.KindSchema || !errors.Is(err, llm.ErrSchema) {
 					t.Fatalf("%s: err = %v, want a schema error", what, err)
 				}
-				if e.Retryable || e.Attempts != 1 || e.Content == "" {
+				if e.Retryable || e.Attempts != 1 || (e.Content == "" && what != "refused") {
 					t.Errorf("%s: schema errors are the agent's to repair, not retried: %+v", what, e)
 				}
 				if h.srv.Count() != 2+i {
 					t.Errorf("%s: the client retried a schema mismatch", what)
+				}
+				if what == "refused" && (resp == nil || resp.Refusal != "I cannot judge this chapter." || !strings.Contains(err.Error(), "the model refused: I cannot judge")) {
+					t.Errorf("refusal lost: %v / %+v", err, resp)
 				}
 			}
 		})

@@ -53,6 +53,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		content = `["scripted stand-in: this is not the object the schema asks for"]`
 	case len(reply.JSON) > 0:
 		content = string(reply.JSON)
+	case reply.Refusal != "":
+		content = ""
 	case reply.Echo || (content == "" && len(reply.ToolCalls) == 0):
 		content = echo(&req)
 	}
@@ -81,6 +83,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 	if !req.Stream {
 		msg := map[string]any{"role": "assistant", "content": content}
+		if reply.Refusal != "" {
+			msg["content"], msg["refusal"] = nil, reply.Refusal
+		}
 		if len(calls) > 0 {
 			msg["tool_calls"] = calls
 			if reply.Content == "" && len(reply.JSON) == 0 && !reply.Echo {
@@ -150,6 +155,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, p := range pieces {
 		events = append(events, chunk(contentDelta{Content: p}, ""))
+	}
+	if reply.Refusal != "" {
+		events = append(events, chunk(map[string]string{"refusal": reply.Refusal}, ""))
 	}
 	for i, tc := range reply.ToolCalls {
 		c := calls[i]

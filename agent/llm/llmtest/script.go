@@ -93,6 +93,8 @@ type Reply struct {
 	Content string `json:"content,omitempty"`
 	// JSON, when set, is the reply's text (structured output).
 	JSON json.RawMessage `json:"json,omitempty"`
+	// Refusal makes the model decline, as structured outputs report it.
+	Refusal string `json:"refusal,omitempty"`
 	// Echo answers with the stand-in echo of the last user message.
 	Echo bool `json:"echo,omitempty"`
 	// Chunks splits a streamed Content explicitly.
