@@ -198,7 +198,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 			mod = "upwards of"
 		}
 		switch mod {
-		case "about", "nearly", "almost", "past", "above", "under", "not yet", "little more than", "more than", "upwards of", "turned":
+		case "about", "nearly", "almost", "past", "above", "under", "not yet", "little more than", "more than", "upwards of", "turned", "then", "now", "barely", "scarcely", "hardly", "only", "just":
 			if !age && v >= 5 && v <= 120 && (next == "" || d.between(n.last, n.last+1) != " " || next == "years") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-") {
 				// "about nineteen, was…": a bare number after an age
 				// modifier, followed by punctuation.
@@ -266,7 +266,10 @@ func (k *Knowledge) claims(d *doc) []claim {
 				continue
 			}
 			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+skip+len(u)].end, wordIdx: n.first, vals: n.vals}
-			c.owned = haveBefore(n.first)
+			// "his having ten thousand a year", "his twelve thousand a
+			// year", "Darcy’s ten thousand a year".
+			possessive := lw(n.first-1) == "s" && n.first >= 2 && (d.between(n.first-2, n.first-1) == "’" || d.between(n.first-2, n.first-1) == "'")
+			c.owned = haveBefore(n.first) || lw(n.first-1) == "his" || lw(n.first-1) == "her" || possessive
 			for j := n.first - 1; j >= 0 && j >= n.first-4 && sameClause(d, j, j+1); j-- {
 				if factNouns[lw(j)] {
 					c.owned = true
