@@ -369,16 +369,29 @@ func renderText(blocks []Block, depth int, triple bool) string {
 	}
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, bl := range blocks {
+	for i, bl := range blocks {
 		switch bl := bl.(type) {
 		case *TextBlock:
-			b.WriteString(escapeString(bl.Text, true))
+			t := bl.Text
+			// A '{' just before a reference would open it: escape it.
+			if _, ref := nextBlock(blocks, i).(*Ref); ref && strings.HasSuffix(t, "{") {
+				b.WriteString(escapeString(t[:len(t)-1], true) + `\u{7b}`)
+				continue
+			}
+			b.WriteString(escapeString(t, true))
 		case *Ref:
 			b.WriteString("{{" + bl.Target() + "}}")
 		}
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+func nextBlock(blocks []Block, i int) Block {
+	if i+1 < len(blocks) {
+		return blocks[i+1]
+	}
+	return nil
 }
 
 func tripleText(blocks []Block, depth int) (string, bool) {

@@ -336,12 +336,25 @@ func (e *editor) insertBefore(first Item, text string) {
 
 // insertAfter puts text on its own lines after the line where it ends.
 func (e *editor) insertAfter(it Item, text string) {
-	at := e.lineEnd(it.ItemSpan().End)
-	if at == len(e.f.Src) && (at == 0 || e.f.Src[at-1] != '\n') {
-		e.add(Span{at, at}, "\n"+text+"\n")
+	e.insertAfterEnd(it.ItemSpan().End, text, "")
+}
+
+// insertAfterEnd inserts text after the item ending at end, separated by
+// gap (an extra blank line or nothing): after the rest of its line when
+// that holds only a comment, else right after the item.
+func (e *editor) insertAfterEnd(end int, text, gap string) {
+	src := e.f.Src
+	at := e.lineEnd(end)
+	rest := bytes.TrimLeft(bytes.TrimRight(src[end:at], "\r\n"), " \t")
+	if len(rest) > 0 && rest[0] != '#' {
+		e.add(Span{end, end}, "\n"+gap+text+"\n"+gap)
 		return
 	}
-	e.add(Span{at, at}, text+"\n")
+	if at == len(src) && (at == 0 || src[at-1] != '\n') {
+		e.add(Span{at, at}, "\n"+gap+text+"\n")
+		return
+	}
+	e.add(Span{at, at}, gap+text+"\n")
 }
 
 func (e *editor) appendText(text string) {
@@ -756,13 +769,7 @@ func (e *editor) nodes(mns []ModelNode) error {
 		}
 	}
 	for _, n := range order {
-		at := e.lineEnd(n.Span.End)
-		text := strings.Join(pending[n], "\n\n")
-		if at == len(e.f.Src) && (at == 0 || e.f.Src[at-1] != '\n') {
-			e.add(Span{at, at}, "\n\n"+text+"\n")
-		} else {
-			e.add(Span{at, at}, "\n"+text+"\n")
-		}
+		e.insertAfterEnd(n.Span.End, strings.Join(pending[n], "\n\n"), "\n")
 	}
 	if len(head) > 0 {
 		text := strings.Join(head, "\n\n")
