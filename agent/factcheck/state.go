@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -78,14 +79,14 @@ func wordSet(ws ...string) map[string]bool {
 }
 
 // cjkActing are characters that, right after a name, make it the actor.
-const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑"
+const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領"
 
 // cjkObjectMarkers before a name make it an object: verbs of seeing,
 // visiting, recalling, mourning, and prepositions.
 const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对對跟找请請提想念哭祭拜葬因起梦夢了著着"
 
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
@@ -376,9 +377,21 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "", 0
 		}
 	}
+	// "贾母一早出殡": the funeral, not the person.
+	near := []rune(rest)
+	near = near[:min(6, len(near))]
+	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
+		if strings.Contains(string(near), w) {
+			return "", 0
+		}
+	}
 	for n := 0; n < 3 && rest != ""; n++ {
 		r, size := utf8.DecodeRuneInString(rest)
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
+			// "黛玉送来的东西": a relative clause about what they once did.
+			if after := []rune(rest[size:]); slices.Contains(after[:min(3, len(after))], '的') {
+				return "", 0
+			}
 			if strings.ContainsRune("道说說问問答骂罵", r) || strings.HasPrefix(rest[size:], "道") {
 				return "speaks", 0.85
 			}
