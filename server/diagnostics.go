@@ -104,8 +104,7 @@ func (d *diagnoser) step(ctx context.Context) bool {
 		}
 	}
 	if !found && len(d.pending) > 0 {
-		// The workspace as first loaded (snapshots 0 and 1) publishes at once.
-		if wait := backgroundQuiet - time.Since(d.last); wait > 0 && snap.Seq > 1 {
+		if wait := backgroundQuiet - time.Since(d.last); wait > 0 {
 			if d.timer == nil {
 				d.timer = time.AfterFunc(wait, d.poke)
 			} else {
