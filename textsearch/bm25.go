@@ -131,7 +131,8 @@ type Hit struct {
 
 // Search scores the documents that allow accepts (nil accepts all)
 // against the query terms and returns the best k (k <= 0: all with a
-// positive score), best first, ties by id. A term repeated in the query
+// positive score), best first, ties by id. The BM25 statistics are those
+// of the accepted documents, as if the index held only them. A term repeated in the query
 // counts as often as it is repeated.
 func (x *Index) Search(query []string, k int, allow func(id string) bool) []Hit {
 	w := map[string]float64{}
@@ -162,37 +163,52 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 	}
 	// Sum in a fixed order so equal inputs give bit-identical scores.
 	slices.Sort(order)
-	var allowed []int8 // 0 unknown, 1 yes, -1 no
-	if allow != nil {
-		allowed = make([]int8, len(x.docs))
-	}
-	scores := make([]float64, len(x.docs))
+	// With a filter, the collection statistics (document count, average
+	// length, document frequencies) are those of the accepted documents
+	// alone, so a search is exactly what it would be on an index that
+	// held only them: documents outside the filter cannot change it.
+	n := float64(x.live)
 	avg := float64(x.totalLen) / float64(x.live)
+	var allowed []bool
+	if allow != nil {
+		allowed = make([]bool, len(x.docs))
+		live, total := 0, int64(0)
+		for d := range x.docs {
+			if x.docs[d].live && allow(x.docs[d].id) {
+				allowed[d] = true
+				live++
+				total += int64(x.docs[d].len)
+			}
+		}
+		if live == 0 {
+			return nil
+		}
+		n, avg = float64(live), float64(total)/float64(live)
+	}
 	if avg == 0 {
 		avg = 1
 	}
-	n := float64(x.live)
+	scores := make([]float64, len(x.docs))
 	for _, tid := range order {
 		p := x.post[tid]
-		if len(p) == 0 {
+		df := 0
+		if allowed == nil {
+			df = len(p)
+		} else {
+			for _, e := range p {
+				if allowed[e.doc] {
+					df++
+				}
+			}
+		}
+		if df == 0 {
 			continue
 		}
-		df := float64(len(p))
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		w := idf * qtf[tid]
 		for _, e := range p {
-			if allowed != nil {
-				a := allowed[e.doc]
-				if a == 0 {
-					a = -1
-					if allow(x.docs[e.doc].id) {
-						a = 1
-					}
-					allowed[e.doc] = a
-				}
-				if a < 0 {
-					continue
-				}
+			if allowed != nil && !allowed[e.doc] {
+				continue
 			}
 			tf := float64(e.tf)
 			dl := float64(x.docs[e.doc].len)

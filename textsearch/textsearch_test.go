@@ -406,3 +406,21 @@ func BenchmarkCountHongloumengChapter(b *testing.B) {
 		c.MustCount(ch)
 	}
 }
+
+func TestSearchFilterIsolatesStatistics(t *testing.T) {
+	a := NewAnalyzer(nil)
+	docs := []string{"the fox and the dog", "a fox alone", "dog days", "fox fox fox hunting"}
+	full := NewIndex(0, 0)
+	part := NewIndex(0, 0)
+	for i, d := range docs {
+		full.Add(fmt.Sprint(i), a.Terms(d))
+		if i < 3 {
+			part.Add(fmt.Sprint(i), a.Terms(d))
+		}
+	}
+	q := a.Terms("fox dog")
+	got := full.Search(q, 0, func(id string) bool { return id != "3" })
+	if want := part.Search(q, 0, nil); !slices.Equal(got, want) {
+		t.Errorf("filtered %v != index of the accepted documents %v", got, want)
+	}
+}

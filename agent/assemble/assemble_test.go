@@ -148,6 +148,15 @@ func TestDeterminism(t *testing.T) {
 	if c.Hash != first.Hash {
 		t.Errorf("changing unrelated %s changed the hash", unrelated)
 	}
+	// A later chapter is no part of the story so far: adding one leaves
+	// the context of chapter 9 as it was (search statistics included).
+	later := filepath.Join(root, "manuscript", "chapter-11", "content.md")
+	os.MkdirAll(filepath.Dir(later), 0o755)
+	os.WriteFile(later, []byte("# Chapter XI\n\nElizabeth and Jane walk to Netherfield again; the mud is deep and Miss Bingley sneers.\n"), 0o644)
+	c, _ = Assemble(node, load(t, newBuilder(), root), Options{})
+	if c.Hash != first.Hash {
+		t.Errorf("adding chapter 11 changed the context of chapter 9")
+	}
 	// An injected file: the hash must change.
 	target := "entities/characters/jane-bennet.md"
 	if !injected[target] {
