@@ -193,3 +193,24 @@ func (k *Knowledge) Errs() []error { return k.errs }
 func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
 	return NewKnowledge(p.Entities, p.WorldRules, folder)
 }
+
+// CheckChapter checks chapter n of a loaded project: the chapter file's
+// body as text, the previous chapter's body for continuity. Offsets are
+// shifted to the chapter file (the body's offset added), so they index
+// the file as it is on disk. It returns nil when there is no chapter n.
+func CheckChapter(p *knowledge.Project, k *Knowledge, n int) []Finding {
+	d := p.Chapter(n)
+	if d == nil {
+		return nil
+	}
+	prev := ""
+	if pd := p.Chapter(n - 1); pd != nil {
+		prev = pd.Body
+	}
+	fs := Check(d.Body, n, k, prev)
+	for i := range fs {
+		fs[i].Start += d.BodyOffset
+		fs[i].End += d.BodyOffset
+	}
+	return fs
+}

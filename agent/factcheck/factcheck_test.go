@@ -413,3 +413,38 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckChapter(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("entities/characters/meg.md", "---\nname: Margaret Hale\naliases: [Meg]\nfacts: { eyes: green }\n---\nShe.\n")
+	write("manuscript/chapter-01/content.md", "Colonel Forster came.\n")
+	write("manuscript/chapter-02/content.md", "---\ntitle: Two\n---\nCaptain Forster saw Margaret and her blue eyes. Margret smiled.\n")
+	p, errs := knowledge.LoadProject(root)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	k := FromProject(p, testFolder)
+	data, err := os.ReadFile(filepath.Join(root, "manuscript", "chapter-02", "content.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range CheckChapter(p, k, 2) {
+		got = append(got, f.Type+":"+string(data[f.Start:f.End]))
+	}
+	if want := []string{"continuity:Captain", "fact:blue", "name:Margret"}; !slices.Equal(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if CheckChapter(p, k, 3) != nil {
+		t.Error("chapter 3 does not exist")
+	}
+}
