@@ -164,18 +164,13 @@ func (s *Store) Index(ctx context.Context, progress Progress) (IndexReport, erro
 
 // Reindex indexes the named files (relative to the root, or absolute
 // inside it), as the server does on file-change notifications. A file
-// that no longer exists is forgotten; files outside the knowledge folders
-// or not Markdown are ignored. Unchanged files cost a read and a hash.
+// that no longer exists is forgotten; a folder stands for every file in
+// it now and every indexed file that was in it (a folder deleted or
+// renamed at once); files outside the knowledge folders or not Markdown
+// are ignored. Unchanged files cost a read and a hash.
 func (s *Store) Reindex(ctx context.Context, files ...string) (IndexReport, error) {
 	if s.readOnly {
 		return IndexReport{}, ErrReadOnly
-	}
-	var rels []string
-	for _, f := range files {
-		rel, ok := s.knowledgeFile(f)
-		if ok {
-			rels = append(rels, rel)
-		}
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
@@ -183,7 +178,67 @@ func (s *Store) Reindex(ctx context.Context, files ...string) (IndexReport, erro
 	if err != nil {
 		return IndexReport{}, err
 	}
+	seen := map[string]bool{}
+	var rels []string
+	add := func(rel string) {
+		if !seen[rel] {
+			seen[rel] = true
+			rels = append(rels, rel)
+		}
+	}
+	for _, f := range files {
+		if rel, ok := s.knowledgeFile(f); ok {
+			add(rel)
+			continue
+		}
+		dir, ok := s.knowledgeDir(f)
+		if !ok {
+			continue
+		}
+		for k := range known {
+			if strings.HasPrefix(k, dir+"/") {
+				add(k)
+			}
+		}
+		inside, err := s.walkDir(dir)
+		if err != nil {
+			return IndexReport{}, err
+		}
+		for _, k := range inside {
+			add(k)
+		}
+	}
+	sort.Strings(rels)
 	return s.indexFiles(ctx, rels, known, nil)
+}
+
+// knowledgeDir turns f into a folder path relative to the root, inside a
+// knowledge folder (or one itself), and says whether it is one.
+func (s *Store) knowledgeDir(f string) (string, bool) {
+	if filepath.IsAbs(f) {
+		r, err := filepath.Rel(s.root, f)
+		if err != nil {
+			return "", false
+		}
+		f = r
+	}
+	rel, err := project.CleanRel(filepath.ToSlash(f))
+	if err != nil || strings.HasSuffix(rel, ".md") {
+		return "", false
+	}
+	top, _, _ := strings.Cut(rel, "/")
+	if !slices.Contains(project.KnowledgeDirs, top) {
+		return "", false
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") {
+			return "", false
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(rel))); err == nil && !fi.IsDir() {
+		return "", false // a file that is not Markdown
+	}
+	return rel, true
 }
 
 // knowledgeFile turns f into a file path relative to the root and says
@@ -219,35 +274,47 @@ func (s *Store) knowledgeFile(f string) (string, bool) {
 func (s *Store) walk() ([]string, error) {
 	var files []string
 	for _, dir := range project.KnowledgeDirs {
-		base := filepath.Join(s.root, dir)
-		err := filepath.WalkDir(base, func(p string, de fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) && p == base {
-					return fs.SkipDir
-				}
-				return err
-			}
-			if de.IsDir() {
-				if p != base && strings.HasPrefix(de.Name(), ".") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".md") || strings.HasPrefix(de.Name(), ".") {
-				return nil
-			}
-			rel, err := filepath.Rel(s.root, p)
-			if err != nil {
-				return err
-			}
-			files = append(files, filepath.ToSlash(rel))
-			return nil
-		})
+		f, err := s.walkDir(dir)
 		if err != nil {
-			return nil, fmt.Errorf("index: walk %s: %w", dir, err)
+			return nil, err
 		}
+		files = append(files, f...)
 	}
 	sort.Strings(files)
+	return files, nil
+}
+
+// walkDir lists the Markdown files under dir (relative to the root); a
+// folder that does not exist has none.
+func (s *Store) walkDir(dir string) ([]string, error) {
+	var files []string
+	base := filepath.Join(s.root, filepath.FromSlash(dir))
+	err := filepath.WalkDir(base, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == base {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if de.IsDir() {
+			if p != base && strings.HasPrefix(de.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".md") || strings.HasPrefix(de.Name(), ".") {
+			return nil
+		}
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index: walk %s: %w", dir, err)
+	}
 	return files, nil
 }
 

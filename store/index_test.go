@@ -472,3 +472,33 @@ func TestLevelsOfAnEmptyFileAreNotPending(t *testing.T) {
 		t.Errorf("queue = %+v", q)
 	}
 }
+
+func TestReindexFolder(t *testing.T) {
+	ctx := context.Background()
+	s, root := indexed(t)
+	// A folder renamed at once: the editor reports the two folders.
+	if err := os.Rename(filepath.Join(root, "entities", "locations"), filepath.Join(root, "entities", "places")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Reindex(ctx, "entities/locations", filepath.Join(root, "entities", "places"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Removed != 5 || rep.Added != 5 {
+		t.Errorf("folder rename = %+v", rep)
+	}
+	if _, err := s.Resource("entities/places/pemberley"); err != nil {
+		t.Error(err)
+	}
+	// A whole chapter folder deleted.
+	os.RemoveAll(filepath.Join(root, "manuscript", "chapter-10"))
+	rep, _ = s.Reindex(ctx, "manuscript/chapter-10")
+	if rep.Removed != 1 || rep.Chapters != 9 {
+		t.Errorf("folder delete = %+v", rep)
+	}
+	// Not knowledge: ignored.
+	rep, _ = s.Reindex(ctx, "workflows", "flowcabal.toml", ".flowcabal", "meta/.hidden")
+	if rep.Scanned != 0 {
+		t.Errorf("non-knowledge paths scanned: %+v", rep)
+	}
+}
