@@ -1,0 +1,322 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/store"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// Decide records the author's decision on a node of the latest waiting
+// run of the workflow and continues that run in the background.
+func (s *Session) Decide(ctx context.Context, wf *workflowlang.Result, env workflowlang.Env, node, decision, text string) (RunInfo, error) {
+	s.mu.Lock()
+	st, cfg, err := s.storeLocked(ctx)
+	s.mu.Unlock()
+	if err != nil {
+		return RunInfo{}, err
+	}
+	wid := s.WorkflowID(wf.File.Path)
+	runs, err := st.Runs(wid, true)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	var runID string
+	for _, r := range runs {
+		if _, ok := r.Nodes[node]; ok {
+			runID = r.RunID
+			break
+		}
+	}
+	if runID == "" {
+		return RunInfo{}, fmt.Errorf("no unfinished run of %s has an output of %s to decide on", wid, node)
+	}
+	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env})
+	if err != nil {
+		return RunInfo{}, err
+	}
+	opts, err := r.Decide(ctx, runID, node, decision, text)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	return s.Run(ctx, wf, env, opts)
+}
+
+// Freeze pins a node to an output version (0: its current one); the
+// runner then reuses it without calling a model.
+func (s *Session) Freeze(ctx context.Context, file, node string, version int) (int, error) {
+	st, err := s.Store(ctx)
+	if err != nil {
+		return 0, err
+	}
+	wid := s.WorkflowID(file)
+	if version == 0 {
+		ns, err := st.Node(wid, node)
+		if err != nil {
+			return 0, err
+		}
+		version = ns.Current
+	}
+	if version == 0 {
+		return 0, fmt.Errorf("%s has no output to freeze yet: run it first", node)
+	}
+	o, err := st.Freeze(ctx, wid, node, version)
+	if err != nil {
+		return 0, err
+	}
+	s.writeOutputDoc(wid, node, o.Text, fmt.Sprintf("frozen v%d", o.Version))
+	return o.Version, nil
+}
+
+// Unfreeze releases a frozen node.
+func (s *Session) Unfreeze(ctx context.Context, file, node string) error {
+	st, err := s.Store(ctx)
+	if err != nil {
+		return err
+	}
+	return st.Unfreeze(ctx, s.WorkflowID(file), node)
+}
+
+// Restore makes an earlier output version the node's current one and
+// rewrites its output document.
+func (s *Session) Restore(ctx context.Context, file, node string, version int) (store.Output, error) {
+	st, err := s.Store(ctx)
+	if err != nil {
+		return store.Output{}, err
+	}
+	wid := s.WorkflowID(file)
+	o, err := st.RestoreOutput(ctx, wid, node, version)
+	if err != nil {
+		return o, err
+	}
+	s.writeOutputDoc(wid, node, o.Text, fmt.Sprintf("restored v%d", o.Version))
+	return o, nil
+}
+
+// Versions lists a node's output history, oldest first.
+func (s *Session) Versions(ctx context.Context, file, node string) ([]store.Output, error) {
+	st, err := s.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.Outputs(s.WorkflowID(file), node)
+}
+
+func (s *Session) writeOutputDoc(wid, node, text, state string) {
+	p := runner.OutputPath(s.root, wid, node)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	doc := fmt.Sprintf("<!-- flowcabal: workflow=%s node=%s state=%q -->\n%s", wid, node, state, text)
+	_ = os.WriteFile(p, []byte(doc), 0o644)
+}
+
+// OutputPath is where the node's output document lives.
+func (s *Session) OutputPath(file, node string) string {
+	return runner.OutputPath(s.root, s.WorkflowID(file), node)
+}
+
+// Curated is what Persist did, with the fact checks of the curated text
+// (they warn; they never block the author).
+type Curated struct {
+	store.PersistResult
+	Findings []factcheck.Finding
+}
+
+// Persist curates the node's current output into the target its
+// `persist` attribute names (or target, when given).
+func (s *Session) Persist(ctx context.Context, wf *workflowlang.Result, node, target string) (*Curated, error) {
+	n := wf.File.Node(node)
+	if n == nil {
+		return nil, fmt.Errorf("no node %q", node)
+	}
+	if target == "" {
+		if a := n.Attr("persist"); a != nil {
+			if v, ok := a.Value.(*workflowlang.StringValue); ok {
+				target = v.Value
+			}
+		}
+	}
+	if target == "" {
+		return nil, fmt.Errorf("node %s has no persist target: add persist = \"manuscript/chapter-NN\"", node)
+	}
+	st, err := s.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, ok, err := st.CurrentOutput(s.WorkflowID(wf.File.Path), node)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("node %s has no output yet: run it first", node)
+	}
+	res, err := st.Persist(ctx, o.Text, target, []string{"node:" + node})
+	if err != nil {
+		return nil, err
+	}
+	out := &Curated{PersistResult: res}
+	ch, _ := knowledge.ChapterNumber(target)
+	out.Findings = s.Check(o.Text, ch)
+	if len(out.Findings) > 0 {
+		var checks []store.CheckResult
+		for _, f := range out.Findings {
+			detail, _ := json.Marshal(map[string]any{"start": f.Start, "end": f.End, "evidence": f.Evidence.Path, "suggestion": f.Suggestion})
+			checks = append(checks, store.CheckResult{Checker: f.Type, Severity: severity(f), Message: f.Message, Detail: detail})
+		}
+		if err := st.AttachChecks(ctx, res.Target, res.Hash, checks); err != nil {
+			s.log.Warn("attach checks", "target", res.Target, "err", err)
+		}
+	}
+	s.KnowledgeChanged(ctx, res.File)
+	return out, nil
+}
+
+func severity(f factcheck.Finding) string {
+	if f.Confidence >= 0.8 {
+		return "error"
+	}
+	if f.Confidence >= 0.5 {
+		return "warning"
+	}
+	return "info"
+}
+
+// Check runs Role C's deterministic checkers over text as chapter ch (0
+// when it is not a chapter), with the previous chapter for continuity.
+func (s *Session) Check(text string, ch int) []factcheck.Finding {
+	_, fk, kp, err := s.knowledge()
+	if err != nil || fk == nil {
+		return nil
+	}
+	prev := ""
+	if kp != nil && ch > 1 {
+		if d := kp.Chapter(ch - 1); d != nil {
+			prev = d.Body
+		}
+	}
+	return factcheck.Check(text, ch, fk, prev)
+}
+
+// Context returns what Role A injects (or would inject now) for a node,
+// with upstream outputs taken from the node's history when the store is
+// open.
+func (s *Session) Context(wf *workflowlang.Result, node string) (*assemble.Context, error) {
+	n := wf.File.Node(node)
+	if n == nil {
+		return nil, fmt.Errorf("no node %q", node)
+	}
+	snap, _, _, err := s.knowledge()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := project.LoadConfig(s.root)
+	if err != nil {
+		return nil, err
+	}
+	up := s.upstream(wf, n)
+	shares := assemble.Shares{Meta: cfg.Shares["meta"], Entities: cfg.Shares["entities"],
+		Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}
+	return assemble.Assemble(runner.AssembleNode(wf, n, up), snap, assemble.Options{Budget: cfg.Budget, Shares: shares})
+}
+
+// upstream returns the current outputs of the nodes n references, when
+// the store is open.
+func (s *Session) upstream(wf *workflowlang.Result, n *workflowlang.Node) map[string]string {
+	s.mu.Lock()
+	st := s.st
+	s.mu.Unlock()
+	up := map[string]string{}
+	if st == nil {
+		return up
+	}
+	wid := s.WorkflowID(wf.File.Path)
+	for _, r := range n.Refs() {
+		if r.Kind != workflowlang.RefNode {
+			continue
+		}
+		if o, ok, err := st.CurrentOutput(wid, r.Name); err == nil && ok {
+			up[r.Name] = o.Text
+		}
+	}
+	return up
+}
+
+// ShowContext writes the node's whole assembled prompt (the three layers,
+// with references resolved from the history where they can be) into a
+// document under .flowcabal/context and returns its path.
+func (s *Session) ShowContext(ctx context.Context, wf *workflowlang.Result, node string) (string, error) {
+	c, err := s.Context(wf, node)
+	if err != nil {
+		return "", err
+	}
+	n := wf.File.Node(node)
+	st, err := s.Store(ctx)
+	if err != nil {
+		return "", err
+	}
+	resolver := docResolver{s: s, st: st, wid: s.WorkflowID(wf.File.Path), up: s.upstream(wf, n)}
+	msgs, err := runner.Render(n, runner.Injection{SystemPrefix: c.SystemPrefix, UserSuffix: c.UserSuffix}, resolver)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Context of %s\n\nRole A: %d of %d tokens, hash %s.\n\n| source | level | tokens | why |\n|---|---|---|---|\n", node, c.Tokens, c.Budget, c.Hash)
+	for _, src := range c.Sources {
+		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", src.Path, src.Level, src.Tokens, src.Reason)
+	}
+	if len(c.Dropped) > 0 {
+		b.WriteString("\nDropped:\n\n")
+		for _, d := range c.Dropped {
+			fmt.Fprintf(&b, "- %s (%s): %s\n", d.Path, d.Level, d.Why)
+		}
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", m.Role, m.Content)
+	}
+	p := filepath.Join(s.root, project.DataDir, "context", filepath.FromSlash(strings.TrimSuffix(s.WorkflowID(wf.File.Path), ".flow")), node+".md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", err
+	}
+	return p, os.WriteFile(p, []byte(b.String()), 0o644)
+}
+
+// docResolver resolves references for ShowContext: upstream outputs from
+// the history, knowledge from the store, used workflows as placeholders.
+type docResolver struct {
+	s   *Session
+	st  *store.Store
+	wid string
+	up  map[string]string
+}
+
+func (r docResolver) Output(name string) (string, bool) {
+	if v, ok := r.up[name]; ok {
+		return v, true
+	}
+	return "«output of " + name + ": not run yet»", true
+}
+
+func (r docResolver) Knowledge(path, level string) (string, error) {
+	k := runner.StoreKnowledge{Store: r.st}
+	v, err := k.Level(context.Background(), path, level)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return "«" + path + ":" + level + ": " + err.Error() + "»", nil
+	}
+	return v, err
+}
+
+func (r docResolver) Used(alias, node string) (string, error) {
+	return "«output of " + alias + "." + node + ": produced when the workflow runs»", nil
+}

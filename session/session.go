@@ -1,0 +1,456 @@
+// Package session holds a project's live work for one editor session: the
+// store, the runner and the roles, opened on the author's first action
+// (never merely because a file was opened), the runs in progress with
+// their cancellation, and the events the editor shows. The language
+// server maps it to LSP; it knows nothing of the protocol.
+//
+// Invariants:
+//   - nothing is written and no model is called until a method that the
+//     author's explicit action calls (Run, Decide, Freeze, Persist…);
+//   - at most one run per workflow file at a time;
+//   - every run ends with RunFinished, whatever happened.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/store"
+	"github.com/flowcabal/flowcabal/textsearch"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// Events tell the editor what happens. Every field is optional; calls
+// come from background goroutines and must not block.
+type Events struct {
+	RunStarted   func(r RunInfo)
+	NodeStarted  func(r RunInfo, node string, index, total int)
+	Delta        func(r RunInfo, node string, tokens int)
+	Step         func(r RunInfo, node, msg string)
+	NodeFinished func(r RunInfo, res runner.NodeResult)
+	RunFinished  func(r RunInfo, res *runner.Result, err error)
+}
+
+// RunInfo identifies a run in progress.
+type RunInfo struct {
+	ID       string // the session's id for the run (also the progress token)
+	Workflow string // path relative to the project root
+	File     string // absolute path of the .flow file
+	Target   runner.Target
+}
+
+// Options configure a Session.
+type Options struct {
+	// Getenv reads the variables that hold API keys; nil means os.Getenv.
+	Getenv func(string) string
+	// APIKey is the editor's secret (used when set).
+	APIKey string
+	// Overrides are the editor's model settings over flowcabal.toml.
+	Overrides map[string]project.Model
+	Events    Events
+	Log       *slog.Logger
+	// Store holds the options the store is opened with (lock wait…).
+	Store store.Options
+}
+
+// Session is one project's live work. Its methods are safe for concurrent
+// use.
+type Session struct {
+	root string
+	opts Options
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	st     *store.Store
+	cfg    *project.Config
+	runs   map[string]*activeRun // by workflow id
+	seq    int
+	closed bool
+
+	// Role A and Role C read the knowledge through these, built lazily and
+	// dropped when a knowledge file changes.
+	kmu   sync.Mutex
+	snap  *assemble.MemSnapshot
+	facts *factcheck.Knowledge
+	kp    *knowledge.Project
+}
+
+type activeRun struct {
+	info   RunInfo
+	cancel context.CancelFunc
+	done   chan struct{}
+	mu     sync.Mutex
+	nodes  map[string]string // node -> state while running ("running")
+	result *runner.Result
+}
+
+// New returns a session for the project at root. It touches nothing.
+func New(root string, o Options) *Session {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Session{root: root, opts: o, log: log, runs: map[string]*activeRun{}}
+}
+
+// Root is the project root.
+func (s *Session) Root() string { return s.root }
+
+// SetOverrides replaces the editor's model settings and API key; they
+// apply to runs started afterwards.
+func (s *Session) SetOverrides(m map[string]project.Model, apiKey string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.Overrides = m
+	if apiKey != "" {
+		s.opts.APIKey = apiKey
+	}
+}
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("session closed")
+
+// storeLocked opens the store on first use. s.mu must be held.
+func (s *Session) storeLocked(ctx context.Context) (*store.Store, *project.Config, error) {
+	if s.closed {
+		return nil, nil, ErrClosed
+	}
+	if s.st != nil {
+		return s.st, s.cfg, nil
+	}
+	cfg, err := project.LoadConfig(s.root)
+	if err != nil {
+		return nil, nil, err
+	}
+	o := s.opts.Store
+	o.Getenv = s.opts.Getenv
+	o.Logger = s.log
+	if s.opts.APIKey != "" {
+		o.Secrets = append(o.Secrets, s.opts.APIKey)
+	}
+	st, err := store.Open(ctx, s.root, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Bring the index up to date (only what changed since the last
+	// session is read) so that knowledge references resolve.
+	if _, err := st.Index(ctx, nil); err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("index the project: %w", err)
+	}
+	s.st, s.cfg = st, cfg
+	return st, cfg, nil
+}
+
+// Store returns the project store, opening it on first use (an explicit
+// author action).
+func (s *Session) Store(ctx context.Context) (*store.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, _, err := s.storeLocked(ctx)
+	return st, err
+}
+
+// KnowledgeChanged drops what was derived from the knowledge files, and
+// re-indexes the changed files when the store is open.
+func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
+	s.kmu.Lock()
+	s.snap, s.facts, s.kp = nil, nil, nil
+	s.kmu.Unlock()
+	s.mu.Lock()
+	st := s.st
+	s.mu.Unlock()
+	if st != nil && len(files) > 0 {
+		if _, err := st.Reindex(ctx, files...); err != nil {
+			s.log.Warn("re-index", "err", err)
+		}
+	}
+}
+
+// knowledge returns Role A's snapshot and Role C's knowledge of the
+// project, built from its files (read only) on first use.
+func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
+	s.kmu.Lock()
+	defer s.kmu.Unlock()
+	if s.snap != nil {
+		return s.snap, s.facts, s.kp, nil
+	}
+	cfg, err := project.LoadConfig(s.root)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	folder := textsearch.NewFolder()
+	snap, errs := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(s.root)
+	if snap == nil {
+		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %v", errs)
+	}
+	kp, _ := knowledge.LoadProject(s.root)
+	var fk *factcheck.Knowledge
+	if kp != nil {
+		fk = factcheck.FromProject(kp, folder)
+	}
+	s.snap, s.facts, s.kp = snap, fk, kp
+	return snap, fk, kp, nil
+}
+
+// WorkflowID is a workflow's name in the store.
+func (s *Session) WorkflowID(file string) string { return runner.WorkflowID(s.root, file) }
+
+// Run starts a run of wf in the background and returns at once. env is
+// the environment wf was checked with (for sub-workflows).
+func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflowlang.Env, opts runner.Options) (RunInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, cfg, err := s.storeLocked(ctx)
+	if err != nil {
+		return RunInfo{}, err
+	}
+	wid := s.WorkflowID(wf.File.Path)
+	if r, ok := s.runs[wid]; ok {
+		return RunInfo{}, fmt.Errorf("%s is already running (run %s): cancel it first", wid, r.info.ID)
+	}
+	if _, err := runner.NewPlan(wf, opts.Target); err != nil {
+		return RunInfo{}, err
+	}
+	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{
+		Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env,
+	})
+	if err != nil {
+		return RunInfo{}, err
+	}
+	s.seq++
+	info := RunInfo{ID: fmt.Sprintf("flowcabal-run-%d", s.seq), Workflow: wid, File: wf.File.Path, Target: opts.Target}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	ar := &activeRun{info: info, cancel: cancel, done: make(chan struct{}), nodes: map[string]string{}}
+	s.runs[wid] = ar
+	ev := s.opts.Events
+	opts.Observer = runner.Observer{
+		NodeStarted: func(node string, k, n int) {
+			ar.mu.Lock()
+			ar.nodes[node] = fmt.Sprintf("running %d/%d", k, n)
+			ar.mu.Unlock()
+			if ev.NodeStarted != nil {
+				ev.NodeStarted(info, node, k, n)
+			}
+		},
+		Delta: func(node string, d runner.Delta) {
+			if ev.Delta != nil {
+				ev.Delta(info, node, 1)
+			}
+		},
+		Step: func(node, msg string) {
+			if ev.Step != nil {
+				ev.Step(info, node, msg)
+			}
+		},
+		NodeFinished: func(node string, res runner.NodeResult) {
+			ar.mu.Lock()
+			delete(ar.nodes, node)
+			ar.mu.Unlock()
+			if ev.NodeFinished != nil {
+				ev.NodeFinished(info, res)
+			}
+		},
+	}
+	if ev.RunStarted != nil {
+		ev.RunStarted(info)
+	}
+	go func() {
+		defer close(ar.done)
+		defer cancel()
+		res, err := r.Run(runCtx, wf, opts)
+		ar.mu.Lock()
+		ar.result = res
+		ar.mu.Unlock()
+		s.mu.Lock()
+		delete(s.runs, wid)
+		s.mu.Unlock()
+		if ev.RunFinished != nil {
+			ev.RunFinished(info, res, err)
+		}
+	}()
+	return info, nil
+}
+
+// Cancel stops the run of the workflow file (every run when file is
+// empty) and waits for it to end. It reports whether a run was stopped.
+func (s *Session) Cancel(file string) bool {
+	s.mu.Lock()
+	var stop []*activeRun
+	for wid, r := range s.runs {
+		if file == "" || wid == s.WorkflowID(file) {
+			stop = append(stop, r)
+		}
+	}
+	s.mu.Unlock()
+	for _, r := range stop {
+		r.cancel()
+		<-r.done
+	}
+	return len(stop) > 0
+}
+
+// Wait blocks until the run of file (if any) has ended.
+func (s *Session) Wait(file string) {
+	s.mu.Lock()
+	r := s.runs[s.WorkflowID(file)]
+	s.mu.Unlock()
+	if r != nil {
+		<-r.done
+	}
+}
+
+// Close cancels every run, waits for them (their checkpoints are saved)
+// and closes the store.
+func (s *Session) Close() error {
+	s.Cancel("")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.st != nil {
+		err := s.st.Close()
+		s.st = nil
+		return err
+	}
+	return nil
+}
+
+// NodeState is what a code lens shows of a node.
+type NodeState struct {
+	Status  string // "running 3/7", "approved", "needs you", "frozen", "failed", "" (never run)
+	Version int
+	Tokens  int
+	// Select lists candidate versions when the node waits for a choice.
+	Select []string
+	RunID  string
+}
+
+// Label renders the state as the lens shows it: "✓ approved · 1,240 tok ·
+// v3", "⚠ needs you", "❄ frozen v2", "↻ running 3/7".
+func (n NodeState) Label() string {
+	switch {
+	case strings.HasPrefix(n.Status, "running"):
+		return "↻ " + n.Status
+	case n.Status == "frozen":
+		return fmt.Sprintf("❄ frozen v%d", n.Version)
+	case n.Status == "needs you":
+		if len(n.Select) > 0 {
+			return "⚠ needs you: choose a candidate"
+		}
+		return "⚠ needs you"
+	case n.Status == "failed":
+		return "✗ failed"
+	case n.Status == "approved":
+		parts := []string{"✓ approved"}
+		if n.Tokens > 0 {
+			parts = append(parts, groupDigits(n.Tokens)+" tok")
+		}
+		if n.Version > 0 {
+			parts = append(parts, fmt.Sprintf("v%d", n.Version))
+		}
+		return strings.Join(parts, " · ")
+	}
+	return ""
+}
+
+func groupDigits(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// States returns the state of each node of the workflow file: live for a
+// run in progress, else from the store (the latest run and the freezes).
+// It reads the store only when it is already open, so merely showing a
+// file never creates one.
+func (s *Session) States(file string) map[string]NodeState {
+	wid := s.WorkflowID(file)
+	out := map[string]NodeState{}
+	s.mu.Lock()
+	st := s.st
+	ar := s.runs[wid]
+	s.mu.Unlock()
+	if st == nil {
+		if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
+			return out
+		}
+		// Read a copy without taking the lock from the author's CLI.
+		ro, err := store.Open(context.Background(), s.root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true})
+		if err != nil {
+			return out
+		}
+		defer ro.Close()
+		st = ro
+	}
+	if runs, err := st.Runs(wid, false); err == nil && len(runs) > 0 {
+		last := runs[0]
+		for node, nr := range last.Nodes {
+			ns := NodeState{Version: nr.Version, RunID: last.RunID}
+			switch nr.Status {
+			case "done", "cached":
+				ns.Status = "approved"
+			case "frozen":
+				ns.Status = "frozen"
+			case "flagged":
+				ns.Status = "needs you"
+			case "failed":
+				ns.Status = "failed"
+			}
+			if nr.Version > 0 {
+				if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
+					ns.Tokens = o.Usage.CompletionTokens
+				}
+			}
+			out[node] = ns
+		}
+		for _, d := range last.Pending {
+			if d.Kind == "select" {
+				ns := out[d.Node]
+				ns.Select = strings.Split(d.Detail, ",")
+				out[d.Node] = ns
+			}
+		}
+	}
+	for node := range out {
+		if ns, err := st.Node(wid, node); err == nil && ns.Frozen > 0 {
+			out[node] = NodeState{Status: "frozen", Version: ns.Frozen}
+		}
+	}
+	if ar != nil {
+		ar.mu.Lock()
+		for node, st := range ar.nodes {
+			out[node] = NodeState{Status: st, RunID: ar.info.ID}
+		}
+		ar.mu.Unlock()
+	}
+	return out
+}
+
+// Running reports the runs in progress, sorted by workflow.
+func (s *Session) Running() []RunInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []RunInfo
+	for _, r := range s.runs {
+		out = append(out, r.info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Workflow < out[j].Workflow })
+	return out
+}
