@@ -76,6 +76,7 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
+// String formats the diagnostic as file:line:col: message.
 func (d Diagnostic) String() string {
 	switch {
 	case d.Line > 0 && d.Col > 0:

@@ -115,6 +115,7 @@ type LockedError struct {
 	Holder *LockHolder
 }
 
+// Error names the holding process when the sidecar says who it is.
 func (e *LockedError) Error() string {
 	if e.Holder == nil {
 		return fmt.Sprintf("project store %s is in use by another process (waited %s)", e.Path, e.Waited)
