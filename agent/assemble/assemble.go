@@ -420,10 +420,10 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 // render writes the chosen items and the provenance.
 func (a *assembly) render() *Context {
 	ctx := &Context{Budget: a.budget, Chapter: a.chapter, Intent: a.intent}
-	var know, story []*item
+	var know, story, dropped []*item
 	for _, it := range a.items {
 		if it.level < 0 {
-			ctx.Dropped = append(ctx.Dropped, a.source(it, it.def))
+			dropped = append(dropped, it)
 			continue
 		}
 		if it.cat == catMeta || it.cat == catEntity {
@@ -466,12 +466,15 @@ func (a *assembly) render() *Context {
 	write(&user, manuscriptTitle, story)
 	ctx.SystemPrefix, ctx.UserSuffix = sys.String(), user.String()
 	ctx.Tokens = tokens
-	slices.SortStableFunc(ctx.Dropped, func(x, y Source) int {
-		if c := cmp.Compare(x.Path, y.Path); c != 0 {
+	slices.SortStableFunc(dropped, func(x, y *item) int {
+		if c := cmp.Compare(x.path, y.path); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.Part, y.Part)
+		return cmp.Compare(x.start, y.start)
 	})
+	for _, it := range dropped {
+		ctx.Dropped = append(ctx.Dropped, a.source(it, it.def))
+	}
 	ctx.Dropped = append(ctx.Dropped, a.dropped...)
 	h := sha256.New()
 	fmt.Fprintf(h, "flowcabal-context/1\x00%d\x00%d\x00", a.budget, a.chapter)

@@ -519,6 +519,9 @@ func (a *assembly) collectSummaries() {
 		} else {
 			it.def, it.prio, it.reason = 0, 50-float64(arc.Number)/100, fmt.Sprintf("earlier arc (chapters %d-%d)", arc.First, arc.Last)
 		}
+		if arc.Derived {
+			it.reason += " (no arc file: its chapters' L0)"
+		}
 		a.add(it)
 	}
 	last := 0

@@ -234,6 +234,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			r.L1 = text
 			r.L0 = l0s[0]
 			r.Extractive = true
+			arc.Derived = true
 		}
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)

@@ -95,6 +95,9 @@ type Arc struct {
 	Resource
 	Number      int
 	First, Last int // chapter numbers, inclusive
+	// Derived says the arc has no summary file: its path names the file
+	// it would have, and its levels are its chapters' L0s.
+	Derived bool
 }
 
 // An Entity is a declared entity with the levels of its file.
