@@ -68,6 +68,8 @@ type Error struct {
 	Err     error // the last underlying error, already scrubbed of the key
 }
 
+// Error says which call failed, at which endpoint, how, after how many
+// attempts, and the last underlying error.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "llm %s %s: %s", e.Config, e.Op, e.Endpoint)
@@ -85,6 +87,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the last underlying error (scrubbed of the key).
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrSchema is matched by errors.Is for structured output that does not
