@@ -75,6 +75,9 @@ func (s *Store) SaveCheckpoint(ctx context.Context, cp Checkpoint) (Checkpoint, 
 		n.Error = s.clean(n.Error)
 		cp.Nodes[k] = n
 	}
+	for i := range cp.Pending {
+		cp.Pending[i].Detail = s.clean(cp.Pending[i].Detail)
+	}
 	if len(cp.Data) > 0 {
 		if !json.Valid(cp.Data) {
 			return cp, fmt.Errorf("save checkpoint %s: data is not JSON", cp.RunID)

@@ -145,7 +145,7 @@ func TestNoSecretInDatabase(t *testing.T) {
 	leak := "the request was sent with Authorization: Bearer " + key
 	s.RecordOutput(ctx, Output{Workflow: "w.flow", Node: "n", Text: leak, Model: "gpt"})
 	s.AppendLog(ctx, LogEntry{Role: "C", Input: leak, Output: leak, Error: leak, Status: "error"})
-	s.SaveCheckpoint(ctx, Checkpoint{RunID: "r", Nodes: map[string]NodeRun{"n": {Output: leak, Error: leak}}, Data: []byte(`{"x":"` + key + `"}`)})
+	s.SaveCheckpoint(ctx, Checkpoint{RunID: "r", Nodes: map[string]NodeRun{"n": {Output: leak, Error: leak}}, Pending: []Decision{{Node: "n", Kind: "flag", Detail: leak}}, Data: []byte(`{"x":"` + key + `"}`)})
 	res, err := s.Persist(ctx, "# Chapter 12\n\n"+leak+"\n", "manuscript/chapter-12", nil)
 	if err != nil {
 		t.Fatal(err)
