@@ -196,7 +196,15 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := json.Marshal(msg)
+	// The messages marshal themselves; encoding/json would re-scan and
+	// compact their output, a cost that grows with large results.
+	var data []byte
+	var err error
+	if m, ok := msg.(json.Marshaler); ok {
+		data, err = m.MarshalJSON()
+	} else {
+		data, err = json.Marshal(msg)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}

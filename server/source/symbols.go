@@ -95,6 +95,9 @@ func nodeSymbol(pf *workflowlang.File, n *workflowlang.Node, r func(workflowlang
 		for _, b := range p.Blocks {
 			switch b := b.(type) {
 			case *workflowlang.TextBlock:
+				if strings.TrimSpace(b.Text) == "" {
+					continue // blank runs between references say nothing in an outline
+				}
 				ps.Children = append(ps.Children, protocol.DocumentSymbol{Name: excerpt(b.Text, 40),
 					Kind: protocol.SymbolKindString, Range: r(b.Span), SelectionRange: r(b.Span)})
 			case *workflowlang.Ref:
