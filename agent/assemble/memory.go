@@ -407,7 +407,8 @@ func frontInt(m map[string]any, key string) (int, bool) {
 // InputFromProject turns what knowledge.LoadProject read into an Input:
 // meta documents (front matter shown as "key: value" lines, since world
 // rules live there), entities, chapters, arcs declared by
-// summaries/arc-N.md front matter (first, last) and other summaries.
+// summaries/arc-N.md front matter (chapters: [first, last], or first and
+// last), profiles and other summaries.
 func InputFromProject(p *knowledge.Project) Input {
 	var in Input
 	for _, d := range p.Documents {
@@ -417,6 +418,10 @@ func InputFromProject(p *knowledge.Project) Input {
 		case strings.HasPrefix(d.Path, "summaries/arc-"):
 			first, _ := frontInt(d.Front, "first")
 			last, _ := frontInt(d.Front, "last")
+			if l, ok := d.Front["chapters"].([]any); ok && len(l) == 2 { // chapters: [1, 10]
+				first, _ = frontInt(map[string]any{"v": l[0]}, "v")
+				last, _ = frontInt(map[string]any{"v": l[1]}, "v")
+			}
 			if first > 0 && last >= first {
 				in.Arcs = append(in.Arcs, ArcSpec{Path: d.Path, First: first, Last: last, Text: d.Body})
 			}
