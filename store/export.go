@@ -173,6 +173,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader, replace bool) (ImportRe
 	s.search.mu.Lock()
 	s.search.loaded, s.search.dirty, s.search.matcher = false, false, nil
 	s.search.mu.Unlock()
+	s.gen.Add(1)
 	s.notify()
 	return rep, nil
 }

@@ -765,6 +765,7 @@ func (s *Store) commit(changes []*scanned, known map[string]Resource) error {
 		return fmt.Errorf("index: %w", err)
 	}
 	s.search.apply(changes, known)
+	s.gen.Add(1)
 	return nil
 }
 

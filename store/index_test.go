@@ -220,7 +220,16 @@ func TestChangedChapterAndLevels(t *testing.T) {
 	// served marked stale until the queue catches up.
 	body, _, _ := s.ReadBody("manuscript/chapter-02")
 	writeFile(t, root, "manuscript/chapter-02/content.md", "# Chapter 2\n\nMr. Bennet visited Mr. Bingley at last. "+body)
+	gen := s.Generation()
 	rep, err := s.Reindex(ctx, "manuscript/chapter-02/content.md", "manuscript/chapter-03/content.md", "workflows/book.flow", "../outside.md")
+	if s.Generation() == gen {
+		t.Error("generation did not change with the index")
+	}
+	gen = s.Generation()
+	s.Reindex(ctx, "manuscript/chapter-03/content.md")
+	if s.Generation() != gen {
+		t.Error("generation changed without a change")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowcabal/flowcabal/project"
@@ -93,6 +94,9 @@ type Store struct {
 
 	extractOnce sync.Once
 	extract     *Extractive
+
+	// gen counts the index commits of this process (see Generation).
+	gen atomic.Uint64
 
 	closeOnce sync.Once
 	closeErr  error
@@ -286,6 +290,11 @@ func readLockSidecar(root string) *LockHolder {
 	}
 	return &h
 }
+
+// Generation is a number that changes whenever this process commits a
+// change to the indexed knowledge (indexing, curation, import), so that a
+// cache of derived views (the server's snapshot) knows when to refresh.
+func (s *Store) Generation() uint64 { return s.gen.Load() }
 
 // Root returns the project root the store belongs to.
 func (s *Store) Root() string { return s.root }
