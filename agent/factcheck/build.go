@@ -248,6 +248,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	}
 	k.compileForbidden()
 	k.nouns, k.unitWords, k.colourKeys = k.countNouns(), k.units(), k.colourNouns()
+	k.buildCJKFacts()
 	return k
 }
 

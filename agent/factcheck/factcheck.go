@@ -180,6 +180,7 @@ type Knowledge struct {
 	nouns      map[string]bool
 	unitWords  [][]string
 	colourKeys map[string]bool
+	cjkFacts   *cjkFactInfo
 
 	s2tOnce sync.Once
 	s2t     *opencc.OpenCC

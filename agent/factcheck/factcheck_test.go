@@ -175,6 +175,8 @@ func TestCheckers(t *testing.T) {
 			[]string{"凤姐"}},
 		{"zh-world", []want{{"world", "手机", ""}, {"world", "電話", ""}, {"world", "汽车", ""}},
 			[]string{"香烟"}},
+		{"zh-facts-more", []want{{"fact", "知县", "知府"}, {"fact", "碧绿", ""}, {"fact", "五里", ""}},
+			[]string{"原任", "三百里", "真黑"}},
 		{"zh-facts", []want{{"fact", "两个女儿", ""}},
 			[]string{"一个女儿"}},
 	}

@@ -479,6 +479,9 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	}
 	out = append(out, k.checkRanks(d)...)
 	out = append(out, k.checkMarital(d)...)
+	if d.cjk {
+		out = append(out, k.checkCJKFacts(d, eff)...)
+	}
 	return out
 }
 

@@ -1,0 +1,260 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// offices are Chinese official posts and degrees: a text that gives a
+// character another post than the declared one contradicts it.
+const officeList = "知县 知府 知州 巡抚 总督 尚书 侍郎 员外郎 主事 御史 学政 粮道 道台 将军 都尉 校尉 参将 游击 守备 千总 把总 丞相 太尉 都督 刺史 太守 县令 县丞 同知 通判 翰林 状元 榜眼 探花 举人 秀才 进士 贡生 监生 太医 军师 元帅 先锋 提督 总兵"
+
+// cjkColours maps colour characters to the groups of colourGroups.
+var cjkColours = map[rune]string{
+	'黑': "dark", '乌': "dark", '烏': "dark", '褐': "dark", '棕': "dark",
+	'蓝': "blue", '藍': "blue", '碧': "blue", '绿': "green", '綠': "green", '灰': "grey",
+	'金': "fair", '黄': "fair", '黃': "fair", '红': "red", '紅': "red", '赤': "red", '白': "white", '银': "white", '銀': "white",
+}
+
+// cjkFactInfo is what the Chinese fact checks need, built once.
+type cjkFactInfo struct {
+	units   map[string]bool // units of numeric CJK values: "里", "两"
+	offices map[string]bool // offices, folded
+	colour  bool            // some entity has a CJK colour fact of eyes or hair
+}
+
+func (k *Knowledge) buildCJKFacts() {
+	ci := &cjkFactInfo{units: map[string]bool{}, offices: map[string]bool{}}
+	for _, o := range strings.Fields(officeList) {
+		ci.offices[string(k.foldRunes(o))] = true
+	}
+	for _, e := range k.ents {
+		k.eachFact(e, func(key, val string) {
+			if u, _, ok := k.cjkQuantity(val); ok && u != "" {
+				ci.units[u] = true
+			}
+			if isColourKeyCJK(key) {
+				for _, r := range val {
+					if _, ok := cjkColours[r]; ok {
+						ci.colour = true
+					}
+				}
+			}
+		})
+	}
+	k.cjkFacts = ci
+}
+
+func isColourKeyCJK(key string) bool {
+	return strings.ContainsAny(key, "眼眸发髮")
+}
+
+// cjkQuantity reads a value such as "三十里" or "一千两": its number and
+// unit (folded). ok is false when the value does not start with a numeral
+// or the unit is long or missing.
+func (k *Knowledge) cjkQuantity(v string) (unit string, n int, ok bool) {
+	rs := k.foldRunes(strings.TrimSpace(v))
+	i := 0
+	for i < len(rs) && isCJKNumeral(rs[i]) {
+		i++
+	}
+	if i == 0 || i == len(rs) || len(rs)-i > 2 || !isCJK(rs[i]) {
+		return "", 0, false
+	}
+	n, ok = parseCJKNumber(string(rs[:i]))
+	if !ok {
+		return "", 0, false
+	}
+	unit = string(rs[i:])
+	if unit == "岁" || unit == "个" || unit == "位" {
+		return "", 0, false
+	}
+	return unit, n, true
+}
+
+// checkCJKFacts: quantities with a declared unit ("离京城只有五里"), posts
+// ("贾雨村升了知县") and colours of eyes or hair ("一双碧绿的眼睛").
+func (k *Knowledge) checkCJKFacts(d *doc, eff []effMention) []Finding {
+	ci := k.cjkFacts
+	if ci == nil {
+		return nil
+	}
+	var out []Finding
+	rs := d.frunes
+next:
+	for i := 0; i < len(rs); i++ {
+		// Quantities.
+		if len(ci.units) > 0 && isCJKNumeral(rs[i]) && (i == 0 || !isCJKNumeral(rs[i-1])) {
+			j := i
+			for j < len(rs) && isCJKNumeral(rs[j]) {
+				j++
+			}
+			if v, ok := parseCJKNumber(string(rs[i:j])); ok {
+				for u := range ci.units {
+					ur := []rune(u)
+					if j+len(ur) <= len(rs) && slices.Equal(rs[j:j+len(ur)], ur) {
+						if f, ok := k.judgeCJKQuantity(d, eff, d.roff[i], d.roff[j+len(ur)], u, v); ok {
+							out = append(out, f)
+						}
+						break
+					}
+				}
+			}
+			i = j - 1
+			continue
+		}
+		// Posts.
+		for _, n := range []int{3, 2} {
+			if i+n > len(rs) || !ci.offices[string(rs[i:i+n])] {
+				continue
+			}
+			if f, ok := k.judgeCJKOffice(d, eff, d.roff[i], d.roff[i+n], string(rs[i:i+n]), i); ok {
+				out = append(out, f)
+			}
+			i += n - 1
+			continue next
+		}
+		// Colours of eyes and hair.
+		if g, ok := cjkColours[rs[i]]; ok && ci.colour {
+			// "碧绿": one colour of several characters.
+			e := i + 1
+			for e < len(rs) && cjkColours[rs[e]] != "" {
+				e++
+			}
+			for j := e; j < len(rs) && j <= e+2; j++ {
+				if strings.ContainsRune("眼眸发", rs[j]) {
+					if f, ok := k.judgeCJKColour(d, eff, d.roff[i], d.roff[e], g, cjkColours[rs[e-1]]); ok {
+						out = append(out, f)
+					}
+					break
+				}
+			}
+			i = e - 1
+		}
+	}
+	return out
+}
+
+// cjkHolder is the latest person (or any entity, when places is set)
+// mentioned before offset p in its sentence and on the same side of any
+// quotation mark, within maxBytes.
+func (k *Knowledge) cjkHolder(d *doc, eff []effMention, p, maxBytes int, ok func(*entInfo) bool) *entInfo {
+	si := d.sentenceAt(p)
+	q := d.inQuote(p)
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > p {
+			continue
+		}
+		if m.start < d.sents[si].start || p-m.end > maxBytes {
+			break
+		}
+		if d.inQuote(m.start) != q || (m.possessive && !m.relational) {
+			continue
+		}
+		if ok(m.ent) {
+			return m.ent
+		}
+	}
+	return nil
+}
+
+func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, unit string, v int) (Finding, bool) {
+	sent := d.sents[d.sentenceAt(start)]
+	sentFolded := string(k.foldRunes(d.text[sent.start:sent.end]))
+	var key, val string
+	has := func(e *entInfo) bool {
+		for kk, vv := range d.factsOf(e) {
+			u, _, ok := k.cjkQuantity(vv)
+			if !ok || u != unit {
+				continue
+			}
+			// A key naming a place ("离京城", "距扬州") applies only when
+			// the sentence names it.
+			place := strings.NewReplacer("距离", "", "距離", "", "离", "", "離", "", "距", "", "到", "", "至", "").Replace(string(k.foldRunes(kk)))
+			if hasCJK(place) && !strings.Contains(sentFolded, place) {
+				continue
+			}
+			key, val = kk, vv
+			return true
+		}
+		return false
+	}
+	e := k.cjkHolder(d, eff, start, 90, has)
+	if e == nil {
+		return Finding{}, false
+	}
+	has(e)
+	_, dv, _ := k.cjkQuantity(val)
+	if dv == v {
+		return Finding{}, false
+	}
+	return k.cjkFactFinding(d, e, start, end, key, val, 0.75), true
+}
+
+func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, office string, ri int) (Finding, bool) {
+	// "原任知县", "前任知府": a former post.
+	if ri > 0 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-1]) || ri > 1 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-2]) {
+		return Finding{}, false
+	}
+	var key, val string
+	has := func(e *entInfo) bool {
+		if !e.person {
+			return false
+		}
+		for kk, vv := range d.factsOf(e) {
+			if k.cjkFacts.offices[string(k.foldRunes(strings.TrimSpace(vv)))] {
+				key, val = kk, vv
+				return true
+			}
+		}
+		return false
+	}
+	e := k.cjkHolder(d, eff, start, 30, func(e *entInfo) bool { return e.person })
+	if e == nil || !has(e) {
+		return Finding{}, false
+	}
+	if string(k.foldRunes(strings.TrimSpace(val))) == office {
+		return Finding{}, false
+	}
+	f := k.cjkFactFinding(d, e, start, end, key, val, 0.7)
+	f.Suggestion = strings.TrimSpace(val)
+	return f, true
+}
+
+func (k *Knowledge) judgeCJKColour(d *doc, eff []effMention, start, end int, group, group2 string) (Finding, bool) {
+	e := k.cjkHolder(d, eff, start, 60, func(e *entInfo) bool { return e.person })
+	if e == nil {
+		return Finding{}, false
+	}
+	for kk, vv := range d.factsOf(e) {
+		if !isColourKeyCJK(kk) {
+			continue
+		}
+		declared := ""
+		for _, r := range vv {
+			if g, ok := cjkColours[r]; ok {
+				declared = g
+				break
+			}
+		}
+		if declared == "" || declared == group || declared == group2 {
+			return Finding{}, false
+		}
+		return k.cjkFactFinding(d, e, start, end, kk, vv, 0.7), true
+	}
+	return Finding{}, false
+}
+
+func (k *Knowledge) cjkFactFinding(d *doc, e *entInfo, start, end int, key, val string, conf float64) Finding {
+	line, since := e.e.FactSource(key, d.chapter)
+	return Finding{
+		Type:       TypeFact,
+		Start:      start,
+		End:        end,
+		Message:    fmt.Sprintf("the text says %q, but %s's %s is %q as of chapter %d", d.text[start:end], e.e.Name, key, val, d.chapter),
+		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
+		Confidence: conf,
+	}
+}
