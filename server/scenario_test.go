@@ -220,11 +220,16 @@ func runScenario(t *testing.T, path string) {
 				}
 			}
 		case "complete":
-			var list protocol.CompletionList
+			var list completionList
 			if errOut(s.client.Call(s.ctx, "textDocument/completion", docPos(uri, pos), &list)) {
 				continue
 			}
-			for _, it := range list.Items {
+			for _, li := range list.Items {
+				it := li.CompletionItem
+				if it.TextEdit == nil && list.ItemDefaults != nil && list.ItemDefaults.EditRange != nil {
+					// What a 3.17 client does with the default range.
+					it.TextEdit = &protocol.TextEdit{Range: *list.ItemDefaults.EditRange, NewText: li.TextEditText}
+				}
 				if it.Documentation == nil && it.Data != nil {
 					// What an editor does when it shows an item.
 					var res protocol.CompletionItem

@@ -48,6 +48,9 @@ type clientCapabilities struct {
 	} `json:"workspace"`
 	TextDocument struct {
 		Completion struct {
+			CompletionList struct {
+				ItemDefaults []string `json:"itemDefaults"`
+			} `json:"completionList"`
 			CompletionItem struct {
 				SnippetSupport      bool     `json:"snippetSupport"`
 				DocumentationFormat []string `json:"documentationFormat"`

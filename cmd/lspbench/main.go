@@ -90,7 +90,7 @@ func run(bin, corpus string, n int, keep bool) error {
 		"capabilities": map[string]any{"textDocument": map[string]any{
 			"hover":          map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
 			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
-			"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": true,
+			"completion": map[string]any{"completionList": map[string]any{"itemDefaults": []string{"editRange", "data"}}, "completionItem": map[string]any{"snippetSupport": true,
 				"documentationFormat": []string{"markdown"}, "resolveSupport": map[string]any{"properties": []string{"documentation"}}}}}}}, nil); err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
