@@ -375,10 +375,12 @@ func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNew
 	if err := stream.Err(); err != nil {
 		return nil, withCause(actx, err)
 	}
-	if err := context.Cause(actx); err != nil {
-		return nil, err
-	}
 	if r.FinishReason == "" {
+		// Ended without finishing: stopped by the watchdog or the
+		// caller, or the endpoint closed the stream early.
+		if err := context.Cause(actx); err != nil {
+			return nil, err
+		}
 		return nil, errStreamCut
 	}
 	r.Content = content.String()
