@@ -479,6 +479,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	}
 	out = append(out, k.checkRanks(d)...)
 	out = append(out, k.checkMarital(d)...)
+	out = append(out, k.checkMarriedNames(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
 	}
@@ -935,4 +936,34 @@ func colourNoun(key string) string {
 		return "hair"
 	}
 	return k
+}
+
+// checkMarriedNames: a married name ("Mrs. Wickham") for someone who is
+// not married as of the chapter.
+func (k *Knowledge) checkMarriedNames(d *doc) []Finding {
+	var out []Finding
+	for _, m := range d.mentions {
+		if len(m.ents) != 1 || len(m.seq.words) < 2 || m.seq.words[0] != "Mrs" || d.inQuote(m.start) {
+			continue
+		}
+		e := m.ents[0]
+		facts := d.factsOf(e)
+		sk := firstKey(facts, "marital_status", "marital status", "status")
+		switch strings.ToLower(facts[sk]) {
+		case "unmarried", "single", "engaged", "betrothed":
+		default:
+			continue
+		}
+		line, since := e.e.FactSource(sk, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      m.start,
+			End:        m.end,
+			Message:    fmt.Sprintf("%q is a married name, but %s's %s is %q as of chapter %d", d.text[m.start:m.end], e.e.Name, sk, facts[sk], d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: sk, Value: facts[sk], Line: line, Since: since},
+			Suggestion: e.e.Name,
+			Confidence: 0.7,
+		})
+	}
+	return out
 }
