@@ -345,7 +345,16 @@ func (p *printer) value(v Value, depth int) {
 		}
 		p.out = append(p.out, ']')
 	case *TextValue:
-		p.out = append(p.out, renderText(v.Blocks, depth, true)...)
+		if s, ok := tripleText(v.Blocks, depth); ok {
+			p.out = append(p.out, s...)
+		} else if v.Span.Len() > 6 && v.Span.End <= len(p.src) {
+			// A "…" string value holds no references, so a text the block
+			// layout cannot carry keeps its source, which decodes the same
+			// wherever it stands.
+			p.out = append(p.out, p.src[v.Span.Start:v.Span.End]...)
+		} else {
+			p.out = append(p.out, renderText(v.Blocks, depth, false)...)
+		}
 	}
 }
 
@@ -459,9 +468,10 @@ func sameBlocks(a, b []Block) bool {
 	return true
 }
 
-// quote writes s as a "…" string.
-func quote(s string, refs bool) string {
-	return `"` + escapeString(s, refs) + `"`
+// quote writes s as a "…" string. A literal "{{" is always written
+// \{{, which every string reads back as "{{".
+func quote(s string, _ bool) string {
+	return `"` + escapeString(s, true) + `"`
 }
 
 // escapeString escapes s for the inside of a "…" string. With refs, a
