@@ -181,3 +181,21 @@ type echoSummarizer struct{}
 func (echoSummarizer) Summarize(ctx context.Context, req SummaryRequest) (Summary, error) {
 	return Summary{L0: req.Text, L1: req.Text, Model: "echo"}, nil
 }
+
+func TestSecretsFromTheEnvironmentAndABrokenConfig(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	writeFile(t, root, "flowcabal.toml", "this is = = not toml [")
+	const key = "tok-ENV-ONLY-9876543210"
+	t.Setenv("SOME_SERVICE_API_KEY", key)
+	s := openStore(t, root, Options{})
+	o, err := s.RecordOutput(ctx, Output{Workflow: "w", Node: "n", Text: "key " + key})
+	if err != nil || strings.Contains(o.Text, key) {
+		t.Fatalf("output = %q, %v", o.Text, err)
+	}
+	s.Close()
+	data, _ := os.ReadFile(filepath.Join(root, ".flowcabal", "project.db"))
+	if bytes.Contains(data, []byte(key)) {
+		t.Error("the database contains the key")
+	}
+}

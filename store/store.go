@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -140,8 +141,9 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 2
 	}
+	environ := func() []string { return nil }
 	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
+		opts.Getenv, environ = os.Getenv, os.Environ
 	}
 	s := &Store{
 		root:   abs,
@@ -155,13 +157,16 @@ func Open(ctx context.Context, root string, opts Options) (*Store, error) {
 	}
 	cfg, err := project.LoadConfig(abs)
 	if err != nil {
-		return nil, fmt.Errorf("open project store: %w", err)
+		// A typo in flowcabal.toml must not take the index away; the
+		// server reports the file's error itself.
+		s.log.Warn("project configuration unreadable; using defaults", "err", err)
+		cfg = &project.Config{}
 	}
 	s.arcSpan = cfg.ArcSpan
 	if s.arcSpan <= 0 {
 		s.arcSpan = DefaultArcSpan
 	}
-	s.redact = secretReplacer(cfg, opts)
+	s.redact = secretReplacer(cfg, opts, environ())
 
 	if err := os.MkdirAll(filepath.Dir(s.dbPath), 0o755); err != nil && !opts.ReadOnly {
 		return nil, fmt.Errorf("open project store: %w", err)
@@ -493,12 +498,16 @@ func joinKey(parts ...string) string { return strings.Join(parts, "\x00") }
 
 func seqKey(n uint64) string { return fmt.Sprintf("%012d", n) }
 
-// secretReplacer replaces every known secret with "[redacted]".
-func secretReplacer(cfg *project.Config, opts Options) *strings.Replacer {
+// secretReplacer replaces every known secret with "[redacted]": the
+// values of Options.Secrets, of the variables flowcabal.toml names as
+// holding keys, and of any variable in environ whose name says it holds
+// one (…API_KEY…, …_TOKEN, …_SECRET…), so that a key reaches no record
+// even when the configuration could not be read.
+func secretReplacer(cfg *project.Config, opts Options, environ []string) *strings.Replacer {
 	var secrets []string
 	add := func(v string) {
 		// Very short values would redact ordinary words; real keys are long.
-		if len(v) >= 8 {
+		if len(v) >= 8 && !slices.Contains(secrets, v) {
 			secrets = append(secrets, v)
 		}
 	}
@@ -510,6 +519,15 @@ func secretReplacer(cfg *project.Config, opts Options) *strings.Replacer {
 			add(opts.Getenv(m.APIKeyEnv))
 		}
 	}
+	for _, kv := range environ {
+		name, v, _ := strings.Cut(kv, "=")
+		up := strings.ToUpper(name)
+		if strings.Contains(up, "API_KEY") || strings.Contains(up, "APIKEY") || strings.HasSuffix(up, "_TOKEN") || strings.Contains(up, "SECRET") {
+			add(v)
+		}
+	}
+	// Longer first: the replacer tries the pairs in order.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
 	for _, v := range secrets {
 		pairs = append(pairs, v, "[redacted]")
