@@ -106,3 +106,15 @@ func TestExpectedName(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalRandom: planted errors drawn at random (make-*-random.py), not
+// hand-picked, as a check that the checkers are not fitted to the
+// hand-made sets.
+func TestEvalRandom(t *testing.T) {
+	t.Run("pride-and-prejudice", func(t *testing.T) {
+		evalTargets(t, sharedDir(t, "eval/pride-and-prejudice"), filepath.Join(testdataDir, "pride-and-prejudice-random.jsonl"))
+	})
+	t.Run("hongloumeng", func(t *testing.T) {
+		evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-random.jsonl"))
+	})
+}
