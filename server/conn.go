@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,7 +96,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, r jsonrpc2.
 			err = context.Canceled
 		}
 		cancel()
-		if err := reply(context.WithoutCancel(ctx), res, wireError(err)); err != nil {
+		if err := s.respond(call.ID(), res, wireError(err)); err != nil {
 			s.log.Debug("reply failed", "method", method, "err", err)
 		}
 	}()
@@ -206,4 +207,55 @@ func (s *Server) lookup(method string) (route, bool) {
 	defer s.mu.Unlock()
 	rt, ok := s.extra[method]
 	return rt, ok
+}
+
+// respond writes the response to a call straight to the stream. jsonrpc2's
+// replier marshals a result twice with segmentio/encoding (once into the
+// response, once more when the response is written), validating and
+// escaping it each time: for a large outline that costs milliseconds. A
+// result the server marshalled itself (json.RawMessage) is written as is.
+func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
+	idJSON, e := id.MarshalJSON()
+	if e != nil {
+		return fmt.Errorf("marshal id: %w", e)
+	}
+	var buf bytes.Buffer
+	buf.Grow(256)
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(idJSON)
+	if err != nil {
+		var we *jsonrpc2.Error
+		if !errors.As(err, &we) {
+			we = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		buf.WriteString(`,"error":`)
+		if e := encodeTo(&buf, we); e != nil {
+			return e
+		}
+	} else {
+		buf.WriteString(`,"result":`)
+		switch r := result.(type) {
+		case json.RawMessage:
+			buf.Write(r)
+		default:
+			if e := encodeTo(&buf, result); e != nil {
+				// The client must still get an answer.
+				return s.respond(id, nil, jsonrpc2.NewError(jsonrpc2.InternalError, "marshal result: "+e.Error()))
+			}
+		}
+	}
+	buf.WriteByte('}')
+	return s.stream.enqueue(buf.Bytes())
+}
+
+// encodeTo appends v as JSON without HTML escaping (prompts are full of
+// '<', '>' and '&' that need none).
+func encodeTo(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
 }

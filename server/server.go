@@ -10,6 +10,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,9 +55,10 @@ const (
 
 // Server is one language-server session on one connection.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	conn jsonrpc2.Conn
+	opts   Options
+	log    *slog.Logger
+	conn   jsonrpc2.Conn
+	stream *stream
 
 	mu       sync.Mutex
 	state    int
@@ -94,6 +96,7 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.bg, s.cancel = bg, cancel
 	st := newStream(rwc, s.log)
+	s.stream = st
 	s.conn = jsonrpc2.NewConn(st)
 	// From here on, warnings and errors also reach the client's log.
 	s.log = slog.New(newLogHandler(s.log.Handler(), s.conn))
@@ -167,9 +170,21 @@ func (s *Server) goBackground(f func(ctx context.Context)) {
 	}()
 }
 
-// notify sends a notification to the client.
+// notify sends a notification to the client, written straight to the
+// stream like responses (see respond).
 func (s *Server) notify(ctx context.Context, method string, params any) {
-	if err := s.conn.Notify(ctx, method, params); err != nil {
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0","method":`)
+	err := encodeTo(&buf, method)
+	if err == nil {
+		buf.WriteString(`,"params":`)
+		err = encodeTo(&buf, params)
+	}
+	if err == nil {
+		buf.WriteByte('}')
+		err = s.stream.enqueue(buf.Bytes())
+	}
+	if err != nil {
 		s.log.Debug("notify failed", "method", method, "err", err)
 	}
 }

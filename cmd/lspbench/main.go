@@ -13,12 +13,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +45,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(1)
 	}
-}
-
-type pipe struct {
-	io.Reader
-	io.WriteCloser
 }
 
 func run(bin, corpus string, n int, keep bool) error {
@@ -85,7 +78,7 @@ func run(bin, corpus string, n int, keep bool) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	c := lsptest.Connect(ctx, pipe{bufio.NewReaderSize(stdout, 1<<16), stdin})
+	c := newClient(stdout, stdin)
 	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": cache.FileURI(ws),
 		"capabilities": map[string]any{"textDocument": map[string]any{
 			"hover":          map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
@@ -136,7 +129,7 @@ func run(bin, corpus string, n int, keep bool) error {
 		out := make([]time.Duration, 0, n)
 		for i := 0; i < n+n/10; i++ {
 			t := time.Now()
-			var res json.RawMessage // the server's time, not this client's decoding
+			var res json.RawMessage
 			if err := c.Call(ctx, method, params, &res); err != nil {
 				return nil, fmt.Errorf("%s: %w", method, err)
 			}
