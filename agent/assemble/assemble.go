@@ -51,8 +51,8 @@ type Shares struct {
 // DefaultShares suit a prose chapter: the manuscript matters most.
 var DefaultShares = Shares{Meta: 0.10, Entities: 0.20, Manuscript: 0.60, Summaries: 0.10}
 
-// wideBudget is the budget from which three chapters are read whole.
-const wideBudget = 16000
+// wideBudget is the budget step that reads one more chapter whole.
+const wideBudget = 8000
 
 // DefaultBudget is the budget when neither the node nor the options set one.
 const DefaultBudget = 8000
@@ -402,13 +402,13 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 	if len(search) > 1 {
 		first = append(first, search[1])
 	}
-	// A large budget reads one more chapter whole before the extra
-	// passages: at 16k tokens and up, three chapters fit with room left.
-	k := 2
-	if a.budget >= wideBudget && len(search) > 2 {
-		first = append(first, search[2])
-		k = 3
+	// A larger budget reads more of the best chapters whole before the
+	// extra passages: two up to 8k tokens, one more for every 8k above.
+	k := min(2, len(search))
+	if a.budget > 8000 {
+		k = min(len(search), 2+(a.budget-8000)/wideBudget)
 	}
+	first = append(first, search[min(2, len(search)):k]...)
 	later = append(later, ents...)
 	later = append(later, meta...)
 	if len(search) > k {
