@@ -20,7 +20,7 @@ import (
 // fixture is a project with one workflow, a real store and the real LLM
 // client talking to a scripted server.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string
 	flow  string
 	srv   *llmtest.Server
@@ -29,7 +29,7 @@ type fixture struct {
 	gate  Gate
 }
 
-func newFixture(t *testing.T, src string, script llmtest.Script) *fixture {
+func newFixture(t testing.TB, src string, script llmtest.Script) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	flow := filepath.Join(root, "workflows", "w.flow")
