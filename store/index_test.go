@@ -282,12 +282,16 @@ type scriptedSummarizer struct {
 	mu     sync.Mutex
 	calls  map[string]int
 	failOn string
+	arcs   []SummaryRequest
 }
 
 func (f *scriptedSummarizer) Summarize(ctx context.Context, req SummaryRequest) (Summary, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls[req.Path]++
+	if strings.HasPrefix(req.Path, "arc-") {
+		f.arcs = append(f.arcs, req)
+	}
 	if req.Path == f.failOn {
 		return Summary{}, errors.New("model unavailable")
 	}
@@ -509,5 +513,28 @@ func TestReindexFolder(t *testing.T) {
 	rep, _ = s.Reindex(ctx, "workflows", "flowcabal.toml", ".flowcabal", "meta/.hidden")
 	if rep.Scanned != 0 {
 		t.Errorf("non-knowledge paths scanned: %+v", rep)
+	}
+}
+
+func TestArcRequestCarriesChapterOverviews(t *testing.T) {
+	ctx := context.Background()
+	root := copyProject(t, sampleProject)
+	sum := &scriptedSummarizer{calls: map[string]int{}}
+	s := openStore(t, root, Options{Summarizer: sum})
+	if _, err := s.Index(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.arcs) != 1 {
+		t.Fatalf("arc requests = %d", len(sum.arcs))
+	}
+	req := sum.arcs[0]
+	if len(req.Parts) != 10 || req.Parts[0].Path != "manuscript/chapter-01" || req.Parts[0].L1 != "Overview of manuscript/chapter-01: Chapter I" {
+		t.Errorf("arc parts = %+v", req.Parts)
+	}
+	if !strings.Contains(req.Text, "# Chapter X\n") {
+		t.Error("arc text lacks its chapters")
 	}
 }

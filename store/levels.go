@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,7 +32,18 @@ type SummaryRequest struct {
 	// Kind is the resource kind (KindChapter, "character", KindArc…).
 	Kind  string
 	Title string
-	Text  string
+	// Text is the whole text: an arc's is its chapters', one after the
+	// other, each under a "# title" line.
+	Text string
+	// Parts are an arc's chapters with their current L1 (empty when a
+	// chapter has none yet), for a model that summarises the arc from
+	// its chapters' overviews rather than from the whole text.
+	Parts []SummaryPart
+}
+
+// SummaryPart is one chapter of an arc.
+type SummaryPart struct {
+	Path, Title, L1 string
 }
 
 // Summary is what a Summarizer returns.
@@ -139,6 +151,11 @@ func (s *Store) Drain(ctx context.Context) (int, error) {
 		}
 		if len(jobs) == 0 {
 			return done, nil
+		}
+		// Chapters before arcs, so that an arc's request carries its
+		// chapters' current L1.
+		if res := slices.DeleteFunc(slices.Clone(jobs), func(j Job) bool { return j.Kind == JobArc }); len(res) > 0 {
+			jobs = res
 		}
 		outcomes := make(chan jobOutcome, 256)
 		committed := make(chan commitResult, 1)
@@ -387,6 +404,7 @@ func (s *Store) tryJobRequest(j Job) (req SummaryRequest, ok bool, changed []str
 			return req, false, nil, nil
 		}
 		var sb strings.Builder
+		var parts []SummaryPart
 		for _, p := range a.Chapters {
 			r, err := s.Resource(p)
 			if err != nil {
@@ -398,11 +416,16 @@ func (s *Store) tryJobRequest(j Job) (req SummaryRequest, ok bool, changed []str
 				continue
 			}
 			fmt.Fprintf(&sb, "# %s\n\n%s\n\n", r.Title, body)
+			part := SummaryPart{Path: r.Path, Title: r.Title}
+			if lv, err := s.levelFrom(LevelText{Level: 1}, r.Hash, ""); err == nil && !lv.Pending {
+				part.L1 = lv.Text
+			}
+			parts = append(parts, part)
 		}
 		if len(changed) > 0 {
 			return req, false, changed, nil
 		}
-		return SummaryRequest{Path: fmt.Sprintf("arc-%d", a.N), Kind: KindArc, Title: fmt.Sprintf("Chapters %d–%d", a.From, a.To), Text: sb.String()}, true, nil, nil
+		return SummaryRequest{Path: fmt.Sprintf("arc-%d", a.N), Kind: KindArc, Title: fmt.Sprintf("Chapters %d–%d", a.From, a.To), Text: sb.String(), Parts: parts}, true, nil, nil
 	}
 	var paths []string
 	if err := s.view(func(tx *bolt.Tx) error { paths = holders(tx, j.Hash); return nil }); err != nil {
