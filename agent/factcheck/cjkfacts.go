@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // offices are Chinese official posts and degrees: a text that gives a
@@ -21,7 +22,10 @@ var cjkColours = map[rune]string{
 type cjkFactInfo struct {
 	units   map[string]bool // units of numeric CJK values: "里", "两"
 	offices map[string]bool // offices, folded
-	colour  bool            // some entity has a CJK colour fact of eyes or hair
+	// officeFirst holds the first characters of offices, when some
+	// entity has an office at all (nil otherwise).
+	officeFirst map[rune]bool
+	colour      bool // some entity has a CJK colour fact of eyes or hair
 }
 
 func (k *Knowledge) buildCJKFacts() {
@@ -31,6 +35,13 @@ func (k *Knowledge) buildCJKFacts() {
 	}
 	for _, e := range k.ents {
 		k.eachFact(e, func(key, val string) {
+			if f := k.foldRunes(strings.TrimSpace(val)); len(f) > 0 && ci.offices[string(f)] && ci.officeFirst == nil {
+				ci.officeFirst = map[rune]bool{}
+				for o := range ci.offices {
+					r, _ := utf8.DecodeRuneInString(o)
+					ci.officeFirst[r] = true
+				}
+			}
 			if u, _, ok := k.cjkQuantity(val); ok && u != "" {
 				ci.units[u] = true
 			}
@@ -82,7 +93,6 @@ func (k *Knowledge) checkCJKFacts(d *doc, eff []effMention) []Finding {
 	}
 	var out []Finding
 	rs := d.frunes
-next:
 	for i := 0; i < len(rs); i++ {
 		// Quantities.
 		if len(ci.units) > 0 && isCJKNumeral(rs[i]) && (i == 0 || !isCJKNumeral(rs[i-1])) {
@@ -105,15 +115,21 @@ next:
 			continue
 		}
 		// Posts.
-		for _, n := range []int{3, 2} {
-			if i+n > len(rs) || !ci.offices[string(rs[i:i+n])] {
+		if ci.officeFirst[rs[i]] {
+			n := 0
+			for _, w := range []int{3, 2} {
+				if i+w <= len(rs) && ci.offices[string(rs[i:i+w])] {
+					n = w
+					break
+				}
+			}
+			if n > 0 {
+				if f, ok := k.judgeCJKOffice(d, eff, d.roff[i], d.roff[i+n], string(rs[i:i+n]), i); ok {
+					out = append(out, f)
+				}
+				i += n - 1
 				continue
 			}
-			if f, ok := k.judgeCJKOffice(d, eff, d.roff[i], d.roff[i+n], string(rs[i:i+n]), i); ok {
-				out = append(out, f)
-			}
-			i += n - 1
-			continue next
 		}
 		// Colours of eyes and hair.
 		if g, ok := cjkColours[rs[i]]; ok && ci.colour {

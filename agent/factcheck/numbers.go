@@ -256,7 +256,10 @@ func parseCJKNumber(s string) (int, bool) {
 }
 
 func isCJKNumeral(r rune) bool {
-	_, d := cjkDigits[r]
-	_, s := cjkScales[r]
-	return d || s || (r >= '0' && r <= '9')
+	switch r {
+	case '零', '〇', '一', '二', '两', '兩', '三', '四', '五', '六', '七', '八', '九',
+		'十', '拾', '百', '佰', '千', '仟', '万', '萬':
+		return true
+	}
+	return r >= '0' && r <= '9'
 }
