@@ -311,7 +311,10 @@ var rankClass = map[string]string{
 func newEntInfo(e *knowledge.Entity) *entInfo {
 	ei := &entInfo{e: e, slug: path.Base(e.Resource), titled: map[string]string{}}
 	kind := strings.ToLower(e.Kind)
-	ei.person = kind == "character" || kind == "person" || kind == "people" || kind == "人物" || kind == "角色"
+	// A kind the author left out counts as a person unless the file sits
+	// with places.
+	ei.person = kind == "character" || kind == "person" || kind == "people" || kind == "人物" || kind == "角色" ||
+		kind == "" && !strings.Contains(e.Path, "location") && !strings.Contains(e.Path, "place")
 	m, f := 0, 0
 	for _, n := range e.Names() {
 		ws := latinWords(n)
