@@ -234,13 +234,13 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 			continue
 		}
 		f := o
-		if !o.check.done.Load() || all || dependsOn(o, changed) {
+		if done := o.check.done.Load(); !done || all || dependsOn(o, changed) {
 			cp := *o
 			cp.check = &checkCell{}
 			f = &cp
-			if o.check.done.Load() {
-				dirty[k] = true
-			}
+			// A check not done yet has unknown dependencies (it may be
+			// running on the old snapshot right now): republish it too.
+			dirty[k] = true
 		}
 		s.add(f)
 	}
