@@ -24,6 +24,35 @@ var absentStatus = map[string]string{
 	"入狱": "imprisoned", "下狱": "imprisoned", "入獄": "imprisoned", "下獄": "imprisoned", "被囚": "imprisoned", "囚禁": "imprisoned",
 }
 
+// absence classifies a status value (lower case): "away", "dead",
+// "imprisoned", "missing", or not absent. Besides the exact values it
+// reads the first word of a longer one ("away (Brighton)", "dead since
+// 1810") and a Chinese status that contains one ("已于八月去世").
+func absence(status string) (string, bool) {
+	status = strings.TrimSpace(status)
+	if why, ok := absentStatus[status]; ok {
+		return why, true
+	}
+	if ws := latinWords(status); len(ws) > 1 {
+		if why, ok := absentStatus[ws[0]]; ok {
+			return why, true
+		}
+		if len(ws) > 2 {
+			if why, ok := absentStatus[ws[0]+" "+ws[1]]; ok {
+				return why, true
+			}
+		}
+	}
+	if hasCJK(status) {
+		for k, why := range absentStatus {
+			if utf8.RuneCountInString(k) >= 2 && hasCJK(k) && strings.Contains(status, k) {
+				return why, true
+			}
+		}
+	}
+	return "", false
+}
+
 // speechVerbs introduce a speaker after the quotation: "said Lydia".
 var speechVerbs = wordSet("said", "cried", "replied", "observed", "exclaimed", "added", "continued", "answered",
 	"asked", "whispered", "returned", "rejoined", "resumed", "repeated", "remarked", "began", "interrupted",
@@ -106,7 +135,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		facts := d.factsOf(e)
 		sk := firstKey(facts, "state", "condition", "状态", "狀態", "presence", "status")
 		status := strings.ToLower(strings.TrimSpace(facts[sk]))
-		why, absent := absentStatus[status]
+		why, absent := absence(status)
 		if !absent {
 			continue
 		}
@@ -346,7 +375,7 @@ func coordinated(d *doc, mi int) bool {
 		if len(n.ents) != 1 || !n.ents[0].person {
 			continue
 		}
-		if _, absent := absentStatus[strings.ToLower(d.factsOf(n.ents[0])["status"])]; absent {
+		if _, absent := absence(strings.ToLower(d.factsOf(n.ents[0])["status"])); absent {
 			continue
 		}
 		// The group must be a subject (a verb follows) or the people "on
