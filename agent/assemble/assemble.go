@@ -211,7 +211,7 @@ func (it *item) header(level int) string {
 func (a *assembly) costAt(it *item, level int) int {
 	if it.cost[level] == 0 {
 		key := ""
-		if it.hash != "" {
+		if it.hash != "" && level == 2 { // L0/L1 may come from a model: hash their text
 			key = CountKey(it.hash, levelNames[level], it.part)
 		}
 		it.cost[level] = a.snap.Tokens("", it.header(level)) + a.snap.Tokens(key, InjectedText(it.text[level]))

@@ -457,3 +457,38 @@ func TestOddInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestStoredLevels(t *testing.T) {
+	b := newBuilder()
+	asked := 0
+	b.Levels = func(path, hash string) (StoredLevels, bool) {
+		if !strings.HasPrefix(path, "manuscript/") {
+			return StoredLevels{}, false
+		}
+		asked++
+		if len(hash) != 64 {
+			t.Errorf("hash %q", hash)
+		}
+		return StoredLevels{L0: "Stored one-line summary of " + path + ".", L1: "Stored overview of " + path + ".", Stale: strings.Contains(path, "chapter-10")}, true
+	}
+	snap := load(t, b, sampleProject(t))
+	if asked == 0 {
+		t.Fatal("Levels never asked")
+	}
+	c, _ := Assemble(Node{Text: "Continue the story.", Chapter: 11, Budget: 1200}, snap, Options{})
+	var prev *Source
+	for i := range c.Sources {
+		if c.Sources[i].Reason == "previous chapter" {
+			prev = &c.Sources[i]
+		}
+	}
+	if prev == nil || prev.Level != "L1" || !prev.Stale {
+		t.Fatalf("previous chapter source: %+v", prev)
+	}
+	if !strings.Contains(c.UserSuffix, "Stored overview of manuscript/chapter-10/content.md.") {
+		t.Errorf("stored L1 not used:\n%s", c.UserSuffix)
+	}
+	if exact := exactTokens(t, c); exact != c.Tokens || exact > 1200 {
+		t.Errorf("tokens %d (reported %d)", exact, c.Tokens)
+	}
+}

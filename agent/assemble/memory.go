@@ -28,17 +28,24 @@ type Builder struct {
 	tc  *textsearch.Counter
 	sum *summarize.Summarizer
 
+	// Levels, when not nil, is asked for the stored L0 and L1 of each
+	// resource by path and content hash (hex SHA-256 of its text); when
+	// it has none, the builder summarises the text itself. Set it before
+	// the first Build.
+	Levels func(path, hash string) (StoredLevels, bool)
+
 	mu      sync.Mutex
 	derived map[string]*derived
 	counts  sync.Map // sha256(text) -> int
 }
 
 type derived struct {
-	counts   [3]int // tokens of InjectedText of L0, L1, L2
-	terms    []string
-	passages []textsearch.Passage
-	pterms   [][]string
-	summary  summarize.Summary
+	counts     [3]int // tokens of InjectedText of the text (index 2)
+	summarized bool   // summary is set
+	terms      []string
+	passages   []textsearch.Passage
+	pterms     [][]string
+	summary    summarize.Summary
 }
 
 // NewBuilder returns a Builder that analyses with an and counts with tc.
@@ -94,41 +101,60 @@ func hashOf(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-func (b *Builder) derive(text string, passages bool) (*derived, string, error) {
+func (b *Builder) derive(text string, passages, summary bool) (*derived, string, error) {
 	h := hashOf(text)
 	b.mu.Lock()
 	d := b.derived[h]
 	b.mu.Unlock()
-	if d != nil && (!passages || d.passages != nil || text == "") {
+	if d != nil && (!passages || d.passages != nil || text == "") && (!summary || d.summarized) {
 		return d, h, nil
 	}
-	sum, err := b.sum.Summarize(text)
-	if err != nil {
-		return nil, "", err
+	nd := &derived{}
+	if d != nil {
+		*nd = *d
+	} else {
+		nd.terms = b.an.Terms(text)
+		nd.counts[2] = b.tc.MustCount(InjectedText(text))
 	}
-	d = &derived{terms: b.an.Terms(text), summary: sum}
-	for l, t := range [3]string{sum.L0, sum.L1, text} {
-		d.counts[l] = b.tc.MustCount(InjectedText(t))
+	if summary && !nd.summarized {
+		sum, err := b.sum.Summarize(text)
+		if err != nil {
+			return nil, "", err
+		}
+		nd.summary, nd.summarized = sum, true
 	}
-	if passages {
-		d.passages = textsearch.Passages(text, 0)
-		for _, p := range d.passages {
-			d.pterms = append(d.pterms, b.an.Terms(text[p.Start:p.End]))
+	if passages && nd.passages == nil {
+		nd.passages = textsearch.Passages(text, 0)
+		for _, p := range nd.passages {
+			nd.pterms = append(nd.pterms, b.an.Terms(text[p.Start:p.End]))
 		}
 	}
 	b.mu.Lock()
-	b.derived[h] = d
+	b.derived[h] = nd
 	b.mu.Unlock()
-	return d, h, nil
+	return nd, h, nil
+}
+
+// StoredLevels are the levels a store already holds for a resource.
+type StoredLevels struct {
+	L0, L1     string
+	Extractive bool // made without a model
+	Stale      bool // made from an older text; being regenerated
 }
 
 func (b *Builder) resource(p, text string, passages bool) (Resource, *derived, error) {
-	d, h, err := b.derive(text, passages)
+	var stored StoredLevels
+	have := false
+	if b.Levels != nil {
+		stored, have = b.Levels(p, hashOf(text))
+	}
+	d, h, err := b.derive(text, passages, !have)
 	if err != nil {
 		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
 	}
-	for l, name := range levelNames {
-		b.counts.Store(CountKey(h, name, ""), d.counts[l])
+	b.counts.Store(CountKey(h, "L2", ""), d.counts[2])
+	if have {
+		return Resource{Path: p, Hash: h, L2: text, L1: stored.L1, L0: stored.L0, Extractive: stored.Extractive, Stale: stored.Stale}, d, nil
 	}
 	return Resource{Path: p, Hash: h, L2: text, L1: d.summary.L1, L0: d.summary.L0, Extractive: d.summary.Extractive()}, d, nil
 }
@@ -214,7 +240,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		for _, c := range s.chapters {
 			if c.Number >= a.First && c.Number <= a.Last {
 				l0s = append(l0s, c.L0)
-				d, _, _ := b.derive(c.L2, true)
+				d, _, _ := b.derive(c.L2, true, false)
 				terms = append(terms, d.terms...)
 			}
 		}

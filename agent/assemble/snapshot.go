@@ -122,10 +122,11 @@ type Profile struct {
 }
 
 // CountKey is the key under which Role A asks for the token count of a
-// resource's level as it injects it: strings.TrimSpace of the level's
-// text followed by a blank line ("\n\n"). part narrows L2 to a passage
-// ("bytes 10-200"), or is "". A snapshot that stores counts at index
-// time can answer Tokens by this key alone.
+// resource's L2 (level "L2") as it injects it: [InjectedText] of the text
+// or of a passage of it. part narrows L2 to a passage ("bytes 10-200"),
+// or is "". hash is the resource's content hash. A snapshot that stores
+// counts at index time can answer Tokens by this key alone. L0 and L1
+// are asked for with an empty key.
 func CountKey(hash, level, part string) string {
 	return hash + "|" + level + "|" + part
 }
