@@ -206,7 +206,9 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 	if dv == v {
 		return Finding{}, false
 	}
-	return k.cjkFactFinding(d, e, start, end, key, val, 0.75), true
+	f := k.cjkFactFinding(d, e, start, end, key, val, 0.75)
+	f.Suggestion = strings.TrimSpace(val)
+	return f, true
 }
 
 func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, office string, ri int) (Finding, bool) {

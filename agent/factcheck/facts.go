@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -757,8 +758,77 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		End:        c.end,
 		Message:    fmt.Sprintf("the text says %q, but %s's %s is %q as of chapter %d", stated, e.e.Name, key, declared, d.chapter),
 		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: declared, Line: line, Since: since},
+		Suggestion: claimFix(c, stated, declared),
 		Confidence: conf,
 	}, true
+}
+
+// claimFix is the text that would state the declared value in place of
+// the claim: the number in the claim's own form ("seventeen" -> "fifteen",
+// "Six daughters" -> "Five daughters"), the declared amount or colour.
+// It is "" when the declared value is not a plain replacement (an
+// approximate age, a range).
+func claimFix(c claim, stated, declared string) string {
+	switch c.kind {
+	case "age", "count":
+		vals, approx, rest, ok := parseValue(declared)
+		if !ok || approx || len(vals) != 1 || len(rest) != 0 {
+			return ""
+		}
+		if c.wordIdx < 0 { // Chinese: "十五岁", "两个女儿"
+			return ""
+		}
+		num := numberWords(vals[0])
+		if r, _ := utf8.DecodeRuneInString(stated); r >= '0' && r <= '9' {
+			num = fmt.Sprint(vals[0])
+		}
+		if num == "" {
+			return ""
+		}
+		if r, _ := utf8.DecodeRuneInString(stated); unicode.IsUpper(r) {
+			num = capitalize(num)
+		}
+		if c.kind == "count" {
+			i := strings.LastIndexAny(stated, " \n")
+			if i < 0 {
+				return ""
+			}
+			noun := stated[i+1:]
+			if vals[0] == 1 {
+				noun = strings.TrimSuffix(noun, "s")
+			} else if !strings.HasSuffix(noun, "s") && c.lo == 1 {
+				noun += "s"
+			}
+			return num + " " + noun
+		}
+		return num
+	case "qty":
+		return declared
+	case "colour":
+		for _, w := range latinWords(declared) {
+			if _, ok := colourGroups[strings.ToLower(w)]; ok {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+var ones = []string{"", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+	"thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"}
+var tens = []string{"", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"}
+
+// numberWords spells 1 to 99 in English ("twenty-seven"); "" otherwise.
+func numberWords(n int) string {
+	switch {
+	case n <= 0 || n >= 100:
+		return ""
+	case n < 20:
+		return ones[n]
+	case n%10 == 0:
+		return tens[n/10]
+	}
+	return tens[n/10] + "-" + ones[n%10]
 }
 
 func placeMatches(key, place string) bool {
@@ -886,10 +956,12 @@ func (k *Knowledge) checkMarital(d *doc) []Finding {
 			continue
 		}
 		line, since := e.e.FactSource(sk, d.chapter)
+		fix := map[string]string{"wife": "widow", "husband": "widower", "widow": "wife", "widower": "husband"}[w]
 		out = append(out, Finding{
 			Type:       TypeFact,
 			Start:      d.words[wi].start,
 			End:        d.words[wi].end,
+			Suggestion: matchCase(fix, d.words[wi].s),
 			Message:    fmt.Sprintf("the text says %q, but %s's %s is %q as of chapter %d", d.words[wi].s, e.e.Name, sk, facts[sk], d.chapter),
 			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: sk, Value: facts[sk], Line: line, Since: since},
 			Confidence: 0.8,
