@@ -23,11 +23,18 @@ var wordsGz []byte
 //go:embed data/extra-words.txt
 var extraWords string
 
+//go:embed data/short-names.txt.gz
+var shortNamesGz []byte
+
 // wordList is the English dictionary: a word that is in it is an ordinary
 // word, not a misspelt name.
 type wordList struct {
 	lower map[string]bool // lower-case dictionary words
 	extra map[string]bool // capitalised non-names (months, "God", …)
+	// short holds short proper names of the dictionary ("Janet",
+	// "Marty"): one edit from a four-letter name is more often another
+	// person than a slip.
+	short map[string]bool
 }
 
 // has reports whether w (as written in the text) is an ordinary word.
@@ -43,7 +50,15 @@ func (l *wordList) has(w string) bool {
 var loadWords = sync.OnceValue(decodeWords)
 
 func decodeWords() *wordList {
-	l := &wordList{lower: make(map[string]bool, 64000), extra: map[string]bool{}}
+	l := &wordList{lower: make(map[string]bool, 64000), extra: map[string]bool{}, short: make(map[string]bool, 2600)}
+	if zr, err := gzip.NewReader(bytes.NewReader(shortNamesGz)); err == nil {
+		sc := bufio.NewScanner(zr)
+		for sc.Scan() {
+			if w := strings.TrimSpace(sc.Text()); w != "" {
+				l.short[w] = true
+			}
+		}
+	}
 	if zr, err := gzip.NewReader(bytes.NewReader(wordsGz)); err == nil {
 		sc := bufio.NewScanner(zr)
 		for sc.Scan() {

@@ -97,6 +97,9 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
 			continue
 		}
+		if len(t.runes) <= 4 && k.words.short[s] {
+			continue // "Janet" beside "Jane" is someone else
+		}
 		dist := editDistance(rs, t.runes, limit)
 		if dist == 0 || dist > limit {
 			continue
