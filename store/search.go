@@ -73,6 +73,11 @@ func (s *Store) loadSearch(ctx context.Context) error {
 	if ss.loaded {
 		return nil
 	}
+	// The folding tables load while the snapshot decodes: every query
+	// needs both.
+	var warm sync.WaitGroup
+	warm.Go(func() { ss.analyzer().Terms("預熱") })
+	defer warm.Wait()
 	idx := textsearch.NewIndex(0, 0)
 	docs := map[string]string{}
 	meta := map[string]docMeta{}
