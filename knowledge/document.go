@@ -140,10 +140,9 @@ func ParseDocument(relPath string, data []byte) (*Document, error) {
 	if node.Kind != yaml.MappingNode {
 		return d, &FrontMatterError{Path: relPath, Line: d.frontLine + node.Line - 1, Col: node.Column, Msg: "front matter must be a mapping of keys to values"}
 	}
-	var front map[string]any
-	if err := node.Decode(&front); err != nil {
-		line, msg := yamlErrorLine(err)
-		return d, &FrontMatterError{Path: relPath, Line: d.frontLine + line - 1, Msg: msg}
+	front, err := mappingValue(node, 0)
+	if err != nil {
+		return d, &FrontMatterError{Path: relPath, Line: d.frontLine + err.line - 1, Col: err.col, Msg: err.msg}
 	}
 	d.Front = front
 	d.node = node
@@ -191,4 +190,74 @@ func yamlErrorLine(err error) (int, string) {
 		return max(n, 1), m[2]
 	}
 	return 1, msg
+}
+
+// nodeError is a problem at a node of the front matter.
+type nodeError struct {
+	line, col int
+	msg       string
+}
+
+// maxDepth bounds nesting (and alias expansion) of front matter values.
+const maxDepth = 64
+
+// mappingValue turns a mapping node into a map, values decoded as yaml
+// would decode them into interface{} values (int, float64, bool, nil,
+// string, []any, map[string]any), without reflection: LoadProject decodes
+// thousands of files.
+func mappingValue(n *yaml.Node, depth int) (map[string]any, *nodeError) {
+	m := make(map[string]any, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, &nodeError{k.Line, k.Column, "a key must be a plain value"}
+		}
+		v, err := nodeValue(n.Content[i+1], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		m[k.Value] = v
+	}
+	return m, nil
+}
+
+func nodeValue(n *yaml.Node, depth int) (any, *nodeError) {
+	if depth > maxDepth {
+		return nil, &nodeError{n.Line, n.Column, "values nested too deep"}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, &nodeError{n.Line, n.Column, "unknown alias"}
+		}
+		return nodeValue(n.Alias, depth+1)
+	case yaml.MappingNode:
+		return mappingValue(n, depth)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := nodeValue(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!bool", "!!int", "!!float", "!!timestamp", "!!binary":
+			var v any
+			if err := n.Decode(&v); err != nil {
+				return nil, &nodeError{n.Line, n.Column, err.Error()}
+			}
+			return v, nil
+		}
+		return n.Value, nil
+	}
+	return nil, nil
 }
