@@ -140,7 +140,8 @@ func ParseDocument(relPath string, data []byte) (*Document, error) {
 	if node.Kind != yaml.MappingNode {
 		return d, &FrontMatterError{Path: relPath, Line: d.frontLine + node.Line - 1, Col: node.Column, Msg: "front matter must be a mapping of keys to values"}
 	}
-	front, err := mappingValue(node, 0)
+	budget := maxNodes
+	front, err := mappingValue(node, 0, &budget)
 	if err != nil {
 		return d, &FrontMatterError{Path: relPath, Line: d.frontLine + err.line - 1, Col: err.col, Msg: err.msg}
 	}
@@ -198,14 +199,19 @@ type nodeError struct {
 	msg       string
 }
 
-// maxDepth bounds nesting (and alias expansion) of front matter values.
-const maxDepth = 64
+// maxDepth bounds nesting of front matter values, and maxNodes the
+// values decoded in all, so that aliases cannot expand without end (the
+// "billion laughs").
+const (
+	maxDepth = 64
+	maxNodes = 200000
+)
 
 // mappingValue turns a mapping node into a map, values decoded as yaml
 // would decode them into interface{} values (int, float64, bool, nil,
 // string, []any, map[string]any), without reflection: LoadProject decodes
 // thousands of files.
-func mappingValue(n *yaml.Node, depth int) (map[string]any, *nodeError) {
+func mappingValue(n *yaml.Node, depth int, budget *int) (map[string]any, *nodeError) {
 	m := make(map[string]any, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
@@ -215,7 +221,7 @@ func mappingValue(n *yaml.Node, depth int) (map[string]any, *nodeError) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, &nodeError{k.Line, k.Column, "a key must be a plain value"}
 		}
-		v, err := nodeValue(n.Content[i+1], depth+1)
+		v, err := nodeValue(n.Content[i+1], depth+1, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -224,22 +230,25 @@ func mappingValue(n *yaml.Node, depth int) (map[string]any, *nodeError) {
 	return m, nil
 }
 
-func nodeValue(n *yaml.Node, depth int) (any, *nodeError) {
+func nodeValue(n *yaml.Node, depth int, budget *int) (any, *nodeError) {
 	if depth > maxDepth {
 		return nil, &nodeError{n.Line, n.Column, "values nested too deep"}
+	}
+	if *budget--; *budget < 0 {
+		return nil, &nodeError{n.Line, n.Column, "too many values (aliases expanding without end?)"}
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, &nodeError{n.Line, n.Column, "unknown alias"}
 		}
-		return nodeValue(n.Alias, depth+1)
+		return nodeValue(n.Alias, depth+1, budget)
 	case yaml.MappingNode:
-		return mappingValue(n, depth)
+		return mappingValue(n, depth, budget)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := nodeValue(c, depth+1)
+			v, err := nodeValue(c, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}

@@ -92,6 +92,23 @@ func TestParseDocumentRejectsBadInput(t *testing.T) {
 	}
 }
 
+func TestParseDocumentAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("name: X\n---\nbody\n")
+	d, err := ParseDocument("entities/bomb.md", []byte(b.String()))
+	var fe *FrontMatterError
+	if d == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), "too many values") {
+		t.Fatalf("alias bomb: %v", err)
+	}
+	if d.Body != "body\n" {
+		t.Errorf("body %q", d.Body)
+	}
+}
+
 func FuzzParseDocument(f *testing.F) {
 	f.Add([]byte("---\nname: X\nfacts: {a: 1}\nprogressions: [{chapter: 2, facts: {a: 2}}]\n---\nbody"))
 	f.Add([]byte("---\nname: 林\n---\n"))
