@@ -31,6 +31,8 @@ type doc struct {
 	count map[string]int
 	// facts caches each entity's facts as of the chapter.
 	facts map[*entInfo]map[string]string
+	// nameChars caches nameChar.
+	nameChars map[rune]bool
 }
 
 // factsOf returns e's facts as of the chapter, computed once per check.

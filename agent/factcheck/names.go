@@ -424,6 +424,18 @@ func nameLine(ei *entInfo, name string) int {
 // folded rune r in the text (all but the one under test) are inside
 // mentions of declared names.
 func (d *doc) nameChar(r rune) bool {
+	if v, ok := d.nameChars[r]; ok {
+		return v
+	}
+	if d.nameChars == nil {
+		d.nameChars = map[rune]bool{}
+	}
+	v := d.countNameChar(r)
+	d.nameChars[r] = v
+	return v
+}
+
+func (d *doc) countNameChar(r rune) bool {
 	total, inside := 0, 0
 	mi := 0
 	for j, x := range d.frunes {
