@@ -170,7 +170,12 @@ func (s *Store) Persist(ctx context.Context, output, target string, tags []strin
 			return err
 		}
 		rec = Curated{Target: res, File: file, Hash: h, Version: n, Tags: tags, Written: diskHash == h, At: now}
-		return putJSON(b, res, rec)
+		if err := putJSON(b, res, rec); err != nil {
+			return err
+		}
+		// The semantic work that follows, durable with the version.
+		payload, _ := json.Marshal(CuratedTask{Target: res, File: file, Hash: h, Version: n})
+		return putTask(tx, TaskCurated, res, payload)
 	})
 	if err != nil {
 		return out, fmt.Errorf("persist %s: %w", target, err)

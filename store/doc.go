@@ -57,6 +57,8 @@
 //	runs          run id → Checkpoint
 //	agentlog      %016d sequence → LogEntry
 //	embeddings    model "\x00" resource path → Embedding (since schema 2)
+//	tasks         kind "\x00" key → Task (durable work of other packages,
+//	              since schema 3)
 //
 // # Invariants
 //

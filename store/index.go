@@ -110,6 +110,8 @@ type Stats struct {
 	TextChars int `json:"text_chars"`
 	// PendingSummaries is the number of summary jobs in the queue.
 	PendingSummaries int `json:"pending_summaries"`
+	// PendingTasks is the number of queued tasks (see Enqueue).
+	PendingTasks int `json:"pending_tasks"`
 	// WithDiagnostics counts resources whose file has problems.
 	WithDiagnostics int `json:"with_diagnostics"`
 }
@@ -932,6 +934,7 @@ func (s *Store) Stats() (Stats, error) {
 		}
 		st.Arcs = tx.Bucket(bArcs).Stats().KeyN
 		st.PendingSummaries = tx.Bucket(bQueue).Stats().KeyN
+		st.PendingTasks = tx.Bucket(bTasks).Stats().KeyN
 		return nil
 	})
 	return st, err

@@ -136,7 +136,8 @@ func (s *Store) Work(ctx context.Context) error {
 }
 
 // Drain runs the queued summary jobs, at most Options.Concurrency at once,
-// until the queue is empty, and returns how many it completed. Results
+// until the queue is empty, then the queued tasks that have a handler
+// (one pass), and returns how many jobs and tasks it completed. Results
 // are committed in batches (one sync for many jobs), each job's levels
 // durable before it counts as done.
 func (s *Store) Drain(ctx context.Context) (int, error) {
@@ -150,7 +151,9 @@ func (s *Store) Drain(ctx context.Context) (int, error) {
 			return done, err
 		}
 		if len(jobs) == 0 {
-			return done, nil
+			// Then the tasks of other packages, which may read the levels.
+			n, err := s.runTasks(ctx)
+			return done + n, err
 		}
 		// Chapters before arcs, so that an arc's request carries its
 		// chapters' current L1.

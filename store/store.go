@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open
 // migrates older databases forward and refuses newer ones.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // LockFile is the sidecar, relative to the project root, in which the
 // process holding the store writes who it is.
@@ -60,6 +60,9 @@ type Options struct {
 	Secrets []string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// Tasks are the handlers of queued tasks by kind (see Enqueue); tasks
+	// of other kinds stay queued for a process that has a handler.
+	Tasks map[string]TaskHandler
 	// Logger receives the store's logs; nil discards them.
 	Logger *slog.Logger
 	// Command describes this process in the lock sidecar; empty means
@@ -362,11 +365,12 @@ var (
 	bRuns        = []byte("runs")
 	bAgentLog    = []byte("agentlog")
 	bEmbeddings  = []byte("embeddings") // since schema 2
+	bTasks       = []byte("tasks")      // since schema 3
 )
 
 func allBuckets() [][]byte {
 	return [][]byte{bMeta, bResources, bByHash, bLevels, bQueue, bArcs, bRelations, bRelationsTo,
-		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings}
+		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings, bTasks}
 }
 
 // A migration moves the database from version to-1 to version to, inside
@@ -381,8 +385,8 @@ func builtinMigrations() []migration {
 	return []migration{
 		{to: 1, name: "create the buckets", apply: func(tx *bolt.Tx) error {
 			for _, b := range allBuckets() {
-				if bytes.Equal(b, bEmbeddings) {
-					continue // version 2
+				if bytes.Equal(b, bEmbeddings) || bytes.Equal(b, bTasks) {
+					continue // later versions
 				}
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return err
@@ -392,6 +396,10 @@ func builtinMigrations() []migration {
 		}},
 		{to: 2, name: "add embeddings", apply: func(tx *bolt.Tx) error {
 			_, err := tx.CreateBucketIfNotExists(bEmbeddings)
+			return err
+		}},
+		{to: 3, name: "add tasks", apply: func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bTasks)
 			return err
 		}},
 	}

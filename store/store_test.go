@@ -159,20 +159,20 @@ func TestMigrations(t *testing.T) {
 
 	var ran []int
 	migs := append(builtinMigrations(),
-		migration{to: 3, name: "add a bucket", apply: func(tx *bolt.Tx) error {
-			ran = append(ran, 3)
+		migration{to: SchemaVersion + 1, name: "add a bucket", apply: func(tx *bolt.Tx) error {
+			ran = append(ran, SchemaVersion+1)
 			_, err := tx.CreateBucket([]byte("extra"))
 			return err
 		}},
-		migration{to: 4, name: "rewrite outputs", apply: func(tx *bolt.Tx) error {
-			ran = append(ran, 4)
+		migration{to: SchemaVersion + 2, name: "rewrite outputs", apply: func(tx *bolt.Tx) error {
+			ran = append(ran, SchemaVersion+2)
 			return nil
 		}})
 	s2, err := Open(ctx, root, Options{migrations: migs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s2.Schema(); v != 4 || len(ran) != 2 || ran[0] != 3 || ran[1] != 4 {
+	if v, _ := s2.Schema(); v != SchemaVersion+2 || len(ran) != 2 || ran[0] != SchemaVersion+1 || ran[1] != SchemaVersion+2 {
 		t.Errorf("after migrating: schema %d, ran %v", v, ran)
 	}
 	outs, _ := s2.Outputs("w", "n")
@@ -181,7 +181,7 @@ func TestMigrations(t *testing.T) {
 	}
 	s2.Close()
 
-	// This build knows only SchemaVersion: a version-4 database is refused.
+	// This build knows only SchemaVersion: a newer database is refused.
 	_, err = Open(ctx, root, Options{})
 	if err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("opening a newer schema: err = %v", err)
