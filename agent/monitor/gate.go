@@ -10,6 +10,8 @@ import (
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
+var _ runner.Gate = (*Monitor)(nil)
+
 // Decision is the gate's verdict with the report it rests on.
 type Decision struct {
 	runner.Verdict

@@ -246,6 +246,7 @@ func (l *Locator) fuzzy(q []rune, near int) (int, int, bool) {
 		prevCost[j] = j
 	}
 	bestCost, bestStart, bestEnd := limit+1, -1, -1
+	bestOrigin, bestLast := -1, -1 // key indexes of the best match
 	for i := 1; i <= len(k); i++ {
 		cost[0], origin[0] = 0, i
 		for j := 1; j <= m; j++ {
@@ -270,8 +271,14 @@ func (l *Locator) fuzzy(q []rune, near int) (int, int, bool) {
 			if c == bestCost && near >= 0 && absInt(s-near) < absInt(bestStart-near) {
 				better = true
 			}
+			// The same match one rune longer at the same cost: the
+			// quote's last rune was changed rather than left out.
+			if c == bestCost && origin[m] == bestOrigin && i-1 == bestLast+1 {
+				better = true
+			}
 			if better {
 				bestCost, bestStart, bestEnd = c, s, e
+				bestOrigin, bestLast = origin[m], i-1
 			}
 		}
 		cost, prevCost = prevCost, cost

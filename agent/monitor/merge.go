@@ -37,15 +37,52 @@ func (it *item) addSource(s string) {
 // it: any other model angle agrees on the span, or a deterministic
 // checker of a compatible type does.
 func (it *item) accepts(angle string) bool {
-	if len(it.angles) > 0 {
-		return true
-	}
+	return len(it.angles) > 0 || it.confirmedBy(angle)
+}
+
+// confirmedBy reports whether a deterministic checker of a type
+// compatible with angle found the item.
+func (it *item) confirmedBy(angle string) bool {
 	for _, t := range it.det {
 		if slices.Contains(compatible[angle], t) {
 			return true
 		}
 	}
 	return false
+}
+
+// bestOverlap returns the item mf overlaps most among those that accept
+// it: with det, only items a compatible deterministic checker found.
+func bestOverlap(items []*item, mf modelFinding, det bool) *item {
+	if !mf.located {
+		return nil
+	}
+	var best *item
+	most := 0
+	for _, it := range items {
+		if !it.f.Located || (det && !it.confirmedBy(mf.angle)) || (!det && !it.accepts(mf.angle)) {
+			continue
+		}
+		if o := overlap(it.f.Start, it.f.End, mf.start, mf.end); o > most {
+			best, most = it, o
+		}
+	}
+	return best
+}
+
+// add merges a model finding into the item.
+func (it *item) add(mf modelFinding) {
+	it.addSource(SourceModel(mf.angle))
+	if !slices.Contains(it.angles, mf.angle) {
+		it.angles = append(it.angles, mf.angle)
+	}
+	it.confs = append(it.confs, mf.confidence)
+	it.f.Evidence = append(it.f.Evidence, Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how,
+		Suggestion: mf.suggestion, Start: mf.start, End: mf.end})
+	// A fix applies to the range it was written for.
+	if it.f.Suggestion == "" && it.f.Start == mf.start && it.f.End == mf.end {
+		it.f.Suggestion = mf.suggestion
+	}
 }
 
 func overlap(s1, e1, s2, e2 int) int {
@@ -67,43 +104,33 @@ func (m *Monitor) merge(text string, det []factcheck.Finding, model []modelFindi
 		ev := d.Evidence
 		it := &item{f: Finding{Type: d.Type, Start: s, End: e, Located: true, Quote: text[s:e],
 			Message: d.Message, Suggestion: d.Suggestion,
-			Evidence: []Evidence{{Source: SourceCheck(d.Type), Fact: &ev}}},
+			Evidence: []Evidence{{Source: SourceCheck(d.Type), Fact: &ev, Start: s, End: e}}},
 			det: []string{d.Type}, confs: []float64{clamp01(d.Confidence)}}
 		it.addSource(SourceCheck(d.Type))
 		items = append(items, it)
 	}
+	// First the model findings a deterministic checker confirms, then the
+	// rest, which may confirm each other: a finding of one angle must not
+	// take the span a deterministic finding and another angle share.
+	var rest []modelFinding
 	for _, mf := range model {
-		ev := Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how}
-		var best *item
-		if mf.located {
-			bestOverlap := 0
-			for _, it := range items {
-				if !it.f.Located || !it.accepts(mf.angle) {
-					continue
-				}
-				if o := overlap(it.f.Start, it.f.End, mf.start, mf.end); o > bestOverlap {
-					best, bestOverlap = it, o
-				}
-			}
+		if it := bestOverlap(items, mf, true); it != nil {
+			it.add(mf)
+		} else {
+			rest = append(rest, mf)
 		}
-		if best == nil {
-			f := Finding{Type: mf.angle, Start: -1, End: -1, Quote: mf.quote, Message: mf.note,
-				Suggestion: mf.suggestion}
+	}
+	for _, mf := range rest {
+		it := bestOverlap(items, mf, false)
+		if it == nil {
+			f := Finding{Type: mf.angle, Start: -1, End: -1, Quote: mf.quote, Message: mf.note}
 			if mf.located {
 				f.Start, f.End, f.Located, f.Quote = mf.start, mf.end, true, text[mf.start:mf.end]
 			}
-			best = &item{f: f}
-			items = append(items, best)
+			it = &item{f: f}
+			items = append(items, it)
 		}
-		best.addSource(SourceModel(mf.angle))
-		if !slices.Contains(best.angles, mf.angle) {
-			best.angles = append(best.angles, mf.angle)
-		}
-		best.confs = append(best.confs, mf.confidence)
-		best.f.Evidence = append(best.f.Evidence, ev)
-		if best.f.Suggestion == "" {
-			best.f.Suggestion = mf.suggestion
-		}
+		it.add(mf)
 	}
 	out := make([]Finding, 0, len(items))
 	for _, it := range items {

@@ -17,6 +17,7 @@ package monitor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -55,8 +56,10 @@ type Finding struct {
 	Start, End int
 	Located    bool
 	// Quote is the located text, or the model's quote when not located.
-	Quote      string
-	Message    string
+	Quote   string
+	Message string
+	// Suggestion replaces [Start, End); a source's fix for another range
+	// is in its Evidence.
 	Suggestion string
 	// Confidence combines the sources' confidences (1 - Π(1-c)).
 	Confidence float64
@@ -76,6 +79,11 @@ type Evidence struct {
 	Note string `json:",omitempty"`
 	// How says how the model's quote was located (HowExact, HowFuzzy…).
 	How string `json:",omitempty"`
+	// Suggestion is this source's fix for its own range (Start, End).
+	Suggestion string `json:",omitempty"`
+	// Start and End are where this source's own quote was located (-1
+	// when it was not): merged sources may quote more or less.
+	Start, End int
 }
 
 // AngleReport says how one model angle went.
@@ -305,6 +313,7 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 	}
 	loc := NewLocator(text, m.opts.Folder)
 	var out []modelFinding
+	answered := 0
 	for _, sa := range answers {
 		ar := AngleReport{Angle: sa.Agent, Err: sa.Err}
 		if sa.Err != "" {
@@ -321,6 +330,7 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 			rep.Angles = append(rep.Angles, ar)
 			continue
 		}
+		answered++
 		ar.Findings = len(ans.Findings)
 		for _, f := range ans.Findings {
 			mf := modelFinding{angle: sa.Agent, quote: f.Quote, suggestion: f.Suggestion,
@@ -351,6 +361,9 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 			out = append(out, mf)
 		}
 		rep.Angles = append(rep.Angles, ar)
+	}
+	if answered == 0 {
+		return nil, errors.New("no angle answered")
 	}
 	return out, nil
 }
