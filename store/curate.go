@@ -115,6 +115,11 @@ func (s *Store) Persist(ctx context.Context, output, target string, tags []strin
 	if err != nil {
 		return PersistResult{}, err
 	}
+	if r, err := s.Resource(res); err == nil && r.File != file && !strings.HasSuffix(target, ".md") {
+		// The resource already lives in the other form ("x.md" for
+		// "x/content.md"): curate into the file that is indexed.
+		file = r.File
+	}
 	full, err := project.Resolve(s.root, file)
 	if err != nil {
 		return PersistResult{}, fmt.Errorf("persist %s: %w", target, err)

@@ -199,3 +199,21 @@ func TestSecretsFromTheEnvironmentAndABrokenConfig(t *testing.T) {
 		t.Error("the database contains the key")
 	}
 }
+
+func TestPersistIntoTheIndexedFormOfAResource(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	writeFile(t, root, "manuscript/chapter-07.md", "old seven\n")
+	s := openStore(t, root, Options{})
+	s.Index(ctx, nil)
+	res, err := s.Persist(ctx, "new seven\n", "manuscript/chapter-07", nil)
+	if err != nil || res.File != "manuscript/chapter-07.md" {
+		t.Fatalf("persist = %+v, %v", res, err)
+	}
+	if body, _, _ := s.ReadBody("manuscript/chapter-07"); body != "new seven\n" {
+		t.Errorf("indexed body = %q", body)
+	}
+	if _, err := os.Stat(filepath.Join(root, "manuscript/chapter-07/content.md")); err == nil {
+		t.Error("a second file was made for the resource")
+	}
+}
