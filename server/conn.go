@@ -76,6 +76,12 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, r jsonrpc2.
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down"))
 	}
 
+	if method == protocol.MethodShutdown {
+		// Answered in order, so that its answer is queued before an exit
+		// that follows it closes the stream (which flushes the queue).
+		res, err := s.run(ctx, method, rt, r.Params())
+		return s.respond(call.ID(), res, wireError(err))
+	}
 	key := idKey(call.ID())
 	rctx, cancel := context.WithCancel(s.bg)
 	s.mu.Lock()

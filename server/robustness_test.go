@@ -175,3 +175,23 @@ func hasCode(p lsptest.Published, code string) bool {
 	}
 	return false
 }
+
+// TestShutdownAnswerSurvivesImmediateExit: a client that sends exit right
+// behind shutdown, without waiting, still gets the shutdown answer.
+func TestShutdownAnswerSurvivesImmediateExit(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		r := startRaw(t)
+		r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+		r.next()
+		shutdown := `{"jsonrpc":"2.0","id":2,"method":"shutdown"}`
+		exit := `{"jsonrpc":"2.0","method":"exit"}`
+		fmt.Fprintf(r.conn, "Content-Length: %d\r\n\r\n%sContent-Length: %d\r\n\r\n%s", len(shutdown), shutdown, len(exit), exit)
+		if m := r.next(); m["id"] != float64(2) || m["error"] != nil {
+			t.Fatalf("run %d: shutdown answered %v", i, m)
+		}
+		if err := <-r.done; err != nil {
+			t.Fatalf("run %d: Serve = %v", i, err)
+		}
+		r.done <- nil // for the cleanup
+	}
+}

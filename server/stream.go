@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -36,6 +37,7 @@ type stream struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	queue   [][]byte
+	closing bool // Close was called: write what is queued, then stop
 	closed  bool
 	werr    error
 	written chan struct{} // closed when the writer goroutine ends
@@ -52,10 +54,10 @@ func (s *stream) writer() {
 	defer close(s.written)
 	for {
 		s.mu.Lock()
-		for len(s.queue) == 0 && !s.closed {
+		for len(s.queue) == 0 && !s.closing && !s.closed {
 			s.cond.Wait()
 		}
-		if s.closed {
+		if s.closed || len(s.queue) == 0 {
 			s.mu.Unlock()
 			return
 		}
@@ -81,7 +83,7 @@ func (s *stream) enqueue(data []byte) error {
 	frame = append(frame, data...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.closing {
 		if s.werr != nil {
 			return fmt.Errorf("write: %w", s.werr)
 		}
@@ -215,16 +217,27 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 }
 
 // Close implements jsonrpc2.Stream.
-// Queued messages not yet written are dropped: the session is over.
+// Messages already queued (the answer to shutdown among them) are
+// written first, for at most flushTimeout: a peer that no longer reads
+// cannot hold the session open.
 func (s *stream) Close() error {
 	s.mu.Lock()
-	s.closed = true
+	s.closing = true
 	s.cond.Signal()
 	s.mu.Unlock()
+	t := time.NewTimer(flushTimeout)
+	select {
+	case <-s.written:
+	case <-t.C:
+	}
+	t.Stop()
 	err := s.rwc.Close()
 	<-s.written
 	return err
 }
+
+// flushTimeout bounds how long Close waits for queued messages.
+const flushTimeout = time.Second
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
