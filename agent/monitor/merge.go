@@ -24,7 +24,16 @@ type item struct {
 	f      Finding
 	det    []string // deterministic types merged in
 	angles []string // model angles merged in
-	confs  []float64
+	// confs is each source's confidence: the highest it gave, as one
+	// source saying a thing twice is not two witnesses.
+	confs map[string]float64
+}
+
+func (it *item) witness(source string, c float64) {
+	if it.confs == nil {
+		it.confs = map[string]float64{}
+	}
+	it.confs[source] = max(it.confs[source], clamp01(c))
 }
 
 func (it *item) addSource(s string) {
@@ -76,7 +85,7 @@ func (it *item) add(mf modelFinding) {
 	if !slices.Contains(it.angles, mf.angle) {
 		it.angles = append(it.angles, mf.angle)
 	}
-	it.confs = append(it.confs, mf.confidence)
+	it.witness(SourceModel(mf.angle), mf.confidence)
 	it.f.Evidence = append(it.f.Evidence, Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how,
 		Suggestion: mf.suggestion, Start: mf.start, End: mf.end})
 	// A fix applies to the range it was written for.
@@ -105,8 +114,9 @@ func (m *Monitor) merge(text string, det []factcheck.Finding, model []modelFindi
 		it := &item{f: Finding{Type: d.Type, Start: s, End: e, Located: true, Quote: text[s:e],
 			Message: d.Message, Suggestion: d.Suggestion,
 			Evidence: []Evidence{{Source: SourceCheck(d.Type), Fact: &ev, Start: s, End: e}}},
-			det: []string{d.Type}, confs: []float64{clamp01(d.Confidence)}}
+			det: []string{d.Type}}
 		it.addSource(SourceCheck(d.Type))
+		it.witness(SourceCheck(d.Type), d.Confidence)
 		items = append(items, it)
 	}
 	// First the model findings a deterministic checker confirms, then the
@@ -134,7 +144,11 @@ func (m *Monitor) merge(text string, det []factcheck.Finding, model []modelFindi
 	}
 	out := make([]Finding, 0, len(items))
 	for _, it := range items {
-		it.f.Confidence = combine(it.confs)
+		cs := make([]float64, 0, len(it.confs))
+		for _, src := range it.f.Sources {
+			cs = append(cs, it.confs[src])
+		}
+		it.f.Confidence = combine(cs)
 		it.f.Severity = m.grade(it)
 		out = append(out, it.f)
 	}
