@@ -115,8 +115,9 @@ func (s *Store) Import(ctx context.Context, r io.Reader, replace bool) (ImportRe
 	if doc.Format != ExportFormat {
 		return rep, fmt.Errorf("import: format %q is not %q", doc.Format, ExportFormat)
 	}
-	if doc.Schema != SchemaVersion {
-		return rep, fmt.Errorf("import: the export has schema version %d; this flowcabal reads %d", doc.Schema, SchemaVersion)
+	// Versions so far only added buckets, so an older export reads as is.
+	if doc.Schema < 1 || doc.Schema > SchemaVersion {
+		return rep, fmt.Errorf("import: the export has schema version %d; this flowcabal reads 1 to %d", doc.Schema, SchemaVersion)
 	}
 	known := map[string]bool{}
 	for _, b := range exported() {
