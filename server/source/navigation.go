@@ -59,6 +59,15 @@ func resolve(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, c curso
 		}
 		return target{}, false
 	}
+	if u, a := c.Use, c.Attr; u != nil && a != nil && a.Key.Span.Contains(c.Off) {
+		if uf, ok := usedFile(snap, pf, u); ok {
+			upf := snap.Parse(uf)
+			if isInput(upf, a.Key.Name) {
+				return target{File: uf, PF: upf, Name: a.Key.Name}, true
+			}
+		}
+		return target{}, false
+	}
 	if c.OnName && c.Input != nil {
 		return target{File: f, PF: pf, Name: c.Input.Name.Name}, true
 	}
@@ -114,6 +123,28 @@ type useSite struct {
 	File *cache.File
 	PF   *workflowlang.File
 	Ref  *workflowlang.Ref
+	Key  *workflowlang.Ident // set instead of Ref: a `use` argument filling an input
+}
+
+// span is what a rename replaces and references show.
+func (u useSite) span() (name, whole workflowlang.Span) {
+	if u.Key != nil {
+		return u.Key.Span, u.Key.Span
+	}
+	return u.Ref.NameSpan, u.Ref.Span
+}
+
+// isInput reports whether name is an input (not a node) of f.
+func isInput(f *workflowlang.File, name string) bool {
+	if f.Node(name) != nil {
+		return false
+	}
+	for _, in := range f.Inputs {
+		if in.Name.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // uses lists the references to a node or input target in every file of
@@ -123,7 +154,7 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 	var out []useSite
 	for _, r := range allRefs(t.PF) {
 		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == t.Name {
-			out = append(out, useSite{t.File, t.PF, r.Ref})
+			out = append(out, useSite{t.File, t.PF, r.Ref, nil})
 		}
 	}
 	if t.File.Path == "" {
@@ -138,7 +169,14 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 			}
 			for _, r := range allRefs(opf) {
 				if r.Ref.Kind == workflowlang.RefUse && r.Ref.Alias == u.Alias.Name && r.Ref.Name == t.Name {
-					out = append(out, useSite{of, opf, r.Ref})
+					out = append(out, useSite{of, opf, r.Ref, nil})
+				}
+			}
+			if isInput(t.PF, t.Name) {
+				for _, a := range u.Args {
+					if a.Key.Name == t.Name {
+						out = append(out, useSite{of, opf, nil, &a.Key})
+					}
 				}
 			}
 		}
@@ -174,7 +212,8 @@ func References(snap *cache.Snapshot, f *cache.File, p protocol.Position, includ
 		out = append(out, protocol.Location{URI: t.File.URI, Range: Range(t.PF, *declSpan(t.PF, t.Name), o.Encoding)})
 	}
 	for _, u := range uses(snap, t) {
-		out = append(out, protocol.Location{URI: u.File.URI, Range: Range(u.PF, u.Ref.Span, o.Encoding)})
+		_, whole := u.span()
+		out = append(out, protocol.Location{URI: u.File.URI, Range: Range(u.PF, whole, o.Encoding)})
 	}
 	return out, nil
 }
@@ -194,6 +233,8 @@ func PrepareRename(snap *cache.Snapshot, f *cache.File, p protocol.Position, o O
 	switch {
 	case c.Ref != nil:
 		sp = c.Ref.NameSpan
+	case c.Use != nil && c.Attr != nil && c.Attr.Key.Span.Contains(c.Off):
+		sp = c.Attr.Key.Span
 	default:
 		sp = *declSpan(pf, t.Name)
 	}
@@ -243,7 +284,8 @@ func Rename(snap *cache.Snapshot, f *cache.File, p protocol.Position, newName st
 	}
 	add(t.File, t.PF, *declSpan(t.PF, t.Name))
 	for _, u := range uses(snap, t) {
-		add(u.File, u.PF, u.Ref.NameSpan)
+		name, _ := u.span()
+		add(u.File, u.PF, name)
 	}
 	for _, edits := range changes {
 		sort.Slice(edits, func(i, j int) bool { return less(edits[i].Range.Start, edits[j].Range.Start) })
