@@ -12,5 +12,9 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	if err != nil {
 		return nil, err
 	}
-	return source.CodeLenses(snap, f, s.sourceOptions()), nil
+	lenses := source.CodeLenses(snap, f, s.sourceOptions())
+	if s.opts.Lenses != nil {
+		lenses = append(lenses, s.opts.Lenses(snap, f, s.encoding())...)
+	}
+	return lenses, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -19,7 +20,7 @@ var commands = []string{
 	"flowcabal.approve", "flowcabal.retry", "flowcabal.edit", "flowcabal.freeze",
 	"flowcabal.unfreeze", "flowcabal.restoreVersion", "flowcabal.persist", "flowcabal.build",
 	"flowcabal.buildAccept", "flowcabal.buildReject", "flowcabal.showContext",
-	cmdFixAll,
+	"flowcabal.select", "flowcabal.openOutput", cmdFixAll,
 }
 
 // cmdFixAll applies source.fixAll to a document through workspace/applyEdit
@@ -51,8 +52,15 @@ type CommandRunner interface {
 	Execute(ctx context.Context, req CommandRequest) (any, error)
 }
 
+// ProgressCanceller is implemented by a CommandRunner whose work reports
+// with $/progress tokens the author may cancel in the editor.
+type ProgressCanceller interface {
+	CancelProgress(token string)
+}
+
 // CommandRequest is one workspace/executeCommand, resolved: the document
-// it names in the snapshot the command was issued against.
+// it names in the snapshot the command was issued against (File is nil
+// for a command issued on an output document, which is not a workflow).
 type CommandRequest struct {
 	Command  string
 	Args     CommandArgs
@@ -120,6 +128,19 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	var args CommandArgs
 	if err := json.Unmarshal(raw, &args); err != nil || args.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument must be an object with a \"uri\"", p.Command))
+	}
+	if strings.HasSuffix(string(args.URI), ".md") && s.opts.Commands != nil {
+		// A decision taken on an output document (approve, retry, keep
+		// a candidate): the runner reads the workflow and node from it.
+		snap, err := s.snapshot()
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.opts.Commands.Execute(ctx, CommandRequest{Command: p.Command, Args: args, Snapshot: snap, Editor: editor{s}})
+		if !errors.Is(err, ErrNotAvailable) {
+			return res, err
+		}
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: not available on an output document", p.Command))
 	}
 	snap, f, err := s.fileOf(args.URI)
 	if err != nil {

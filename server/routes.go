@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -78,8 +79,13 @@ func featureError(err error) error {
 
 func (s *Server) didChangeConfiguration(ctx context.Context, _ *struct{}) error { return nil }
 
-// workDoneProgressCancel is accepted; no server-initiated progress is
-// cancellable until the runner lands.
-func (s *Server) workDoneProgressCancel(ctx context.Context, _ *struct{}) error { return nil }
+// workDoneProgressCancel passes the author's cancel of a progress to the
+// command runner whose work it reports.
+func (s *Server) workDoneProgressCancel(ctx context.Context, p *protocol.WorkDoneProgressCancelParams) error {
+	if c, ok := s.opts.Commands.(ProgressCanceller); ok {
+		c.CancelProgress(fmt.Sprint(p.Token))
+	}
+	return nil
+}
 
 func (s *Server) ping(ctx context.Context, _ *struct{}) (string, error) { return "pong", nil }

@@ -23,6 +23,7 @@ import (
 	"github.com/flowcabal/flowcabal/server/source"
 	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // Options configure a server.
@@ -40,6 +41,9 @@ type Options struct {
 	// ContextSection renders Role A's "Context injected" hover section.
 	// Nil says the section is not available yet.
 	ContextSection source.ContextSection
+	// Lenses adds code lenses to a workflow's (the run state of each node
+	// and the decisions it waits for). Nil adds none.
+	Lenses func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens
 }
 
 // ErrNoShutdown is returned by Serve when the client ended the session

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
@@ -234,7 +235,9 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 		return RunInfo{}, err
 	}
 	s.seq++
-	info := RunInfo{ID: fmt.Sprintf("flowcabal-run-%d", s.seq), Workflow: wid, File: wf.File.Path, Target: opts.Target}
+	// The id is the editor's progress token: unique across the projects
+	// of one editor session.
+	info := RunInfo{ID: fmt.Sprintf("flowcabal-run-%d-%x", s.seq, uint32(time.Now().UnixNano())), Workflow: wid, File: wf.File.Path, Target: opts.Target}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	ar := &activeRun{info: info, cancel: cancel, done: make(chan struct{}), nodes: map[string]string{}}
 	s.runs[wid] = ar

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/flowcabal/flowcabal/server"
+	"github.com/flowcabal/flowcabal/server/workbench"
 )
 
 // runServe runs the language server on stdio, or on a loopback TCP port
@@ -30,10 +31,18 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: lv}))
-	opts := server.Options{Logger: log, Version: version}
+	// serve runs one session with its own workbench (runs, decisions, run
+	// state lenses, Role A's hover section); the workbench's runs are
+	// cancelled, their checkpoints saved, when the session ends.
+	serve := func(rwc io.ReadWriteCloser) error {
+		wb := workbench.New(log, env.getenv)
+		defer wb.Close()
+		return server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
+			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection})
+	}
 
 	if *listen == "" {
-		err := server.Serve(ctx, stdio{env.stdin, env.stdout}, opts)
+		err := serve(stdio{env.stdin, env.stdout})
 		if err != nil {
 			log.Info("session ended", "err", err)
 			return exitFindings // LSP: exit code 1 when exit came without shutdown
@@ -68,7 +77,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := server.Serve(ctx, c, opts)
+			err := serve(c)
 			log.Info("session ended", "remote", c.RemoteAddr().String(), "err", err)
 		}()
 	}

@@ -149,6 +149,13 @@ func (s *Snapshot) Budget() int {
 	return s.Config.Budget
 }
 
+// Env is the environment files are checked with in this snapshot (the
+// runner checks used sub-workflows with it).
+func (s *Snapshot) Env() workflowlang.Env {
+	var deps []string
+	return s.env(&deps)
+}
+
 func (s *Snapshot) env(deps *[]string) workflowlang.Env {
 	return workflowlang.Env{
 		Load: func(fromPath, usePath string) (*workflowlang.File, error) {

@@ -1,0 +1,602 @@
+// Package workbench serves the language server's run commands on top of a
+// project session: it runs workflows and nodes, reports them with
+// $/progress, opens their output documents, takes the author's decisions
+// (approve, retry, edit, keep a candidate, freeze, restore, persist), and
+// provides the code lenses of run state and Role A's hover section. It
+// plugs into the server through server.Options (Commands, Lenses,
+// ContextSection); the server knows nothing of runs.
+package workbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/server"
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	psession "github.com/flowcabal/flowcabal/session"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// The commands the runner serves through the session. The editor clients
+// bind them to the palette; code lenses bind the run and decision ones.
+const (
+	cmdRunNode        = "flowcabal.runNode"
+	cmdRunWorkflow    = "flowcabal.runWorkflow"
+	cmdRunFrom        = "flowcabal.runFrom"
+	cmdCancel         = "flowcabal.cancel"
+	cmdApprove        = "flowcabal.approve"
+	cmdRetry          = "flowcabal.retry"
+	cmdEdit           = "flowcabal.edit"
+	cmdSelect         = "flowcabal.select"
+	cmdFreeze         = "flowcabal.freeze"
+	cmdUnfreeze       = "flowcabal.unfreeze"
+	cmdRestoreVersion = "flowcabal.restoreVersion"
+	cmdPersist        = "flowcabal.persist"
+	cmdShowContext    = "flowcabal.showContext"
+	cmdOpenOutput     = "flowcabal.openOutput"
+)
+
+// codeRequestFailed is LSP's RequestFailed: understood, but not possible now.
+const codeRequestFailed jsonrpc2.Code = -32803
+
+var runnerCommands = map[string]bool{
+	cmdRunNode: true, cmdRunWorkflow: true, cmdRunFrom: true, cmdCancel: true, cmdApprove: true,
+	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
+	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
+}
+
+// Workbench connects each project's session (store, runner, roles) to
+// the editor. It is safe for concurrent use.
+type Workbench struct {
+	log    *slog.Logger
+	getenv func(string) string
+
+	mu       sync.Mutex
+	editor   server.Editor                // the latest request's, for events
+	sessions map[string]*psession.Session // by project root
+	tokens   map[string]string            // progress token -> workflow file
+}
+
+// New returns a Workbench. getenv reads the variables that hold API keys
+// (nil: the process environment).
+func New(log *slog.Logger, getenv func(string) string) *Workbench {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Workbench{log: log, getenv: getenv, sessions: map[string]*psession.Session{}, tokens: map[string]string{}}
+}
+
+// session returns the session of the project holding path.
+func (w *Workbench) session(path string) (*psession.Session, error) {
+	root, err := project.FindRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ss, ok := w.sessions[root]; ok {
+		return ss, nil
+	}
+	ss := psession.New(root, psession.Options{Log: w.log, Events: w.events(), Getenv: w.getenv})
+	w.sessions[root] = ss
+	return ss, nil
+}
+
+// existing returns the session of path's project only if one was made.
+func (w *Workbench) existing(path string) *psession.Session {
+	root, err := project.FindRoot(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sessions[root]
+}
+
+// Close cancels every run (their checkpoints are saved) and closes the
+// stores. The server calls it when the client has gone.
+func (w *Workbench) Close() {
+	w.mu.Lock()
+	all := make([]*psession.Session, 0, len(w.sessions))
+	for _, ss := range w.sessions {
+		all = append(all, ss)
+	}
+	w.sessions = map[string]*psession.Session{}
+	w.mu.Unlock()
+	for _, ss := range all {
+		if err := ss.Close(); err != nil {
+			w.log.Warn("close project session", "root", ss.Root(), "err", err)
+		}
+	}
+}
+
+// progress values of $/progress.
+type progressValue struct {
+	Kind        string `json:"kind"`
+	Title       string `json:"title,omitempty"`
+	Message     string `json:"message,omitempty"`
+	Percentage  *int   `json:"percentage,omitempty"`
+	Cancellable bool   `json:"cancellable,omitempty"`
+}
+
+// ed returns the editor events go to; nil before the first command.
+func (w *Workbench) ed() server.Editor {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.editor
+}
+
+func (w *Workbench) progress(token string, v progressValue) {
+	e := w.ed()
+	if e == nil || !e.WorkDoneProgress() {
+		return
+	}
+	if err := e.Notify(context.Background(), "$/progress", map[string]any{"token": token, "value": v}); err != nil {
+		w.log.Debug("$/progress", "err", err)
+	}
+}
+
+func percent(k, n int) *int {
+	if n <= 0 {
+		return nil
+	}
+	p := 100 * k / n
+	return &p
+}
+
+// events maps a session's events to the protocol.
+func (w *Workbench) events() psession.Events {
+	return psession.Events{
+		RunStarted: func(r psession.RunInfo) {
+			w.mu.Lock()
+			w.tokens[r.ID] = r.File
+			w.mu.Unlock()
+			if e := w.ed(); e != nil && e.WorkDoneProgress() {
+				var res any
+				if err := e.Call(context.Background(), "window/workDoneProgress/create", map[string]any{"token": r.ID}, &res); err != nil {
+					w.log.Debug("workDoneProgress/create", "err", err)
+				}
+			}
+			w.progress(r.ID, progressValue{Kind: "begin", Title: "FlowCabal: " + filepath.Base(r.File), Message: "starting", Cancellable: true, Percentage: percent(0, 1)})
+			w.refreshLenses()
+		},
+		NodeStarted: func(r psession.RunInfo, node string, k, n int) {
+			w.progress(r.ID, progressValue{Kind: "report", Message: fmt.Sprintf("node %d of %d: %s", k, n, node), Percentage: percent(k-1, n)})
+			if r.Target.Node == "" || r.Target.Node == node {
+				w.openOutput(r, node)
+			}
+			w.refreshLenses()
+		},
+		Step: func(r psession.RunInfo, node, msg string) {
+			w.progress(r.ID, progressValue{Kind: "report", Message: node + ": " + msg})
+		},
+		NodeFinished: func(r psession.RunInfo, res runner.NodeResult) {
+			msg := fmt.Sprintf("%s %s", res.Node, res.Status)
+			if res.Tokens > 0 {
+				msg += fmt.Sprintf(" · %d tok", res.Tokens)
+			}
+			w.progress(r.ID, progressValue{Kind: "report", Message: msg})
+			w.refreshLenses()
+		},
+		RunFinished: func(r psession.RunInfo, res *runner.Result, err error) {
+			msg := "ended"
+			if res != nil {
+				msg = res.Status
+			}
+			if err != nil {
+				msg += ": " + err.Error()
+				w.log.Warn("run ended with an error", "workflow", r.Workflow, "err", err)
+			}
+			w.progress(r.ID, progressValue{Kind: "end", Message: msg})
+			w.mu.Lock()
+			delete(w.tokens, r.ID)
+			w.mu.Unlock()
+			w.refreshLenses()
+		},
+	}
+}
+
+// openOutput shows a node's output document as it streams in.
+func (w *Workbench) openOutput(r psession.RunInfo, node string) {
+	p := runner.OutputPath(filepath.Dir(filepath.Dir(r.File)), r.Workflow, node)
+	if ss := w.existing(r.File); ss != nil {
+		p = ss.OutputPath(r.File, node)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	if _, err := os.Stat(p); err != nil {
+		// The editor needs a file to open before the first text arrives.
+		_ = os.WriteFile(p, []byte(fmt.Sprintf("<!-- flowcabal: workflow=%s node=%s state=\"running\" -->\n", r.Workflow, node)), 0o644)
+	}
+	w.show(p, false)
+}
+
+// show opens a document in the editor without waiting for its answer.
+func (w *Workbench) show(p string, focus bool) {
+	e := w.ed()
+	if e == nil {
+		return
+	}
+	go func() {
+		if _, err := e.ShowDocument(context.Background(), cache.FileURI(p), focus); err != nil {
+			w.log.Debug("show document", "path", p, "err", err)
+		}
+	}()
+}
+
+func (w *Workbench) refreshLenses() {
+	if e := w.ed(); e != nil {
+		e.RefreshViews()
+	}
+}
+
+// CancelProgress cancels the run a progress token belongs to; it
+// implements server.ProgressCanceller.
+func (w *Workbench) CancelProgress(token string) {
+	w.mu.Lock()
+	file, ok := w.tokens[token]
+	w.mu.Unlock()
+	if !ok {
+		return
+	}
+	if ss := w.existing(file); ss != nil {
+		go ss.Cancel(file) // it waits for the run's end; the handler must not
+	}
+}
+
+// outputHeader reads the workflow and node an output document belongs to.
+var outputHeader = regexp.MustCompile(`^<!-- flowcabal: workflow=(\S+) node=(\S+) `)
+
+// resolveTarget finds the workflow file and node a command is about: the
+// arguments name a .flow document (and a node, or a position inside one),
+// or an output document whose header names both.
+func (w *Workbench) resolveTarget(snap *cache.Snapshot, args server.CommandArgs, enc workflowlang.Encoding) (*cache.File, string, error) {
+	path, ok := cache.URIPath(args.URI)
+	if !ok {
+		return nil, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, "the command needs a file: URI")
+	}
+	if strings.HasSuffix(path, ".md") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, "", err
+		}
+		m := outputHeader.FindSubmatch(data)
+		if m == nil {
+			return nil, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, "this document is not a FlowCabal output")
+		}
+		root, err := project.FindRoot(filepath.Dir(path))
+		if err != nil {
+			return nil, "", err
+		}
+		flow := filepath.Join(root, filepath.FromSlash(string(m[1])))
+		f, ok := snap.FileByPath(flow)
+		if !ok {
+			return nil, "", fmt.Errorf("workflow %s is not in the workspace", m[1])
+		}
+		node := string(m[2])
+		if args.Node != "" {
+			node = args.Node
+		}
+		return f, node, nil
+	}
+	f, ok := snap.File(args.URI)
+	if !ok {
+		return nil, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s is not a workflow of the workspace", args.URI))
+	}
+	node := args.Node
+	if node == "" && args.Position != nil {
+		pf := snap.Parse(f)
+		off := pf.Mapper().ClampOffset(workflowlang.Position{Line: int(args.Position.Line), Col: int(args.Position.Character)}, enc)
+		for _, n := range pf.Nodes {
+			if n.Span.Contains(off) {
+				node = n.Name.Name
+			}
+		}
+	}
+	return f, node, nil
+}
+
+// Execute runs one of the runner's commands; it implements
+// server.CommandRunner. It returns at once: runs go on in the background
+// and report with $/progress. Commands that are not the runner's answer
+// server.ErrNotAvailable.
+func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any, error) {
+	if !runnerCommands[req.Command] {
+		return nil, server.ErrNotAvailable
+	}
+	w.mu.Lock()
+	w.editor = req.Editor
+	w.mu.Unlock()
+	command, args, snap := req.Command, req.Args, req.Snapshot
+	f, node, err := w.resolveTarget(snap, args, workflowlang.UTF16)
+	if err != nil {
+		return nil, err
+	}
+	if f.Path == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "the workflow must be a file on disk")
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	needNode := func() error {
+		if node == "" {
+			return jsonrpc2.NewError(jsonrpc2.InvalidParams, command+" needs a node (\"node\", or a \"position\" inside one)")
+		}
+		return nil
+	}
+	wf := snap.Check(f)
+	env := snap.Env()
+	switch command {
+	case cmdRunNode, cmdRunWorkflow, cmdRunFrom:
+		t := runner.Target{}
+		if command != cmdRunWorkflow {
+			if err := needNode(); err != nil {
+				return nil, err
+			}
+			t = runner.Target{Node: node, From: command == cmdRunFrom}
+		}
+		info, err := ss.Run(ctx, wf, env, runner.Options{Target: t, Force: args.Text == "force"})
+		if err != nil {
+			return nil, runError(err)
+		}
+		return map[string]any{"run": info.ID, "workflow": info.Workflow}, nil
+	case cmdCancel:
+		return map[string]any{"cancelled": ss.Cancel(f.Path)}, nil
+	case cmdApprove, cmdRetry, cmdEdit, cmdSelect:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		decision := map[string]string{cmdApprove: runner.DecideApprove, cmdRetry: runner.DecideRetry, cmdEdit: runner.DecideEdit, cmdSelect: runner.DecideSelect}[command]
+		text := args.Text
+		if command == cmdEdit && text == "" {
+			text, err = editedText(ss.OutputPath(f.Path, node))
+			if err != nil {
+				return nil, err
+			}
+		}
+		info, err := ss.Decide(ctx, wf, env, node, decision, text)
+		if err != nil {
+			return nil, runError(err)
+		}
+		return map[string]any{"run": info.ID}, nil
+	case cmdFreeze:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		v, err := ss.Freeze(ctx, f.Path, node, versionArg(args))
+		if err != nil {
+			return nil, runError(err)
+		}
+		w.refreshLenses()
+		return map[string]any{"frozen": v}, nil
+	case cmdUnfreeze:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		if err := ss.Unfreeze(ctx, f.Path, node); err != nil {
+			return nil, runError(err)
+		}
+		w.refreshLenses()
+		return map[string]any{"unfrozen": node}, nil
+	case cmdRestoreVersion:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		v := versionArg(args)
+		if v <= 0 {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "restoreVersion needs the version to restore (\"version\" or \"text\")")
+		}
+		o, err := ss.Restore(ctx, f.Path, node, v)
+		if err != nil {
+			return nil, runError(err)
+		}
+		w.refreshLenses()
+		return map[string]any{"restored": o.Version}, nil
+	case cmdPersist:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		c, err := ss.Persist(ctx, wf, node, "")
+		if err != nil {
+			return nil, runError(err)
+		}
+		msg := fmt.Sprintf("Curated %s into %s (version %d).", node, c.Target, c.Version)
+		if c.Unchanged {
+			msg = fmt.Sprintf("%s already holds this output: nothing changed.", c.Target)
+		}
+		if n := len(c.Findings); n > 0 {
+			msg += fmt.Sprintf(" The fact checks raised %d point(s) on it; they are shown on the chapter.", n)
+		}
+		if e := w.ed(); e != nil {
+			_ = e.Notify(context.Background(), "window/showMessage", map[string]any{"type": 3, "message": msg})
+		}
+		return map[string]any{"target": c.Target, "file": c.File, "version": c.Version, "unchanged": c.Unchanged, "findings": len(c.Findings)}, nil
+	case cmdShowContext:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		p, err := ss.ShowContext(ctx, wf, node)
+		if err != nil {
+			return nil, runError(err)
+		}
+		w.show(p, true)
+		return map[string]any{"document": string(cache.FileURI(p))}, nil
+	case cmdOpenOutput:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		p := ss.OutputPath(f.Path, node)
+		if _, err := os.Stat(p); err != nil {
+			return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no output yet: run it first", node))
+		}
+		w.show(p, true)
+		return map[string]any{"document": string(cache.FileURI(p))}, nil
+	}
+	return nil, server.ErrNotAvailable
+}
+
+// runError gives the runner's refusals a proper JSON-RPC error: the
+// request was understood but cannot be carried out now.
+func runError(err error) error {
+	var je *jsonrpc2.Error
+	if errors.As(err, &je) {
+		return err
+	}
+	return jsonrpc2.NewError(codeRequestFailed, err.Error())
+}
+
+func versionArg(args server.CommandArgs) int {
+	if args.Version != nil {
+		return int(*args.Version)
+	}
+	v, _ := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(args.Text), "v"))
+	return v
+}
+
+// editedText reads the author's edit of an output document: its text
+// without the header line.
+func editedText(p string) (string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("read the edited output: %w", err)
+	}
+	text := string(data)
+	if outputHeader.MatchString(text) {
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			text = text[i+1:]
+		}
+	}
+	return text, nil
+}
+
+// Lenses adds, above each node, what its last run left: "✓ approved ·
+// 1,240 tok · v3", "⚠ needs you" with the decisions, "❄ frozen v2",
+// "↻ running 3/7". It reads the store only when one exists, and never
+// creates one.
+func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens {
+	if f.Path == "" {
+		return nil
+	}
+	ss := w.existing(f.Path)
+	var states map[string]psession.NodeState
+	if ss != nil {
+		states = ss.States(f.Path)
+	} else {
+		root, err := project.FindRoot(filepath.Dir(f.Path))
+		if err != nil {
+			return nil
+		}
+		if _, err := os.Stat(filepath.Join(root, project.DBFile)); err != nil {
+			return nil // never run: nothing to show, and nothing to create
+		}
+		states = psession.New(root, psession.Options{}).States(f.Path)
+	}
+	pf := snap.Parse(f)
+	lensRange := func(n *workflowlang.Node) protocol.Range {
+		return source.Range(pf, workflowlang.Span{Start: n.Span.Start, End: n.Span.Start}, enc)
+	}
+	arg := func(node, text string) []any {
+		m := map[string]any{"uri": string(f.URI), "node": node}
+		if text != "" {
+			m["text"] = text
+		}
+		return []any{m}
+	}
+	var out []protocol.CodeLens
+	for _, n := range pf.Nodes {
+		st, ok := states[n.Name.Name]
+		if !ok || st.Label() == "" {
+			continue
+		}
+		r := lensRange(n)
+		out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: st.Label(), Command: cmdOpenOutput, Arguments: arg(n.Name.Name, "")}})
+		switch {
+		case st.Status == "needs you" && len(st.Select) > 0:
+			for _, v := range st.Select {
+				out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "Keep " + v, Command: cmdSelect, Arguments: arg(n.Name.Name, v)}})
+			}
+		case st.Status == "needs you":
+			out = append(out,
+				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg(n.Name.Name, "")}},
+				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
+				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg(n.Name.Name, "")}})
+		case st.Status == "approved":
+			if a := n.Attr("persist"); a != nil {
+				out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⤓ Persist", Command: cmdPersist, Arguments: arg(n.Name.Name, "")}})
+			}
+		}
+	}
+	return out
+}
+
+// ContextSection renders Role A's part of a node's hover: what would be
+// injected if the node ran now (computed live from the project's files),
+// as a compact table with clickable paths, the tokens against the budget,
+// and what was left out. It is a source.ContextSection.
+func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node string) (string, error) {
+	if f.Path == "" {
+		return "", errors.New("the document is not a file of a project")
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return "", err
+	}
+	n := snap.Parse(f).Node(node)
+	if n == nil {
+		return "", fmt.Errorf("no node %q", node)
+	}
+	if a := n.Attr("context"); a != nil {
+		if v, ok := a.Value.(*workflowlang.WordValue); ok && v.Name == "off" {
+			return "`context = off`: Role A injects nothing into this node.", nil
+		}
+	}
+	c, err := ss.Context(snap.Check(f), node)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Would be injected now: **%d** of %d tokens", c.Tokens, c.Budget)
+	if c.Chapter > 0 {
+		fmt.Fprintf(&b, " · writing chapter %d", c.Chapter)
+	}
+	b.WriteString("\n\n| source | level | tokens | why |\n|---|---|---|---|\n")
+	for _, src := range c.Sources {
+		stale := ""
+		if src.Stale {
+			stale = " ⚠ stale"
+		}
+		fmt.Fprintf(&b, "| [%s](%s) | %s%s | %d | %s |\n", src.Path, cache.FileURI(filepath.Join(ss.Root(), filepath.FromSlash(src.Path))), src.Level, stale, src.Tokens, mdCell(src.Reason))
+	}
+	if len(c.Dropped) > 0 {
+		const max = 5
+		fmt.Fprintf(&b, "\nLeft out (%d):", len(c.Dropped))
+		for i, d := range c.Dropped {
+			if i == max {
+				fmt.Fprintf(&b, " … and %d more", len(c.Dropped)-max)
+				break
+			}
+			fmt.Fprintf(&b, " `%s` (%s);", d.Path, mdCell(d.Why))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\ncontext hash `%.12s`", c.Hash)
+	return b.String(), nil
+}
+
+func mdCell(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }

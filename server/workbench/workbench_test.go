@@ -1,0 +1,298 @@
+package workbench
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/server"
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/lsptest"
+)
+
+const key = "sk-workbench-test-5e2d"
+
+// editor is a real server with a workbench over a pipe, driven by the
+// test client, on a copy of the English sample project whose models are a
+// scripted server.
+type editor struct {
+	t      *testing.T
+	ctx    context.Context
+	root   string
+	srv    *llmtest.Server
+	client *lsptest.Client
+	done   chan error
+}
+
+func start(t *testing.T, script llmtest.Script) *editor {
+	t.Helper()
+	src := "../../testdata/projects/pride-and-prejudice"
+	root := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(root, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	llm := llmtest.New(t, script)
+	toml := "[models.writer]\nbase_url = \"" + llm.URL + "\"\nmodel = \"w\"\napi_key_env = \"K\"\n[models.agent]\nbase_url = \"" + llm.URL + "\"\nmodel = \"a\"\napi_key_env = \"K\"\n"
+	if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	a, b := net.Pipe()
+	wb := New(nil, func(k string) string {
+		if k == "K" {
+			return key
+		}
+		return ""
+	})
+	done := make(chan error, 1)
+	go func() {
+		defer wb.Close()
+		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection})
+	}()
+	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
+	t.Cleanup(func() {
+		e.client.Close()
+		<-done
+	})
+	init := map[string]any{
+		"processId": nil,
+		"rootUri":   string(cache.FileURI(root)),
+		"capabilities": map[string]any{
+			"window":       map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
+			"workspace":    map[string]any{"codeLens": map[string]any{"refreshSupport": true}, "applyEdit": true},
+			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}},
+		},
+		"workspaceFolders": []any{map[string]any{"uri": string(cache.FileURI(root)), "name": "p"}},
+	}
+	var res map[string]any
+	if err := e.client.Call(ctx, "initialize", init, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.client.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *editor) open(rel string) protocol.DocumentURI {
+	p := filepath.Join(e.root, filepath.FromSlash(rel))
+	text, err := os.ReadFile(p)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	uri := cache.FileURI(p)
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "flow", "version": 1, "text": string(text)}}); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.client.Diagnostics(e.ctx, uri, 1); err != nil {
+		e.t.Fatal(err)
+	}
+	return uri
+}
+
+func (e *editor) command(cmd string, args map[string]any) (map[string]any, error) {
+	var res map[string]any
+	err := e.client.Call(e.ctx, "workspace/executeCommand", map[string]any{"command": cmd, "arguments": []any{args}}, &res)
+	return res, err
+}
+
+// progressEnds counts the "end" reports of $/progress so far.
+func progressEnds(v *lsptest.View) int {
+	n := 0
+	for _, r := range v.Requests {
+		if r.Method == "$/progress" && strings.Contains(string(r.Params), `"kind":"end"`) {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *editor) waitRuns(n int) {
+	e.t.Helper()
+	if err := e.client.WaitFor(e.ctx, "the end of the run", func(v *lsptest.View) bool { return progressEnds(v) >= n }); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *editor) lenses(uri protocol.DocumentURI) []string {
+	var ls []protocol.CodeLens
+	if err := e.client.Call(e.ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, &ls); err != nil {
+		e.t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range ls {
+		if l.Command != nil {
+			titles = append(titles, l.Command.Title)
+		}
+	}
+	return titles
+}
+
+func TestRunNodeFromTheEditor(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Jane came down to the drawing room."}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := os.Stat(filepath.Join(e.root, ".flowcabal")); !os.IsNotExist(err) {
+		t.Fatalf("opening a workflow created .flowcabal (%v)", err)
+	}
+	before := strings.Join(e.lenses(uri), " | ")
+	if strings.Contains(before, "approved") {
+		t.Errorf("lenses before any run: %s", before)
+	}
+
+	// Hover on the draft node shows Role A's section, computed live.
+	var h protocol.Hover
+	if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": 24, "character": 6}}, &h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.Contents.Value, "Would be injected now") || !strings.Contains(h.Contents.Value, "meta/style-guide.md") {
+		t.Errorf("hover on draft lacks Role A's section:\n%s", h.Contents.Value)
+	}
+
+	res, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res["run"] == nil {
+		t.Fatalf("runNode answered %v", res)
+	}
+	e.waitRuns(1)
+	out := filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "draft.md")
+	doc, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(doc), "Jane came down") {
+		t.Fatalf("output document: %q %v", doc, err)
+	}
+	reqs := e.client.Requests()
+	shown, reports := false, 0
+	for _, r := range reqs {
+		if r.Method == "window/showDocument" && strings.Contains(string(r.Params), "draft.md") {
+			shown = true
+		}
+		if r.Method == "$/progress" && strings.Contains(string(r.Params), "node 3 of 3: draft") {
+			reports++
+		}
+	}
+	if !shown || reports == 0 {
+		t.Errorf("the run was not shown (showDocument %v, progress reports %d)", shown, reports)
+	}
+	after := strings.Join(e.lenses(uri), " | ")
+	if !strings.Contains(after, "✓ approved") || !strings.Contains(after, "⤓ Persist") {
+		t.Errorf("lenses after the run: %s", after)
+	}
+
+	// Freeze the draft: the lens says so.
+	if _, err := e.command("flowcabal.freeze", map[string]any{"uri": uri, "node": "draft"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(e.lenses(uri), " | "); !strings.Contains(got, "❄ frozen v1") {
+		t.Errorf("lenses after freeze: %s", got)
+	}
+	if _, err := e.command("flowcabal.unfreeze", map[string]any{"uri": uri, "node": "draft"}); err != nil {
+		t.Fatal(err)
+	}
+	// Persist curates into the manuscript.
+	res, err = e.command("flowcabal.persist", map[string]any{"uri": uri, "node": "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(e.root, "manuscript", "chapter-11", "content.md")); err != nil || !strings.Contains(string(data), "Jane came down") {
+		t.Errorf("persist: %v %q %v", res, data, err)
+	}
+	assertNoKey(t, e.root)
+}
+
+func TestDecisionsOnTheOutputDocument(t *testing.T) {
+	e := start(t, llmtest.Script{
+		Replies: []llmtest.Reply{{Match: &llmtest.Match{Contains: "Write chapter 11"}, Times: -1, Content: "A telegram came for Jane."}},
+		Default: &llmtest.Reply{Content: "Beats."},
+	})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runWorkflow", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	lenses := strings.Join(e.lenses(uri), " | ")
+	if !strings.Contains(lenses, "⚠ needs you") || !strings.Contains(lenses, "✓ Approve") {
+		t.Fatalf("a flagged node's lenses: %s", lenses)
+	}
+	// Approve from the output document: its header names workflow and node.
+	out := cache.FileURI(filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "draft.md"))
+	if _, err := e.command("flowcabal.approve", map[string]any{"uri": out}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	if got := strings.Join(e.lenses(uri), " | "); !strings.Contains(got, "✓ approved") || strings.Contains(got, "needs you") {
+		t.Errorf("lenses after approve: %s", got)
+	}
+	// A second run while one is going is refused with a clear error.
+	if _, err := e.command("flowcabal.cancel", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.command("flowcabal.select", map[string]any{"uri": uri, "node": "draft", "text": "v99"}); err == nil {
+		t.Error("selecting a version that does not exist succeeded")
+	}
+}
+
+func TestCancelFromTheProgress(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Fault: llmtest.FaultHang}})
+	uri := e.open("workflows/chapter-11.flow")
+	res, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "premise"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, _ := res["run"].(string)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(e.srv.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // the model call is on the scripted server's side
+	}
+	if err := e.client.Notify(e.ctx, "window/workDoneProgress/cancel", map[string]any{"token": token}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	var ended map[string]any
+	for _, r := range e.client.Requests() {
+		if r.Method == "$/progress" && strings.Contains(string(r.Params), `"kind":"end"`) {
+			_ = json.Unmarshal(r.Params, &ended)
+		}
+	}
+	if v, _ := ended["value"].(map[string]any); v["message"] != "cancelled" {
+		t.Errorf("the run's end: %v", ended)
+	}
+}
+
+func assertNoKey(t *testing.T, root string) {
+	t.Helper()
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) {
+				t.Errorf("the API key is in %s", p)
+			}
+		}
+		return nil
+	})
+}
