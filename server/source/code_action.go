@@ -45,7 +45,7 @@ func CodeActions(snap *cache.Snapshot, f *cache.File, rng protocol.Range, only [
 	}
 	if want(SourceFixAll) && (len(only) > 0 || len(out) == 0) {
 		if edits := FixAll(snap, f, o); len(edits) > 0 {
-			out = append(out, protocol.CodeAction{Title: "Fix all: replace unknown references with their closest names",
+			out = append(out, protocol.CodeAction{Title: "Fix all: replace unknown references and paths with their closest names",
 				Kind: SourceFixAll, Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}}})
 		}
 	}
@@ -81,6 +81,22 @@ func quickFixes(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, res 
 			out = append(out, action(fmt.Sprintf("Create node '%s'", ref.Name), len(d.Suggestions) == 0,
 				edit(protocol.TextEdit{Range: Range(pf, workflowlang.Span{Start: pos, End: pos}, o.Encoding), NewText: text})))
 		}
+	case workflowlang.CodeUnknownUseNode, workflowlang.CodeMissingKnowledge, workflowlang.CodeUnknownAlias:
+		ref := refIn(pf, d.Span)
+		if ref == nil {
+			return nil
+		}
+		sp := ref.NameSpan
+		switch d.Code {
+		case workflowlang.CodeMissingKnowledge:
+			sp = ref.PathSpan
+		case workflowlang.CodeUnknownAlias:
+			sp = ref.AliasSpan
+		}
+		for i, s := range d.Suggestions {
+			out = append(out, action(fmt.Sprintf("Replace with '%s'", s), i == 0,
+				edit(protocol.TextEdit{Range: Range(pf, sp, o.Encoding), NewText: s})))
+		}
 	case workflowlang.CodeUnusedNode:
 		for _, n := range pf.Nodes {
 			if n.Span.Start <= d.Span.Start && d.Span.End <= n.Span.End {
@@ -113,18 +129,30 @@ func quickFixes(snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, res 
 }
 
 // FixAll returns the edits of every unambiguous fix of f: each unknown
-// reference replaced with its closest name.
+// reference (node, node of a used file, knowledge path) replaced with its
+// closest name.
 func FixAll(snap *cache.Snapshot, f *cache.File, o Options) []protocol.TextEdit {
 	pf := snap.Parse(f)
 	res := snap.Check(f)
 	var edits []protocol.TextEdit
 	for _, d := range res.Diagnostics {
-		if d.Code != workflowlang.CodeUnknownRef || len(d.Suggestions) == 0 || (d.Path != "" && d.Path != pf.Path) {
+		if len(d.Suggestions) == 0 || (d.Path != "" && d.Path != pf.Path) {
 			continue
 		}
-		if ref := refIn(pf, d.Span); ref != nil {
-			edits = append(edits, protocol.TextEdit{Range: Range(pf, ref.NameSpan, o.Encoding), NewText: d.Suggestions[0]})
+		ref := refIn(pf, d.Span)
+		if ref == nil {
+			continue
 		}
+		var sp workflowlang.Span
+		switch d.Code {
+		case workflowlang.CodeUnknownRef, workflowlang.CodeUnknownUseNode:
+			sp = ref.NameSpan
+		case workflowlang.CodeMissingKnowledge:
+			sp = ref.PathSpan
+		default:
+			continue
+		}
+		edits = append(edits, protocol.TextEdit{Range: Range(pf, sp, o.Encoding), NewText: d.Suggestions[0]})
 	}
 	return edits
 }
