@@ -571,6 +571,13 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 		return "", err
 	}
 	var b strings.Builder
+	if st, ok := ss.States(f.Path)[node]; ok && st.Label() != "" {
+		fmt.Fprintf(&b, "Last run: %s", st.Label())
+		if len(st.Select) > 0 {
+			fmt.Fprintf(&b, " (candidates %s: keep one with its lens)", strings.Join(st.Select, ", "))
+		}
+		b.WriteString("\n\n")
+	}
 	fmt.Fprintf(&b, "Would be injected now: **%d** of %d tokens", c.Tokens, c.Budget)
 	if c.Chapter > 0 {
 		fmt.Fprintf(&b, " · writing chapter %d", c.Chapter)

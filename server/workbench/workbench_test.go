@@ -205,6 +205,15 @@ func TestRunNodeFromTheEditor(t *testing.T) {
 		t.Errorf("lenses after the run: %s", after)
 	}
 
+	// The hover now says how the last run ended.
+	if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": 24, "character": 6}}, &h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.Contents.Value, "Last run: ✓ approved") {
+		t.Errorf("hover after the run lacks the run state:\n%s", h.Contents.Value)
+	}
+
 	// Freeze the draft: the lens says so.
 	if _, err := e.command("flowcabal.freeze", map[string]any{"uri": uri, "node": "draft"}); err != nil {
 		t.Fatal(err)
