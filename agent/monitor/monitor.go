@@ -228,6 +228,9 @@ func (m *Monitor) Check(ctx context.Context, req Request) (*Report, error) {
 	case len(valid) == 0:
 		rep.Notes = append(rep.Notes, "no model angle asked for: deterministic checks only")
 	default:
+		if len(text) > maxModelText {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the text is longer than %d KiB: the model angles saw only its beginning", maxModelText>>10))
+		}
 		var err error
 		model, err = m.runAngles(ctx, req, text, valid, rep)
 		if err != nil {
