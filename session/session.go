@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/agent/builder"
+	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
@@ -42,6 +44,9 @@ type Events struct {
 	Step         func(r RunInfo, node, msg string)
 	NodeFinished func(r RunInfo, res runner.NodeResult)
 	RunFinished  func(r RunInfo, res *runner.Result, err error)
+	// Agent receives the agent core's steps (Role B's builder, Role C's
+	// model checkers): which agent acts, which tool it called.
+	Agent func(e core.Event)
 }
 
 // RunInfo identifies a run in progress.
@@ -73,12 +78,14 @@ type Session struct {
 	opts Options
 	log  *slog.Logger
 
-	mu     sync.Mutex
-	st     *store.Store
-	cfg    *project.Config
-	runs   map[string]*activeRun // by workflow id
-	seq    int
-	closed bool
+	mu   sync.Mutex
+	st   *store.Store
+	cfg  *project.Config
+	runs map[string]*activeRun // by workflow id
+	// builder is Role B, made on first use.
+	builder *builder.Builder
+	seq     int
+	closed  bool
 
 	// Role A and Role C read the knowledge through these, built lazily and
 	// dropped when a knowledge file changes.

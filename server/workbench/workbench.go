@@ -57,6 +57,7 @@ var runnerCommands = map[string]bool{
 	cmdRunNode: true, cmdRunWorkflow: true, cmdRunFrom: true, cmdCancel: true, cmdApprove: true,
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
+	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -91,7 +92,9 @@ func (w *Workbench) session(path string) (*psession.Session, error) {
 	if ss, ok := w.sessions[root]; ok {
 		return ss, nil
 	}
-	ss := psession.New(root, psession.Options{Log: w.log, Events: w.events(), Getenv: w.getenv})
+	ev := w.events()
+	ev.Agent = w.agentEvent
+	ss := psession.New(root, psession.Options{Log: w.log, Events: ev, Getenv: w.getenv})
 	w.sessions[root] = ss
 	return ss, nil
 }
@@ -339,6 +342,14 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 			return jsonrpc2.NewError(jsonrpc2.InvalidParams, command+" needs a node (\"node\", or a \"position\" inside one)")
 		}
 		return nil
+	}
+	switch command {
+	case cmdBuild:
+		return w.build(ctx, req, f)
+	case cmdBuildAccept:
+		return w.buildAccept(ctx, req, f)
+	case cmdBuildReject:
+		return w.buildReject(ctx, req, f)
 	}
 	wf := snap.Check(f)
 	env := snap.Env()

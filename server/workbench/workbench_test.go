@@ -17,6 +17,7 @@ import (
 	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
 const key = "sk-workbench-test-5e2d"
@@ -304,4 +305,84 @@ func assertNoKey(t *testing.T, root string) {
 		}
 		return nil
 	})
+}
+
+func TestBuildSuggestAcceptFromTheEditor(t *testing.T) {
+	script, err := llmtest.LoadScript("../../testdata/builder/e2e-script.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := start(t, script)
+	uri := e.open("workflows/chapter-11.flow")
+	path := filepath.Join(e.root, "workflows", "chapter-11.flow")
+	before, _ := os.ReadFile(path)
+	if _, err := e.command("flowcabal.build", map[string]any{"uri": uri}); err == nil {
+		t.Error("a build without an intent was accepted")
+	}
+	res, err := e.command("flowcabal.build", map[string]any{"uri": uri, "text": "add a self-critique pass after the draft"})
+	if err != nil || res["status"] != "building" {
+		t.Fatalf("build: %v %v", res, err)
+	}
+	if err := e.client.WaitFor(e.ctx, "the suggestion", func(v *lsptest.View) bool {
+		for _, r := range v.Requests {
+			if r.Method == "window/showMessage" && strings.Contains(string(r.Params), "suggests") {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(before) {
+		t.Fatal("a suggestion changed the workflow before the author accepted it")
+	}
+	res, err = e.command("flowcabal.buildAccept", map[string]any{"uri": uri})
+	if err != nil || res["applied"] != true {
+		t.Fatalf("accept: %v %v", res, err)
+	}
+	var edit protocol.ApplyWorkspaceEditParams
+	for _, r := range e.client.Requests() {
+		if r.Method == "workspace/applyEdit" {
+			if err := json.Unmarshal(r.Params, &edit); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	edits := edit.Edit.Changes[uri]
+	if len(edits) == 0 {
+		t.Fatal("accept sent no edits")
+	}
+	text := applyEdits(t, string(before), edits)
+	if !strings.Contains(text, "{{draft}}") || !strings.Contains(text, "node critique") {
+		t.Errorf("the accepted workflow lacks the critique node:\n%s", text)
+	}
+	if !strings.HasPrefix(text, string(before[:strings.Index(string(before), "node draft")])) {
+		t.Error("the untouched beginning of the file changed")
+	}
+	if _, err := e.command("flowcabal.buildReject", map[string]any{"uri": uri}); err == nil {
+		t.Error("rejecting with no pending suggestion succeeded")
+	}
+}
+
+// applyEdits applies LSP edits (UTF-16 positions) to text, last first.
+func applyEdits(t *testing.T, text string, edits []protocol.TextEdit) string {
+	t.Helper()
+	m := workflowlang.NewMapper([]byte(text))
+	type span struct {
+		start, end int
+		s          string
+	}
+	var spans []span
+	for _, e := range edits {
+		a, err1 := m.Offset(workflowlang.Position{Line: int(e.Range.Start.Line), Col: int(e.Range.Start.Character)}, workflowlang.UTF16)
+		b, err2 := m.Offset(workflowlang.Position{Line: int(e.Range.End.Line), Col: int(e.Range.End.Character)}, workflowlang.UTF16)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("edit out of range: %+v", e.Range)
+		}
+		spans = append(spans, span{a, b, e.NewText})
+	}
+	for i := len(spans) - 1; i >= 0; i-- {
+		text = text[:spans[i].start] + spans[i].s + text[spans[i].end:]
+	}
+	return text
 }

@@ -1,0 +1,149 @@
+package workbench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/agent/builder"
+	"github.com/flowcabal/flowcabal/agent/core"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/server"
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// Role B's commands.
+const (
+	cmdBuild       = "flowcabal.build"
+	cmdBuildAccept = "flowcabal.buildAccept"
+	cmdBuildReject = "flowcabal.buildReject"
+)
+
+// build asks Role B for a suggestion in the background: the model may
+// take a while. When it is ready, its preview (a diff) opens in the editor
+// and a message says how to accept or reject it; nothing changes in the
+// workflow until the author accepts.
+func (w *Workbench) build(ctx context.Context, req server.CommandRequest, f *cache.File) (any, error) {
+	intent := strings.TrimSpace(req.Args.Text)
+	if intent == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "flowcabal.build needs the intent as \"text\" (what you want the workflow to do)")
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ss.Builder(ctx)
+	if err != nil {
+		return nil, runError(err)
+	}
+	offset := -1
+	if p := req.Args.Position; p != nil {
+		offset = builder.Offset(string(f.Src), workflowlang.Position{Line: int(p.Line), Col: int(p.Character)}, workflowlang.UTF16)
+	}
+	breq := builder.Request{URI: string(f.URI), Path: f.Path, Text: string(f.Src), Offset: offset, Intent: intent, Env: req.Snapshot.Env()}
+	token := fmt.Sprintf("flowcabal-build-%p-%d", b, len(intent))
+	w.progress(token, progressValue{Kind: "begin", Title: "FlowCabal: building", Message: intent})
+	go func() {
+		s, err := b.Suggest(context.WithoutCancel(ctx), breq)
+		if err != nil {
+			w.progress(token, progressValue{Kind: "end", Message: "no suggestion: " + err.Error()})
+			w.message(1, "FlowCabal could not build a suggestion: "+err.Error())
+			return
+		}
+		w.progress(token, progressValue{Kind: "end", Message: "suggestion ready"})
+		w.offer(ss.Root(), f, s)
+	}()
+	return map[string]any{"status": "building", "intent": intent}, nil
+}
+
+// offer shows a suggestion's preview and says how to decide on it.
+func (w *Workbench) offer(root string, f *cache.File, s *builder.Suggestion) {
+	p := filepath.Join(root, project.DataDir, "builds", s.ID+".diff")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+		if err := os.WriteFile(p, []byte(s.Preview), 0o644); err == nil {
+			w.show(p, false)
+		}
+	}
+	what := s.Summary
+	if what == "" {
+		what = s.Intent
+	}
+	w.message(3, fmt.Sprintf("FlowCabal suggests for %s: %s (adds %s). Accept with “FlowCabal: Accept Build” or reject with “FlowCabal: Reject Build”.", filepath.Base(f.Path), what, strings.Join(s.Added, ", ")))
+}
+
+func (w *Workbench) message(kind int, msg string) {
+	if e := w.ed(); e != nil {
+		_ = e.Notify(context.Background(), "window/showMessage", map[string]any{"type": kind, "message": msg})
+	}
+}
+
+// buildAccept applies the pending suggestion (as one workspace edit that
+// leaves every untouched byte alone), or, with a modification in "text",
+// asks for a refined suggestion in the background.
+func (w *Workbench) buildAccept(ctx context.Context, req server.CommandRequest, f *cache.File) (any, error) {
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ss.Builder(ctx)
+	if err != nil {
+		return nil, runError(err)
+	}
+	ar := builder.AcceptRequest{URI: string(f.URI), Text: string(f.Src), Modification: req.Args.Text}
+	if strings.TrimSpace(req.Args.Text) != "" {
+		go func() {
+			s, err := b.Accept(context.WithoutCancel(ctx), ar)
+			if err != nil {
+				w.message(1, "FlowCabal could not refine the suggestion: "+err.Error())
+				return
+			}
+			w.offer(ss.Root(), f, s)
+		}()
+		return map[string]any{"status": "refining"}, nil
+	}
+	s, err := b.Accept(ctx, ar)
+	if err != nil {
+		return nil, runError(err)
+	}
+	var edits []protocol.TextEdit
+	for _, e := range s.Ranges(workflowlang.UTF16) {
+		edits = append(edits, protocol.TextEdit{
+			Range:   protocol.Range{Start: protocol.Position{Line: uint32(e.Start.Line), Character: uint32(e.Start.Col)}, End: protocol.Position{Line: uint32(e.End.Line), Character: uint32(e.End.Col)}},
+			NewText: e.NewText,
+		})
+	}
+	res, err := req.Editor.ApplyEdit(ctx, "FlowCabal: "+s.Intent, &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}})
+	if err != nil {
+		return nil, runError(err)
+	}
+	return map[string]any{"applied": res.Applied, "added": s.Added}, nil
+}
+
+// buildReject drops the pending suggestion, recording the reason for the
+// next one.
+func (w *Workbench) buildReject(ctx context.Context, req server.CommandRequest, f *cache.File) (any, error) {
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ss.Builder(ctx)
+	if err != nil {
+		return nil, runError(err)
+	}
+	if err := b.Reject(ctx, builder.RejectRequest{URI: string(f.URI), Reason: req.Args.Text}); err != nil {
+		return nil, runError(err)
+	}
+	return map[string]any{"rejected": true}, nil
+}
+
+// agentEvent reports the agent core's steps as log lines the editor's
+// output channel shows.
+func (w *Workbench) agentEvent(e core.Event) {
+	w.log.Info("agent", "role", e.Role, "agent", e.Agent, "tool", e.Tool, "step", e.Step, "msg", e.Message)
+}
