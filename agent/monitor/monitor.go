@@ -129,7 +129,7 @@ type Options struct {
 	// continuity checker and the angles' input.
 	Previous func(ch int) string
 	// Budget bounds one check's run over all its angles; zero fields
-	// mean 8 steps per angle and the manager's tokens.
+	// mean 8 steps and 60,000 tokens per angle.
 	Budget core.Budget
 	// Concurrency is how many angles run at once (default 1: one after
 	// the other, the machine's model is usually one endpoint).
@@ -296,6 +296,10 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 	budget := m.opts.Budget
 	if budget.Steps <= 0 {
 		budget.Steps = 8 * len(angles)
+	}
+	if budget.Tokens <= 0 {
+		// Every step sends the text again; a chapter is ~15k tokens.
+		budget.Tokens = 60_000 * len(angles)
 	}
 	res, err := m.opts.Agents.Run(ctx, core.Task{
 		Role:        Role,

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -40,4 +41,15 @@ func ForProject(root string, st *store.Store, agents *core.Manager, opts Options
 		err = fmt.Errorf("monitor: some knowledge files were left out: %w", errors.Join(errs...))
 	}
 	return New(opts), err
+}
+
+// DiscardUnfinished marks the model checks a killed process left running
+// as discarded and returns how many there were. A gate's check is not
+// resumed: the runner reviews the output again when it resumes its own
+// run, and the checks only read, so nothing is half-applied.
+func (m *Monitor) DiscardUnfinished(ctx context.Context) (int, error) {
+	if m.opts.Agents == nil {
+		return 0, nil
+	}
+	return m.opts.Agents.DiscardUnfinished(ctx, Role)
 }
