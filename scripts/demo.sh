@@ -25,11 +25,30 @@ step() { echo; echo "\$ flowcabal $*"; "$fc" "$@"; local rc=$?; [ $rc -le 1 ] ||
 
 step check "$proj/workflows"
 step index "$proj"
-step context "$proj/workflows/chapter-11.flow" draft
-step eval checks --project "$proj" --cases ../shared/eval/role-c-planted.jsonl
+# Role A: what the draft node would be given, and why (the assembled text
+# itself is long: flowcabal context prints it all; here its provenance).
+echo; echo "\$ flowcabal context $proj/workflows/chapter-11.flow draft   (provenance part)"
+"$fc" context "$proj/workflows/chapter-11.flow" draft | sed -n '/^=== context/,$p'
+# Role C: the deterministic fact checks, on the planted contradictions of
+# the evaluation set when it is beside the repository.
+if [ -f ../shared/eval/role-c-planted.jsonl ]; then
+  step eval checks --project "$proj" --cases ../shared/eval/role-c-planted.jsonl
+fi
+step graph "$proj/workflows/chapter-11.flow" -o "$proj/chapter-11.svg"
+
 key_env=$(sed -n 's/^api_key_env *= *"\(.*\)"/\1/p' "$proj/flowcabal.toml" | head -1)
 if [ -n "$key_env" ] && [ -n "${!key_env:-}" ]; then
   step run "$proj/workflows/chapter-11.flow"
 else
-  echo; echo "(no \$${key_env:-API key} in the environment: skipping the model run; see README, 'Models')"
+  # No key: show the runner with the scripted stand-in, which is NOT a
+  # model (its text says so), on a copy whose flowcabal.toml points at it.
+  echo; echo "(no \$${key_env:-API key} in the environment: the run below uses the scripted stand-in, not a model)"
+  port=$(( 20000 + RANDOM % 20000 ))
+  "$fc" scripted-llm --addr "127.0.0.1:$port" --quiet >/dev/null 2>&1 &
+  llm=$!
+  trap 'kill $llm 2>/dev/null' EXIT
+  for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+  sed -i "s#^base_url = .*#base_url = \"http://127.0.0.1:$port/v1\"#" "$proj/flowcabal.toml"
+  FLOWCABAL_API_KEY=stand-in step run "$proj/workflows/chapter-11.flow"
+  step graph "$proj/workflows/chapter-11.flow" -format mermaid
 fi
