@@ -120,6 +120,7 @@ func run(bin, corpus string, n int, keep bool) error {
 	}
 	ops := []op{
 		{"hover", "textDocument/hover", at(refPos), 1.5},
+		{"hover on a node name (+ Role A)", "textDocument/hover", at(pos("node n150 ", 6)), 0},
 		{"definition", "textDocument/definition", at(refPos), 1.5},
 		{"documentSymbol", "textDocument/documentSymbol", map[string]any{"textDocument": doc}, 1.5},
 		{"completion", "textDocument/completion", at(complPos), 0},

@@ -33,7 +33,9 @@ func Hover(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Options, 
 			knowledgeHover(&h, t, c.Ref.Level)
 		default:
 			if n := t.PF.Node(t.Name); n != nil {
-				nodeHover(&h, snap, t.File, t.PF, n, false, ctxSection)
+				// Role A's section belongs to the node being written: it is
+				// shown on the node's own name, and a reference stays cheap.
+				nodeHover(&h, snap, t.File, t.PF, n, false, nil)
 			} else {
 				h.para(fmt.Sprintf("Input `%s` of %s.", t.Name, containerName(t.File)))
 			}
@@ -88,6 +90,9 @@ func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowla
 	if local || len(inputs)+len(dependents) > 0 {
 		h.para("inputs: " + listOrNone(inputs))
 		h.para("dependents: " + listOrNone(dependents))
+	}
+	if !local {
+		return
 	}
 	h.heading("Context injected")
 	if ctxSection == nil {
