@@ -87,7 +87,7 @@ func (it *item) add(mf modelFinding) {
 	}
 	it.witness(SourceModel(mf.angle), mf.confidence)
 	it.f.Evidence = append(it.f.Evidence, Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how,
-		Suggestion: mf.suggestion, Start: mf.start, End: mf.end})
+		Suggestion: mf.suggestion, Start: mf.start, End: mf.end, Resource: mf.resource, Chapter: mf.chapter})
 	// A fix applies to the range it was written for.
 	if it.f.Suggestion == "" && it.f.Start == mf.start && it.f.End == mf.end {
 		it.f.Suggestion = mf.suggestion

@@ -79,6 +79,10 @@ type Evidence struct {
 	Note string `json:",omitempty"`
 	// How says how the model's quote was located (HowExact, HowFuzzy…).
 	How string `json:",omitempty"`
+	// Resource and Chapter are what a model's evidence cites, when the
+	// project has it ("entities/characters/lin", 3); "" and 0 otherwise.
+	Resource string `json:",omitempty"`
+	Chapter  int    `json:",omitempty"`
 	// Suggestion is this source's fix for its own range (Start, End).
 	Suggestion string `json:",omitempty"`
 	// Start and End are where this source's own quote was located (-1
@@ -272,6 +276,8 @@ type modelFinding struct {
 	start, end int
 	located    bool
 	how        string
+	resource   string
+	chapter    int
 }
 
 // rawFinding is a finding as the schema has it.
@@ -345,6 +351,11 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 			mf.note = strings.TrimSpace(f.Explanation)
 			if ev := strings.TrimSpace(f.Evidence); ev != "" {
 				mf.note += " (evidence: " + ev + ")"
+				var c Evidence
+				if n := cite(m.opts.Store, &c, ev); n != "" {
+					rep.Notes = append(rep.Notes, "the "+sa.Agent+" angle "+n)
+				}
+				mf.resource, mf.chapter = c.Resource, c.Chapter
 			}
 			near := -1
 			if f.Offset != nil {

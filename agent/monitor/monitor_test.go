@@ -353,7 +353,8 @@ func TestMalformedModelOutput(t *testing.T) {
 		// A quote that matches nothing, an absurd offset, a fractional one.
 		reply("world rules", `{"findings":[
 			{"quote":"the airship landed on the lawn","explanation":"no airships","confidence":0.9,"offset":-5},
-			{"quote":"telephoned","explanation":"no telephones","confidence":0.9,"offset":99999999}]}`),
+			{"quote":"telephoned","explanation":"no telephones","confidence":0.9,"offset":99999999,"evidence":"entities/characters/nobody.md"},
+			{"quote":"Margaret Hale waited","explanation":"invented","confidence":0.2,"evidence":"chapter 99: she left","offset":0}]}`),
 		// Valid JSON of the wrong shape, twice.
 		{Match: angle("setup and payoff"), Content: `["nothing"]`, Times: 2},
 	}}, Options{})
@@ -373,7 +374,9 @@ func TestMalformedModelOutput(t *testing.T) {
 	}
 	notes := strings.Join(rep.Notes, "\n")
 	for _, want := range []string{"the timeline angle gave no answer", "the setup-payoff angle gave no answer",
-		"matches nothing in the text; kept as a document-level finding", "offset 9.9999999e+07 outside the text"} {
+		"matches nothing in the text; kept as a document-level finding", "offset 9.9999999e+07 outside the text",
+		"the world angle cites entities/characters/nobody, which the project does not have",
+		"the world angle cites chapter 99, which the project does not have"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}

@@ -36,7 +36,7 @@ func render(text string, rep *Report) string {
 			case e.Fact != nil:
 				fmt.Fprintf(&b, "\t%s: %s#%s=%q line=%d since=%d rule=%q\n", e.Source, e.Fact.Path, e.Fact.Key, e.Fact.Value, e.Fact.Line, e.Fact.Since, e.Fact.Rule)
 			default:
-				fmt.Fprintf(&b, "\t%s (%s [%d,%d) fix=%q): %s\n", e.Source, e.How, e.Start, e.End, e.Suggestion, e.Note)
+				fmt.Fprintf(&b, "\t%s (%s [%d,%d) fix=%q cites=%q ch=%d): %s\n", e.Source, e.How, e.Start, e.End, e.Suggestion, e.Resource, e.Chapter, e.Note)
 			}
 		}
 	}
