@@ -1,6 +1,8 @@
 package source
 
 import (
+	"sort"
+
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
@@ -22,7 +24,11 @@ type cursor struct {
 // at finds what encloses off in f.
 func at(f *workflowlang.File, off int) cursor {
 	c := cursor{Off: off}
-	for _, it := range f.Items {
+	// Items are in source order and do not overlap: only the last one
+	// starting at or before off, and the one before it (when off sits on
+	// the boundary between two), can contain it.
+	i := sort.Search(len(f.Items), func(i int) bool { return f.Items[i].ItemSpan().Start > off })
+	for _, it := range f.Items[max(0, i-2):i] {
 		if !it.ItemSpan().Contains(off) {
 			continue
 		}
