@@ -8,6 +8,12 @@ import (
 )
 
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	s.mu.Lock()
+	_, prose := s.prose[p.TextDocument.URI]
+	s.mu.Unlock()
+	if prose {
+		return s.opts.Prose.CodeActions(ctx, p.TextDocument.URI, p.Range, p.Context.Diagnostics, s.encoding())
+	}
 	snap, f, err := s.fileOf(p.TextDocument.URI)
 	if err != nil {
 		return nil, err

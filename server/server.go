@@ -44,6 +44,20 @@ type Options struct {
 	// Lenses adds code lenses to a workflow's (the run state of each node
 	// and the decisions it waits for). Nil adds none.
 	Lenses func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens
+	// Prose handles the Markdown documents opened beside the workflows
+	// (manuscript chapters, node outputs); nil ignores them.
+	Prose Prose
+}
+
+// Prose is what the server asks of the handler of Markdown documents: it
+// is told their full text on open and change (the server applies the
+// incremental changes) and answers their code actions. Positions are in
+// the negotiated encoding.
+type Prose interface {
+	Open(ed Editor, uri protocol.DocumentURI, version int32, text string, enc workflowlang.Encoding)
+	Change(ed Editor, uri protocol.DocumentURI, version int32, text string, enc workflowlang.Encoding)
+	Close(ed Editor, uri protocol.DocumentURI)
+	CodeActions(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range, diags []protocol.Diagnostic, enc workflowlang.Encoding) ([]protocol.CodeAction, error)
 }
 
 // ErrNoShutdown is returned by Serve when the client ended the session
@@ -75,7 +89,8 @@ type Server struct {
 
 	handlers sync.WaitGroup // request goroutines and background work
 	diag     *diagnoser
-	cancel   context.CancelFunc // ends background work when the session ends
+	prose    map[protocol.DocumentURI][]byte // open Markdown documents, for Options.Prose
+	cancel   context.CancelFunc              // ends background work when the session ends
 	bg       context.Context
 }
 
@@ -93,7 +108,7 @@ func newServer(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{opts: opts, log: log, inflight: map[string]context.CancelFunc{}}
+	return &Server{opts: opts, log: log, inflight: map[string]context.CancelFunc{}, prose: map[protocol.DocumentURI][]byte{}}
 }
 
 func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"go.lsp.dev/protocol"
@@ -19,11 +20,36 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	snap, dirty, ok := s.workspace().Open(p.TextDocument.URI, string(p.TextDocument.LanguageID), p.TextDocument.Version, p.TextDocument.Text)
 	if ok {
 		s.diag.schedule(snap, dirty)
+		return nil
+	}
+	if s.opts.Prose != nil && isProse(p.TextDocument.URI, string(p.TextDocument.LanguageID)) {
+		s.mu.Lock()
+		s.prose[p.TextDocument.URI] = []byte(p.TextDocument.Text)
+		s.mu.Unlock()
+		s.opts.Prose.Open(editor{s}, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text, s.encoding())
 	}
 	return nil
 }
 
+// isProse reports whether a document is Markdown that the Prose handler
+// checks (manuscript chapters, node outputs).
+func isProse(uri protocol.DocumentURI, languageID string) bool {
+	return languageID == "markdown" || strings.HasSuffix(string(uri), ".md")
+}
+
 func (s *Server) didChange(ctx context.Context, p *didChangeParams) error {
+	s.mu.Lock()
+	old, prose := s.prose[p.TextDocument.URI]
+	var text []byte
+	if prose {
+		text = cache.ApplyChanges(old, p.ContentChanges, s.enc)
+		s.prose[p.TextDocument.URI] = text
+	}
+	s.mu.Unlock()
+	if prose {
+		s.opts.Prose.Change(editor{s}, p.TextDocument.URI, p.TextDocument.Version, string(text), s.encoding())
+		return nil
+	}
 	snap, dirty, err := s.workspace().Change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
 	if err != nil {
 		return err
@@ -33,6 +59,14 @@ func (s *Server) didChange(ctx context.Context, p *didChangeParams) error {
 }
 
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	_, prose := s.prose[p.TextDocument.URI]
+	delete(s.prose, p.TextDocument.URI)
+	s.mu.Unlock()
+	if prose {
+		s.opts.Prose.Close(editor{s}, p.TextDocument.URI)
+		return nil
+	}
 	snap, dirty := s.workspace().Close(p.TextDocument.URI)
 	s.diag.schedule(snap, dirty)
 	return nil

@@ -38,7 +38,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		wb := workbench.New(log, env.getenv)
 		defer wb.Close()
 		return server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
-			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection})
+			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose()})
 	}
 
 	if *listen == "" {

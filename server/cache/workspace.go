@@ -100,24 +100,7 @@ func (w *Workspace) Change(uri protocol.DocumentURI, version int32, changes []Ch
 	if !ok || !old.Open {
 		return w.snap, nil, fmt.Errorf("didChange for %s, which is not open", uri)
 	}
-	src := old.Src
-	for _, c := range changes {
-		if c.Range == nil {
-			src = []byte(c.Text)
-			continue
-		}
-		m := workflowlang.NewMapper(src)
-		start := m.ClampOffset(workflowlang.Position{Line: int(c.Range.Start.Line), Col: int(c.Range.Start.Character)}, w.enc)
-		end := m.ClampOffset(workflowlang.Position{Line: int(c.Range.End.Line), Col: int(c.Range.End.Character)}, w.enc)
-		if end < start {
-			start, end = end, start
-		}
-		next := make([]byte, 0, len(src)-(end-start)+len(c.Text))
-		next = append(next, src[:start]...)
-		next = append(next, c.Text...)
-		next = append(next, src[end:]...)
-		src = next
-	}
+	src := ApplyChanges(old.Src, changes, w.enc)
 	f := newFile(old.URI, version, true, src)
 	s, dirty := w.replace(map[Key]*File{f.Key: f}, nil, false)
 	return s, dirty, nil
@@ -325,4 +308,28 @@ func scanFlows(dir string) []string {
 		return nil
 	})
 	return out
+}
+
+// ApplyChanges applies didChange content changes to src, in order: a
+// change without a range replaces the whole text; ranges count columns in
+// enc and are clamped into the text.
+func ApplyChanges(src []byte, changes []Change, enc workflowlang.Encoding) []byte {
+	for _, c := range changes {
+		if c.Range == nil {
+			src = []byte(c.Text)
+			continue
+		}
+		m := workflowlang.NewMapper(src)
+		start := m.ClampOffset(workflowlang.Position{Line: int(c.Range.Start.Line), Col: int(c.Range.Start.Character)}, enc)
+		end := m.ClampOffset(workflowlang.Position{Line: int(c.Range.End.Line), Col: int(c.Range.End.Character)}, enc)
+		if end < start {
+			start, end = end, start
+		}
+		next := make([]byte, 0, len(src)-(end-start)+len(c.Text))
+		next = append(next, src[:start]...)
+		next = append(next, c.Text...)
+		next = append(next, src[end:]...)
+		src = next
+	}
+	return src
 }

@@ -57,7 +57,7 @@ var runnerCommands = map[string]bool{
 	cmdRunNode: true, cmdRunWorkflow: true, cmdRunFrom: true, cmdCancel: true, cmdApprove: true,
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
-	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true,
+	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -70,6 +70,7 @@ type Workbench struct {
 	editor   server.Editor                // the latest request's, for events
 	sessions map[string]*psession.Session // by project root
 	tokens   map[string]string            // progress token -> workflow file
+	prose    *Prose                       // Role C on Markdown documents, made on first use
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
@@ -325,6 +326,9 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 	w.mu.Lock()
 	w.editor = req.Editor
 	w.mu.Unlock()
+	if req.Command == cmdDismiss {
+		return w.dismiss(req)
+	}
 	command, args, snap := req.Command, req.Args, req.Snapshot
 	f, node, err := w.resolveTarget(snap, args, workflowlang.UTF16)
 	if err != nil {

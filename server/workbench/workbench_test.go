@@ -3,6 +3,7 @@ package workbench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -72,7 +73,7 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	done := make(chan error, 1)
 	go func() {
 		defer wb.Close()
-		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection})
+		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose()})
 	}()
 	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
 	t.Cleanup(func() {
@@ -385,4 +386,97 @@ func applyEdits(t *testing.T, text string, edits []protocol.TextEdit) string {
 		text = text[:spans[i].start] + spans[i].s + text[spans[i].end:]
 	}
 	return text
+}
+
+func TestRoleCDiagnosticsOnAChapter(t *testing.T) {
+	e := start(t, llmtest.Script{})
+	// A chapter the author is writing, with a misspelt name and an object
+	// the world rules forbid.
+	rel := "manuscript/chapter-11/content.md"
+	p := filepath.Join(e.root, filepath.FromSlash(rel))
+	text := "# Chapter XI\n\nElizabth read the telegram twice before she went down.\n"
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := cache.FileURI(p)
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "markdown", "version": 1, "text": text}}); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := e.client.Diagnostics(e.ctx, uri, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]protocol.Diagnostic{}
+	for _, d := range pub.Diagnostics {
+		codes[fmt.Sprint(d.Code)] = d
+	}
+	name, ok := codes["name"]
+	if !ok || name.Range.Start.Line != 2 || name.Range.Start.Character != 0 || name.Range.End.Character != 8 {
+		t.Fatalf("no name finding at «Elizabth»: %+v", pub.Diagnostics)
+	}
+	if _, ok := codes["world"]; !ok {
+		t.Errorf("no world finding for the telegram: %+v", pub.Diagnostics)
+	}
+	if len(name.RelatedInformation) == 0 || !strings.Contains(string(name.RelatedInformation[0].Location.URI), "elizabeth-bennet.md") {
+		t.Errorf("the name finding does not point at the entity file: %+v", name.RelatedInformation)
+	}
+	var acts []protocol.CodeAction
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": name.Range, "context": map[string]any{"diagnostics": []any{name}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	var fix *protocol.CodeAction
+	for i := range acts {
+		if strings.HasPrefix(acts[i].Title, "Replace with «Elizabeth»") {
+			fix = &acts[i]
+		}
+	}
+	if fix == nil || fix.Edit == nil {
+		t.Fatalf("no quick-fix to the right name: %+v", acts)
+	}
+	fixed := applyEdits(t, text, fix.Edit.Changes[uri])
+	if !strings.Contains(fixed, "Elizabeth read the telegram") {
+		t.Errorf("the quick-fix gave %q", fixed)
+	}
+	// Typing the fix: the name finding goes away, the world one stays.
+	if err := e.client.Notify(e.ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"range": name.Range, "text": "Elizabeth"}}}); err != nil {
+		t.Fatal(err)
+	}
+	pub, err = e.client.Diagnostics(e.ctx, uri, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pub.Diagnostics) != 1 || fmt.Sprint(pub.Diagnostics[0].Code) != "world" {
+		t.Fatalf("after the fix: %+v", pub.Diagnostics)
+	}
+	// Dismiss the world finding: it is remembered and not raised again.
+	world := pub.Diagnostics[0]
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": world.Range, "context": map[string]any{"diagnostics": []any{world}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	var dismiss *protocol.Command
+	for _, a := range acts {
+		if a.Command != nil && a.Command.Command == "flowcabal.dismiss" {
+			dismiss = a.Command
+		}
+	}
+	if dismiss == nil {
+		t.Fatalf("no dismiss action: %+v", acts)
+	}
+	var res any
+	if err := e.client.Call(e.ctx, "workspace/executeCommand", map[string]any{"command": dismiss.Command, "arguments": dismiss.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.client.WaitFor(e.ctx, "the cleared diagnostics", func(v *lsptest.View) bool {
+		last := v.Published[len(v.Published)-1]
+		return last.URI == uri && len(last.Diagnostics) == 0
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
