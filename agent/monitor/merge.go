@@ -86,8 +86,13 @@ func (it *item) add(mf modelFinding) {
 		it.angles = append(it.angles, mf.angle)
 	}
 	it.witness(SourceModel(mf.angle), mf.confidence)
-	it.f.Evidence = append(it.f.Evidence, Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how,
-		Suggestion: mf.suggestion, Start: mf.start, End: mf.end, Resource: mf.resource, Chapter: mf.chapter})
+	ev := Evidence{Source: SourceModel(mf.angle), Note: mf.note, How: mf.how,
+		Suggestion: mf.suggestion, Start: mf.start, End: mf.end, Resource: mf.resource, Chapter: mf.chapter}
+	if !slices.ContainsFunc(it.f.Evidence, func(e Evidence) bool {
+		return e.Source == ev.Source && e.Start == ev.Start && e.End == ev.End && e.Note == ev.Note && e.Suggestion == ev.Suggestion
+	}) {
+		it.f.Evidence = append(it.f.Evidence, ev)
+	}
 	// A fix applies to the range it was written for.
 	if it.f.Suggestion == "" && it.f.Start == mf.start && it.f.End == mf.end {
 		it.f.Suggestion = mf.suggestion

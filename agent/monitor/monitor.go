@@ -185,6 +185,10 @@ type Request struct {
 	Node string
 }
 
+// maxAngleFindings bounds the findings taken from one angle: a model in a
+// loop must not make the gate locate thousands of quotes.
+const maxAngleFindings = 50
+
 // maxModelText bounds the text sent to the angles, in bytes; the rest is
 // checked deterministically only (and a note says so).
 const maxModelText = 48 << 10
@@ -345,6 +349,10 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 		}
 		answered++
 		ar.Findings = len(ans.Findings)
+		if n := len(ans.Findings); n > maxAngleFindings {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the %s angle returned %d findings; only the first %d are kept", sa.Agent, n, maxAngleFindings))
+			ans.Findings = ans.Findings[:maxAngleFindings]
+		}
 		for _, f := range ans.Findings {
 			mf := modelFinding{angle: sa.Agent, quote: f.Quote, suggestion: f.Suggestion,
 				confidence: clamp01(f.Confidence), start: -1, end: -1}

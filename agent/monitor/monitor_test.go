@@ -504,3 +504,29 @@ func TestGate(t *testing.T) {
 		})
 	}
 }
+
+// TestTooManyFindings: a flood of findings from one angle is cut, and the
+// report says so.
+func TestTooManyFindings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"findings":[`)
+	for i := range 80 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"quote":"the parlour","explanation":"again","confidence":0.4}`)
+	}
+	b.WriteString(`]}`)
+	h := newHarness(t, &llmtest.Script{Replies: []llmtest.Reply{reply("timeline", b.String())}}, Options{})
+	rep, err := h.mon.Check(context.Background(), Request{Text: outputEN, Chapter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(rep.Notes, "\n"), "the timeline angle returned 80 findings; only the first 50 are kept") {
+		t.Errorf("notes: %v", rep.Notes)
+	}
+	f := findingAt(rep.Findings, outputEN, "the parlour")
+	if f == nil || len(f.Evidence) != 1 || f.Severity != SeverityHint {
+		t.Errorf("the repeated finding: %+v", f)
+	}
+}
