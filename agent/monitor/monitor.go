@@ -179,7 +179,8 @@ type Request struct {
 	// Chapter is the manuscript chapter the text is (facts as of it);
 	// 0 when unknown.
 	Chapter int
-	// Angles are the model angles to run; nil runs all of them.
+	// Angles are the model angles to run; nil runs all of them, an
+	// empty list none (deterministic checks only).
 	Angles []string
 	// Node labels the agent log entries.
 	Node string
