@@ -52,6 +52,12 @@ type CommandRunner interface {
 	Execute(ctx context.Context, req CommandRequest) (any, error)
 }
 
+// Reconfigurer is implemented by a CommandRunner that reads the editor's
+// settings; it is told when they change.
+type Reconfigurer interface {
+	Reconfigure(ed Editor)
+}
+
 // ProgressCanceller is implemented by a CommandRunner whose work reports
 // with $/progress tokens the author may cancel in the editor.
 type ProgressCanceller interface {

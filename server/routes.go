@@ -77,7 +77,15 @@ func featureError(err error) error {
 	return err
 }
 
-func (s *Server) didChangeConfiguration(ctx context.Context, _ *struct{}) error { return nil }
+// didChangeConfiguration tells the command runner to re-read the editor's
+// settings (they are pulled with workspace/configuration, whatever the
+// notification carries).
+func (s *Server) didChangeConfiguration(ctx context.Context, _ *struct{}) error {
+	if c, ok := s.opts.Commands.(Reconfigurer); ok {
+		go c.Reconfigure(editor{s})
+	}
+	return nil
+}
 
 // workDoneProgressCancel passes the author's cancel of a progress to the
 // command runner whose work it reports.

@@ -9,6 +9,7 @@ package workbench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/server"
@@ -97,7 +99,42 @@ func (w *Workbench) session(path string) (*psession.Session, error) {
 	ev.Agent = w.agentEvent
 	ss := psession.New(root, psession.Options{Log: w.log, Events: ev, Getenv: w.getenv})
 	w.sessions[root] = ss
+	if w.editor != nil {
+		go w.configure(w.editor, ss)
+	}
 	return ss, nil
+}
+
+// configure asks the editor for its FlowCabal settings (the models'
+// base URL, model, key variable) and lays them over flowcabal.toml for
+// the session's next runs. Keys never travel this way: the settings
+// parser refuses them.
+func (w *Workbench) configure(e server.Editor, ss *psession.Session) {
+	var res []json.RawMessage
+	err := e.Call(context.Background(), "workspace/configuration", map[string]any{"items": []any{map[string]any{"section": "flowcabal"}}}, &res)
+	if err != nil || len(res) == 0 {
+		return // a client without workspace/configuration: flowcabal.toml alone
+	}
+	m, err := llm.ParseEditorSettings(res[0])
+	if err != nil {
+		w.log.Warn("editor settings", "err", err)
+		return
+	}
+	ss.SetOverrides(m, "")
+}
+
+// Reconfigure re-reads the editor's settings into every session (after
+// workspace/didChangeConfiguration).
+func (w *Workbench) Reconfigure(e server.Editor) {
+	w.mu.Lock()
+	all := make([]*psession.Session, 0, len(w.sessions))
+	for _, ss := range w.sessions {
+		all = append(all, ss)
+	}
+	w.mu.Unlock()
+	for _, ss := range all {
+		w.configure(e, ss)
+	}
 }
 
 // existing returns the session of path's project only if one was made.
