@@ -34,6 +34,9 @@ type ProjectOptions struct {
 	// Env checks used sub-workflows (the environment the caller checked
 	// the workflow with).
 	Env workflowlang.Env
+	// Gate replaces the deterministic fact-check gate (Role C's monitor,
+	// which adds the agent model's angles, plugs in here).
+	Gate Gate
 }
 
 // ForProject wires a Runner for a project: the configured models through
@@ -90,13 +93,17 @@ func ForProject(root string, cfg *project.Config, st *store.Store, o ProjectOpti
 		}
 		return ""
 	}
+	var gate Gate = FactGate{Knowledge: fk, Previous: previous}
+	if o.Gate != nil {
+		gate = o.Gate
+	}
 	return New(Config{
 		Root:        root,
 		Model:       clients,
 		History:     st,
 		Assembler:   RoleA{Snapshot: snap, Options: assemble.Options{Budget: cfg.Budget, Shares: shares}},
 		Knowledge:   StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)},
-		Gate:        FactGate{Knowledge: fk, Previous: previous},
+		Gate:        gate,
 		Params:      ParamsFromConfig(models),
 		ModelParams: func(name string) (Params, error) { return modelParams(models, name) },
 		Env:         o.Env,
