@@ -3,6 +3,7 @@ package workbench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
@@ -479,4 +481,67 @@ func TestRoleCDiagnosticsOnAChapter(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestClientVanishesMidRun closes the connection while a node waits on the
+// model, without shutdown: the server stops the run, saves its checkpoint
+// (cancelled, resumable) and returns.
+func TestClientVanishesMidRun(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Fault: llmtest.FaultHang}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "premise"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(e.srv.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // the model call is on the scripted server's side
+	}
+	start := time.Now()
+	e.client.Close()
+	select {
+	case <-e.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not end after its client vanished")
+	}
+	t.Logf("server ended %v after the client vanished mid-run", time.Since(start))
+	e.done <- nil // for the cleanup
+	st, err := store.Open(context.Background(), e.root, store.Options{})
+	if err != nil {
+		t.Fatalf("the store after the session: %v", err)
+	}
+	defer st.Close()
+	runs, err := st.Runs("workflows/chapter-11.flow", false)
+	if err != nil || len(runs) != 1 || runs[0].Status != store.RunCancelled {
+		t.Fatalf("the run's checkpoint: %+v %v", runs, err)
+	}
+}
+
+// TestTwoServersOnOneProject: a second editor window's run is refused at
+// once with the other process named, and the first keeps working.
+func TestTwoServersOnOneProject(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "ok"}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "premise"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	// A second workbench (another server process would do the same) on
+	// the same project: the first holds the store.
+	second := New(nil, nil)
+	defer second.Close()
+	ss, err := second.session(filepath.Join(e.root, "workflows", "chapter-11.flow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	_, err = ss.Store(context.Background())
+	var locked *store.LockedError
+	if !errors.As(err, &locked) {
+		t.Fatalf("the second server's store: %v, want a LockedError", err)
+	}
+	t.Logf("second server refused after %v: %v", time.Since(began), err)
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "outline"}); err != nil {
+		t.Fatalf("the first server stopped working: %v", err)
+	}
+	e.waitRuns(2)
 }
