@@ -184,7 +184,7 @@ cat >"$cfg/data/User/settings.json" <<JSON
   "editor.codeLens": true,
   "flowcabal.serverPath": "$bin",
   "flowcabal.models.writer.baseUrl": "$llm_url",
-  "flowcabal.models.writer.model": "scripted-writer"
+  "flowcabal.models.writer.model": "writer-from-vscode-settings"
 }
 JSON
 
@@ -214,7 +214,7 @@ mkdir -p "$artifacts"
 log "running the browser steps"
 rc=0
 E2E_URL="http://127.0.0.1:$port/?folder=$ws" E2E_FILE=workflows/e2e.flow E2E_ARTIFACTS=$artifacts \
-  E2E_LOGS=$cfg/data/logs E2E_SETTINGS=$cfg/data/User \
+  E2E_LOGS=$cfg/data/logs E2E_SETTINGS=$cfg/data/User E2E_WORKSPACE=$ws \
   node "$ext/out/e2e/run.js" || rc=$?
 
 # Keep the logs next to the screenshots.

@@ -316,7 +316,33 @@ async function main(): Promise<void> {
   await page.keyboard.press('Escape');
   await page.locator('.tab', { hasText: path.basename(file) }).first().click();
 
+  await step(page, 'settings-reach-server', async () => {
+    // The writer model is "scripted-writer" in flowcabal.toml and
+    // "writer-from-vscode-settings" in the user settings; the stand-in names
+    // the model it was asked for in its reply.
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+    await page.mouse.move(5, 450);
+    const lenses = page.locator('.codelens-decoration a', { hasText: 'Run node' });
+    await until('two Run node lenses', async () => (await lenses.count()) >= 2);
+    await lenses.nth(1).click();
+    await until('draft.md opened', async () => (await page.locator('.tab', { hasText: 'draft.md' }).count()) > 0, 90000);
+    const ws = process.env.E2E_WORKSPACE;
+    if (ws === undefined) {
+      throw new Error('E2E_WORKSPACE is not set');
+    }
+    const out = path.join(ws, '.flowcabal', 'outputs', 'workflows', 'e2e', 'draft.md');
+    const text = await until(`the reply in ${out}`, async () => {
+      const t = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+      return /model/.test(t) ? t : undefined;
+    });
+    if (!text.includes('writer-from-vscode-settings')) {
+      throw new Error(`the server did not use flowcabal.models.writer.model from the settings: ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
+    }
+    return 'draft ran with model "writer-from-vscode-settings" (settings over flowcabal.toml)';
+  });
+
   await step(page, 'graph-panel', async () => {
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
     await runPalette(page, 'FlowCabal: Show Workflow Graph');
     const svgText = await until('an SVG in the graph webview', async () => {
       for (const f of page.frames()) {
@@ -326,7 +352,7 @@ async function main(): Promise<void> {
         }
       }
       const toast = await toastsText(page);
-      if (/graph/i.test(toast) && /fail|cannot|error/i.test(toast)) {
+      if (/graph/i.test(toast) && /fail|cannot|error|open a \.flow/i.test(toast)) {
         throw new Fatal(`graph not available: ${toast}`);
       }
       return undefined;

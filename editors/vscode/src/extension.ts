@@ -16,6 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
 import { GraphPanel } from './graph';
+import { slogLevel } from './loglevel';
 import { RunStatus, type ProgressValue } from './progress';
 import { redact, resolveServerPath, serverEnv } from './serverenv';
 import { answerConfiguration, configurationPayload } from './settings';
@@ -58,7 +59,12 @@ function redactingChannel(inner: vscode.LogOutputChannel): vscode.LogOutputChann
       }
       const fn = v as (...a: unknown[]) => unknown;
       if (typeof prop === 'string' && LOG_METHODS.has(prop)) {
-        return (...a: unknown[]) => fn.apply(target, a.map(clean));
+        return (...a: unknown[]) => {
+          // Server stderr arrives as error(); route slog lines by their level.
+          const level = prop === 'error' && typeof a[0] === 'string' ? slogLevel(a[0]) : undefined;
+          const method = level !== undefined ? (Reflect.get(target, level) as (...x: unknown[]) => unknown) : fn;
+          return method.apply(target, a.map(clean));
+        };
       }
       return fn.bind(target);
     },
