@@ -49,7 +49,15 @@ func (w *Workbench) build(ctx context.Context, req server.CommandRequest, f *cac
 	breq := builder.Request{URI: string(f.URI), Path: f.Path, Text: string(f.Src), Offset: offset, Intent: intent, Env: req.Snapshot.Env()}
 	token := fmt.Sprintf("flowcabal-build-%p-%d", b, len(intent))
 	w.progress(token, progressValue{Kind: "begin", Title: "FlowCabal: building", Message: intent})
+	w.mu.Lock()
+	w.agentTokens["B"] = token
+	w.mu.Unlock()
 	go func() {
+		defer func() {
+			w.mu.Lock()
+			delete(w.agentTokens, "B")
+			w.mu.Unlock()
+		}()
 		s, err := b.Suggest(context.WithoutCancel(ctx), breq)
 		if err != nil {
 			w.progress(token, progressValue{Kind: "end", Message: "no suggestion: " + err.Error()})
@@ -142,8 +150,23 @@ func (w *Workbench) buildReject(ctx context.Context, req server.CommandRequest, 
 	return map[string]any{"rejected": true}, nil
 }
 
-// agentEvent reports the agent core's steps as log lines the editor's
-// output channel shows.
+// agentEvent reports the agent core's steps: in the progress of the work
+// they belong to (which agent acts, which tool it called) and as log
+// lines, which the editor's output channel shows.
 func (w *Workbench) agentEvent(e core.Event) {
 	w.log.Info("agent", "role", e.Role, "agent", e.Agent, "tool", e.Tool, "step", e.Step, "msg", e.Message)
+	w.mu.Lock()
+	token := w.agentTokens[e.Role]
+	w.mu.Unlock()
+	if token == "" {
+		return
+	}
+	msg := fmt.Sprintf("%s: %s", e.Agent, e.Kind)
+	if e.Tool != "" {
+		msg += " " + e.Tool
+	}
+	if e.Message != "" {
+		msg += " · " + e.Message
+	}
+	w.progress(token, progressValue{Kind: "report", Message: msg})
 }

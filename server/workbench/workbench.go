@@ -73,6 +73,9 @@ type Workbench struct {
 	sessions map[string]*psession.Session // by project root
 	tokens   map[string]string            // progress token -> workflow file
 	prose    *Prose                       // Role C on Markdown documents, made on first use
+	// agentTokens maps an agent role to the progress token of its work
+	// in flight, so the agent's steps show in that progress.
+	agentTokens map[string]string
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
@@ -81,7 +84,7 @@ func New(log *slog.Logger, getenv func(string) string) *Workbench {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Workbench{log: log, getenv: getenv, sessions: map[string]*psession.Session{}, tokens: map[string]string{}}
+	return &Workbench{log: log, getenv: getenv, sessions: map[string]*psession.Session{}, tokens: map[string]string{}, agentTokens: map[string]string{}}
 }
 
 // session returns the session of the project holding path.

@@ -339,6 +339,15 @@ func TestBuildSuggestAcceptFromTheEditor(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != string(before) {
 		t.Fatal("a suggestion changed the workflow before the author accepted it")
 	}
+	agentSteps := 0
+	for _, r := range e.client.Requests() {
+		if r.Method == "$/progress" && strings.Contains(string(r.Params), "builder: ") {
+			agentSteps++
+		}
+	}
+	if agentSteps == 0 {
+		t.Error("the builder's agent steps did not show in the build's progress")
+	}
 	res, err = e.command("flowcabal.buildAccept", map[string]any{"uri": uri})
 	if err != nil || res["applied"] != true {
 		t.Fatalf("accept: %v %v", res, err)
