@@ -373,6 +373,29 @@ async function main(): Promise<void> {
     return `${svgText.replace(/\s+/g, ' ').slice(0, 100)}; follows the cursor to draft`;
   });
 
+  await step(page, 'prose-document', async () => {
+    // A manuscript chapter is synced to the server for Role C's checks; the
+    // .flow-only features must not fail on it.
+    await runPalette(page, 'Notifications: Clear All Notifications');
+    await until('quick open', async () => {
+      await page.keyboard.press('Control+P');
+      return page.locator('.quick-input-widget .quick-input-box input').first().isVisible();
+    }, 20000);
+    await page.locator('.quick-input-widget .quick-input-box input').first().fill('chapter-01/content.md');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'content.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'content.md' }).waitFor();
+    const word = page.locator('.monaco-editor .view-lines .view-line span span').nth(3);
+    await word.hover();
+    await new Promise((r) => setTimeout(r, 3000));
+    const toast = await toastsText(page);
+    if (/FlowCabal|failed/i.test(toast)) {
+      throw new Error(`an error on a prose document: ${toast}`);
+    }
+    const problems = (await page.locator('.statusbar-item[id="status.problems"]').innerText().catch(() => '')).replace(/\s+/g, ' ');
+    return `opened with no error; problems: ${problems.trim()}`;
+  });
+
   await step(page, 'auto-close-braces', async () => {
     await page.locator('.tab', { hasText: path.basename(file) }).first().click();
     await token(page, 'draft').click();

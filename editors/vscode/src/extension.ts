@@ -23,6 +23,13 @@ import { answerConfiguration, configurationPayload } from './settings';
 
 const SECRET_KEY = 'flowcabal.apiKey';
 
+/** Markdown the server checks as prose: manuscript chapters and node outputs. */
+const PROSE_GLOB = '**/{manuscript,.flowcabal/outputs}/**/*.md';
+
+function isFlow(d: vscode.TextDocument): boolean {
+  return d.languageId === 'flow';
+}
+
 let client: LanguageClient | undefined;
 let apiKey: string | undefined;
 let progressSeq = 0;
@@ -174,6 +181,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       documentSelector: [
         { scheme: 'file', language: 'flow' },
         { scheme: 'untitled', language: 'flow' },
+        // Prose the server checks (Role C): manuscript chapters and node
+        // outputs. It answers only diagnostics, quick-fixes and commands
+        // for them; the guards below keep the other requests to .flow.
+        { scheme: 'file', language: 'markdown', pattern: PROSE_GLOB },
       ],
       outputChannel: channel,
       synchronize: {
@@ -187,6 +198,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // them like the palette does, so an error reaches the user as the
         // server worded it.
         executeCommand: (cmd: string, args: unknown[]) => runServerCommand(cmd, args),
+        provideCodeLenses: (d, t, next) => (isFlow(d) ? next(d, t) : []),
+        provideHover: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
+        provideCompletionItem: (d, p, c, t, next) => (isFlow(d) ? next(d, p, c, t) : []),
+        provideDocumentSymbols: (d, t, next) => (isFlow(d) ? next(d, t) : []),
+        provideDefinition: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
+        provideReferences: (d, p, o, t, next) => (isFlow(d) ? next(d, p, o, t) : []),
+        prepareRename: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
+        provideRenameEdits: (d, p, n, t, next) => (isFlow(d) ? next(d, p, n, t) : null),
+        provideFoldingRanges: (d, c, t, next) => (isFlow(d) ? next(d, c, t) : []),
+        provideDocumentFormattingEdits: (d, o, t, next) => (isFlow(d) ? next(d, o, t) : []),
+        provideDocumentSemanticTokens: (d, t, next) => (isFlow(d) ? next(d, t) : null),
+        provideDocumentSemanticTokensEdits: (d, prev, t, next) => (isFlow(d) ? next(d, prev, t) : null),
+        provideDocumentRangeSemanticTokens: (d, r, t, next) => (isFlow(d) ? next(d, r, t) : null),
       },
     };
     const c = new LanguageClient('flowcabal', 'FlowCabal', serverOptions, clientOptions);
