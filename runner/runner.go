@@ -315,52 +315,48 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 	}
 	var firstErr error
 	for inFlight > 0 {
-		res := <-done
-		inFlight--
+		// Take every result that is ready, checkpoint them in one commit,
+		// then start what they unblock: each finished node is durable
+		// before anything downstream of it starts, and a layer of nodes
+		// finishing together costs one sync, not one each.
+		batch := []NodeResult{<-done}
+		for more := true; more; {
+			select {
+			case r := <-done:
+				batch = append(batch, r)
+			default:
+				more = false
+			}
+		}
+		inFlight -= len(batch)
 		ex.mu.Lock()
-		ex.results[res.Node] = res
-		nr := store.NodeRun{Status: res.Status, Version: res.Version}
-		if res.Err != nil {
-			nr.Error = res.Err.Error()
-		} else if res.Status == "flagged" && res.Verdict != nil {
-			nr.Error = res.Verdict.Feedback
-		}
-		if res.Status == "done" || res.Status == "cached" || res.Status == "frozen" {
-			ex.outputs[res.Node] = res.Output
-		}
-		ex.cp.Nodes[res.Node] = nr
-		if res.Status == "flagged" {
-			d := store.Decision{Node: res.Node, Kind: "flag"}
-			if res.Verdict != nil {
-				d.Detail = res.Verdict.Feedback
-			}
-			if len(res.Select) > 0 {
-				d.Kind, d.Detail = "select", strings.Join(res.Select, ",")
-			}
-			ex.cp.Pending = append(ex.cp.Pending, d)
+		for _, res := range batch {
+			ex.finish(res)
 		}
 		ex.mu.Unlock()
 		if err := ex.save(ctx); err != nil && firstErr == nil {
 			firstErr = err
 		}
-		if obs := ex.opts.Observer.NodeFinished; obs != nil {
-			obs(res.Node, res)
-		}
-		ok := res.Status == "done" || res.Status == "cached" || res.Status == "frozen"
-		for _, d := range down[res.Node] {
-			if !ok {
-				blocked[d] = true
+		for _, res := range batch {
+			if obs := ex.opts.Observer.NodeFinished; obs != nil {
+				obs(res.Node, res)
 			}
-			pending[d]--
-			if pending[d] == 0 {
-				if blocked[d] {
-					ex.skip(d, res.Node, down, pending, blocked)
-					continue
+			ok := res.Status == "done" || res.Status == "cached" || res.Status == "frozen"
+			for _, d := range down[res.Node] {
+				if !ok {
+					blocked[d] = true
 				}
-				if ctx.Err() != nil {
-					continue
+				pending[d]--
+				if pending[d] == 0 {
+					if blocked[d] {
+						ex.skip(d, res.Node, down, pending, blocked)
+						continue
+					}
+					if ctx.Err() != nil {
+						continue
+					}
+					start(d)
 				}
-				start(d)
 			}
 		}
 	}
@@ -394,6 +390,31 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 		firstErr = err
 	}
 	return &Result{RunID: ex.cp.RunID, Status: status, Nodes: results}, firstErr
+}
+
+// finish puts a finished node into the run's state; ex.mu must be held.
+func (ex *execution) finish(res NodeResult) {
+	ex.results[res.Node] = res
+	nr := store.NodeRun{Status: res.Status, Version: res.Version}
+	if res.Err != nil {
+		nr.Error = res.Err.Error()
+	} else if res.Status == "flagged" && res.Verdict != nil {
+		nr.Error = res.Verdict.Feedback
+	}
+	if res.Status == "done" || res.Status == "cached" || res.Status == "frozen" {
+		ex.outputs[res.Node] = res.Output
+	}
+	ex.cp.Nodes[res.Node] = nr
+	if res.Status == "flagged" {
+		d := store.Decision{Node: res.Node, Kind: "flag"}
+		if res.Verdict != nil {
+			d.Detail = res.Verdict.Feedback
+		}
+		if len(res.Select) > 0 {
+			d.Kind, d.Detail = "select", strings.Join(res.Select, ",")
+		}
+		ex.cp.Pending = append(ex.cp.Pending, d)
+	}
 }
 
 // skip marks n and everything below it as skipped because an upstream
