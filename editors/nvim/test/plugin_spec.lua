@@ -247,6 +247,30 @@ end, 50))
 vim.api.nvim_buf_set_lines(buf, 0, 1, false, {})
 vim.bo[buf].modified = false
 
+-- Prose the server checks (a manuscript chapter) is attached; other Markdown is not.
+eq('is_prose manuscript', fc.is_prose('/p/manuscript/chapter-01/content.md'), true)
+eq('is_prose output', fc.is_prose('/p/.flowcabal/outputs/workflows/w/draft.md'), true)
+eq('is_prose meta', fc.is_prose('/p/meta/style-guide.md'), false)
+eq('is_prose flow', fc.is_prose('/p/manuscript/x.flow'), false)
+local chapter = proj .. '/manuscript/chapter-01/content.md'
+vim.cmd('edit ' .. vim.fn.fnameescape(chapter))
+vim.bo.filetype = 'markdown' -- no runtime filetype.vim under -u NONE: set it as it would
+local cb = vim.api.nvim_get_current_buf()
+check('manuscript chapter attached', vim.wait(5000, function() return fc.client_id(cb) ~= nil end, 20))
+check('server saw the chapter opened', vim.wait(3000, function()
+  for _, u in ipairs(server_state().opened or {}) do
+    if u == vim.uri_from_fname(chapter) then
+      return true
+    end
+  end
+  return false
+end, 50))
+vim.cmd('edit ' .. vim.fn.fnameescape(proj .. '/meta/style-guide.md'))
+vim.bo.filetype = 'markdown'
+vim.wait(200)
+check('other Markdown not attached', fc.client_id(0) == nil)
+vim.cmd('buffer ' .. buf)
+
 for _, c in pairs(vim.lsp.get_active_clients()) do
   vim.lsp.stop_client(c.id)
 end

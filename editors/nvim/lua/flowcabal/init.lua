@@ -128,6 +128,15 @@ function M.find_root(path)
   return start
 end
 
+--- Whether path is prose the server checks (Role C): a Markdown manuscript
+--- chapter or node output.
+function M.is_prose(path)
+  if type(path) ~= 'string' or not path:match('%.md$') then
+    return false
+  end
+  return path:match('/manuscript/') ~= nil or path:match('/%.flowcabal/outputs/') ~= nil
+end
+
 --- UTF-16 code units in the first `col` bytes of `line` (LSP's default
 --- encoding). Characters outside the BMP (4-byte UTF-8) count two.
 function M.utf16_col(line, col)
@@ -649,6 +658,17 @@ local function on_flow_buffer(bufnr)
   })
 end
 
+-- .flow buffers get the client and code lens refreshes; prose buffers
+-- (manuscript chapters, node outputs) get the client for Role C's
+-- diagnostics, quick-fixes and the decision commands.
+local function on_buffer(bufnr)
+  if vim.bo[bufnr].filetype == 'flow' then
+    on_flow_buffer(bufnr)
+  elseif M.is_prose(api.nvim_buf_get_name(bufnr)) and not use_lspconfig then
+    M.attach(bufnr)
+  end
+end
+
 local function try_lspconfig()
   if config.lspconfig == false then
     return false
@@ -665,17 +685,24 @@ local function try_lspconfig()
     configs[NAME] = {
       default_config = {
         cmd = config.cmd,
-        filetypes = { 'flow' },
+        filetypes = { 'flow', 'markdown' },
         root_dir = function(fname)
-          return M.find_root(fname)
+          if fname:match('%.flow$') or M.is_prose(fname) then
+            return M.find_root(fname)
+          end
+          return nil
         end,
       },
       docs = { description = 'FlowCabal language server (flowcabal serve)' },
     }
   end
   local cfg = M.client_config(vim.fn.getcwd())
+  cfg.filetypes = { 'flow', 'markdown' }
   cfg.root_dir = function(fname)
-    return M.find_root(fname)
+    if fname:match('%.flow$') or M.is_prose(fname) then
+      return M.find_root(fname)
+    end
+    return nil
   end
   cfg.workspace_folders = nil
   cfg.name = nil
@@ -711,17 +738,17 @@ function M.setup(opts)
   use_lspconfig = try_lspconfig()
   api.nvim_create_autocmd('FileType', {
     group = augroup,
-    pattern = 'flow',
+    pattern = { 'flow', 'markdown' },
     callback = function(ev)
-      on_flow_buffer(ev.buf)
+      on_buffer(ev.buf)
     end,
   })
   -- Buffers already open when setup() runs.
   for _, b in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(b) then
       local name = api.nvim_buf_get_name(b)
-      if vim.bo[b].filetype == 'flow' then
-        on_flow_buffer(b)
+      if vim.bo[b].filetype == 'flow' or vim.bo[b].filetype == 'markdown' then
+        on_buffer(b)
       elseif name:match('%.flow$') then
         vim.bo[b].filetype = 'flow' -- fires FileType
       end
