@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 )
 
 // TestNeovimRun drives the runner and the three roles from headless
@@ -31,30 +31,8 @@ func TestNeovimRun(t *testing.T) {
 	script.Default = &llmtest.Reply{Content: "Five beats."}
 	srv := llmtest.New(t, script)
 
-	proj := t.TempDir()
-	src := "../testdata/projects/pride-and-prejudice"
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(proj, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(proj, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	toml := "[models.writer]\nbase_url = \"" + srv.URL + "\"\nmodel = \"w\"\napi_key_env = \"FLOWCABAL_E2E_KEY\"\n" +
-		"[models.agent]\nbase_url = \"" + srv.URL + "\"\nmodel = \"a\"\napi_key_env = \"FLOWCABAL_E2E_KEY\"\n"
-	if err := os.WriteFile(filepath.Join(proj, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	proj := projecttest.Copy(t, "pride-and-prejudice")
+	projecttest.UseModels(t, proj, srv.URL, "FLOWCABAL_E2E_KEY")
 
 	bin := binary(t)
 	plugin, _ := filepath.Abs("../editors/nvim")

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -22,30 +22,9 @@ const key = "sk-session-test-0b1c"
 // scripted server.
 func sample(t *testing.T, script llmtest.Script) (string, *llmtest.Server) {
 	t.Helper()
-	src := "../testdata/projects/pride-and-prejudice"
-	root := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(root, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := projecttest.Copy(t, "pride-and-prejudice")
 	srv := llmtest.New(t, script)
-	toml := "[models.writer]\nbase_url = \"" + srv.URL + "\"\nmodel = \"w\"\napi_key_env = \"K\"\n[models.agent]\nbase_url = \"" + srv.URL + "\"\nmodel = \"a\"\napi_key_env = \"K\"\n"
-	if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.UseModels(t, root, srv.URL, "K")
 	return root, srv
 }
 

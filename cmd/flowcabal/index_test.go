@@ -4,41 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/store"
 )
 
 func copySample(t *testing.T) string {
 	t.Helper()
-	src := "../../testdata/projects/pride-and-prejudice"
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".flowcabal" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return projecttest.Copy(t, "pride-and-prejudice")
 }
 
 func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 )
 
 const testKey = "sk-flowcabal-test-7f3a9c"
@@ -19,19 +20,7 @@ func runProject(t *testing.T, script llmtest.Script) (string, *llmtest.Server) {
 	t.Helper()
 	root := copySample(t)
 	srv := llmtest.New(t, script)
-	toml := `budget = 8000
-[models.writer]
-base_url = "` + srv.URL + `"
-model = "scripted-writer"
-api_key_env = "FLOWCABAL_TEST_KEY"
-[models.agent]
-base_url = "` + srv.URL + `"
-model = "scripted-agent"
-api_key_env = "FLOWCABAL_TEST_KEY"
-`
-	if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.UseModels(t, root, srv.URL, "FLOWCABAL_TEST_KEY")
 	return root, srv
 }
 

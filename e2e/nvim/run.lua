@@ -9,60 +9,8 @@
 --   approved from a lens · a build from an intent is accepted and the new
 --   nodes check clean (Role B).
 
-local report = assert(os.getenv('FLOWCABAL_REPORT'))
-local lines, failed = {}, false
-
-local function log(s)
-  table.insert(lines, s)
-  local f = io.open(report, 'w')
-  f:write(table.concat(lines, '\n') .. '\n')
-  f:close()
-end
-
-local function step(name, fn)
-  local ok, err = pcall(fn)
-  if ok then
-    log('ok ' .. name)
-  else
-    failed = true
-    log('FAIL ' .. name .. ': ' .. tostring(err))
-  end
-end
-
-local function wait(ms, what, pred)
-  if not vim.wait(ms, pred, 20) then
-    error('timed out waiting for ' .. what)
-  end
-end
-
-local function request(buf, method, params)
-  local res, err = vim.lsp.buf_request_sync(buf, method, params, 10000)
-  if not res then
-    error(method .. ': ' .. tostring(err))
-  end
-  for _, r in pairs(res) do
-    if r.error then
-      error(method .. ': ' .. vim.inspect(r.error))
-    end
-    return r.result
-  end
-  error(method .. ': no answer')
-end
-
-local function find(buf, needle, delta)
-  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local s = line:find(needle, 1, true)
-    if s then
-      local _, col16 = vim.str_utfindex(line, s - 1)
-      return { line = i - 1, character = col16 + (delta or 0) }
-    end
-  end
-  error('not in buffer: ' .. needle)
-end
-
-local function text(buf)
-  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
-end
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
+local step, wait, request, find, text = H.step, H.wait, H.request, H.find, H.text
 
 local function read(path)
   local f = io.open(path, 'r')
@@ -212,4 +160,4 @@ step('build', function()
   end)
 end)
 
-vim.cmd(failed and 'cquit 1' or 'qall!')
+H.finish()

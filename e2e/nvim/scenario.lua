@@ -5,63 +5,8 @@
 -- FLOWCABAL_FILE (the .flow to open) and FLOWCABAL_REPORT (where each step
 -- writes "ok NAME" or "FAIL NAME: why"). Exits 0 only if every step passed.
 
-local report = assert(os.getenv('FLOWCABAL_REPORT'))
-local lines = {}
-local failed = false
-
-local function log(s)
-  table.insert(lines, s)
-  local f = io.open(report, 'w')
-  f:write(table.concat(lines, '\n') .. '\n')
-  f:close()
-end
-
-local function step(name, fn)
-  local ok, err = pcall(fn)
-  if ok then
-    log('ok ' .. name)
-  else
-    failed = true
-    log('FAIL ' .. name .. ': ' .. tostring(err))
-  end
-end
-
-local function wait(ms, what, pred)
-  if not vim.wait(ms, pred, 20) then
-    error('timed out waiting for ' .. what)
-  end
-end
-
-local function request(buf, method, params)
-  local res, err = vim.lsp.buf_request_sync(buf, method, params, 10000)
-  if not res then
-    error(method .. ': ' .. tostring(err))
-  end
-  for _, r in pairs(res) do
-    if r.error then
-      error(method .. ': ' .. vim.inspect(r.error))
-    end
-    return r.result
-  end
-  error(method .. ': no answer')
-end
-
--- Position (0-based line, UTF-16 column) of the first occurrence of
--- `needle` in the buffer, plus `delta` characters.
-local function find(buf, needle, delta)
-  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local s = line:find(needle, 1, true)
-    if s then
-      local _, col16 = vim.str_utfindex(line, s - 1)
-      return { line = i - 1, character = col16 + (delta or 0) }
-    end
-  end
-  error('not in buffer: ' .. needle)
-end
-
-local function text(buf)
-  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
-end
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
+local step, wait, request, find, text = H.step, H.wait, H.request, H.find, H.text
 
 local function diag_codes(buf)
   local out = {}
@@ -199,4 +144,4 @@ step('quick-fix', function()
   end)
 end)
 
-vim.cmd(failed and 'cquit 1' or 'qall!')
+H.finish()

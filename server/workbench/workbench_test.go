@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
@@ -39,30 +39,9 @@ type editor struct {
 
 func start(t *testing.T, script llmtest.Script) *editor {
 	t.Helper()
-	src := "../../testdata/projects/pride-and-prejudice"
-	root := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(root, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := projecttest.Copy(t, "pride-and-prejudice")
 	llm := llmtest.New(t, script)
-	toml := "[models.writer]\nbase_url = \"" + llm.URL + "\"\nmodel = \"w\"\napi_key_env = \"K\"\n[models.agent]\nbase_url = \"" + llm.URL + "\"\nmodel = \"a\"\napi_key_env = \"K\"\n"
-	if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.UseModels(t, root, llm.URL, "K")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	a, b := net.Pipe()

@@ -1,0 +1,59 @@
+// Package projecttest gives tests a writable copy of a sample project from
+// testdata/projects, optionally with its models pointed at a scripted
+// server, so that every test works on real files in its own directory.
+package projecttest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Dir returns the absolute path of testdata/projects/name in this
+// repository.
+func Dir(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "projects", name)
+}
+
+// Copy copies the sample project called name into a new temporary
+// directory (leaving out any .flowcabal folder) and returns its path.
+func Copy(t testing.TB, name string) string {
+	t.Helper()
+	src := Dir(name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == ".flowcabal" {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// UseModels rewrites root's flowcabal.toml so that the writer and agent
+// models are served at baseURL, with the key in the variable keyEnv.
+func UseModels(t testing.TB, root, baseURL, keyEnv string) {
+	t.Helper()
+	toml := "[models.writer]\nbase_url = \"" + baseURL + "\"\nmodel = \"w\"\napi_key_env = \"" + keyEnv + "\"\n" +
+		"[models.agent]\nbase_url = \"" + baseURL + "\"\nmodel = \"a\"\napi_key_env = \"" + keyEnv + "\"\n"
+	if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
