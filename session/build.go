@@ -7,6 +7,8 @@ import (
 	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/agent/llm"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/store"
 )
 
 // Builder returns Role B for the project, made on first use: with the
@@ -22,7 +24,26 @@ func (s *Session) Builder(ctx context.Context) (*builder.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := builder.Options{Store: st}
+	m, err := s.agentsLocked(st, cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts := builder.Options{Store: st, Manager: m}
+	b, err := builder.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("Role B: %w", err)
+	}
+	s.builder = b
+	return b, nil
+}
+
+// agentsLocked returns the agent core's manager for the project, made on
+// first use from the agent model's configuration; nil when no agent model
+// is configured. s.mu must be held.
+func (s *Session) agentsLocked(st *store.Store, cfg *project.Config) (*core.Manager, error) {
+	if s.agents != nil {
+		return s.agents, nil
+	}
 	ac := llm.FromProject(cfg, "agent")
 	if m, ok := s.opts.Overrides["agent"]; ok {
 		ac = ac.Merge(m)
@@ -30,21 +51,17 @@ func (s *Session) Builder(ctx context.Context) (*builder.Builder, error) {
 	if s.opts.APIKey != "" {
 		ac.APIKey = llm.NewSecret(s.opts.APIKey)
 	}
-	if ac.Validate() == nil {
-		client, err := llm.New(ac, llm.Options{Getenv: s.opts.Getenv, Logger: s.log})
-		if err != nil {
-			return nil, err
-		}
-		m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: s.log, Observer: s.opts.Events.Agent})
-		if err != nil {
-			return nil, err
-		}
-		opts.Manager = m
+	if ac.Validate() != nil {
+		return nil, nil
 	}
-	b, err := builder.New(opts)
+	client, err := llm.New(ac, llm.Options{Getenv: s.opts.Getenv, Logger: s.log})
 	if err != nil {
-		return nil, fmt.Errorf("Role B: %w", err)
+		return nil, err
 	}
-	s.builder = b
-	return b, nil
+	m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: s.log, Observer: s.opts.Events.Agent})
+	if err != nil {
+		return nil, err
+	}
+	s.agents = m
+	return m, nil
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
@@ -82,8 +83,9 @@ type Session struct {
 	st   *store.Store
 	cfg  *project.Config
 	runs map[string]*activeRun // by workflow id
-	// builder is Role B, made on first use.
+	// builder is Role B and agents the agent core, made on first use.
 	builder *builder.Builder
+	agents  *core.Manager
 	seq     int
 	closed  bool
 
@@ -235,8 +237,12 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 	if _, err := runner.NewPlan(wf, opts.Target); err != nil {
 		return RunInfo{}, err
 	}
+	gate, err := s.gateLocked(st, cfg)
+	if err != nil {
+		return RunInfo{}, err
+	}
 	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{
-		Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env,
+		Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env, Gate: gate,
 	})
 	if err != nil {
 		return RunInfo{}, err
@@ -463,4 +469,23 @@ func (s *Session) Running() []RunInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Workflow < out[j].Workflow })
 	return out
+}
+
+// gateLocked returns Role C's gate for runs: the monitor (deterministic
+// checkers cross-checked with the agent model's angles) when an agent
+// model is configured, else nil, which leaves the runner's deterministic
+// gate. s.mu must be held.
+func (s *Session) gateLocked(st *store.Store, cfg *project.Config) (runner.Gate, error) {
+	m, err := s.agentsLocked(st, cfg)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	mon, err := monitor.ForProject(s.root, st, m, monitor.Options{})
+	if mon == nil {
+		return nil, err
+	}
+	if err != nil {
+		s.log.Warn("Role C", "err", err)
+	}
+	return mon, nil
 }

@@ -227,3 +227,34 @@ func assertNoKey(t *testing.T, root string) {
 		return nil
 	})
 }
+
+// TestRunsAreCheckedByRoleCOnTheAgentCore: with an agent model configured,
+// the gate is Role C's monitor; its angles' steps are in the agent log.
+func TestRunsAreCheckedByRoleCOnTheAgentCore(t *testing.T) {
+	root, _ := sample(t, llmtest.Script{
+		Replies: []llmtest.Reply{{Match: &llmtest.Match{Tools: ptr(true)}, Times: -1, Content: `{"findings": []}`}},
+		Default: &llmtest.Reply{Content: "Jane came down after dinner."},
+	})
+	s, rec := newSession(t, root)
+	wf, env := checked(t, root, "chapter-11.flow")
+	if _, err := s.Run(context.Background(), wf, env, runner.Options{Target: runner.Target{Node: "draft"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-rec.finished; res.Status != store.RunDone {
+		t.Fatalf("run %s: %+v", res.Status, res.Nodes["draft"])
+	}
+	st, _ := s.Store(context.Background())
+	log, err := st.Log(store.LogQuery{Role: "C"})
+	if err != nil || len(log) == 0 {
+		t.Fatalf("no Role C steps in the agent log: %v", err)
+	}
+	agents := map[string]bool{}
+	for _, e := range log {
+		agents[e.Agent] = true
+	}
+	if len(agents) < 2 {
+		t.Errorf("Role C's log shows one agent only: %v", agents)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
