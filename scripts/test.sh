@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the test dependencies, then
 # Go vet and tests (unit, scenario, end-to-end in headless Neovim), a short
-# fuzz pass over every fuzz target, and the editor extension's own checks.
+# fuzz pass over every fuzz target, the editor clients' own checks, and the
+# VS Code end-to-end test in real VS Code (code-server, headless Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,5 +24,11 @@ fi
 if [ -f editors/nvim/test/run.sh ]; then
   echo "== neovim plugin"
   bash editors/nvim/test/run.sh
+fi
+if [ -f scripts/vscode-e2e.sh ] && [ "${FLOWCABAL_SKIP_VSCODE_E2E:-}" != 1 ]; then
+  # Real VS Code (code-server) in headless Chromium; code-server is cached
+  # outside the repository, so only the first run pays its install.
+  echo "== vscode end-to-end"
+  bash scripts/vscode-e2e.sh
 fi
 echo "== all tests passed"
