@@ -19,5 +19,8 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		return nil, err
 	}
 	acts, err := source.CodeActions(snap, f, p.Range, p.Context.Only, s.sourceOptions())
+	if err == nil && s.opts.CodeActions != nil {
+		acts = append(acts, s.opts.CodeActions(ctx, snap, f, p.Range, p.Context.Only, s.encoding())...)
+	}
 	return acts, featureError(err)
 }

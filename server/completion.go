@@ -31,9 +31,15 @@ func (s *Server) completion(ctx context.Context, p *positionParams) (*completion
 	if err != nil {
 		return nil, err
 	}
-	l, err := source.Completion(snap, f, p.Position, s.sourceOptions())
+	o := s.sourceOptions()
+	l, err := source.Completion(snap, f, p.Position, o)
 	if err != nil {
 		return nil, featureError(err)
+	}
+	if s.opts.Completions != nil {
+		// Extra items (whole-node snippets) come without a text edit so
+		// that the shared edit range below is not disturbed.
+		l.Items = append(l.Items, s.opts.Completions(snap, f, p.Position, o.Encoding, o.Snippets)...)
 	}
 	out := &completionList{IsIncomplete: l.IsIncomplete, Items: make([]completionItem, len(l.Items))}
 	var shared *protocol.Range

@@ -44,6 +44,13 @@ type Options struct {
 	// Lenses adds code lenses to a workflow's (the run state of each node
 	// and the decisions it waits for). Nil adds none.
 	Lenses func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens
+	// Completions adds items to a workflow's completion list (Role B's
+	// whole-node snippets); snippets says whether the client takes LSP
+	// snippet syntax.
+	Completions func(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding, snippets bool) []protocol.CompletionItem
+	// CodeActions adds code actions on a workflow (Role B's actions on a
+	// node); only is the client's requested kinds.
+	CodeActions func(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction
 	// Prose handles the Markdown documents opened beside the workflows
 	// (manuscript chapters, node outputs); nil ignores them.
 	Prose Prose

@@ -38,7 +38,8 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		wb := workbench.New(log, env.getenv)
 		defer wb.Close()
 		return server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
-			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose()})
+			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
+			Completions: wb.Completions, CodeActions: wb.CodeActions})
 	}
 
 	if *listen == "" {

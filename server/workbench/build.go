@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -169,4 +170,80 @@ func (w *Workbench) agentEvent(e core.Event) {
 		msg += " · " + e.Message
 	}
 	w.progress(token, progressValue{Kind: "report", Message: msg})
+}
+
+// Completions offers Role B's whole-node snippets that fit the node
+// before the cursor (after a draft: a critique of it, a dialogue pass…),
+// deterministically, without a model.
+func (w *Workbench) Completions(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding, snippets bool) []protocol.CompletionItem {
+	lib, err := builder.DefaultLibrary()
+	if err != nil {
+		return nil
+	}
+	pf := snap.Parse(f)
+	off := pf.Mapper().ClampOffset(workflowlang.Position{Line: int(pos.Line), Col: int(pos.Character)}, enc)
+	var out []protocol.CompletionItem
+	for i, sn := range lib.Snippets(snap.Check(f), off) {
+		it := protocol.CompletionItem{Label: sn.Label, Detail: sn.Detail, Kind: protocol.CompletionItemKindSnippet,
+			SortText: fmt.Sprintf("zz%03d", i), FilterText: sn.Name, InsertText: sn.Text, InsertTextFormat: protocol.InsertTextFormatPlainText}
+		if snippets {
+			it.InsertText, it.InsertTextFormat = sn.Snippet, protocol.InsertTextFormatSnippet
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// CodeActions offers Role B's actions on the node under the range: those
+// with a ready-made patch carry their edit (no model involved, nothing
+// changes until the author picks one); the others ask the builder.
+func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction {
+	if len(only) > 0 && !slices.ContainsFunc(only, func(k protocol.CodeActionKind) bool {
+		return strings.HasPrefix(string(protocol.Refactor), string(k)) // "", "refactor"
+	}) {
+		return nil
+	}
+	pf := snap.Parse(f)
+	off := pf.Mapper().ClampOffset(workflowlang.Position{Line: int(rng.Start.Line), Col: int(rng.Start.Character)}, enc)
+	var node string
+	for _, n := range pf.Nodes {
+		if n.Span.Contains(off) {
+			node = n.Name.Name
+		}
+	}
+	if node == "" {
+		return nil
+	}
+	lib, err := builder.DefaultLibrary()
+	if err != nil {
+		return nil
+	}
+	b, err := builder.New(builder.Options{Library: lib})
+	if err != nil {
+		return nil
+	}
+	res := snap.Check(f)
+	var out []protocol.CodeAction
+	for _, a := range lib.CodeActions(res, node) {
+		act := protocol.CodeAction{Title: a.Title, Kind: protocol.Refactor}
+		if len(a.Ops) > 0 {
+			s, err := b.Apply(ctx, builder.Request{URI: string(f.URI), Path: f.Path, Text: string(f.Src), Offset: off, Intent: a.Intent, Env: snap.Env()}, a.Title, a.Ops)
+			if err != nil {
+				continue
+			}
+			var edits []protocol.TextEdit
+			for _, e := range s.Ranges(enc) {
+				edits = append(edits, protocol.TextEdit{
+					Range:   protocol.Range{Start: protocol.Position{Line: uint32(e.Start.Line), Character: uint32(e.Start.Col)}, End: protocol.Position{Line: uint32(e.End.Line), Character: uint32(e.End.Col)}},
+					NewText: e.NewText,
+				})
+			}
+			act.Edit = &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}}
+		} else {
+			act.Title += " (asks the agent model)"
+			act.Command = &protocol.Command{Title: a.Title, Command: cmdBuild, Arguments: []any{map[string]any{"uri": f.URI, "node": node, "text": a.Intent}}}
+		}
+		out = append(out, act)
+	}
+	return out
 }

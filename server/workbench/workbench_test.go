@@ -54,7 +54,8 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	done := make(chan error, 1)
 	go func() {
 		defer wb.Close()
-		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose()})
+		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
+			Completions: wb.Completions, CodeActions: wb.CodeActions})
 	}()
 	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
 	t.Cleanup(func() {
@@ -532,4 +533,59 @@ func TestTwoServersOnOneProject(t *testing.T) {
 		t.Fatalf("the first server stopped working: %v", err)
 	}
 	e.waitRuns(2)
+}
+
+func TestRoleBSnippetsAndNodeActions(t *testing.T) {
+	e := start(t, llmtest.Script{})
+	uri := e.open("workflows/chapter-11.flow")
+	path := filepath.Join(e.root, "workflows", "chapter-11.flow")
+	src, _ := os.ReadFile(path)
+	lines := strings.Count(string(src), "\n")
+	// After the last node (the draft), the completion list offers nodes
+	// that read it.
+	var list struct {
+		Items []protocol.CompletionItem `json:"items"`
+	}
+	if err := e.client.Call(e.ctx, "textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": lines, "character": 0}}, &list); err != nil {
+		t.Fatal(err)
+	}
+	var critique *protocol.CompletionItem
+	for i, it := range list.Items {
+		if strings.HasPrefix(it.Label, "critique") {
+			critique = &list.Items[i]
+		}
+	}
+	if critique == nil || !strings.Contains(critique.InsertText, "{{draft}}") {
+		t.Fatalf("no critique snippet reading the draft: %+v", list.Items)
+	}
+	// On the draft node: a ready-made critique/revise loop as an edit.
+	var acts []protocol.CodeAction
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": map[string]any{"start": map[string]any{"line": 24, "character": 6}, "end": map[string]any{"line": 24, "character": 6}},
+		"context": map[string]any{"diagnostics": []any{}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	var loop, split *protocol.CodeAction
+	for i, a := range acts {
+		switch {
+		case strings.HasPrefix(a.Title, "Add a critique/revise loop after draft"):
+			loop = &acts[i]
+		case strings.HasPrefix(a.Title, "Split draft into scene nodes"):
+			split = &acts[i]
+		}
+	}
+	if loop == nil || loop.Edit == nil || split == nil || split.Command == nil || split.Command.Command != "flowcabal.build" {
+		t.Fatalf("node actions: %+v", acts)
+	}
+	out := applyEdits(t, string(src), loop.Edit.Changes[uri])
+	res := workflowlang.Check(workflowlang.Parse(path, []byte(out)), workflowlang.Env{})
+	for _, d := range res.Diagnostics {
+		if d.Severity == workflowlang.SeverityError {
+			t.Errorf("the loop's workflow has an error: %s\n%s", d.Message, out)
+		}
+	}
+	if !strings.Contains(out, "node revise") || !strings.HasPrefix(out, string(src[:strings.Index(string(src), "node draft")])) {
+		t.Errorf("the loop edit:\n%s", out)
+	}
 }
