@@ -40,6 +40,15 @@ func (s *Session) Decide(ctx context.Context, wf *workflowlang.Result, env workf
 		}
 	}
 	if runID == "" {
+		if decision == runner.DecideRetry {
+			// A finished node run again with the author's feedback (the
+			// quick-fix "ask the model to fix this passage").
+			opts := runner.Options{Target: runner.Target{Node: node}, Rerun: []string{node}}
+			if text != "" {
+				opts.Feedback = map[string]string{node: text}
+			}
+			return s.Run(ctx, wf, env, opts)
+		}
 		return RunInfo{}, fmt.Errorf("no unfinished run of %s has an output of %s to decide on", wid, node)
 	}
 	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env})

@@ -86,6 +86,7 @@ type Session struct {
 	// builder is Role B and agents the agent core, made on first use.
 	builder *builder.Builder
 	agents  *core.Manager
+	gate    *reportingGate // Role C's monitor, when an agent model is configured
 	seq     int
 	closed  bool
 
@@ -184,6 +185,7 @@ func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 	s.kmu.Unlock()
 	s.mu.Lock()
 	st := s.st
+	s.gate = nil // the monitor read the knowledge when it was made
 	s.mu.Unlock()
 	if st != nil && len(files) > 0 {
 		if _, err := st.Reindex(ctx, files...); err != nil {
@@ -480,6 +482,9 @@ func (s *Session) gateLocked(st *store.Store, cfg *project.Config) (runner.Gate,
 	if err != nil || m == nil {
 		return nil, err
 	}
+	if s.gate != nil {
+		return s.gate, nil
+	}
 	mon, err := monitor.ForProject(s.root, st, m, monitor.Options{})
 	if mon == nil {
 		return nil, err
@@ -487,5 +492,6 @@ func (s *Session) gateLocked(st *store.Store, cfg *project.Config) (runner.Gate,
 	if err != nil {
 		s.log.Warn("Role C", "err", err)
 	}
-	return mon, nil
+	s.gate = &reportingGate{m: mon, reports: map[[32]byte]*monitor.Report{}}
+	return s.gate, nil
 }

@@ -127,6 +127,19 @@ func (p *Prose) check(ed server.Editor, uri protocol.DocumentURI, version int32,
 		}
 	}
 	findings := ss.Check(body, chapterOf(root, path, text))
+	if isOutput {
+		// What the agent model's angles found when the gate reviewed this
+		// output, unless a deterministic finding already covers it.
+	model:
+		for _, mf := range ss.ModelFindings(body) {
+			for _, d := range findings {
+				if mf.End > mf.Start && d.Start < mf.End && mf.Start < d.End {
+					continue model
+				}
+			}
+			findings = append(findings, mf)
+		}
+	}
 	dismissed := p.w.dismissed(root)
 	kept := findings[:0]
 	for _, f := range findings {
@@ -227,6 +240,12 @@ func (p *Prose) CodeActions(ctx context.Context, uri protocol.DocumentURI, rng p
 		if e := progressionEdit(root, doc.text, f, chapterOf(root, path, doc.text)); e != nil {
 			out = append(out, protocol.CodeAction{Title: fmt.Sprintf("The text is the new truth: set %s = «%s» in %s from this chapter", f.Evidence.Key, doc.text[f.Start:f.End], f.Evidence.Path),
 				Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, Edit: e})
+		}
+		if outputHeader.MatchString(doc.text) {
+			quote := doc.text[f.Start:f.End]
+			out = append(out, protocol.CodeAction{Title: "Ask the model to fix this passage", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
+				Command: &protocol.Command{Title: "Ask the model to fix this passage", Command: cmdRetry, Arguments: []any{map[string]any{"uri": uri,
+					"text": fmt.Sprintf("Fix this passage: «%s» — %s. Change nothing else.", quote, f.Message)}}}})
 		}
 		out = append(out, protocol.CodeAction{Title: "Dismiss this finding", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
 			Command: &protocol.Command{Title: "Dismiss", Command: cmdDismiss, Arguments: []any{map[string]any{"uri": uri, "text": findingKey(doc.text, f)}}}})

@@ -562,7 +562,7 @@ func TestRoleBSnippetsAndNodeActions(t *testing.T) {
 	// On the draft node: a ready-made critique/revise loop as an edit.
 	var acts []protocol.CodeAction
 	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
-		"range": map[string]any{"start": map[string]any{"line": 24, "character": 6}, "end": map[string]any{"line": 24, "character": 6}},
+		"range":   map[string]any{"start": map[string]any{"line": 24, "character": 6}, "end": map[string]any{"line": 24, "character": 6}},
 		"context": map[string]any{"diagnostics": []any{}}}, &acts); err != nil {
 		t.Fatal(err)
 	}
@@ -589,3 +589,73 @@ func TestRoleBSnippetsAndNodeActions(t *testing.T) {
 		t.Errorf("the loop edit:\n%s", out)
 	}
 }
+
+// TestModelFindingsOnTheOutput: Role C's model angles (on the agent core)
+// review the draft; their finding shows on the output document, and "ask
+// the model to fix this passage" runs the node again with it as feedback.
+func TestModelFindingsOnTheOutput(t *testing.T) {
+	finding := `{"findings": [{"quote": "after dinner", "explanation": "the previous chapter ends at breakfast: dinner has not come yet", "suggestion": "after breakfast", "confidence": 0.7}]}`
+	e := start(t, llmtest.Script{
+		Replies: []llmtest.Reply{
+			{Match: &llmtest.Match{Tools: ptrTo(true)}, Times: -1, Content: finding},
+			{Match: &llmtest.Match{Contains: "Fix this passage"}, Times: -1, Content: "Jane came down after breakfast."},
+		},
+		Default: &llmtest.Reply{Content: "Jane came down after dinner."},
+	})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "draft"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	p := filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "draft.md")
+	text, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := cache.FileURI(p)
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": out, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := e.client.Diagnostics(e.ctx, out, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var model *protocol.Diagnostic
+	for i, d := range pub.Diagnostics {
+		if strings.Contains(d.Message, "breakfast") {
+			model = &pub.Diagnostics[i]
+		}
+	}
+	if model == nil || model.Range.Start.Line != 1 {
+		t.Fatalf("the model's finding is not on the output: %+v", pub.Diagnostics)
+	}
+	var acts []protocol.CodeAction
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": out},
+		"range": model.Range, "context": map[string]any{"diagnostics": []any{model}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	var ask *protocol.Command
+	for _, a := range acts {
+		if a.Title == "Ask the model to fix this passage" {
+			ask = a.Command
+		}
+	}
+	if ask == nil {
+		t.Fatalf("no 'ask the model' action: %+v", acts)
+	}
+	var res any
+	if err := e.client.Call(e.ctx, "workspace/executeCommand", map[string]any{"command": ask.Command, "arguments": ask.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	asked := false
+	for _, r := range e.srv.Requests() {
+		asked = asked || strings.Contains(r.LastUser(), "Fix this passage: «after dinner»")
+	}
+	if !asked {
+		t.Error("the fix was not asked of the model with the passage")
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
