@@ -62,6 +62,13 @@ func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string)
 			return Options{}, fmt.Errorf("record the edited text of %s: %w", node, err)
 		}
 		cp.Nodes[node] = store.NodeRun{Status: "done", Version: o.Version}
+		if r.cfg.Root != "" {
+			// The output document shows what now counts: the author's text.
+			doc := fmt.Sprintf("<!-- flowcabal: workflow=%s node=%s state=%q -->\n%s", cp.Workflow, node, fmt.Sprintf("approved v%d (your edit)", o.Version), text)
+			if err := writeAtomic(OutputPath(r.cfg.Root, cp.Workflow, node), []byte(doc)); err != nil {
+				r.cfg.Log.Warn("output document", "node", node, "err", err)
+			}
+		}
 	case DecideRetry:
 		delete(cp.Nodes, node)
 		opts.Rerun = []string{node}

@@ -8,6 +8,12 @@ import (
 )
 
 func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	s.mu.Lock()
+	_, prose := s.prose[p.TextDocument.URI]
+	s.mu.Unlock()
+	if prose {
+		return s.opts.Prose.CodeLenses(p.TextDocument.URI), nil
+	}
 	snap, f, err := s.fileOf(p.TextDocument.URI)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,7 @@ type Prose interface {
 	Change(ed Editor, uri protocol.DocumentURI, version int32, text string, enc workflowlang.Encoding)
 	Close(ed Editor, uri protocol.DocumentURI)
 	CodeActions(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range, diags []protocol.Diagnostic, enc workflowlang.Encoding) ([]protocol.CodeAction, error)
+	CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens
 }
 
 // ErrNoShutdown is returned by Serve when the client ended the session

@@ -343,3 +343,54 @@ func (w *Workbench) dismiss(req server.CommandRequest) (any, error) {
 	}
 	return map[string]any{"dismissed": req.Args.Text}, nil
 }
+
+// CodeLenses implements server.Prose: on a node's output document, the
+// node's state and the author's decisions (approve, retry, use my edit,
+// keep a candidate) above the first line. Chapters have none.
+func (p *Prose) CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens {
+	p.mu.Lock()
+	doc := p.docs[uri]
+	p.mu.Unlock()
+	if doc == nil {
+		return nil
+	}
+	m := outputHeader.FindStringSubmatch(doc.text)
+	path, ok := cache.URIPath(uri)
+	if m == nil || !ok {
+		return nil
+	}
+	root, err := project.FindRoot(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	flow := filepath.Join(root, filepath.FromSlash(m[1]))
+	ss, err := p.w.session(flow)
+	if err != nil {
+		return nil
+	}
+	st, ok := ss.States(flow)[m[2]]
+	if !ok {
+		return nil
+	}
+	top := protocol.Range{}
+	arg := func(text string) []any {
+		a := map[string]any{"uri": uri}
+		if text != "" {
+			a["text"] = text
+		}
+		return []any{a}
+	}
+	out := []protocol.CodeLens{{Range: top, Command: &protocol.Command{Title: st.Label(), Command: cmdOpenOutput, Arguments: arg("")}}}
+	switch {
+	case st.Status == "needs you" && len(st.Select) > 0:
+		for _, v := range st.Select {
+			out = append(out, protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "Keep " + v, Command: cmdSelect, Arguments: arg(v)}})
+		}
+	case st.Status == "needs you":
+		out = append(out,
+			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg("")}},
+			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg("")}},
+			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg("")}})
+	}
+	return out
+}

@@ -420,8 +420,11 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 		decision := map[string]string{cmdApprove: runner.DecideApprove, cmdRetry: runner.DecideRetry, cmdEdit: runner.DecideEdit, cmdSelect: runner.DecideSelect}[command]
 		text := args.Text
 		if command == cmdEdit && text == "" {
-			text, err = editedText(ss.OutputPath(f.Path, node))
-			if err != nil {
+			// The author's edit: the output document as the editor has it
+			// (saved or not), else as it is on disk.
+			if open, ok := w.openProse(args.URI); ok && strings.HasSuffix(string(args.URI), ".md") {
+				text = stripHeader(open)
+			} else if text, err = editedText(ss.OutputPath(f.Path, node)); err != nil {
 				return nil, err
 			}
 		}
@@ -531,13 +534,28 @@ func editedText(p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read the edited output: %w", err)
 	}
-	text := string(data)
+	return stripHeader(string(data)), nil
+}
+
+// stripHeader removes an output document's header line.
+func stripHeader(text string) string {
 	if outputHeader.MatchString(text) {
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			text = text[i+1:]
+			return text[i+1:]
 		}
 	}
-	return text, nil
+	return text
+}
+
+// openProse returns the editor's text of an open Markdown document.
+func (w *Workbench) openProse(uri protocol.DocumentURI) (string, bool) {
+	pr := w.Prose()
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if d, ok := pr.docs[uri]; ok {
+		return d.text, true
+	}
+	return "", false
 }
 
 // Lenses adds, above each node, what its last run left: "✓ approved ·

@@ -659,3 +659,51 @@ func TestModelFindingsOnTheOutput(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestLensesOnTheOutputDocument: a flagged node's output document carries
+// the decisions as lenses; "use my edit" takes the editor's unsaved text.
+func TestLensesOnTheOutputDocument(t *testing.T) {
+	e := start(t, llmtest.Script{
+		Replies: []llmtest.Reply{{Match: &llmtest.Match{Contains: "Write chapter 11"}, Times: -1, Content: "A telegram came for Jane."}},
+		Default: &llmtest.Reply{Content: "Beats."},
+	})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runWorkflow", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	p := filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "draft.md")
+	text, _ := os.ReadFile(p)
+	out := cache.FileURI(p)
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": out, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.Diagnostics(e.ctx, out, 1); err != nil {
+		t.Fatal(err)
+	}
+	titles := strings.Join(e.lenses(out), " | ")
+	if !strings.Contains(titles, "⚠ needs you") || !strings.Contains(titles, "✎ Use my edit") {
+		t.Fatalf("lenses on the output document: %s", titles)
+	}
+	// The author rewrites the sentence without saving, then uses the edit.
+	edited := strings.Replace(string(text), "A telegram came for Jane.", "A letter came for Jane.", 1)
+	if err := e.client.Notify(e.ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": out, "version": 2},
+		"contentChanges": []any{map[string]any{"text": edited}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.Diagnostics(e.ctx, out, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.command("flowcabal.edit", map[string]any{"uri": out}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	if got := strings.Join(e.lenses(uri), " | "); !strings.Contains(got, "✓ approved") {
+		t.Errorf("after using the edit: %s", got)
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.Contains(string(data), "A letter came for Jane.") {
+		t.Errorf("the output document after the edit: %s", data)
+	}
+}

@@ -30,6 +30,12 @@ function isFlow(d: vscode.TextDocument): boolean {
   return d.languageId === 'flow';
 }
 
+// A node's output document: the server puts the node's state and the
+// author's decisions on it as code lenses.
+function isOutput(d: vscode.TextDocument): boolean {
+  return d.languageId === 'markdown' && d.uri.path.includes('/.flowcabal/outputs/');
+}
+
 let client: LanguageClient | undefined;
 let apiKey: string | undefined;
 let progressSeq = 0;
@@ -198,7 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // them like the palette does, so an error reaches the user as the
         // server worded it.
         executeCommand: (cmd: string, args: unknown[]) => runServerCommand(cmd, args),
-        provideCodeLenses: (d, t, next) => (isFlow(d) ? next(d, t) : []),
+        provideCodeLenses: (d, t, next) => (isFlow(d) || isOutput(d) ? next(d, t) : []),
         provideHover: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
         provideCompletionItem: (d, p, c, t, next) => (isFlow(d) ? next(d, p, c, t) : []),
         provideDocumentSymbols: (d, t, next) => (isFlow(d) ? next(d, t) : []),
