@@ -72,7 +72,7 @@ func (s *Store) RecordOutput(ctx context.Context, o Output) (Output, error) {
 		o.At = time.Now().UTC()
 	}
 	o.Text = s.clean(o.Text)
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.batch(func(tx *bolt.Tx) error {
 		st, err := s.nodeState(tx, o.Workflow, o.Node)
 		if err != nil {
 			return err

@@ -202,6 +202,9 @@ func (s *Store) openDB(ctx context.Context) error {
 	start := time.Now()
 	db, err := bolt.Open(s.dbPath, 0o600, bo)
 	if err == nil {
+		// Concurrent writers (parallel nodes recording their outputs) share
+		// one commit; a lone writer waits at most this long for company.
+		db.MaxBatchDelay = time.Millisecond
 		s.db = db
 		s.readOnly = s.opts.ReadOnly
 		return nil
@@ -346,6 +349,16 @@ func (s *Store) update(fn func(tx *bolt.Tx) error) error {
 }
 
 func (s *Store) view(fn func(tx *bolt.Tx) error) error { return s.db.View(fn) }
+
+// batch is update for writes that many goroutines make at once: bbolt
+// coalesces them into one commit (and one sync). fn may run more than
+// once, so it must only depend on what it reads in tx.
+func (s *Store) batch(fn func(tx *bolt.Tx) error) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	return s.db.Batch(fn)
+}
 
 // Bucket names.
 var (
