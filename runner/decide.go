@@ -22,6 +22,9 @@ const (
 	// DecideSelect keeps one candidate of a select = "human" node; text
 	// is its output version ("12" or "v12").
 	DecideSelect = "select"
+	// DecideSkip lets a failed or flagged node's dependents go on without
+	// its output (they read it as empty).
+	DecideSkip = "skip"
 )
 
 // Decide records the author's decision on node in run runID and returns
@@ -75,6 +78,13 @@ func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string)
 		if text != "" {
 			opts.Feedback = map[string]string{node: text}
 		}
+	case DecideSkip:
+		o, err := h.RecordOutput(ctx, store.Output{Workflow: cp.Workflow, Node: node, Text: "",
+			Model: "skipped by the author", RunID: runID, At: time.Now().UTC()})
+		if err != nil {
+			return Options{}, fmt.Errorf("skip %s: %w", node, err)
+		}
+		cp.Nodes[node] = store.NodeRun{Status: "done", Version: o.Version}
 	case DecideSelect:
 		v, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(text), "v"))
 		if err != nil || v <= 0 {
@@ -92,7 +102,7 @@ func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string)
 		cp.Data, _ = json.Marshal(d)
 		delete(cp.Nodes, node)
 	default:
-		return Options{}, fmt.Errorf("unknown decision %q (approve, edit, retry or select)", decision)
+		return Options{}, fmt.Errorf("unknown decision %q (approve, edit, retry, select or skip)", decision)
 	}
 	// Nodes skipped behind this one are planned again by the resumed run.
 	for n, s := range cp.Nodes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/store"
@@ -93,5 +94,57 @@ func TestDecideEditUsesTheAuthorsText(t *testing.T) {
 	}
 	if _, err := f.run.Decide(ctx, first.RunID, "draft", "maybe", ""); err == nil || !strings.Contains(err.Error(), "unknown decision") {
 		t.Errorf("an unknown decision was accepted: %v", err)
+	}
+}
+
+func TestCancelOneNodeAndSkipIt(t *testing.T) {
+	src := `
+node slow { user """slow one""" }
+node fast { user """fast one""" }
+node after_slow { user """after {{slow}}""" }
+`
+	f := newFixture(t, src, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{Contains: "slow one"}, Fault: llmtest.FaultHang, Times: -1},
+		reply("fast one", "quick"),
+		reply("after", "went on"),
+	}})
+	ctx := context.Background()
+	var ctl *Control
+	ready := make(chan struct{})
+	obs := Observer{NodeStarted: func(n string, _, _ int) {
+		if n == "slow" {
+			close(ready)
+		}
+	}}
+	done := make(chan *Result, 1)
+	go func() {
+		res, _ := f.run.Run(ctx, f.checked(), Options{Observer: obs, Control: func(c *Control) { ctl = c }})
+		done <- res
+	}()
+	<-ready
+	for !sawRequest(f.srv, "slow one") {
+		time.Sleep(5 * time.Millisecond) // the model call is on the scripted server's side
+	}
+	if !ctl.CancelNode("slow") {
+		t.Fatal("the slow node was not running")
+	}
+	res := <-done
+	if res.Nodes["slow"].Status != "cancelled" || res.Nodes["fast"].Status != "done" || res.Nodes["after_slow"].Status != "skipped" {
+		t.Fatalf("after cancelling one node: %+v", res.Nodes)
+	}
+	if res.Status != store.RunCancelled {
+		t.Errorf("run status %s, want cancelled (resumable)", res.Status)
+	}
+	// The author skips the cancelled node: its dependent runs without it.
+	opts, err := f.run.Decide(ctx, res.RunID, "slow", DecideSkip, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = f.run.Run(ctx, f.checked(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != store.RunDone || res.Nodes["after_slow"].Output != "went on" {
+		t.Fatalf("after skip: %s %+v", res.Status, res.Nodes)
 	}
 }

@@ -173,6 +173,9 @@ type Options struct {
 	Observer Observer
 	// Inputs fill the workflow's declared inputs (a sub-workflow run).
 	Inputs map[string]string
+	// Control, when set, receives the run's controls as it starts (the
+	// editor cancels one node through it).
+	Control func(c *Control)
 	// Feedback maps a node to the author's feedback, appended to its prompt
 	// (a retry with feedback). A node with feedback is run anew.
 	Feedback map[string]string
@@ -231,7 +234,10 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 		return nil, err
 	}
 	ex := &execution{r: r, wf: wf, wid: wid, plan: plan, opts: opts, cp: cp,
-		outputs: map[string]string{}, results: map[string]NodeResult{}}
+		outputs: map[string]string{}, results: map[string]NodeResult{}, cancels: map[string]context.CancelFunc{}}
+	if opts.Control != nil {
+		opts.Control(&Control{ex: ex})
+	}
 	d := ex.data()
 	d.Target = opts.Target
 	ex.setData(d)
@@ -242,6 +248,24 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 		return nil, err
 	}
 	return ex.run(ctx)
+}
+
+// Control steers a run in progress.
+type Control struct {
+	ex *execution
+}
+
+// CancelNode stops one node of the run (its model call is cancelled, its
+// dependents are skipped); the rest of the run goes on. It reports
+// whether the node was running.
+func (c *Control) CancelNode(node string) bool {
+	c.ex.mu.Lock()
+	cancel, ok := c.ex.cancels[node]
+	c.ex.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
 }
 
 // execution is the state of one Run.
@@ -257,6 +281,7 @@ type execution struct {
 	outputs map[string]string // node -> output, the run cache
 	results map[string]NodeResult
 	started int
+	cancels map[string]context.CancelFunc // running nodes
 }
 
 func (ex *execution) save(ctx context.Context) error {
@@ -298,14 +323,22 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 	var start func(n string)
 	start = func(n string) {
 		inFlight++
+		nctx, cancel := context.WithCancel(ctx)
 		ex.mu.Lock()
 		ex.started++
 		idx := ex.started
+		ex.cancels[n] = cancel
 		ex.mu.Unlock()
 		wg.Go(func() {
+			defer func() {
+				ex.mu.Lock()
+				delete(ex.cancels, n)
+				ex.mu.Unlock()
+				cancel()
+			}()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			done <- ex.node(ctx, n, idx)
+			done <- ex.node(nctx, n, idx)
 		})
 	}
 	for _, n := range ex.plan.Order {
@@ -368,8 +401,8 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 		res, ok := ex.results[n]
 		switch {
 		case !ok || res.Status == "cancelled":
-			if ctx.Err() != nil {
-				status = store.RunCancelled
+			if ctx.Err() != nil || ok {
+				status = store.RunCancelled // resumable
 			}
 		case res.Status == "failed" && status != store.RunCancelled:
 			status = store.RunFailed

@@ -28,7 +28,9 @@ func (s *Session) Decide(ctx context.Context, wf *workflowlang.Result, env workf
 		return RunInfo{}, err
 	}
 	wid := s.WorkflowID(wf.File.Path)
-	runs, err := st.Runs(wid, true)
+	// The latest run that has the node, finished or not: a failed run is
+	// decided on (retry, skip) as much as one that waits.
+	runs, err := st.Runs(wid, false)
 	if err != nil {
 		return RunInfo{}, err
 	}

@@ -105,6 +105,7 @@ type activeRun struct {
 	mu     sync.Mutex
 	nodes  map[string]string // node -> state while running ("running")
 	result *runner.Result
+	ctl    *runner.Control
 }
 
 // New returns a session for the project at root. It touches nothing.
@@ -285,6 +286,11 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 			}
 		},
 	}
+	opts.Control = func(c *runner.Control) {
+		ar.mu.Lock()
+		ar.ctl = c
+		ar.mu.Unlock()
+	}
 	if ev.RunStarted != nil {
 		ev.RunStarted(info)
 	}
@@ -321,6 +327,22 @@ func (s *Session) Cancel(file string) bool {
 		<-r.done
 	}
 	return len(stop) > 0
+}
+
+// CancelNode stops one node of the file's run in progress; its
+// dependents are skipped and the rest of the run goes on. It reports
+// whether the node was running.
+func (s *Session) CancelNode(file, node string) bool {
+	s.mu.Lock()
+	r := s.runs[s.WorkflowID(file)]
+	s.mu.Unlock()
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	ctl := r.ctl
+	r.mu.Unlock()
+	return ctl != nil && ctl.CancelNode(node)
 }
 
 // Wait blocks until the run of file (if any) has ended.

@@ -51,6 +51,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	edit := fs.String("edit", "", "replace the flagged `node`'s output with the text of -text-file and continue")
 	sel := fs.String("select", "", "keep candidate -version of the `node` that waits for your choice, and continue")
 	version := fs.String("version", "", "with -select: the candidate's output version (v3 or 3)")
+	skipNode := fs.String("skip", "", "let the failed or flagged `node`'s dependents go on without its output")
 	feedback := fs.String("feedback", "", "with -retry: what to change")
 	textFile := fs.String("text-file", "", "with -edit: the file holding the edited text")
 	concurrency := fs.Int("concurrency", 0, "nodes run at once (default: flowcabal.toml's, else 4)")
@@ -126,11 +127,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		decision, decided = runner.DecideEdit, *edit
 	case *sel != "":
 		decision, decided = runner.DecideSelect, *sel
+	case *skipNode != "":
+		decision, decided = runner.DecideSkip, *skipNode
 	}
 	if *resume || decision != "" {
 		id := *runID
 		if id == "" {
-			runs, err := st.Runs(wid, true)
+			runs, err := st.Runs(wid, decision == "")
 			if err != nil || len(runs) == 0 {
 				fmt.Fprintf(env.stderr, "flowcabal run: no unfinished run of %s to continue\n", wid)
 				return exitFailure
@@ -314,6 +317,11 @@ func (d *runDisplay) summary(res *runner.Result, wid string) {
 			continue
 		}
 		fmt.Fprintf(d.w, "  %s needs you: decide in the editor, or run again with -approve %s, -retry %s -feedback \"…\", or -edit %s -text-file FILE\n", n, n, n, n)
+	}
+	for n, r := range res.Nodes {
+		if r.Status == "failed" {
+			fmt.Fprintf(d.w, "  %s failed: run again with -retry %s, go on without it with -skip %s, or stop here\n", n, n, n)
+		}
 	}
 	if res.Status == store.RunFailed || res.Status == store.RunCancelled {
 		fmt.Fprintf(d.w, "  continue later with: flowcabal run -resume %s\n", wid)

@@ -50,6 +50,7 @@ const (
 	cmdPersist        = "flowcabal.persist"
 	cmdShowContext    = "flowcabal.showContext"
 	cmdOpenOutput     = "flowcabal.openOutput"
+	cmdSkip           = "flowcabal.skip"
 )
 
 // codeRequestFailed is LSP's RequestFailed: understood, but not possible now.
@@ -59,7 +60,7 @@ var runnerCommands = map[string]bool{
 	cmdRunNode: true, cmdRunWorkflow: true, cmdRunFrom: true, cmdCancel: true, cmdApprove: true,
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
-	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true,
+	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true, cmdSkip: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -412,12 +413,16 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 		}
 		return map[string]any{"run": info.ID, "workflow": info.Workflow}, nil
 	case cmdCancel:
+		if node != "" && args.Node != "" {
+			return map[string]any{"cancelled": ss.CancelNode(f.Path, node), "node": node}, nil
+		}
 		return map[string]any{"cancelled": ss.Cancel(f.Path)}, nil
-	case cmdApprove, cmdRetry, cmdEdit, cmdSelect:
+	case cmdApprove, cmdRetry, cmdEdit, cmdSelect, cmdSkip:
 		if err := needNode(); err != nil {
 			return nil, err
 		}
-		decision := map[string]string{cmdApprove: runner.DecideApprove, cmdRetry: runner.DecideRetry, cmdEdit: runner.DecideEdit, cmdSelect: runner.DecideSelect}[command]
+		decision := map[string]string{cmdApprove: runner.DecideApprove, cmdRetry: runner.DecideRetry, cmdEdit: runner.DecideEdit,
+			cmdSelect: runner.DecideSelect, cmdSkip: runner.DecideSkip}[command]
 		text := args.Text
 		if command == cmdEdit && text == "" {
 			// The author's edit: the output document as the editor has it
@@ -609,6 +614,10 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg(n.Name.Name, "")}})
+		case st.Status == "failed":
+			out = append(out,
+				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
+				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⏭ Skip", Command: cmdSkip, Arguments: arg(n.Name.Name, "")}})
 		case st.Status == "approved":
 			if a := n.Attr("persist"); a != nil {
 				out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⤓ Persist", Command: cmdPersist, Arguments: arg(n.Name.Name, "")}})

@@ -707,3 +707,31 @@ func TestLensesOnTheOutputDocument(t *testing.T) {
 		t.Errorf("the output document after the edit: %s", data)
 	}
 }
+
+// TestFailedNodeRetryOrSkip: a node whose model call failed shows "✗
+// failed" with Retry and Skip; a retry from the lens runs it again.
+func TestFailedNodeRetryOrSkip(t *testing.T) {
+	e := start(t, llmtest.Script{
+		Replies: []llmtest.Reply{
+			{Match: &llmtest.Match{Contains: "Write chapter 11"}, Fault: llmtest.Fault401, Times: 1},
+			{Match: &llmtest.Match{Contains: "Write chapter 11"}, Times: -1, Content: "Jane came down."},
+		},
+		Default: &llmtest.Reply{Content: "Beats."},
+	})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runWorkflow", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	titles := strings.Join(e.lenses(uri), " | ")
+	if !strings.Contains(titles, "✗ failed") || !strings.Contains(titles, "⏭ Skip") || !strings.Contains(titles, "↻ Retry") {
+		t.Fatalf("a failed node's lenses: %s", titles)
+	}
+	if _, err := e.command("flowcabal.retry", map[string]any{"uri": uri, "node": "draft"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	if got := strings.Join(e.lenses(uri), " | "); strings.Contains(got, "failed") || !strings.Contains(got, "✓ approved") {
+		t.Errorf("after the retry: %s", got)
+	}
+}
