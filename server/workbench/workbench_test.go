@@ -735,3 +735,48 @@ func TestFailedNodeRetryOrSkip(t *testing.T) {
 		t.Errorf("after the retry: %s", got)
 	}
 }
+
+// TestRunFromAndRestoreVersion: run from a node re-runs it and what is
+// downstream; an earlier output version can be restored.
+func TestRunFromAndRestoreVersion(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Plain prose."}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runWorkflow", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	before := len(e.srv.Requests())
+	// "Run anyway" from the outline: outline and draft are asked again,
+	// premise comes from the cache.
+	if _, err := e.command("flowcabal.runFrom", map[string]any{"uri": uri, "node": "outline", "text": "force"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	asked := map[string]int{}
+	for _, r := range e.srv.Requests()[before:] {
+		if len(r.Tools) > 0 {
+			continue // Role C's angles reviewing the outputs
+		}
+		switch {
+		case strings.Contains(r.LastUser(), "outline chapter 11"):
+			asked["outline"]++
+		case strings.Contains(r.LastUser(), "Write chapter 11"):
+			asked["draft"]++
+		default:
+			asked["other"]++
+		}
+	}
+	if asked["outline"] != 1 || asked["draft"] != 1 || asked["other"] != 0 {
+		t.Fatalf("run from outline asked: %v", asked)
+	}
+	if got := strings.Join(e.lenses(uri), " | "); !strings.Contains(got, "v2") {
+		t.Fatalf("no second version after run-from: %s", got)
+	}
+	res, err := e.command("flowcabal.restoreVersion", map[string]any{"uri": uri, "node": "outline", "text": "v1"})
+	if err != nil || res["restored"] != float64(1) {
+		t.Fatalf("restore: %v %v", res, err)
+	}
+	if _, err := e.command("flowcabal.restoreVersion", map[string]any{"uri": uri, "node": "outline"}); err == nil {
+		t.Error("restoreVersion without a version was accepted")
+	}
+}
