@@ -51,6 +51,10 @@ type Options struct {
 	// CodeActions adds code actions on a workflow (Role B's actions on a
 	// node); only is the client's requested kinds.
 	CodeActions func(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction
+	// TextHover explains prompt text under the cursor when the language
+	// itself has nothing to say there (Role A on an entity's name); it
+	// returns Markdown, or "" for nothing.
+	TextHover func(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding) string
 	// Prose handles the Markdown documents opened beside the workflows
 	// (manuscript chapters, node outputs); nil ignores them.
 	Prose Prose
@@ -66,6 +70,7 @@ type Prose interface {
 	Close(ed Editor, uri protocol.DocumentURI)
 	CodeActions(ctx context.Context, uri protocol.DocumentURI, rng protocol.Range, diags []protocol.Diagnostic, enc workflowlang.Encoding) ([]protocol.CodeAction, error)
 	CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens
+	Hover(uri protocol.DocumentURI, pos protocol.Position, enc workflowlang.Encoding) string
 }
 
 // ErrNoShutdown is returned by Serve when the client ended the session

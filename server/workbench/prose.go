@@ -394,3 +394,57 @@ func (p *Prose) CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens {
 	}
 	return out
 }
+
+// Hover implements server.Prose: on an entity's name in a chapter or a
+// node output, what Role A does with the entity and its facts as of the
+// chapter.
+func (p *Prose) Hover(uri protocol.DocumentURI, pos protocol.Position, enc workflowlang.Encoding) string {
+	p.mu.Lock()
+	doc := p.docs[uri]
+	p.mu.Unlock()
+	path, ok := cache.URIPath(uri)
+	if doc == nil || !ok {
+		return ""
+	}
+	ss, err := p.w.session(path)
+	if err != nil {
+		return ""
+	}
+	off := workflowlang.NewMapper([]byte(doc.text)).ClampOffset(workflowlang.Position{Line: int(pos.Line), Col: int(pos.Character)}, enc)
+	e, start, end := ss.EntityAt(doc.text, off)
+	if e == nil {
+		return ""
+	}
+	return ss.ProseEntityStatus(e, chapterOf(ss.Root(), path, doc.text), doc.text, start, end)
+}
+
+// TextHover explains an entity's name in a node's prompt: whether Role A
+// injects the entity into that node now and, if not, why.
+func (w *Workbench) TextHover(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding) string {
+	if f.Path == "" {
+		return ""
+	}
+	pf := snap.Parse(f)
+	off := pf.Mapper().ClampOffset(workflowlang.Position{Line: int(pos.Line), Col: int(pos.Character)}, enc)
+	var node *workflowlang.Node
+	for _, n := range pf.Nodes {
+		for _, pr := range n.Prompts {
+			if pr.Body.Contains(off) {
+				node = n
+			}
+		}
+	}
+	if node == nil {
+		return ""
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return ""
+	}
+	text := string(f.Src)
+	e, start, end := ss.EntityAt(text, off)
+	if e == nil {
+		return ""
+	}
+	return ss.EntityStatus(snap.Check(f), node.Name.Name, e, text, start, end)
+}

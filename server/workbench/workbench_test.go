@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"go.lsp.dev/protocol"
 
@@ -55,7 +56,7 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	go func() {
 		defer wb.Close()
 		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
-			Completions: wb.Completions, CodeActions: wb.CodeActions})
+			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover})
 	}()
 	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
 	t.Cleanup(func() {
@@ -778,5 +779,54 @@ func TestRunFromAndRestoreVersion(t *testing.T) {
 	}
 	if _, err := e.command("flowcabal.restoreVersion", map[string]any{"uri": uri, "node": "outline"}); err == nil {
 		t.Error("restoreVersion without a version was accepted")
+	}
+}
+
+// TestEntityHovers: on an entity's name in a prompt, whether Role A
+// injects it into that node and why; on a chapter, its policy and facts
+// as of the chapter.
+func TestEntityHovers(t *testing.T) {
+	e := start(t, llmtest.Script{})
+	uri := e.open("workflows/chapter-11.flow")
+	src, _ := os.ReadFile(filepath.Join(e.root, "workflows", "chapter-11.flow"))
+	line, col := -1, 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if c := strings.Index(l, "Elizabeth as she is now"); c >= 0 {
+			line, col = i, c+2
+		}
+	}
+	var h protocol.Hover
+	if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": line, "character": col}}, &h); err != nil {
+		t.Fatal(err)
+	}
+	v := h.Contents.Value
+	if !strings.Contains(v, "**Elizabeth Bennet**") || !(strings.Contains(v, "Injected into `draft`") || strings.Contains(v, "Not injected into `draft`")) ||
+		!strings.Contains(v, "Facts as of chapter 11") {
+		t.Errorf("hover on Elizabeth in the draft's prompt:\n%s", v)
+	}
+
+	p := filepath.Join(e.root, "manuscript", "chapter-02", "content.md")
+	text, _ := os.ReadFile(p)
+	ch := cache.FileURI(p)
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": ch, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.Diagnostics(e.ctx, ch, 1); err != nil {
+		t.Fatal(err)
+	}
+	line = -1
+	for i, l := range strings.Split(string(text), "\n") {
+		if c := strings.Index(l, "Bingley"); c >= 0 && line < 0 {
+			line, col = i, len(utf16.Encode([]rune(l[:c])))+1 // LSP columns are UTF-16
+		}
+	}
+	if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": ch},
+		"position": map[string]any{"line": line, "character": col}}, &h); err != nil {
+		t.Fatal(err)
+	}
+	if v := h.Contents.Value; !strings.Contains(v, "**Charles Bingley**") || !strings.Contains(v, "Facts as of chapter 2") {
+		t.Errorf("hover on Bingley in chapter 2:\n%s", v)
 	}
 }
