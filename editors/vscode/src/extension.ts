@@ -205,7 +205,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // server worded it.
         executeCommand: (cmd: string, args: unknown[]) => runServerCommand(cmd, args),
         provideCodeLenses: (d, t, next) => (isFlow(d) || isOutput(d) ? next(d, t) : []),
-        provideHover: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
+        // On chapters and outputs the server explains entities' names.
+        provideHover: (d, p, t, next) => (isFlow(d) || d.languageId === 'markdown' ? next(d, p, t) : null),
         provideCompletionItem: (d, p, c, t, next) => (isFlow(d) ? next(d, p, c, t) : []),
         provideDocumentSymbols: (d, t, next) => (isFlow(d) ? next(d, t) : []),
         provideDefinition: (d, p, t, next) => (isFlow(d) ? next(d, p, t) : null),
