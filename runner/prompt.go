@@ -28,6 +28,9 @@ type Injection struct {
 	// Note says why the injection is what it is ("context = off", "Role A
 	// not configured"); it goes into the provenance.
 	Note string
+	// Provenance is Role A's account of the injection (sources, dropped
+	// items, tokens), kept with the output it produced.
+	Provenance json.RawMessage
 }
 
 // Resolver supplies the values of a node's references (layer 3).

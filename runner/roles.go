@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,7 +29,8 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	if err != nil {
 		return Injection{}, err
 	}
-	return Injection{SystemPrefix: c.SystemPrefix, UserSuffix: c.UserSuffix, Hash: c.Hash,
+	prov, _ := json.Marshal(c) // plain data: cannot fail
+	return Injection{SystemPrefix: c.SystemPrefix, UserSuffix: c.UserSuffix, Hash: c.Hash, Provenance: prov,
 		Note: fmt.Sprintf("Role A: %d sources, %d of %d tokens", len(c.Sources), c.Tokens, c.Budget)}, nil
 }
 

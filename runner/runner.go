@@ -566,6 +566,7 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 			rec, err = h.RecordOutput(ctx, store.Output{
 				Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
 				Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
+				Provenance: inj.Provenance,
 			})
 			if err != nil {
 				return fail(res, fmt.Errorf("record output: %w", err))

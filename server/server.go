@@ -51,6 +51,9 @@ type Options struct {
 	// CodeActions adds code actions on a workflow (Role B's actions on a
 	// node); only is the client's requested kinds.
 	CodeActions func(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction
+	// FilesChanged is told of the files the client saw change on disk
+	// (knowledge files re-indexed, Role A's view rebuilt).
+	FilesChanged func(paths []string)
 	// TextHover explains prompt text under the cursor when the language
 	// itself has nothing to say there (Role A on an entity's name); it
 	// returns Markdown, or "" for nothing.

@@ -77,6 +77,20 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 }
 
 func (s *Server) didChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	if s.opts.FilesChanged != nil {
+		var paths []string
+		for _, c := range p.Changes {
+			if c == nil {
+				continue
+			}
+			if path, ok := cache.URIPath(c.URI); ok {
+				paths = append(paths, path)
+			}
+		}
+		if len(paths) > 0 {
+			go s.opts.FilesChanged(paths)
+		}
+	}
 	snap, dirty := s.workspace().FilesChanged(p.Changes)
 	if len(dirty) == 0 {
 		return nil

@@ -331,3 +331,55 @@ func (r docResolver) Knowledge(path, level string) (string, error) {
 func (r docResolver) Used(alias, node string) (string, error) {
 	return "«output of " + alias + "." + node + ": produced when the workflow runs»", nil
 }
+
+// LastContext returns what Role A injected for the node's current output
+// (kept with the output when it was made), and its version; ok is false
+// when the node has no output with provenance or the store does not exist.
+func (s *Session) LastContext(wf *workflowlang.Result, node string) (c *assemble.Context, version int, ok bool) {
+	s.mu.Lock()
+	st := s.st
+	s.mu.Unlock()
+	if st == nil {
+		if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
+			return nil, 0, false
+		}
+		ro, err := store.Open(context.Background(), s.root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true})
+		if err != nil {
+			return nil, 0, false
+		}
+		defer ro.Close()
+		st = ro
+	}
+	o, found, err := st.CurrentOutput(s.WorkflowID(wf.File.Path), node)
+	if err != nil || !found || len(o.Provenance) == 0 {
+		return nil, 0, false
+	}
+	var last assemble.Context
+	if json.Unmarshal(o.Provenance, &last) != nil {
+		return nil, 0, false
+	}
+	return &last, o.Version, true
+}
+
+// ContextChanges compares two contexts of a node: the items that came
+// (in now, not before) and went (before, not now), as "path (level)".
+func ContextChanges(before, now *assemble.Context) (came, went []string) {
+	key := func(s assemble.Source) string { return s.Path + " (" + s.Level + ")" }
+	had := map[string]bool{}
+	for _, src := range before.Sources {
+		had[key(src)] = true
+	}
+	has := map[string]bool{}
+	for _, src := range now.Sources {
+		has[key(src)] = true
+		if !had[key(src)] {
+			came = append(came, key(src))
+		}
+	}
+	for _, src := range before.Sources {
+		if !has[key(src)] {
+			went = append(went, key(src))
+		}
+	}
+	return came, went
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ type Output struct {
 	Usage      Usage     `json:"usage"`
 	RunID      string    `json:"run_id,omitempty"`
 	At         time.Time `json:"at"`
+	// Provenance is what Role A injected for this output (its sources and
+	// what it dropped), as the runner recorded it; empty when none.
+	Provenance json.RawMessage `json:"provenance,omitempty"`
 }
 
 // NodeState is what the store knows of a node's outputs as a whole.

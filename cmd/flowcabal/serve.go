@@ -39,7 +39,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		defer wb.Close()
 		return server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
 			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
-			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover})
+			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
 	}
 
 	if *listen == "" {

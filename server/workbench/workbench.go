@@ -684,8 +684,52 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 		}
 		b.WriteString("\n")
 	}
+	if last, v, ok := ss.LastContext(snap.Check(f), node); ok {
+		if last.Hash == c.Hash {
+			fmt.Fprintf(&b, "\nSame as injected for the current output (v%d).\n", v)
+		} else {
+			came, went := psession.ContextChanges(last, c)
+			fmt.Fprintf(&b, "\nSince the current output (v%d, %d tokens): %d came, %d went.", v, last.Tokens, len(came), len(went))
+			for i, x := range came {
+				if i == 5 {
+					fmt.Fprintf(&b, " …")
+					break
+				}
+				fmt.Fprintf(&b, " +`%s`", x)
+			}
+			for i, x := range went {
+				if i == 5 {
+					fmt.Fprintf(&b, " …")
+					break
+				}
+				fmt.Fprintf(&b, " −`%s`", x)
+			}
+			b.WriteString("\n")
+		}
+	}
 	fmt.Fprintf(&b, "\ncontext hash `%.12s`", c.Hash)
 	return b.String(), nil
 }
 
 func mdCell(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
+
+// FilesChanged tells the sessions of the changed files' projects that
+// their knowledge changed: Role A and Role C rebuild their view, and the
+// store (when open) re-indexes those files.
+func (w *Workbench) FilesChanged(paths []string) {
+	byRoot := map[*psession.Session][]string{}
+	w.mu.Lock()
+	for _, p := range paths {
+		for root, ss := range w.sessions {
+			if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+				if strings.HasSuffix(p, ".md") || filepath.Base(p) == project.ConfigFile {
+					byRoot[ss] = append(byRoot[ss], p)
+				}
+			}
+		}
+	}
+	w.mu.Unlock()
+	for ss, files := range byRoot {
+		ss.KnowledgeChanged(context.Background(), files...)
+	}
+}

@@ -56,7 +56,7 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	go func() {
 		defer wb.Close()
 		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
-			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover})
+			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
 	}()
 	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
 	t.Cleanup(func() {
@@ -828,5 +828,46 @@ func TestEntityHovers(t *testing.T) {
 	}
 	if v := h.Contents.Value; !strings.Contains(v, "**Charles Bingley**") || !strings.Contains(v, "Facts as of chapter 2") {
 		t.Errorf("hover on Bingley in chapter 2:\n%s", v)
+	}
+}
+
+// TestHoverComparesWithTheLastRun: after a run the node hover says the
+// context is the one its output was made with; once a knowledge file
+// changes, it says what came and what went.
+func TestHoverComparesWithTheLastRun(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Plain prose."}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "outline"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	hover := func() string {
+		var h protocol.Hover
+		if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"position": map[string]any{"line": 14, "character": 6}}, &h); err != nil {
+			t.Fatal(err)
+		}
+		return h.Contents.Value
+	}
+	if v := hover(); !strings.Contains(v, "Same as injected for the current output (v1)") {
+		t.Fatalf("hover after the run:\n%s", v)
+	}
+	// The author edits the style guide, which every node is given.
+	p := filepath.Join(e.root, "meta", "style-guide.md")
+	old, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, append(old, []byte("\nPrefer short paragraphs in the drawing-room scenes.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.client.Notify(e.ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+		map[string]any{"uri": cache.FileURI(p), "type": 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var v string
+	for v = hover(); strings.Contains(v, "Same as injected") && time.Now().Before(deadline); v = hover() {
+		time.Sleep(20 * time.Millisecond) // the notification is handled asynchronously
+	}
+	if !strings.Contains(v, "Since the current output (v1, ") {
+		t.Errorf("hover after a knowledge change:\n%s", v)
 	}
 }
