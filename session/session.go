@@ -87,8 +87,11 @@ type Session struct {
 	builder *builder.Builder
 	agents  *core.Manager
 	gate    *reportingGate // Role C's monitor, when an agent model is configured
-	seq     int
-	closed  bool
+	// stopWork ends the store's background work; working waits for it.
+	stopWork context.CancelFunc
+	working  sync.WaitGroup
+	seq      int
+	closed   bool
 
 	// Role A and Role C read the knowledge through these, built lazily and
 	// dropped when a knowledge file changes.
@@ -152,6 +155,10 @@ func (s *Session) storeLocked(ctx context.Context) (*store.Store, *project.Confi
 	o := s.opts.Store
 	o.Getenv = s.opts.Getenv
 	o.Logger = s.log
+	if o.Tasks == nil {
+		o.Tasks = map[string]store.TaskHandler{}
+	}
+	o.Tasks[store.TaskCurated] = s.curated
 	if s.opts.APIKey != "" {
 		o.Secrets = append(o.Secrets, s.opts.APIKey)
 	}
@@ -166,6 +173,15 @@ func (s *Session) storeLocked(ctx context.Context) (*store.Store, *project.Confi
 		return nil, nil, fmt.Errorf("index the project: %w", err)
 	}
 	s.st, s.cfg = st, cfg
+	// The durable queue's work (L0/L1 levels, profile regeneration after a
+	// curation) goes on in the background while the session lasts.
+	wctx, stop := context.WithCancel(context.Background())
+	s.stopWork = stop
+	s.working.Add(1)
+	go func() {
+		defer s.working.Done()
+		_ = st.Work(wctx)
+	}()
 	return st, cfg, nil
 }
 
@@ -362,6 +378,12 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	if s.stopWork != nil {
+		s.stopWork()
+		s.mu.Unlock()
+		s.working.Wait()
+		s.mu.Lock()
+	}
 	if s.st != nil {
 		err := s.st.Close()
 		s.st = nil

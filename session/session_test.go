@@ -258,3 +258,37 @@ func TestRunsAreCheckedByRoleCOnTheAgentCore(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestCurationRegeneratesProfiles: persisting a chapter queues durable
+// work that rebuilds the factual profiles of the entities it names.
+func TestCurationRegeneratesProfiles(t *testing.T) {
+	root, _ := sample(t, llmtest.Script{Default: &llmtest.Reply{Content: "Jane and Mr. Bingley walked in the shrubbery at Netherfield."}})
+	s, rec := newSession(t, root)
+	wf, env := checked(t, root, "chapter-11.flow")
+	ctx := context.Background()
+	if _, err := s.Run(ctx, wf, env, runner.Options{Target: runner.Target{Node: "draft"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-rec.finished; res.Status != store.RunDone {
+		t.Fatalf("run: %s", res.Status)
+	}
+	if _, err := s.Persist(ctx, wf, "draft", ""); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(root, "profiles", "characters", "charles-bingley.md")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, err := os.ReadFile(prof)
+		if err == nil && strings.Contains(string(data), "Last seen in chapter 11") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Bingley's profile was not regenerated: %q %v", data, err)
+		}
+		time.Sleep(20 * time.Millisecond) // the store's queue works in the background
+	}
+	st, _ := s.Store(ctx)
+	if r, err := st.Resource("profiles/characters/charles-bingley"); err != nil || r.Path == "" {
+		t.Errorf("the profile is not indexed: %+v %v", r, err)
+	}
+}

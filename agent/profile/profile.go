@@ -1,0 +1,216 @@
+// Package profile builds the factual profiles Role A navigates a long
+// work by: for an entity, the chapters it appears in, when it was last
+// seen, who it appears with, its facts as of the latest chapter and its
+// relations — all from the project's files, without a model. Profiles
+// live under profiles/ as Markdown the author can read and annotate: a
+// section between <!-- author --> and <!-- /author --> is theirs and is
+// kept, word for word, whenever the profile is regenerated.
+package profile
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+)
+
+// Dir is where an entity kind's profiles go.
+func Dir(kind string) string {
+	switch kind {
+	case "character":
+		return "profiles/characters"
+	case "plot-thread":
+		return "profiles/plot-threads"
+	default:
+		return "profiles/world-state"
+	}
+}
+
+// Path is the profile file of entity e, relative to the project root.
+func Path(e *knowledge.Entity) string {
+	return Dir(e.Kind) + "/" + path.Base(strings.TrimSuffix(e.Path, ".md")) + ".md"
+}
+
+// appearances counts, per chapter, how often any of e's names occurs.
+func appearances(p *knowledge.Project, e *knowledge.Entity) map[int]int {
+	names := e.Names()
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	out := map[int]int{}
+	for _, ch := range p.Chapters {
+		text := ch.Document.Body
+		n := 0
+		for _, name := range names {
+			if len([]rune(name)) < 2 {
+				continue
+			}
+			c := strings.Count(text, name)
+			n += c
+			text = strings.ReplaceAll(text, name, "") // a longer name is not counted again as a shorter one
+		}
+		if n > 0 {
+			out[ch.Number] = n
+		}
+	}
+	return out
+}
+
+// Factual returns the generated part of e's profile.
+func Factual(p *knowledge.Project, e *knowledge.Entity) string {
+	seen := appearances(p, e)
+	var chapters []int
+	for ch := range seen {
+		chapters = append(chapters, ch)
+	}
+	sort.Ints(chapters)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s — profile\n\n", e.Name)
+	latest := 0
+	if len(p.Chapters) > 0 {
+		latest = p.Chapters[len(p.Chapters)-1].Number
+	}
+	if len(chapters) == 0 {
+		b.WriteString("Not named in the manuscript yet.\n")
+	} else {
+		fmt.Fprintf(&b, "Appears in %d chapter(s): %s. Last seen in chapter %d.\n", len(chapters), spans(chapters), chapters[len(chapters)-1])
+		type co struct {
+			name string
+			n    int
+		}
+		var with []co
+		for _, o := range p.Entities {
+			if o == e || o.Kind != "character" {
+				continue
+			}
+			shared := 0
+			for ch := range appearances(p, o) {
+				if seen[ch] > 0 {
+					shared++
+				}
+			}
+			if shared > 0 {
+				with = append(with, co{o.Name, shared})
+			}
+		}
+		sort.Slice(with, func(i, j int) bool {
+			if with[i].n != with[j].n {
+				return with[i].n > with[j].n
+			}
+			return with[i].name < with[j].name
+		})
+		if len(with) > 0 {
+			b.WriteString("Appears most with: ")
+			for i, w := range with {
+				if i == 6 {
+					break
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s (%d)", w.name, w.n)
+			}
+			b.WriteString(".\n")
+		}
+	}
+	if facts := e.FactsAsOf(latest); len(facts) > 0 {
+		keys := make([]string, 0, len(facts))
+		for k := range facts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(&b, "\nFacts as of chapter %d:\n", latest)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "- %s: %s\n", k, facts[k])
+		}
+	}
+	if len(e.Relations) > 0 {
+		b.WriteString("\nRelations:\n")
+		for _, r := range e.Relations {
+			fmt.Fprintf(&b, "- %s: %s\n", r.Kind, r.To)
+		}
+	}
+	return b.String()
+}
+
+// spans writes sorted chapter numbers as ranges: "1–3, 7, 9–10".
+func spans(chs []int) string {
+	var parts []string
+	for i := 0; i < len(chs); {
+		j := i
+		for j+1 < len(chs) && chs[j+1] == chs[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(chs[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", chs[i], chs[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+var authorSection = regexp.MustCompile(`(?s)<!-- author -->.*?<!-- /author -->`)
+
+// Render is the whole profile file: front matter, the generated part, and
+// the author's own sections of the existing file (old), kept as they are.
+func Render(e *knowledge.Entity, generated string, old []byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "---\nname: %q\nkind: profile\nabout: %s\ngenerated: factual\n---\n", e.Name+" — profile", strings.TrimSuffix(e.Path, ".md"))
+	b.WriteString(generated)
+	for _, s := range authorSection.FindAll(old, -1) {
+		b.WriteString("\n")
+		b.Write(s)
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+// Regenerate rewrites the profiles of the entities named in text (a
+// curated chapter; all entities when text is empty) and returns the files
+// it changed, relative to root. Writing the same content again changes
+// nothing, so a repeated regeneration is a no-op.
+func Regenerate(root string, p *knowledge.Project, text string) ([]string, error) {
+	var changed []string
+	for _, e := range p.Entities {
+		if text != "" && !namedIn(e, text) {
+			continue
+		}
+		rel := Path(e)
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		old, err := os.ReadFile(full)
+		if err != nil && !os.IsNotExist(err) {
+			return changed, fmt.Errorf("profile of %s: %w", e.Name, err)
+		}
+		next := Render(e, Factual(p, e), old)
+		if bytes.Equal(old, next) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return changed, err
+		}
+		tmp := full + ".tmp"
+		if err := os.WriteFile(tmp, next, 0o644); err != nil {
+			return changed, err
+		}
+		if err := os.Rename(tmp, full); err != nil {
+			return changed, err
+		}
+		changed = append(changed, rel)
+	}
+	return changed, nil
+}
+
+func namedIn(e *knowledge.Entity, text string) bool {
+	for _, n := range e.Names() {
+		if len([]rune(n)) >= 2 && strings.Contains(text, n) {
+			return true
+		}
+	}
+	return false
+}
