@@ -176,7 +176,7 @@ func (w *Workbench) agentEvent(e core.Event) {
 // before the cursor (after a draft: a critique of it, a dialogue pass…),
 // deterministically, without a model.
 func (w *Workbench) Completions(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding, snippets bool) []protocol.CompletionItem {
-	lib, err := builder.DefaultLibrary()
+	lib, err := w.library()
 	if err != nil {
 		return nil
 	}
@@ -214,7 +214,7 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 	if node == "" {
 		return nil
 	}
-	lib, err := builder.DefaultLibrary()
+	lib, err := w.library()
 	if err != nil {
 		return nil
 	}
@@ -246,4 +246,11 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 		out = append(out, act)
 	}
 	return out
+}
+
+// library is Role B's template base, parsed and indexed once: completion
+// asks for it on every keystroke.
+func (w *Workbench) library() (*builder.Library, error) {
+	w.libOnce.Do(func() { w.lib, w.libErr = builder.DefaultLibrary() })
+	return w.lib, w.libErr
 }

@@ -23,6 +23,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
@@ -74,6 +75,9 @@ type Workbench struct {
 	sessions map[string]*psession.Session // by project root
 	tokens   map[string]string            // progress token -> workflow file
 	prose    *Prose                       // Role C on Markdown documents, made on first use
+	libOnce  sync.Once
+	lib      *builder.Library
+	libErr   error
 	// agentTokens maps an agent role to the progress token of its work
 	// in flight, so the agent's steps show in that progress.
 	agentTokens map[string]string

@@ -54,9 +54,12 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	})
 	done := make(chan error, 1)
 	go func() {
-		defer wb.Close()
-		done <- server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
+		err := server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
 			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
+		// Runs and the store's background work end before the test's
+		// directory is removed.
+		wb.Close()
+		done <- err
 	}()
 	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
 	t.Cleanup(func() {
