@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"errors"
-	"io/fs"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,28 +16,7 @@ import (
 // copyProject copies a sample project into a temporary directory.
 func copyProject(t testing.TB, src string) string {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".flowcabal" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return projecttest.CopyDir(t, src)
 }
 
 func writeFile(t testing.TB, root, rel, content string) {

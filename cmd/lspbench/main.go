@@ -37,7 +37,7 @@ const (
 
 func main() {
 	bin := flag.String("bin", "", "the flowcabal binary (default: build ./cmd/flowcabal)")
-	corpus := flag.String("corpus", "/work/shared/corpus/hongloumeng", "folder of chapter files 001.txt… for the manuscript")
+	corpus := flag.String("corpus", "../shared/corpus/hongloumeng", "folder of chapter files 001.txt… for the manuscript (default: the shared corpus beside the repository)")
 	n := flag.Int("n", 500, "samples per measurement")
 	keep := flag.Bool("keep", false, "keep the generated workspace")
 	flag.Parse()

@@ -22,7 +22,13 @@ func Dir(name string) string {
 // directory (leaving out any .flowcabal folder) and returns its path.
 func Copy(t testing.TB, name string) string {
 	t.Helper()
-	src := Dir(name)
+	return CopyDir(t, Dir(name))
+}
+
+// CopyDir copies the project folder src into a new temporary directory
+// (leaving out any .flowcabal folder) and returns its path.
+func CopyDir(t testing.TB, src string) string {
+	t.Helper()
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
