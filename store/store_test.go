@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 )
 
 // copyProject copies a sample project into a temporary directory.
