@@ -2,8 +2,11 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -112,4 +115,79 @@ func sawRequest(s *llmtest.Server, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestKillAtRandomPoints kills a run of a ten-node DAG at random moments
+// (FLOWCABAL_KILL_POINTS times, 3 by default; 20 or more for a longer
+// campaign), resuming after each kill: the database always opens, no
+// finished node is asked of the model again, and the run completes.
+func TestKillAtRandomPoints(t *testing.T) {
+	points := 3
+	if v := os.Getenv("FLOWCABAL_KILL_POINTS"); v != "" {
+		fmt.Sscan(v, &points)
+	}
+	src := layered(5, 2) // 10 nodes, 5 layers
+	lat := llmtest.Duration(30 * time.Millisecond)
+	f := newFixture(t, src, llmtest.Script{Default: &llmtest.Reply{Content: "ok"}, Latency: lat})
+	f.store.Close()
+	rng := rand.New(rand.NewPCG(7, uint64(points)))
+	survived := 0
+	for k := 0; k < points; k++ {
+		root := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(root, "workflows"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "workflows", "w.flow"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := len(f.requests())
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "FLOWCABAL_RUNNER_CHILD_ROOT="+root, "FLOWCABAL_RUNNER_CHILD_URL="+f.srv.URL)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill after a random number of model calls (0 to 9 of 10).
+		after := rng.IntN(10)
+		deadline := time.Now().Add(30 * time.Second)
+		for len(f.requests())-before < after && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond) // the child's calls arrive at the scripted server
+		}
+		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond) // anywhere inside a call or a commit
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+
+		st, err := store.Open(context.Background(), root, store.Options{})
+		if err != nil {
+			t.Fatalf("kill %d: the database does not open: %v", k, err)
+		}
+		g := &fixture{t: t, root: root, flow: filepath.Join(root, "workflows", "w.flow"), srv: f.srv, store: st}
+		g.run = g.newRunner(nil)
+		wf := g.checked()
+		finished := map[string]bool{}
+		opts := Options{}
+		if runs, _ := st.Runs("workflows/w.flow", true); len(runs) == 1 {
+			opts.Resume = runs[0].RunID
+			for n, nr := range runs[0].Nodes {
+				if nr.Status == "done" {
+					finished[n] = true
+				}
+			}
+		}
+		mid := len(f.requests())
+		res, err := g.run.Run(context.Background(), wf, opts)
+		if err != nil || res.Status != store.RunDone {
+			st.Close()
+			t.Fatalf("kill %d: resume: %v %+v", k, err, res)
+		}
+		for _, r := range f.requests()[mid:] {
+			for n := range finished {
+				if strings.HasPrefix(r.LastUser(), "step "+strings.ReplaceAll(strings.TrimPrefix(n, "n"), "_", ".")) {
+					t.Errorf("kill %d: finished node %s was asked again", k, n)
+				}
+			}
+		}
+		st.Close()
+		survived++
+	}
+	t.Logf("killed a run at %d random points; the database opened and the run finished every time (%d)", points, survived)
 }
