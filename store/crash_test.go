@@ -178,19 +178,26 @@ func TestCrashDuringIndexing(t *testing.T) {
 	makeCorpusProject(t, root, "hongloumeng", 100)
 	total := 0
 
-	// 1. Kill in the middle of the scan: nothing was acknowledged.
-	cmd, lines := child(t, "index", root)
-	for lines.Scan() {
-		var done int
-		if _, err := fmt.Sscanf(lines.Text(), "progress %d/%d", &done, &total); err == nil && done >= total/2 {
-			break
+	// 1. Kill in the middle of the scan, at a random point of it each
+	// round: nothing was acknowledged, and the next run starts from what
+	// the killed one left.
+	scanKills := killRounds(1)
+	for round := 0; round < scanKills; round++ {
+		cmd, lines := child(t, "index", root)
+		at := 0.1 + 0.85*rand.Float64()
+		for lines.Scan() {
+			var done int
+			if _, err := fmt.Sscanf(lines.Text(), "progress %d/%d", &done, &total); err == nil && float64(done) >= at*float64(total) {
+				break
+			}
 		}
+		kill(t, cmd, lines)
+		checkDB(t, root)
 	}
-	kill(t, cmd, lines)
-	checkDB(t, root)
+	t.Logf("killed the scan at %d random points; the database opened after each", scanKills)
 
 	// 2. Kill after the scan, while it commits (or just after).
-	cmd, lines = child(t, "index", root)
+	cmd, lines := child(t, "index", root)
 	for lines.Scan() {
 		var done int
 		if _, err := fmt.Sscanf(lines.Text(), "progress %d/%d", &done, &total); err == nil && done == total {
