@@ -43,6 +43,12 @@ func start(t *testing.T, script llmtest.Script) *editor {
 	root := projecttest.Copy(t, "pride-and-prejudice")
 	llm := llmtest.New(t, script)
 	projecttest.UseModels(t, root, llm.URL, "K")
+	return startIn(t, root, llm)
+}
+
+// startIn starts the editor on the project at root, whose models are llm.
+func startIn(t *testing.T, root string, llm *llmtest.Server) *editor {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	a, b := net.Pipe()
@@ -221,6 +227,14 @@ func TestRunNodeFromTheEditor(t *testing.T) {
 		t.Errorf("persist: %v %q %v", res, data, err)
 	}
 	assertNoKey(t, e.root)
+	// Nor on the wire: every message the server sent the editor.
+	wire, _ := json.Marshal(map[string]any{"requests": e.client.Requests(), "logs": e.client.Logs(), "published": e.client.Published()})
+	if strings.Contains(string(wire), key) {
+		t.Error("the API key went over LSP")
+	}
+	if !strings.Contains(string(wire), "$/progress") {
+		t.Error("the wire check saw no traffic")
+	}
 }
 
 func TestDecisionsOnTheOutputDocument(t *testing.T) {
@@ -917,5 +931,52 @@ func TestTextCannotTriggerCommands(t *testing.T) {
 		if r.Method == "$/progress" || r.Method == "window/showDocument" || r.Method == "workspace/applyEdit" {
 			t.Errorf("the server acted on text: %s %s", r.Method, r.Params)
 		}
+	}
+}
+
+// TestOpeningEverySampleFileDoesNothing opens every workflow and every
+// Markdown file of both sample projects in the editor, hovers and asks for
+// lenses on each: no model is called and nothing is written.
+func TestOpeningEverySampleFileDoesNothing(t *testing.T) {
+	for _, name := range []string{"pride-and-prejudice", "hongloumeng"} {
+		t.Run(name, func(t *testing.T) {
+			root := projecttest.Copy(t, name)
+			llm := llmtest.New(t, llmtest.Script{})
+			projecttest.UseModels(t, root, llm.URL, "K")
+			e := startIn(t, root, llm)
+			var files []string
+			_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+				if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".flow") || strings.HasSuffix(p, ".md")) {
+					files = append(files, p)
+				}
+				return nil
+			})
+			for i, p := range files {
+				text, _ := os.ReadFile(p)
+				lang := "markdown"
+				if strings.HasSuffix(p, ".flow") {
+					lang = "flow"
+				}
+				uri := cache.FileURI(p)
+				if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+					"uri": uri, "languageId": lang, "version": 1, "text": string(text)}}); err != nil {
+					t.Fatal(err)
+				}
+				for line := 0; line < 30; line += 3 {
+					var h protocol.Hover
+					_ = e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+						"position": map[string]any{"line": line, "character": 4 + i%5}}, &h)
+				}
+				var lenses []protocol.CodeLens
+				_ = e.client.Call(e.ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, &lenses)
+			}
+			if n := len(llm.Requests()); n != 0 {
+				t.Errorf("opening %d files made %d model calls", len(files), n)
+			}
+			if _, err := os.Stat(filepath.Join(root, ".flowcabal")); !os.IsNotExist(err) {
+				t.Errorf("opening %d files wrote .flowcabal (%v)", len(files), err)
+			}
+			t.Logf("%s: opened %d files; no model call, no write", name, len(files))
+		})
 	}
 }
