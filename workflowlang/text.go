@@ -357,8 +357,8 @@ func (p *parser) ref(tb *textBuilder, i, b int) int {
 			return bad("empty knowledge path in {{%s}}", src[a:e])
 		}
 		for k := a + 1; k < pe; k++ {
-			if c := src[k]; c == ' ' || c == '\t' || c == '{' || c == '}' {
-				return bad("malformed knowledge reference {{%s}}: a path has no spaces or braces", src[a:e])
+			if c := src[k]; c <= ' ' || c == 0x7f || c == '{' || c == '}' {
+				return bad("malformed knowledge reference {{%s}}: a path has no spaces, control characters or braces", src[a:e])
 			}
 		}
 		r.Kind = RefKnowledge
