@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
-	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/textsearch"
-	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
 // runContext prints the context Role A assembles for one node of a
@@ -36,32 +32,12 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	file, err := filepath.Abs(fs.Arg(0))
+	lw, err := loadWorkflow(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
 		return exitFailure
 	}
-	root, err := project.FindRoot(filepath.Dir(file))
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
-		return exitFailure
-	}
-	cfg, err := project.LoadConfig(root)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
-		return exitFailure
-	}
-	wenv, err := newProjectEnv(root)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
-		return exitFailure
-	}
-	src, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
-		return exitFailure
-	}
-	wf := workflowlang.Check(workflowlang.Parse(file, src), wenv)
+	root, cfg, wf := lw.Root, lw.Config, lw.Result
 	n := wf.File.Node(fs.Arg(1))
 	if n == nil {
 		fmt.Fprintf(env.stderr, "flowcabal context: no node %q in %s\n", fs.Arg(1), fs.Arg(0))

@@ -86,27 +86,11 @@ func runGraph(ctx context.Context, env *cliEnv, args []string) int {
 // state in the latest run (read-only, so a running editor is not
 // disturbed) and Role A's split of each node's budget, computed now.
 func workflowGraph(ctx context.Context, path string) (*flowgraph.Graph, error) {
-	file, err := filepath.Abs(path)
+	lw, err := loadWorkflow(path)
 	if err != nil {
 		return nil, err
 	}
-	root, err := project.FindRoot(filepath.Dir(file))
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := project.LoadConfig(root)
-	if err != nil {
-		return nil, err
-	}
-	wenv, err := newProjectEnv(root)
-	if err != nil {
-		return nil, err
-	}
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	wf := workflowlang.Check(workflowlang.Parse(file, src), wenv)
+	file, root, cfg, wf := lw.File, lw.Root, lw.Config, lw.Result
 	g := flowgraph.FromResult(wf)
 
 	wid := runner.WorkflowID(root, file)

@@ -15,7 +15,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -62,32 +61,12 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	file, err := filepath.Abs(fs.Arg(0))
+	lw, err := loadWorkflow(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
 		return exitFailure
 	}
-	root, err := project.FindRoot(filepath.Dir(file))
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
-		return exitFailure
-	}
-	cfg, err := project.LoadConfig(root)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
-		return exitFailure
-	}
-	wenv, err := newProjectEnv(root)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
-		return exitFailure
-	}
-	src, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
-		return exitFailure
-	}
-	wf := workflowlang.Check(workflowlang.Parse(file, src), wenv)
+	file, root, cfg, wenv, wf := lw.File, lw.Root, lw.Config, lw.Env, lw.Result
 	if printed := printErrors(env.stderr, root, wf); printed > 0 {
 		fmt.Fprintf(env.stderr, "flowcabal run: %s has %d error(s); fix them first (flowcabal check)\n", fs.Arg(0), printed)
 		return exitFindings
