@@ -109,6 +109,16 @@ func (e *editor) open(rel string) protocol.DocumentURI {
 	return uri
 }
 
+// openMarkdown opens a Markdown document (a chapter, an output) as the
+// editor would, with text as its content.
+func (e *editor) openMarkdown(uri protocol.DocumentURI, text string) {
+	e.t.Helper()
+	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "markdown", "version": 1, "text": text}}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 func (e *editor) command(cmd string, args map[string]any) (map[string]any, error) {
 	var res map[string]any
 	err := e.client.Call(e.ctx, "workspace/executeCommand", map[string]any{"command": cmd, "arguments": []any{args}}, &res)
@@ -411,10 +421,7 @@ func TestRoleCDiagnosticsOnAChapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := cache.FileURI(p)
-	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": "markdown", "version": 1, "text": text}}); err != nil {
-		t.Fatal(err)
-	}
+	e.openMarkdown(uri, text)
 	pub, err := e.client.Diagnostics(e.ctx, uri, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -631,10 +638,7 @@ func TestModelFindingsOnTheOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := cache.FileURI(p)
-	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": out, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
-		t.Fatal(err)
-	}
+	e.openMarkdown(out, string(text))
 	pub, err := e.client.Diagnostics(e.ctx, out, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -693,10 +697,7 @@ func TestLensesOnTheOutputDocument(t *testing.T) {
 	p := filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "draft.md")
 	text, _ := os.ReadFile(p)
 	out := cache.FileURI(p)
-	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": out, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
-		t.Fatal(err)
-	}
+	e.openMarkdown(out, string(text))
 	if _, err := e.client.Diagnostics(e.ctx, out, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -826,10 +827,7 @@ func TestEntityHovers(t *testing.T) {
 	p := filepath.Join(e.root, "manuscript", "chapter-02", "content.md")
 	text, _ := os.ReadFile(p)
 	ch := cache.FileURI(p)
-	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": ch, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
-		t.Fatal(err)
-	}
+	e.openMarkdown(ch, string(text))
 	if _, err := e.client.Diagnostics(e.ctx, ch, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -904,10 +902,7 @@ func TestTextCannotTriggerCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := cache.FileURI(p)
-	if err := e.client.Notify(e.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": "markdown", "version": 1, "text": evil}}); err != nil {
-		t.Fatal(err)
-	}
+	e.openMarkdown(uri, evil)
 	if _, err := e.client.Diagnostics(e.ctx, uri, 1); err != nil {
 		t.Fatal(err)
 	}
