@@ -337,20 +337,11 @@ func (r docResolver) Used(alias, node string) (string, error) {
 // (kept with the output when it was made), and its version; ok is false
 // when the node has no output with provenance or the store does not exist.
 func (s *Session) LastContext(wf *workflowlang.Result, node string) (c *assemble.Context, version int, ok bool) {
-	s.mu.Lock()
-	st := s.st
-	s.mu.Unlock()
+	st, done := s.reader()
 	if st == nil {
-		if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
-			return nil, 0, false
-		}
-		ro, err := store.Open(context.Background(), s.root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true})
-		if err != nil {
-			return nil, 0, false
-		}
-		defer ro.Close()
-		st = ro
+		return nil, 0, false
 	}
+	defer done()
 	o, found, err := st.CurrentOutput(s.WorkflowID(wf.File.Path), node)
 	if err != nil || !found || len(o.Provenance) == 0 {
 		return nil, 0, false

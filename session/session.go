@@ -446,21 +446,13 @@ func (s *Session) States(file string) map[string]NodeState {
 	wid := s.WorkflowID(file)
 	out := map[string]NodeState{}
 	s.mu.Lock()
-	st := s.st
 	ar := s.runs[wid]
 	s.mu.Unlock()
+	st, done := s.reader()
 	if st == nil {
-		if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
-			return out
-		}
-		// Read a copy without taking the lock from the author's CLI.
-		ro, err := store.Open(context.Background(), s.root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true})
-		if err != nil {
-			return out
-		}
-		defer ro.Close()
-		st = ro
+		return out
 	}
+	defer done()
 	if runs, err := st.Runs(wid, false); err == nil && len(runs) > 0 {
 		last := runs[0]
 		for node, nr := range last.Nodes {
@@ -503,6 +495,29 @@ func (s *Session) States(file string) map[string]NodeState {
 		ar.mu.Unlock()
 	}
 	return out
+}
+
+// reader returns the store to read from: the session's own when it is
+// open, else a read-only view opened for this read (done closes it), and
+// nil when the project has no database. The view never takes the lock
+// from another process for long: when a writer (the author's CLI) holds
+// it, a consistent copy is read instead, after a short wait. Nothing is
+// kept open, so the CLI is never locked out by an idle editor.
+func (s *Session) reader() (st *store.Store, done func()) {
+	s.mu.Lock()
+	own := s.st
+	s.mu.Unlock()
+	if own != nil {
+		return own, func() {}
+	}
+	if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
+		return nil, nil
+	}
+	ro, err := store.Open(context.Background(), s.root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true, LockWait: 100 * time.Millisecond})
+	if err != nil {
+		return nil, nil
+	}
+	return ro, func() { ro.Close() }
 }
 
 // Running reports the runs in progress, sorted by workflow.
