@@ -575,20 +575,13 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 	if f.Path == "" {
 		return nil
 	}
-	ss := w.existing(f.Path)
-	var states map[string]psession.NodeState
-	if ss != nil {
-		states = ss.States(f.Path)
-	} else {
-		root, err := project.FindRoot(filepath.Dir(f.Path))
-		if err != nil {
-			return nil
-		}
-		if _, err := os.Stat(filepath.Join(root, project.DBFile)); err != nil {
-			return nil // never run: nothing to show, and nothing to create
-		}
-		states = psession.New(root, psession.Options{}).States(f.Path)
+	// A session is only memory until the author acts; States reads the
+	// store without creating one.
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil
 	}
+	states := ss.States(f.Path)
 	pf := snap.Parse(f)
 	lensRange := func(n *workflowlang.Node) protocol.Range {
 		return source.Range(pf, workflowlang.Span{Start: n.Span.Start, End: n.Span.Start}, enc)
