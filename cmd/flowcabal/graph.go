@@ -16,8 +16,8 @@ import (
 	"github.com/flowcabal/flowcabal/flowgraph"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/session"
 	"github.com/flowcabal/flowcabal/store"
-	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
@@ -90,7 +90,7 @@ func workflowGraph(ctx context.Context, path string) (*flowgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, root, cfg, wf := lw.File, lw.Root, lw.Config, lw.Result
+	file, root, wf := lw.File, lw.Root, lw.Result
 	g := flowgraph.FromResult(wf)
 
 	wid := runner.WorkflowID(root, file)
@@ -104,24 +104,21 @@ func workflowGraph(ctx context.Context, path string) (*flowgraph.Graph, error) {
 		return nil, err
 	}
 
-	folder := textsearch.NewFolder()
-	snap, _ := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(root)
-	if snap != nil {
-		for i := range g.Nodes {
-			n := wf.File.Node(g.Nodes[i].Name)
-			if n == nil {
-				continue
-			}
-			if contextOff(n) {
-				continue
-			}
-			c, err := assemble.Assemble(runner.AssembleNode(wf, n, nil), snap, assemble.Options{Budget: cfg.Budget})
-			if err != nil {
-				continue
-			}
-			g.Nodes[i].Budget = c.Budget
-			g.Nodes[i].Shares = sharesOf(c)
+	// Role A's split, as a run would compute it now (the session reads
+	// files only until the author acts).
+	ss := session.New(root, session.Options{})
+	defer ss.Close()
+	for i := range g.Nodes {
+		n := wf.File.Node(g.Nodes[i].Name)
+		if n == nil || contextOff(n) {
+			continue
 		}
+		c, err := ss.Context(wf, n.Name.Name)
+		if err != nil {
+			continue
+		}
+		g.Nodes[i].Budget = c.Budget
+		g.Nodes[i].Shares = sharesOf(c)
 	}
 	return g, nil
 }
