@@ -49,8 +49,10 @@ func TestEditorSettingsOverrideTheProjectModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The session exists before any command (a lens or a hover made it);
+	// the first command reads the editor's settings into it.
 	ed := settingsEditor{settings: `{"models": {"writer": {"baseUrl": "` + llm.URL + `", "model": "editor-model"}}}`}
-	wb.configure(ed, ss)
+	wb.ensureConfigured(ed, ss)
 	wf := workflowlang.Check(workflowlang.Parse(path, []byte(flow)), workflowlang.Env{})
 	info, err := ss.Run(context.Background(), wf, workflowlang.Env{}, runner.Options{})
 	if err != nil {

@@ -81,6 +81,8 @@ type Workbench struct {
 	// agentTokens maps an agent role to the progress token of its work
 	// in flight, so the agent's steps show in that progress.
 	agentTokens map[string]string
+	// configured marks the sessions that have read the editor's settings.
+	configured map[*psession.Session]bool
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
@@ -89,7 +91,7 @@ func New(log *slog.Logger, getenv func(string) string) *Workbench {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Workbench{log: log, getenv: getenv, sessions: map[string]*psession.Session{}, tokens: map[string]string{}, agentTokens: map[string]string{}}
+	return &Workbench{log: log, getenv: getenv, sessions: map[string]*psession.Session{}, tokens: map[string]string{}, agentTokens: map[string]string{}, configured: map[*psession.Session]bool{}}
 }
 
 // session returns the session of the project holding path.
@@ -107,10 +109,20 @@ func (w *Workbench) session(path string) (*psession.Session, error) {
 	ev.Agent = w.agentEvent
 	ss := psession.New(root, psession.Options{Log: w.log, Events: ev, Getenv: w.getenv})
 	w.sessions[root] = ss
-	if w.editor != nil {
-		go w.configure(w.editor, ss)
-	}
 	return ss, nil
+}
+
+// ensureConfigured reads the editor's settings into a session the first
+// time a command reaches it, before the command runs (a session made
+// earlier, for lenses or a hover, has had no editor to ask).
+func (w *Workbench) ensureConfigured(e server.Editor, ss *psession.Session) {
+	w.mu.Lock()
+	done := w.configured[ss]
+	w.configured[ss] = true
+	w.mu.Unlock()
+	if !done {
+		w.configure(e, ss)
+	}
 }
 
 // configure asks the editor for its FlowCabal settings (the models'
@@ -371,6 +383,11 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 	w.mu.Lock()
 	w.editor = req.Editor
 	w.mu.Unlock()
+	if path, ok := cache.URIPath(req.Args.URI); ok {
+		if ss, err := w.session(path); err == nil {
+			w.ensureConfigured(req.Editor, ss)
+		}
+	}
 	if req.Command == cmdDismiss {
 		return w.dismiss(req)
 	}
