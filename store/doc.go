@@ -56,7 +56,9 @@
 //	nodes         workflow "\x00" node → NodeState (current and frozen version)
 //	runs          run id → Checkpoint
 //	agentlog      %016d sequence → LogEntry
-//	embeddings    model "\x00" resource path → Embedding (since schema 2)
+//	embeddings    model "\x00" resource path → Embedding (since schema 2);
+//	              "\x00text\x00" model "\x00" content hash → text vector
+//	              (passages, prompts: by content, base64 float32s)
 //	tasks         kind "\x00" key → Task (durable work of other packages,
 //	              since schema 3)
 //

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -101,4 +103,118 @@ func norm(v []float32) float64 {
 		s += float64(x) * float64(x)
 	}
 	return math.Sqrt(s)
+}
+
+// Text vectors are kept by content rather than by resource: passages of
+// chapters and the text of prompts have no resource path, and equal text
+// is embedded once whatever file holds it. Their keys live in the
+// embeddings bucket under a prefix that starts with "\x00", which no
+// model name can (a resource vector's key starts with its model), so
+// [Store.Nearest] never meets them.
+const textVectorPrefix = "\x00text\x00"
+
+// textVector is a text vector as stored: the vector as base64 of
+// little-endian float32s, a quarter of its JSON size as numbers.
+type textVector struct {
+	Model  string `json:"model"`
+	Hash   string `json:"hash"`
+	Dims   int    `json:"dims"`
+	Vector string `json:"vector"`
+}
+
+// TextVectors returns the vectors from model of the texts whose content
+// hashes are given, for those it holds. A hash it has no vector for is
+// not in the map.
+func (s *Store) TextVectors(ctx context.Context, model string, hashes []string) (map[string][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := map[string][]float32{}
+	if model == "" || len(hashes) == 0 {
+		return out, nil
+	}
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bEmbeddings)
+		for _, h := range hashes {
+			if _, ok := out[h]; ok {
+				continue
+			}
+			var tv textVector
+			ok, err := getJSON(b, textVectorPrefix+joinKey(model, h), &tv)
+			if err != nil {
+				return fmt.Errorf("text vector %s: %w", h, err)
+			}
+			if !ok {
+				continue
+			}
+			v, err := decodeVector(tv.Vector, tv.Dims)
+			if err != nil {
+				return fmt.Errorf("text vector %s: %w", h, err)
+			}
+			out[h] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read text vectors: %w", err)
+	}
+	return out, nil
+}
+
+// PutTextVectors stores vectors from model by the content hash of the
+// text each was computed from, in one transaction.
+func (s *Store) PutTextVectors(ctx context.Context, model string, vecs map[string][]float32) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if model == "" {
+		return fmt.Errorf("put text vectors: the model is required")
+	}
+	hashes := make([]string, 0, len(vecs))
+	for h, v := range vecs {
+		if h == "" || len(v) == 0 {
+			return fmt.Errorf("put text vectors: a hash and a vector are required")
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("put text vector %s: vector holds NaN or Inf", h)
+			}
+		}
+		hashes = append(hashes, h)
+	}
+	sort.Strings(hashes)
+	return s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bEmbeddings)
+		for _, h := range hashes {
+			v := vecs[h]
+			tv := textVector{Model: model, Hash: h, Dims: len(v), Vector: encodeVector(v)}
+			if err := putJSON(b, textVectorPrefix+joinKey(model, h), tv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func encodeVector(v []float32) string {
+	buf := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
+	}
+	return base64.StdEncoding.EncodeToString(buf)
+}
+
+func decodeVector(s string, dims int) ([]float32, error) {
+	buf, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("decode vector: %w", err)
+	}
+	if len(buf) != 4*dims || dims == 0 {
+		return nil, fmt.Errorf("decode vector: %d bytes for %d dimensions", len(buf), dims)
+	}
+	v := make([]float32, dims)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
+	}
+	return v, nil
 }
