@@ -77,7 +77,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	data := make([]map[string]any, len(inputs))
 	tokens := 0
 	for i, in := range inputs {
-		v := Embed(in, dim)
+		v := EmbedWith(in, dim, sc.Synonyms)
 		tokens += countTokens(in)
 		var emb any = v
 		if eb.EncodingFormat == "base64" {

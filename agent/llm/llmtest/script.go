@@ -54,6 +54,10 @@ type Script struct {
 	RetryAfter string `json:"retry_after,omitempty"`
 	// Dimensions of embedding vectors when the request sets none; default 64.
 	Dimensions int `json:"dimensions,omitempty"`
+	// Synonyms are words (or CJK phrases) the embeddings endpoint embeds
+	// as other words, so that texts in different words come out close:
+	// see [EmbedWith].
+	Synonyms map[string]string `json:"synonyms,omitempty"`
 	// ChunkRunes is the size of stream chunks when a reply gives no
 	// Chunks; default 8 runes.
 	ChunkRunes int `json:"chunk_runes,omitempty"`
