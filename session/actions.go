@@ -11,7 +11,6 @@ import (
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
-	"github.com/flowcabal/flowcabal/agent/profile"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
@@ -374,35 +373,4 @@ func ContextChanges(before, now *assemble.Context) (came, went []string) {
 		}
 	}
 	return came, went
-}
-
-// curated is the store's handler of a curation's durable follow-up: the
-// factual profiles of the entities the curated text names are rebuilt
-// (Role A navigates by them) and re-indexed. It is idempotent.
-func (s *Session) curated(ctx context.Context, st *store.Store, t store.Task) error {
-	var c store.CuratedTask
-	if err := json.Unmarshal(t.Payload, &c); err != nil {
-		return fmt.Errorf("curated task: %w", err)
-	}
-	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(c.File)))
-	if err != nil {
-		return fmt.Errorf("curated task: %w", err)
-	}
-	kp, _ := knowledge.LoadProject(s.root)
-	if kp == nil {
-		return fmt.Errorf("curated task: the project's knowledge could not be read")
-	}
-	changed, err := profile.Regenerate(s.root, kp, string(data))
-	if err != nil {
-		return err
-	}
-	if len(changed) > 0 {
-		if _, err := st.Reindex(ctx, changed...); err != nil {
-			return err
-		}
-		s.kmu.Lock()
-		s.snap, s.facts, s.kp = nil, nil, nil
-		s.kmu.Unlock()
-	}
-	return nil
 }

@@ -8,12 +8,10 @@
 package profile
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -155,20 +153,16 @@ func spans(chs []int) string {
 	return strings.Join(parts, ", ")
 }
 
-var authorSection = regexp.MustCompile(`(?s)<!-- author -->.*?<!-- /author -->`)
-
-// Render is the whole profile file: front matter, the generated part, and
-// the author's own sections of the existing file (old), kept as they are.
+// Render is the whole profile file of entity e: front matter, the
+// generated factual part, and what the existing file (old) holds that is
+// not factual — the agent model's section and the author's own sections —
+// kept as they are.
 func Render(e *knowledge.Entity, generated string, old []byte) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "---\nname: %q\nkind: profile\nabout: %s\ngenerated: factual\n---\n", e.Name+" — profile", strings.TrimSuffix(e.Path, ".md"))
-	b.WriteString(generated)
-	for _, s := range authorSection.FindAll(old, -1) {
-		b.WriteString("\n")
-		b.Write(s)
-		b.WriteString("\n")
-	}
-	return b.Bytes()
+	f := parseFile(Path(e), old)
+	f.name = e.Name + " — profile"
+	f.about = strings.TrimSuffix(e.Path, ".md")
+	f.factual = generated
+	return f.render()
 }
 
 // Regenerate rewrites the profiles of the entities named in text (a
@@ -187,21 +181,13 @@ func Regenerate(root string, p *knowledge.Project, text string) ([]string, error
 		if err != nil && !os.IsNotExist(err) {
 			return changed, fmt.Errorf("profile of %s: %w", e.Name, err)
 		}
-		next := Render(e, Factual(p, e), old)
-		if bytes.Equal(old, next) {
-			continue
+		wrote, err := writeIfChanged(full, old, Render(e, Factual(p, e), old))
+		if err != nil {
+			return changed, fmt.Errorf("profile of %s: %w", e.Name, err)
 		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return changed, err
+		if wrote {
+			changed = append(changed, rel)
 		}
-		tmp := full + ".tmp"
-		if err := os.WriteFile(tmp, next, 0o644); err != nil {
-			return changed, err
-		}
-		if err := os.Rename(tmp, full); err != nil {
-			return changed, err
-		}
-		changed = append(changed, rel)
 	}
 	return changed, nil
 }
