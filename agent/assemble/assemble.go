@@ -12,6 +12,13 @@
 // breadth-first with per-category shares, deepens the best items with
 // what is left, and steps an item down a level (L2 → L1 → L0) rather than
 // cutting it mid-text.
+//
+// When the project configures an embedding model, similarity of meaning
+// joins the lexical search of the manuscript by reciprocal-rank fusion
+// (embed.go). The vectors are an input like the snapshot: computed ahead,
+// cached by model and content hash ([Embedding]), and given in
+// [Options.Semantic], so Assemble stays pure; without them, or when the
+// endpoint failed, the search is lexical and [Context.Notes] says so.
 package assemble
 
 import (
@@ -64,6 +71,9 @@ type Options struct {
 	Budget int
 	// Shares override DefaultShares; a zero share takes the default.
 	Shares Shares
+	// Semantic, when set, blends similarity of meaning into the
+	// manuscript search (see embed.go); nil searches lexically.
+	Semantic *Semantic
 }
 
 // A Source is one item of the context, or one considered and dropped.
@@ -101,6 +111,9 @@ type Context struct {
 	Sources []Source `json:"sources"`
 	// Dropped are items considered and left out, with why.
 	Dropped []Source `json:"dropped"`
+	// Notes say how the context was assembled where it matters to the
+	// author: embeddings used, or unavailable and the search lexical.
+	Notes []string `json:"notes,omitempty"`
 	// Intent is what the assembly understood of the node.
 	Intent Intent `json:"-"`
 }
@@ -168,6 +181,12 @@ func Assemble(n Node, snap Snapshot, opt Options) (*Context, error) {
 	in.ChapterFrom = from
 
 	a := &assembly{snap: snap, budget: budget, chapter: chapter, intent: in}
+	if sem, note := semanticOf(opt.Semantic); sem != nil {
+		a.sem = sem
+		a.notes = append(a.notes, sem.note())
+	} else if note != "" {
+		a.notes = append(a.notes, note)
+	}
 	a.collectMeta()
 	a.collectEntities()
 	a.collectManuscript(n)
@@ -184,6 +203,8 @@ type assembly struct {
 	items   []*item
 	dropped []Source
 	used    int
+	sem     *semantic // nil: lexical search only
+	notes   []string
 }
 
 func (a *assembly) add(it *item) {
@@ -419,7 +440,7 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 
 // render writes the chosen items and the provenance.
 func (a *assembly) render() *Context {
-	ctx := &Context{Budget: a.budget, Chapter: a.chapter, Intent: a.intent}
+	ctx := &Context{Budget: a.budget, Chapter: a.chapter, Intent: a.intent, Notes: a.notes}
 	var know, story, dropped []*item
 	for _, it := range a.items {
 		if it.level < 0 {

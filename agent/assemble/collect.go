@@ -308,7 +308,7 @@ func (a *assembly) collectManuscript(n Node) {
 		weights[t] += upstreamWeight
 	}
 	q = append(q, up...)
-	if len(weights) == 0 {
+	if len(weights) == 0 && a.sem == nil {
 		return
 	}
 
@@ -327,6 +327,16 @@ func (a *assembly) collectManuscript(n Node) {
 		for _, arc := range a.snap.Arcs() {
 			if prev.Number >= arc.First && prev.Number <= arc.Last {
 				keep[arc.Number] = true
+			}
+		}
+		if a.sem != nil {
+			// The arcs of the chapters closest in meaning are read too.
+			for _, p := range a.sem.scopeChapters(chs, arcsScanned) {
+				for _, arc := range a.snap.Arcs() {
+					if n := byPath[p].Number; n >= arc.First && n <= arc.Last {
+						keep[arc.Number] = true
+					}
+				}
 			}
 		}
 		inScope = map[string]*Chapter{}
@@ -348,7 +358,7 @@ func (a *assembly) collectManuscript(n Node) {
 		i := strings.LastIndexByte(id, '#')
 		return i > 0 && inScope[id[:i]] != nil
 	})
-	if len(chHits) == 0 && len(psHits) == 0 {
+	if len(chHits) == 0 && len(psHits) == 0 && a.sem == nil {
 		return
 	}
 	norm := func(hs []textsearch.Hit) map[string]float64 {
@@ -368,10 +378,6 @@ func (a *assembly) collectManuscript(n Node) {
 	for _, h := range psHits {
 		p, _, _, _ := ParsePassageID(h.ID)
 		bestP[p] = math.Max(bestP[p], ps[h.ID])
-	}
-	type scored struct {
-		id    string
-		score float64
 	}
 	var chRank []scored
 	for p := range byPath {
@@ -396,6 +402,10 @@ func (a *assembly) collectManuscript(n Node) {
 		}
 		return cmp.Compare(x.id, y.id)
 	})
+	var sr *semanticRanks
+	if a.sem != nil {
+		chRank, pRank, sr = a.sem.fuse(inScope, chRank, pRank)
+	}
 
 	for r, s := range chRank {
 		if r == maxChapters {
@@ -406,7 +416,7 @@ func (a *assembly) collectManuscript(n Node) {
 			continue
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, prio: 900 - 10*float64(r) - 5,
-			reason: fmt.Sprintf("search rank %d in chapters before %d", r+1, w),
+			reason: sr.chapterReason(c.Path, fmt.Sprintf("search rank %d in chapters before %d", r+1, w)),
 			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number, hash: c.Hash})
 	}
 	added := map[string]bool{}
@@ -422,7 +432,9 @@ func (a *assembly) collectManuscript(n Node) {
 		added[id] = true
 		text := c.L2[s:e]
 		if reason == "" {
-			reason = fmt.Sprintf("passage rank %d: matched %s in chapter %d", rank, matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
+			reason = sr.passageReason(id, rank, c.Number, func() string {
+				return fmt.Sprintf("passage rank %d: matched %s in chapter %d", rank, matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
+			})
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", s, e), prio: prio,
 			reason: reason, text: [3]string{"", "", text}, def: 2, core: core,

@@ -1,0 +1,240 @@
+package assemble
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/flowcabal/flowcabal/agent/llm"
+)
+
+// An Embedder turns texts into vectors: an *llm.Client of the project's
+// embedding configuration.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) (*llm.Embeddings, error)
+}
+
+// A VectorCache keeps vectors by model and [TextHash]: the store
+// (store.Store's TextVectors and PutTextVectors), or [MemVectors].
+type VectorCache interface {
+	TextVectors(ctx context.Context, model string, hashes []string) (map[string][]float32, error)
+	PutTextVectors(ctx context.Context, model string, vecs map[string][]float32) error
+}
+
+// Embedding is how vectors are had: the model (the cache key), the
+// endpoint and the cache.
+type Embedding struct {
+	// Model names the embedding model; vectors are cached under it.
+	Model    string
+	Embedder Embedder
+	// Cache keeps the vectors; nil keeps none beyond the call.
+	Cache VectorCache
+	// Batch bounds the texts of one call (default 64); BatchBytes their
+	// total size (default 64 KiB: a few dozen passages, well inside an
+	// endpoint's limits).
+	Batch, BatchBytes int
+	// MaxCalls bounds the calls of one EmbedChapters (0: no bound); what
+	// is left is embedded by the next.
+	MaxCalls int
+}
+
+// EmbedReport says what [EmbedChapters] did.
+type EmbedReport struct {
+	// Texts are the distinct passage texts; Cached those the cache held;
+	// Embedded those the endpoint embedded now, in Calls calls.
+	Texts, Cached, Embedded, Calls int
+	// Err is why some texts have no vector (the endpoint failed, or the
+	// bound on calls was reached); the vectors made before it are kept.
+	Err error
+}
+
+// EmbedChapters returns the vectors of snap's chapter passages: from the
+// cache, and for the texts it lacks from the endpoint in bounded batches
+// (then put in the cache, so that unchanged text is never embedded
+// again). An endpoint that fails ends the embedding, never the caller's
+// work: the vectors had so far are returned, and the report's Err (and
+// the Vectors' Note) says why the rest are missing.
+func (e *Embedding) EmbedChapters(ctx context.Context, snap Snapshot) (*Vectors, EmbedReport) {
+	var rep EmbedReport
+	var hashes []string
+	texts := map[string]string{}
+	for _, c := range snap.Chapters() {
+		for _, p := range c.Passages {
+			if p.End > len(c.L2) || p.Start > p.End {
+				continue
+			}
+			t := c.L2[p.Start:p.End]
+			if isBlank(t) {
+				continue
+			}
+			h := TextHash(t)
+			if _, ok := texts[h]; !ok {
+				texts[h] = t
+				hashes = append(hashes, h)
+			}
+		}
+	}
+	rep.Texts = len(hashes)
+	vecs, err := e.vectors(ctx, hashes, texts, &rep)
+	rep.Err = err
+	v := NewVectors(e.Model, snap, vecs)
+	if err != nil && v.Missing > 0 {
+		v.Note = err.Error()
+	}
+	return v, rep
+}
+
+// EmbedQuery returns the vector of text (a node's [QueryText]), from the
+// cache or the endpoint.
+func (e *Embedding) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	if isBlank(text) {
+		return nil, errors.New("embed the prompt: it is empty")
+	}
+	h := TextHash(text)
+	var rep EmbedReport
+	vecs, err := e.vectors(ctx, []string{h}, map[string]string{h: text}, &rep)
+	if err != nil {
+		return nil, err
+	}
+	return vecs[h], nil
+}
+
+// Semantic returns the similarity input of an assembly of node n over
+// the snapshot vecs were made of. It never fails: what went wrong is in
+// its Unavailable, which the assembly's provenance states.
+func (e *Embedding) Semantic(ctx context.Context, vecs *Vectors, n Node) *Semantic {
+	switch {
+	case vecs == nil || vecs.Dims == 0:
+		why := "the manuscript has no vectors"
+		if vecs != nil && vecs.Note != "" {
+			why += " (" + vecs.Note + ")"
+		}
+		return &Semantic{Vectors: vecs, Unavailable: why}
+	case isBlank(QueryText(n)):
+		return &Semantic{Vectors: vecs, Unavailable: "the prompt has no text of its own"}
+	}
+	q, err := e.EmbedQuery(ctx, QueryText(n))
+	if err != nil {
+		return &Semantic{Vectors: vecs, Unavailable: err.Error()}
+	}
+	return &Semantic{Vectors: vecs, Query: q}
+}
+
+// vectors returns the vectors of hashes: cached, else embedded. The map
+// holds what could be had; the error says why the rest could not.
+func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[string]string, rep *EmbedReport) (map[string][]float32, error) {
+	if e.Model == "" {
+		return map[string][]float32{}, errors.New("no embedding model is configured")
+	}
+	out := map[string][]float32{}
+	if e.Cache != nil {
+		got, err := e.Cache.TextVectors(ctx, e.Model, hashes)
+		if err != nil {
+			return out, fmt.Errorf("read cached vectors: %w", err)
+		}
+		out = got
+	}
+	rep.Cached = len(out)
+	var todo []string
+	for _, h := range hashes {
+		if _, ok := out[h]; !ok {
+			todo = append(todo, h)
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	if e.Embedder == nil {
+		return out, fmt.Errorf("%d texts have no vector and no endpoint is configured", len(todo))
+	}
+	batch, bytes := e.Batch, e.BatchBytes
+	if batch <= 0 {
+		batch = 64
+	}
+	if bytes <= 0 {
+		bytes = 64 << 10
+	}
+	for len(todo) > 0 {
+		if e.MaxCalls > 0 && rep.Calls >= e.MaxCalls {
+			return out, fmt.Errorf("%d texts left to embed after %d calls (the bound)", len(todo), rep.Calls)
+		}
+		n, size := 0, 0
+		for n < len(todo) && n < batch && (n == 0 || size+len(texts[todo[n]]) <= bytes) {
+			size += len(texts[todo[n]])
+			n++
+		}
+		part := todo[:n]
+		in := make([]string, n)
+		for i, h := range part {
+			in[i] = texts[h]
+		}
+		rep.Calls++
+		res, err := e.Embedder.Embed(ctx, in)
+		if err == nil && len(res.Vectors) != n {
+			err = fmt.Errorf("%d vectors for %d texts", len(res.Vectors), n)
+		}
+		if err != nil {
+			return out, fmt.Errorf("embed with %s: %w", e.Model, err)
+		}
+		got := map[string][]float32{}
+		for i, h := range part {
+			if unit(res.Vectors[i]) == nil {
+				return out, fmt.Errorf("embed with %s: a zero or invalid vector", e.Model)
+			}
+			got[h] = res.Vectors[i]
+			out[h] = res.Vectors[i]
+		}
+		rep.Embedded += n
+		if e.Cache != nil {
+			if err := e.Cache.PutTextVectors(ctx, e.Model, got); err != nil {
+				return out, fmt.Errorf("cache vectors: %w", err)
+			}
+		}
+		todo = todo[n:]
+	}
+	return out, nil
+}
+
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\n' && r != '\t' && r != '\r' && r != '\u3000' {
+			return false
+		}
+	}
+	return true
+}
+
+// MemVectors is a [VectorCache] in memory, for work without a store (the
+// evaluation). Safe for concurrent use.
+type MemVectors struct {
+	mu sync.Mutex
+	m  map[string][]float32 // model "\x00" hash
+}
+
+// TextVectors implements [VectorCache].
+func (m *MemVectors) TextVectors(ctx context.Context, model string, hashes []string) (map[string][]float32, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string][]float32{}
+	for _, h := range hashes {
+		if v, ok := m.m[model+"\x00"+h]; ok {
+			out[h] = v
+		}
+	}
+	return out, nil
+}
+
+// PutTextVectors implements [VectorCache].
+func (m *MemVectors) PutTextVectors(ctx context.Context, model string, vecs map[string][]float32) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil {
+		m.m = map[string][]float32{}
+	}
+	for h, v := range vecs {
+		m.m[model+"\x00"+h] = slices.Clone(v)
+	}
+	return nil
+}
