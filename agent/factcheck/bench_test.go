@@ -102,8 +102,29 @@ func BenchmarkCheck10kChinese(b *testing.B) {
 	}
 }
 
+// BenchmarkCheck10kChinesePrev: as BenchmarkCheck10kChinese, with the
+// 10,000 characters before it as the previous chapter, so that the
+// continuity checker runs too. Target: under 10 ms.
+func BenchmarkCheck10kChinesePrev(b *testing.B) {
+	p, errs := knowledge.LoadProject(filepath.Join(testdataDir, "hongloumeng"))
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	ents := append(p.Entities, syntheticEntities(84, true)...)
+	k := NewKnowledge(ents, p.WorldRules, testFolder)
+	both := []rune(chapterText(b, "hongloumeng", 38, 20000))
+	prev, text := string(both[:10000]), string(both[10000:])
+	Check(text, 40, k, prev)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		Check(text, 40, k, prev)
+	}
+}
+
 // BenchmarkHongloumeng120: every chapter of 红楼梦 checked as itself, with
-// the 红楼梦 test entities. Target: under 1 s for all 120.
+// the 红楼梦 test entities and the chapter before it for continuity.
+// Target: under 1 s for all 120.
 func BenchmarkHongloumeng120(b *testing.B) {
 	p, errs := knowledge.LoadProject(filepath.Join(testdataDir, "hongloumeng"))
 	if len(errs) > 0 {

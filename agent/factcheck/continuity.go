@@ -18,6 +18,10 @@ var personTitles = map[string]string{
 // chapter introduced (used at least twice, not declared) spelt one edit
 // differently here.
 func (k *Knowledge) checkContinuity(d *doc, prev string) []Finding {
+	var out []Finding
+	if d.cjk {
+		out = k.checkContinuityCJK(d, prev)
+	}
 	pw := wordsOf(prev)
 	titles := map[string]map[string]bool{} // surname -> titles seen
 	counts := map[string]int{}
@@ -35,7 +39,6 @@ func (k *Knowledge) checkContinuity(d *doc, prev string) []Finding {
 			titles[s][w.s] = true
 		}
 	}
-	var out []Finding
 	for i := 0; i+1 < len(d.words); i++ {
 		title, sur := d.words[i].s, d.words[i+1].s
 		class := rankClass[title]

@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,7 +35,8 @@ func sharedDir(t testing.TB, rel string) string {
 // targets: precision (findings on the originals counted as false) at
 // least 0.9, recall at least 0.8, at most one false positive per 20
 // originals.
-func evalTargets(t *testing.T, project, casesFile string) *Report {
+// prev gives the previous chapter ("" for none; nil for no continuity).
+func evalTargets(t *testing.T, project, casesFile string, prev func(int) string) *Report {
 	t.Helper()
 	p, errs := knowledge.LoadProject(project)
 	if len(errs) > 0 {
@@ -52,7 +54,7 @@ func evalTargets(t *testing.T, project, casesFile string) *Report {
 	if len(cases) == 0 {
 		t.Fatal("no cases")
 	}
-	rep := Evaluate(cases, FromProject(p, testFolder), nil)
+	rep := Evaluate(cases, FromProject(p, testFolder), prev)
 	var out bytes.Buffer
 	rep.Write(&out)
 	t.Logf("%s", out.String())
@@ -69,7 +71,7 @@ func evalTargets(t *testing.T, project, casesFile string) *Report {
 }
 
 func TestEvalPrideAndPrejudice(t *testing.T) {
-	rep := evalTargets(t, sharedDir(t, "eval/pride-and-prejudice"), sharedDir(t, "eval/role-c-planted.jsonl"))
+	rep := evalTargets(t, sharedDir(t, "eval/pride-and-prejudice"), sharedDir(t, "eval/role-c-planted.jsonl"), corpusPrev(t, "pride-and-prejudice"))
 	figs := rep.Figures()
 	for _, typ := range []string{TypeName, TypeFact, TypeState, TypeWorld} {
 		if f := figs[typ]; f == nil || f.Cases != 10 || f.Recall < 0.8 || f.Precision < 0.9 {
@@ -79,7 +81,30 @@ func TestEvalPrideAndPrejudice(t *testing.T) {
 }
 
 func TestEvalHongloumeng(t *testing.T) {
-	evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-planted.jsonl"))
+	evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-planted.jsonl"), corpusPrev(t, "hongloumeng"))
+}
+
+// corpusPrev returns the previous chapter of a corpus book, as the
+// evaluation command's --chapters gives it.
+func corpusPrev(t testing.TB, book string) func(int) string {
+	dir := sharedDir(t, "corpus/"+book)
+	return func(ch int) string {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d.txt", ch-1)))
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+}
+
+// TestEvalContinuity: names that chapter N-1 of 红楼梦 uses, misspelt in
+// chapter N by a homophone (make-hongloumeng-continuity.py), checked
+// with the whole previous chapter.
+func TestEvalContinuity(t *testing.T) {
+	rep := evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-continuity.jsonl"), corpusPrev(t, "hongloumeng"))
+	if f := rep.Figures()[TypeContinuity]; f == nil || f.Cases != 30 || f.Recall < 0.8 || f.Precision < 1 {
+		t.Errorf("continuity: %+v", f)
+	}
 }
 
 func TestReadCasesErrors(t *testing.T) {
@@ -112,9 +137,9 @@ func TestExpectedName(t *testing.T) {
 // hand-made sets.
 func TestEvalRandom(t *testing.T) {
 	t.Run("pride-and-prejudice", func(t *testing.T) {
-		evalTargets(t, sharedDir(t, "eval/pride-and-prejudice"), filepath.Join(testdataDir, "pride-and-prejudice-random.jsonl"))
+		evalTargets(t, sharedDir(t, "eval/pride-and-prejudice"), filepath.Join(testdataDir, "pride-and-prejudice-random.jsonl"), corpusPrev(t, "pride-and-prejudice"))
 	})
 	t.Run("hongloumeng", func(t *testing.T) {
-		evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-random.jsonl"))
+		evalTargets(t, filepath.Join(testdataDir, "hongloumeng"), filepath.Join(testdataDir, "hongloumeng-random.jsonl"), corpusPrev(t, "hongloumeng"))
 	})
 }

@@ -11,7 +11,10 @@
 //     imprisoned acting or speaking in the scene;
 //   - world: terms that meta/world-rules.md forbids, in their ordinary
 //     word forms;
-//   - continuity: names and titles from the previous chapter changed.
+//   - continuity: names and titles from the previous chapter changed: in
+//     English a rank or a name one edit away, in Chinese a name that
+//     spoke or was addressed there written with one character that
+//     sounds or looks alike, or a woman addressed with a man's title.
 //
 // Check is a pure function of the text, the chapter and a [Knowledge]
 // built once from the entities and world rules. Chinese text (no spaces,

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/knowledge"
@@ -21,11 +22,12 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 	fs.SetOutput(env.stderr)
 	dir := fs.String("project", "", "project folder with entities/ and meta/ (manuscript/ optional, for the previous chapter)")
 	casesPath := fs.String("cases", "", "case file (JSON lines, shared/eval/README.md part B)")
+	chapters := fs.String("chapters", "", "folder of chapter files NNN.txt (a corpus book) giving the previous chapter, for a project without manuscript/")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if *dir == "" || *casesPath == "" || fs.NArg() > 0 {
-		fmt.Fprintln(env.stderr, "usage: flowcabal eval checks --project DIR --cases FILE")
+		fmt.Fprintln(env.stderr, "usage: flowcabal eval checks --project DIR --cases FILE [--chapters DIR]")
 		return exitUsage
 	}
 	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
@@ -47,7 +49,13 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 	for _, e := range errs {
 		fmt.Fprintf(env.stderr, "warning: %v\n", e)
 	}
-	if len(proj.Entities) == 0 && len(proj.WorldRules.Forbidden) == 0 {
+	if *chapters != "" {
+		if fi, err := os.Stat(*chapters); err != nil || !fi.IsDir() {
+			fmt.Fprintf(env.stderr, "flowcabal eval checks: %s is not a folder\n", *chapters)
+			return exitFailure
+		}
+	}
+	if len(proj.Entities) == 0 && len(proj.WorldRules.Forbidden) == 0 && *chapters == "" {
 		fmt.Fprintf(env.stderr, "flowcabal eval checks: %s has no entities and no world rules\n", *dir)
 		return exitFailure
 	}
@@ -62,7 +70,15 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 		if d := proj.Chapter(ch - 1); d != nil {
 			return d.Body
 		}
-		return ""
+		if *chapters == "" || ch < 2 {
+			return ""
+		}
+		// A corpus file is the chapter as it is, heading line and all.
+		b, err := os.ReadFile(filepath.Join(*chapters, fmt.Sprintf("%03d.txt", ch-1)))
+		if err != nil {
+			return ""
+		}
+		return string(b)
 	}
 	rep := factcheck.Evaluate(cases, k, prev)
 	rep.Write(env.stdout)

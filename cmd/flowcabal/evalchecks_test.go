@@ -40,6 +40,30 @@ func TestEvalChecksChinese(t *testing.T) {
 	}
 }
 
+// TestEvalChecksContinuity: continuity cases need the previous chapter,
+// which --chapters gives from a corpus folder.
+func TestEvalChecksContinuity(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "factcheck")
+	cases := filepath.Join(dir, "hongloumeng-continuity.jsonl")
+	proj := filepath.Join(dir, "hongloumeng")
+	code, out, errOut := runEvalChecksArgs(t, "--project", proj, "--cases", cases, "--chapters", filepath.Join("..", "..", "..", "shared", "corpus", "hongloumeng"))
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "precision: 1.00 recall: 0.80 false-positives: 0") {
+		t.Errorf("with --chapters:\n%s", out)
+	}
+	// Without the previous chapter nothing can be found.
+	_, out, _ = runEvalChecksArgs(t, "--project", proj, "--cases", cases)
+	if !strings.Contains(out, "recall: 0.00") {
+		t.Errorf("without --chapters:\n%s", out)
+	}
+	code, _, errOut = runEvalChecksArgs(t, "--project", proj, "--cases", cases, "--chapters", filepath.Join(dir, "nope"))
+	if code != exitFailure || !strings.Contains(errOut, "not a folder") {
+		t.Errorf("bad --chapters: exit %d, %q", code, errOut)
+	}
+}
+
 func TestEvalChecksErrors(t *testing.T) {
 	tmp := t.TempDir()
 	bad := filepath.Join(tmp, "bad.jsonl")
