@@ -44,11 +44,13 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	baseline := fs.Bool("baseline", false, "also score plain BM25 over whole chapters at the same budget")
 	model := fs.String("model", "", "model whose tokenizer counts the budget (default cl100k_base)")
 	verbose := fs.Bool("v", false, "list the injected sources of each query")
+	useEmb := fs.Bool("embeddings", false, "blend similarity of meaning into the search, with the [models.embedding] of --project's flowcabal.toml")
+	projDir := fs.String("project", "", "project whose flowcabal.toml configures the embedding model (default: the project holding the current directory)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if *book == "" || *queries == "" || *budget <= 0 || fs.NArg() > 0 {
-		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]")
+		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline] [--embeddings [--project DIR]]")
 		return exitUsage
 	}
 	chapters, err := readBook(*book)
@@ -77,6 +79,16 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		base = assemble.InputFromProject(p)
 		base.Chapters = nil
 	}
+	var sem *evalSemantic
+	if *useEmb {
+		var done func()
+		sem, done, err = newEvalSemantic(env, *projDir)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
+			return exitUsage
+		}
+		defer done()
+	}
 	var rec, evi, brec, bevi int
 	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
 	for _, q := range qs {
@@ -94,7 +106,12 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
 			return exitFailure
 		}
-		c, err := assemble.Assemble(assemble.Node{ID: q.ID, Text: q.Query, Chapter: q.WritingChapter, Budget: *budget}, snap, assemble.Options{})
+		node := assemble.Node{ID: q.ID, Text: q.Query, Chapter: q.WritingChapter, Budget: *budget}
+		var opt assemble.Options
+		if sem != nil {
+			opt.Semantic = sem.semantic(ctx, snap, node)
+		}
+		c, err := assemble.Assemble(node, snap, opt)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
 			return exitFailure
@@ -147,9 +164,15 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 			for _, s := range c.Dropped {
 				fmt.Fprintf(env.stdout, "\tdropped %s %s %s %d %s: %s\n", s.Path, s.Level, s.Part, s.Tokens, s.Reason, s.Why)
 			}
+			for _, n := range c.Notes {
+				fmt.Fprintf(env.stdout, "\tnote: %s\n", n)
+			}
 		}
 	}
 	total := len(qs)
+	if sem != nil {
+		sem.print(env.stdout)
+	}
 	if *baseline {
 		fmt.Fprintf(env.stdout, "baseline recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(brec, total), brec, total, ratio(bevi, total), bevi, total)
 	}

@@ -22,8 +22,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	summarize := fs.Bool("summarize", false, "also produce the pending L0/L1 summaries (extractive) before returning")
 	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
+	noEmbed := fs.Bool("no-embed", false, "do not embed the manuscript's passages even when [models.embedding] is configured")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\n\n")
+		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -68,15 +69,27 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 			return exitFailure
 		}
 	}
+	var emb *embedSummary
+	if !*noEmbed {
+		// Embeddings are an aid: a missing key or a dead endpoint is
+		// reported, never a failed index.
+		stop := bar.spin("embeddings")
+		emb, err = indexEmbeddings(ctx, env, root, s)
+		stop()
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: embeddings: %v\n", err)
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(struct {
 			Root string `json:"root"`
 			store.IndexReport
-			Summarized int     `json:"summarized"`
-			Seconds    float64 `json:"seconds"`
-		}{root, rep, summarized, elapsed.Seconds()})
+			Summarized int           `json:"summarized"`
+			Embeddings *embedSummary `json:"embeddings,omitempty"`
+			Seconds    float64       `json:"seconds"`
+		}{root, rep, summarized, emb, elapsed.Seconds()})
 		return exitOK
 	}
 	w := env.stdout
@@ -89,6 +102,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(w, "  summaries:  %d made, %d pending\n", summarized, rep.PendingSummaries)
 	} else {
 		fmt.Fprintf(w, "  summaries:  %d pending (run with -summarize, or let the server make them)\n", rep.PendingSummaries)
+	}
+	if emb != nil {
+		emb.print(w)
 	}
 	for _, d := range rep.Diagnostics {
 		fmt.Fprintf(w, "%s\n", d)
