@@ -18,6 +18,13 @@ import (
 type RoleA struct {
 	Snapshot assemble.Snapshot
 	Options  assemble.Options
+	// Embedding, when set, embeds each node's prompt (cached by model and
+	// text) so that similarity of meaning joins the search over Vectors,
+	// the vectors of Snapshot's passages ([assemble.Embedding.EmbedChapters]).
+	// A failing endpoint leaves the assembly lexical, and its provenance
+	// says so; it never fails the node.
+	Embedding *assemble.Embedding
+	Vectors   *assemble.Vectors
 }
 
 // Assemble implements Assembler.
@@ -25,7 +32,12 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	if err := ctx.Err(); err != nil {
 		return Injection{}, err
 	}
-	c, err := assemble.Assemble(AssembleNode(wf, n, upstream), a.Snapshot, a.Options)
+	node := AssembleNode(wf, n, upstream)
+	opt := a.Options
+	if a.Embedding != nil {
+		opt.Semantic = a.Embedding.Semantic(ctx, a.Vectors, node)
+	}
+	c, err := assemble.Assemble(node, a.Snapshot, opt)
 	if err != nil {
 		return Injection{}, err
 	}
