@@ -184,6 +184,12 @@ type Request struct {
 	Angles []string
 	// Node labels the agent log entries.
 	Node string
+	// RunID names the agent run of the model angles (its checkpoint and
+	// log entries); empty lets the agent core make one. A caller with
+	// its own core.Manager on a store another manager also writes gives
+	// one, so that two runs started in the same second cannot share a
+	// name.
+	RunID string
 }
 
 // maxAngleFindings bounds the findings taken from one angle: a model in a
@@ -320,6 +326,7 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 		Input:       angleInput(req, text),
 		Budget:      budget,
 		Node:        req.Node,
+		ID:          req.RunID,
 	})
 	if err != nil {
 		return nil, err
