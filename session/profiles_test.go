@@ -3,9 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -307,4 +309,84 @@ func TestCurationWithoutAgentModel(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "profiles", "themes")); !os.IsNotExist(err) {
 		t.Errorf("profiles/themes exists without a model: %v", err)
 	}
+}
+
+// TestCurationRetriesATransientModelFailureThenGivesUp: an endpoint that
+// is unavailable fails the task so that the queue retries it, a bounded
+// number of times; then the pass is given up with a warning, the task
+// ends and the factual profiles stand. The key is in no log line.
+func TestCurationRetriesATransientModelFailureThenGivesUp(t *testing.T) {
+	root, srv := sample(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{System: profilePass}, Times: -1,
+		Fault: llmtest.Fault429, RetryAfter: "3600"}}})
+	var logs strings.Builder
+	var mu sync.Mutex
+	s := New(root, Options{
+		Getenv: func(k string) string {
+			if k == "K" {
+				return key
+			}
+			return ""
+		},
+		Log: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil)),
+	})
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	st, err := s.Store(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Persist(ctx, "Jane and Mr. Bingley walked in the shrubbery at Netherfield.", "manuscript/chapter-11", nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tasks, err := st.Tasks(store.TaskCurated)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tasks) == 1 && tasks[0].Attempts == 1 {
+			if !strings.Contains(tasks[0].LastError, "rate-limited") {
+				t.Errorf("the task's last error: %q", tasks[0].LastError)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the task did not fail once: %+v", tasks)
+		}
+		time.Sleep(20 * time.Millisecond) // the queue works in the background
+	}
+	if b := readFile(t, root, "profiles/characters/charles-bingley.md"); !strings.Contains(b, "Last seen in chapter 11") {
+		t.Errorf("the factual profile was not rebuilt before the model failed:\n%s", b)
+	}
+	task := store.Task{Kind: store.TaskCurated, Key: "manuscript/chapter-11",
+		Payload: json.RawMessage(`{"target":"manuscript/chapter-11","file":"manuscript/chapter-11/content.md"}`)}
+	task.Attempts = 1
+	if err := s.curated(ctx, st, task); err == nil {
+		t.Error("the second attempt gave up already")
+	}
+	task.Attempts = modelPassAttempts - 1
+	if err := s.curated(ctx, st, task); err != nil {
+		t.Errorf("the last attempt failed the task: %v", err)
+	}
+	if passCalls(srv) == 0 {
+		t.Error("the model was not asked") // how often depends on the queue's own retries, running meanwhile
+	}
+	mu.Lock()
+	out := logs.String()
+	mu.Unlock()
+	if !strings.Contains(out, "given up") || strings.Contains(out, key) {
+		t.Errorf("the log:\n%s", out)
+	}
+	assertNoKey(t, root)
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *strings.Builder
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

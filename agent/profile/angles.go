@@ -49,9 +49,11 @@ const (
 	passCacheIDAfter = "-answer"
 )
 
-// Agents runs an agent task: the agent core's Manager.
+// Agents runs agent tasks: the agent core's Manager.
 type Agents interface {
 	Run(ctx context.Context, task core.Task) (*core.Result, error)
+	// Get returns the run called id while it is active, else nil.
+	Get(id string) *core.Run
 }
 
 // Cache keeps the model's answer for a chapter text, so that a pass run
@@ -204,19 +206,31 @@ func (ps Pass) Run(ctx context.Context) (Outcome, error) {
 		if ps.Agents == nil {
 			return out, errors.New("profiles: no agent model")
 		}
+		runID := passRunIDPrefix + hash[:32]
 		res, err := ps.Agents.Run(ctx, core.Task{Role: passRole, Agent: agent(), Input: ps.input(),
-			ID: passRunIDPrefix + hash[:32], Node: ps.File, Budget: core.Budget{Steps: passAnswerSteps}})
-		if err != nil {
-			if ctx.Err() != nil {
-				return out, ctx.Err()
+			ID: runID, Node: ps.File, Budget: core.Budget{Steps: passAnswerSteps}})
+		switch {
+		case err == nil:
+			if err := json.Unmarshal(res.Answer, &ans); err != nil {
+				return out, &ModelError{Err: fmt.Errorf("decode the answer: %w", err)}
+			}
+		case ctx.Err() != nil:
+			return out, ctx.Err()
+		default:
+			// The same pass may have run meanwhile (the same text
+			// curated twice): its answer is as good.
+			if a, ok := ps.cached(cacheID, hash); ok {
+				ans, out.Cached = a, true
+				break
 			}
 			var lerr *llm.Error
-			return out, &ModelError{Err: err, Transient: errors.As(err, &lerr) && lerr.Retryable}
+			transient := errors.As(err, &lerr) && lerr.Retryable
+			if ps.Agents.Get(runID) != nil {
+				transient = true // that pass is still running: its answer will come
+			}
+			return out, &ModelError{Err: err, Transient: transient}
 		}
-		if err := json.Unmarshal(res.Answer, &ans); err != nil {
-			return out, &ModelError{Err: fmt.Errorf("decode the answer: %w", err)}
-		}
-		if ps.Cache != nil {
+		if ps.Cache != nil && !out.Cached {
 			data, _ := json.Marshal(cacheEntry{Hash: hash, File: ps.File, Answer: res.Answer})
 			if _, err := ps.Cache.SaveCheckpoint(ctx, store.Checkpoint{RunID: cacheID, Workflow: cacheWorkflow,
 				Status: store.RunDone, Data: data}); err != nil {
