@@ -138,24 +138,30 @@ func unit(x []float32) []float32 {
 	return out
 }
 
-// dot is the dot product of two vectors of the same length. Each product
-// of two float32s is exact in float64, so the sum does not depend on
-// whether the compiler fuses multiply and add: the same vectors give the
-// same bits on every machine.
+// dot is the dot product of two vectors of the same length, in float32
+// with eight running sums (it is the inner loop of ranking thousands of
+// passages). Each product is rounded by an explicit conversion, which Go
+// guarantees is never fused with the add: the same vectors give the same
+// bits on every machine, whether or not it has fused multiply-add.
 func dot(a, b []float32) float64 {
 	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += float64(a[i]) * float64(b[i])
-		s1 += float64(a[i+1]) * float64(b[i+1])
-		s2 += float64(a[i+2]) * float64(b[i+2])
-		s3 += float64(a[i+3]) * float64(b[i+3])
+	for ; i+8 <= len(a); i += 8 {
+		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
+		s0 += float32(x[0] * y[0])
+		s1 += float32(x[1] * y[1])
+		s2 += float32(x[2] * y[2])
+		s3 += float32(x[3] * y[3])
+		s4 += float32(x[4] * y[4])
+		s5 += float32(x[5] * y[5])
+		s6 += float32(x[6] * y[6])
+		s7 += float32(x[7] * y[7])
 	}
 	for ; i < len(a); i++ {
-		s0 += float64(a[i]) * float64(b[i])
+		s0 += float32(a[i] * b[i])
 	}
-	return (s0 + s1) + (s2 + s3)
+	return float64(((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)))
 }
 
 // semantic is an assembly's usable similarity input.
@@ -252,7 +258,15 @@ func (s *semantic) scopeChapters(chs []*Chapter, k int) []string {
 // Ties go by id: the same inputs give the same order.
 func (s *semantic) fuse(inScope map[string]*Chapter, chRank, pRank []scored) ([]scored, []scored, *semanticRanks) {
 	sr := &semanticRanks{chCos: map[string]float64{}, pCos: map[string]float64{}, lexCh: map[string]bool{}, lexP: map[string]bool{}}
-	var ps, cs []scored
+	// Passage ids are made only for the best: ties are broken by the
+	// chapter's path and the passage's start, a total order without them.
+	type hit struct {
+		c     *Chapter
+		i     int
+		score float64
+	}
+	var hs []hit
+	var cs []scored
 	for path, c := range inScope {
 		cv := s.vecs.chapters[path]
 		if cv == nil || cv.hash != c.Hash || len(cv.starts) != len(c.Passages) {
@@ -265,14 +279,26 @@ func (s *semantic) fuse(inScope map[string]*Chapter, chRank, pRank []scored) ([]
 			}
 			x := dot(s.query, v)
 			best = math.Max(best, x)
-			p := c.Passages[i]
-			ps = append(ps, scored{PassageID(path, p.Start, p.End), x})
+			hs = append(hs, hit{c, i, x})
 		}
 		if !math.IsInf(best, -1) {
 			cs = append(cs, scored{path, best})
 		}
 	}
-	slices.SortFunc(ps, byScore)
+	slices.SortFunc(hs, func(x, y hit) int {
+		if c := cmp.Compare(y.score, x.score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.c.Path, y.c.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.c.Passages[x.i].Start, y.c.Passages[y.i].Start)
+	})
+	ps := make([]scored, 0, min(len(hs), passagesRanked))
+	for _, h := range hs[:min(len(hs), passagesRanked)] {
+		p := h.c.Passages[h.i]
+		ps = append(ps, scored{PassageID(h.c.Path, p.Start, p.End), h.score})
+	}
 	slices.SortFunc(cs, byScore)
 	ps = closest(ps, passagesRanked)
 	cs = closest(cs, maxChapters)
