@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -22,17 +23,20 @@ import (
 	"github.com/flowcabal/flowcabal/store"
 )
 
-// Angles are the folders of profiles/ the agent model writes, one
+// Angles returns the folders of profiles/ the agent model writes, one
 // profile per file. The first three are those [Dir] gives entity kinds,
 // so the model's reading of an entity lands in the same file as its
 // factual profile; themes and style are profiles of the whole work.
-var Angles = []string{"characters", "plot-threads", "world-state", "themes", "style"}
+func Angles() []string {
+	return []string{"characters", "plot-threads", "world-state", "themes", "style"}
+}
 
 // Bounds on what goes to the model and what is taken back from it: the
 // model's answer is untrusted input.
 const (
 	maxChapterRunes  = 24000 // the curated text shown to the model
 	maxReadingRunes  = 2000  // each current reading shown to the model
+	maxReadingsRunes = 24000 // all of them together
 	maxEntityRunes   = 400   // each entity's description shown
 	maxListed        = 40    // profiles listed as possibly affected
 	maxProposals     = 16    // profiles one answer may rewrite
@@ -282,18 +286,32 @@ func (ps Pass) input() string {
 	}
 	b.WriteString("## Profiles this text may affect\n\n")
 	listed := 0
+	budget := maxReadingsRunes
 	seen := map[string]bool{}
 	if ps.Project != nil {
+		// The entities the text names most come first.
+		type named struct {
+			e *knowledge.Entity
+			n int
+		}
+		var ents []named
 		for _, e := range ps.Project.Entities {
-			if listed == maxListed || !namedIn(e, ps.Text) {
-				continue
+			if namedIn(e, ps.Text) {
+				ents = append(ents, named{e, mentions(e, ps.Text)})
 			}
+		}
+		sort.SliceStable(ents, func(i, j int) bool { return ents[i].n > ents[j].n })
+		for _, en := range ents {
+			if listed == maxListed {
+				break
+			}
+			e := en.e
 			rel := Path(e)
 			seen[rel] = true
 			listed++
-			fmt.Fprintf(&b, "### %s — %s (%s", rel, e.Name, e.Kind)
+			fmt.Fprintf(&b, "### %s — %s (%s", rel, oneLine(e.Name), e.Kind)
 			if len(e.Aliases) > 0 {
-				fmt.Fprintf(&b, "; also %s", strings.Join(e.Aliases, ", "))
+				fmt.Fprintf(&b, "; also %s", oneLine(clip(strings.Join(e.Aliases, ", "), maxTitleRunes)))
 			}
 			b.WriteString(")\n")
 			if d := ps.Project.Document(e.Resource); d != nil {
@@ -301,10 +319,13 @@ func (ps Pass) input() string {
 					fmt.Fprintf(&b, "Entity: %s\n", oneLine(desc))
 				}
 			}
-			b.WriteString(ps.currentReading(rel))
+			b.WriteString(ps.currentReading(rel, &budget))
 		}
 		for _, d := range ps.Project.Documents {
-			if listed == maxListed || seen[d.Path] || !strings.HasPrefix(d.Path, "profiles/") {
+			if listed == maxListed {
+				break
+			}
+			if seen[d.Path] || !strings.HasPrefix(d.Path, "profiles/") {
 				continue
 			}
 			if about, _ := d.Front["about"].(string); about != "" {
@@ -312,8 +333,8 @@ func (ps Pass) input() string {
 			}
 			listed++
 			title, _ := d.Front["name"].(string)
-			fmt.Fprintf(&b, "### %s — %s\n", d.Path, oneLine(title))
-			b.WriteString(ps.currentReading(d.Path))
+			fmt.Fprintf(&b, "### %s — %s\n", d.Path, oneLine(clip(title, maxTitleRunes)))
+			b.WriteString(ps.currentReading(d.Path, &budget))
 		}
 	}
 	if listed == 0 {
@@ -325,7 +346,9 @@ func (ps Pass) input() string {
 	return b.String()
 }
 
-func (ps Pass) currentReading(rel string) string {
+// currentReading shows the model's current reading of the profile rel,
+// within what is left of the readings' budget.
+func (ps Pass) currentReading(rel string, budget *int) string {
 	data, err := os.ReadFile(filepath.Join(ps.Root, filepath.FromSlash(rel)))
 	if err != nil {
 		return "Current reading: (none yet)\n\n"
@@ -334,7 +357,12 @@ func (ps Pass) currentReading(rel string) string {
 	if f.reading == nil {
 		return "Current reading: (none yet)\n\n"
 	}
-	return "Current reading:\n" + clip(strings.TrimSpace(f.reading.Body), maxReadingRunes) + "\n\n"
+	if *budget <= 0 {
+		return "Current reading: (not shown: too many profiles; rewrite it only if the text requires)\n\n"
+	}
+	body := clip(strings.TrimSpace(f.reading.Body), min(maxReadingRunes, *budget))
+	*budget -= utf8.RuneCountInString(body)
+	return "Current reading:\n" + body + "\n\n"
 }
 
 // apply writes the proposals of ans that are safe, and returns the files
@@ -429,7 +457,7 @@ func CleanPath(p string) (string, error) {
 	}
 	parts := strings.Split(rel, "/")
 	if len(parts) != 3 || parts[0] != "profiles" || !isAngle(parts[1]) {
-		return "", fmt.Errorf("proposed path %q: not profiles/<angle>/<name>.md with angle one of %s", p, strings.Join(Angles, ", "))
+		return "", fmt.Errorf("proposed path %q: not profiles/<angle>/<name>.md with angle one of %s", p, strings.Join(Angles(), ", "))
 	}
 	name := strings.TrimSuffix(parts[2], ".md")
 	if name == "" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "-") || utf8.RuneCountInString(name) > maxNameRunes {
@@ -443,14 +471,7 @@ func CleanPath(p string) (string, error) {
 	return rel, nil
 }
 
-func isAngle(s string) bool {
-	for _, a := range Angles {
-		if s == a {
-			return true
-		}
-	}
-	return false
-}
+func isAngle(s string) bool { return slices.Contains(Angles(), s) }
 
 // cleanBody makes the model's text safe to place between the markers: no
 // HTML comment delimiters (it could otherwise close its section or forge

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/agent/llm"
@@ -429,5 +431,37 @@ func TestFactualProfileUnchangedWithoutAReading(t *testing.T) {
 	want := "---\nname: \"Jane \\\"the eldest\\\" Bennet — profile\"\nkind: profile\nabout: entities/characters/jane-bennet\ngenerated: factual\n---\n# x\n\n<!-- author -->a<!-- /author -->\n"
 	if got != want {
 		t.Errorf("Render:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestPassInputIsBounded: a huge chapter and many long profiles give the
+// model a task of bounded size that still holds the chapter's start and
+// end, and lists the entities the text names most first.
+func TestPassInputIsBounded(t *testing.T) {
+	root := projecttest.Copy(t, "pride-and-prejudice")
+	for i := range 60 {
+		f := file{name: fmt.Sprintf("Theme %d", i), reading: &Reading{Body: strings.Repeat("長", 3000), Hash: "h"}}
+		full := filepath.Join(root, "profiles", "themes", fmt.Sprintf("t%02d.md", i))
+		if _, err := writeIfChanged(full, nil, f.render()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kp, _ := knowledge.LoadProject(root)
+	text := "START Mr. Bingley. " + strings.Repeat("Darcy wrote. ", 20000) + " END"
+	in := Pass{Root: root, Project: kp, File: "manuscript/chapter-11/content.md", Text: text}.input()
+	limit := maxChapterRunes + maxReadingsRunes + maxListed*(maxEntityRunes+3*maxTitleRunes+200)
+	if n := utf8.RuneCountInString(in); n > limit {
+		t.Errorf("the model's task is %d runes, over %d", n, limit)
+	}
+	for _, want := range []string{"START Mr. Bingley.", " END", "characters left out", "not shown: too many profiles"} {
+		if !strings.Contains(in, want) {
+			t.Errorf("the task lacks %q", want)
+		}
+	}
+	if d, b := strings.Index(in, "fitzwilliam-darcy.md"), strings.Index(in, "charles-bingley.md"); d < 0 || b < 0 || d > b {
+		t.Errorf("Darcy (named 20000 times) is not listed before Bingley (once): %d, %d", d, b)
+	}
+	if got := strings.Count(in, "\n### "); got != maxListed {
+		t.Errorf("%d profiles listed, want %d", got, maxListed)
 	}
 }

@@ -1,10 +1,27 @@
-// Package profile builds the factual profiles Role A navigates a long
-// work by: for an entity, the chapters it appears in, when it was last
-// seen, who it appears with, its facts as of the latest chapter and its
-// relations — all from the project's files, without a model. Profiles
-// live under profiles/ as Markdown the author can read and annotate: a
-// section between <!-- author --> and <!-- /author --> is theirs and is
-// kept, word for word, whenever the profile is regenerated.
+// Package profile builds the profiles Role A navigates a long work by,
+// under profiles/ as Markdown the author can read and annotate.
+//
+// Factual profiles need no model: for an entity, the chapters it appears
+// in, when it was last seen, who it appears with, its facts as of the
+// latest chapter and its relations, all from the project's files
+// ([Regenerate]). They go to profiles/characters, profiles/plot-threads
+// and profiles/world-state (every other entity kind) by [Dir].
+//
+// Multi-angle profiles come from the agent model, when one is configured:
+// after a curation, a [Pass] shows the model the curated text with the
+// profiles it may affect and takes back, as structured output, the
+// profiles to rewrite — under the same three folders plus profiles/themes
+// and profiles/style ([Angles]). An entity's reading goes into the same
+// file as its facts, so Role A finds both through the profile's about:.
+// The answer is kept in the store under the text's hash (and the hash is
+// written in each profile's front matter as source_hash), so the same
+// text is never sent twice; the model's paths and text are untrusted and
+// checked ([CleanPath]).
+//
+// A file's parts each have one writer: the factual part, the model's
+// section between <!-- model --> and <!-- /model -->, and the author's
+// sections between <!-- author --> and <!-- /author -->, which are kept
+// word for word whenever the profile is regenerated.
 package profile
 
 import (
@@ -37,21 +54,9 @@ func Path(e *knowledge.Entity) string {
 
 // appearances counts, per chapter, how often any of e's names occurs.
 func appearances(p *knowledge.Project, e *knowledge.Entity) map[int]int {
-	names := e.Names()
-	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
 	out := map[int]int{}
 	for _, ch := range p.Chapters {
-		text := ch.Document.Body
-		n := 0
-		for _, name := range names {
-			if len([]rune(name)) < 2 {
-				continue
-			}
-			c := strings.Count(text, name)
-			n += c
-			text = strings.ReplaceAll(text, name, "") // a longer name is not counted again as a shorter one
-		}
-		if n > 0 {
+		if n := mentions(e, ch.Document.Body); n > 0 {
 			out[ch.Number] = n
 		}
 	}
@@ -190,6 +195,22 @@ func Regenerate(root string, p *knowledge.Project, text string) ([]string, error
 		}
 	}
 	return changed, nil
+}
+
+// mentions counts the occurrences of e's names in text (a longer name is
+// not counted again as a shorter one it contains).
+func mentions(e *knowledge.Entity, text string) int {
+	names := e.Names()
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	n := 0
+	for _, name := range names {
+		if len([]rune(name)) < 2 {
+			continue
+		}
+		n += strings.Count(text, name)
+		text = strings.ReplaceAll(text, name, "")
+	}
+	return n
 }
 
 func namedIn(e *knowledge.Entity, text string) bool {
