@@ -30,13 +30,13 @@ type fixture struct {
 	srv  *llmtest.Server
 }
 
-func newFixture(t *testing.T, project string, script llmtest.Script) *fixture {
+func newFixture(t testing.TB, project string, script llmtest.Script) *fixture {
 	t.Helper()
 	srv := llmtest.New(t, script)
 	return fixtureAt(t, projecttest.Copy(t, project), srv.URL, srv)
 }
 
-func fixtureAt(t *testing.T, root, url string, srv *llmtest.Server) *fixture {
+func fixtureAt(t testing.TB, root, url string, srv *llmtest.Server) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, root, store.Options{})
