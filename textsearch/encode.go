@@ -33,17 +33,18 @@ func (x *Index) MarshalBinary() ([]byte, error) {
 		b = appendString(b, id)
 		b = binary.AppendUvarint(b, uint64(x.docs[x.docByID[id]].len))
 	}
-	terms := make([]string, 0, len(x.terms))
-	for tid, t := range x.terms {
-		if len(x.post[tid]) > 0 {
-			terms = append(terms, t)
+	terms := make([]string, 0, x.nterms())
+	for tid := range x.nterms() {
+		if len(x.plist(int32(tid))) > 0 {
+			terms = append(terms, x.dict.terms[tid])
 		}
 	}
 	slices.Sort(terms)
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var ps []posting
 	for _, t := range terms {
-		ps = append(ps[:0], x.post[x.termID[t]]...)
+		_, p := x.postings(t)
+		ps = append(ps[:0], p...)
 		for i := range ps {
 			ps[i].doc = newNum[ps[i].doc]
 		}
@@ -138,20 +139,17 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	}
 	y.live = len(y.docs)
 	nt := r.count(len(r.b))
-	y.termID = make(map[string]int32, nt)
-	y.terms = make([]string, 0, nt)
+	y.dict.terms = make([]string, 0, nt)
 	y.post = make([][]posting, 0, nt)
 	var pool []posting // one allocation for many postings lists
 	for i := 0; i < nt && r.err == nil; i++ {
 		t := r.str()
 		np := r.count(len(r.b))
-		if _, dup := y.termID[t]; dup {
+		if _, dup := y.dict.lookup(t); dup {
 			r.err = errCorrupt
 			break
 		}
-		tid := int32(len(y.terms))
-		y.termID[t] = tid
-		y.terms = append(y.terms, t)
+		y.dict.add(t)
 		if cap(pool)-len(pool) < np {
 			pool = make([]posting, 0, max(np, 1<<16))
 		}

@@ -424,3 +424,102 @@ func TestSearchFilterIsolatesStatistics(t *testing.T) {
 		t.Errorf("filtered %v != index of the accepted documents %v", got, want)
 	}
 }
+
+// Indexes that share a dictionary, and compacted ones, score and encode
+// exactly like indexes of their own.
+func TestSharedDictAndCompact(t *testing.T) {
+	a := NewAnalyzer(nil)
+	docs := []string{
+		"Elizabeth walked to Netherfield across the muddy fields.",
+		"Mr. Collins proposed to Elizabeth, who refused him.",
+		"賈寶玉初試雲雨情，林黛玉進賈府",
+		"Jane caught a cold at Netherfield.",
+	}
+	d := NewDict()
+	shared1, shared2 := NewIndexDict(0, 0, d), NewIndexDict(0, 0, d)
+	own1, own2 := NewIndex(0, 0), NewIndex(0, 0)
+	for i, s := range docs {
+		id := fmt.Sprint(i)
+		if i%2 == 0 {
+			shared1.Add(id, a.Terms(s))
+			own1.Add(id, a.Terms(s))
+		} else {
+			shared2.Add(id, a.Terms(s))
+			own2.Add(id, a.Terms(s))
+		}
+	}
+	if want := distinctTerms(a, docs); d.Len() != want {
+		t.Errorf("shared dictionary holds %d terms, want %d (each term once)", d.Len(), want)
+	}
+	shared1.Compact()
+	shared2.Compact()
+	q := a.Terms("Elizabeth Netherfield 林黛玉 Collins")
+	for i, pair := range [][2]*Index{{shared1, own1}, {shared2, own2}} {
+		if got, want := pair[0].Search(q, 0, nil), pair[1].Search(q, 0, nil); !slices.Equal(got, want) {
+			t.Errorf("index %d: shared %v != own %v", i, got, want)
+		}
+		bs, _ := pair[0].MarshalBinary()
+		bo, _ := pair[1].MarshalBinary()
+		if !bytes.Equal(bs, bo) {
+			t.Errorf("index %d: shared dictionary changes the encoding", i)
+		}
+		if got, want := pair[0].DocFreq("elizabeth"), pair[1].DocFreq("elizabeth"); got != want {
+			t.Errorf("index %d: DocFreq %d != %d", i, got, want)
+		}
+	}
+	// A compacted index can still be edited.
+	shared1.Remove("0")
+	own1.Remove("0")
+	shared1.Add("9", a.Terms("Elizabeth again"))
+	own1.Add("9", a.Terms("Elizabeth again"))
+	if got, want := shared1.Search(q, 0, nil), own1.Search(q, 0, nil); !slices.Equal(got, want) {
+		t.Errorf("compacted then edited %v != %v", got, want)
+	}
+}
+
+// distinctTerms counts the distinct terms of texts.
+func distinctTerms(a *Analyzer, texts []string) int {
+	seen := map[string]bool{}
+	for _, s := range texts {
+		for _, t := range a.Terms(s) {
+			seen[t] = true
+		}
+	}
+	return len(seen)
+}
+
+// A union of documents is indexed as their joined terms, within one
+// dictionary or across two, compacted or not.
+func TestAddUnion(t *testing.T) {
+	a := NewAnalyzer(nil)
+	parts := map[string]string{"1": "Elizabeth walked to Netherfield.", "2": "林黛玉進賈府", "3": "Jane at Netherfield again."}
+	for _, tc := range []struct {
+		name            string
+		shared, compact bool
+	}{{"shared", true, false}, {"shared compacted", true, true}, {"two dictionaries", false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDict()
+			from := NewIndexDict(0, 0, d)
+			for _, id := range []string{"1", "2", "3"} {
+				from.Add(id, a.Terms(parts[id]))
+			}
+			if tc.compact {
+				from.Compact()
+			}
+			x := NewIndex(0, 0)
+			if tc.shared {
+				x = NewIndexDict(0, 0, d)
+			}
+			want := NewIndex(0, 0)
+			x.AddUnion("arc", from, []string{"1", "3", "missing"})
+			want.Add("arc", a.Terms(parts["1"]+" "+parts["3"]))
+			x.AddUnion("other", from, []string{"2"})
+			want.Add("other", a.Terms(parts["2"]))
+			bx, _ := x.MarshalBinary()
+			bw, _ := want.MarshalBinary()
+			if !bytes.Equal(bx, bw) {
+				t.Errorf("union differs from the joined text's index")
+			}
+		})
+	}
+}
