@@ -224,15 +224,19 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 		return nil, nil, nil, err
 	}
 	folder := textsearch.NewFolder()
-	snap, errs := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(s.root)
-	if snap == nil {
+	b := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model))
+	b.Forget = true // the snapshot lives as long as the session: keep it small
+	// One reading of the files serves Role A and Role C, so the texts are
+	// held once.
+	kp, errs := knowledge.LoadProject(s.root)
+	if kp == nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %v", errs)
 	}
-	kp, _ := knowledge.LoadProject(s.root)
-	var fk *factcheck.Knowledge
-	if kp != nil {
-		fk = factcheck.FromProject(kp, folder)
+	snap, err := b.Build(assemble.InputFromProject(kp))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %w", err)
 	}
+	fk := factcheck.FromProject(kp, folder)
 	s.snap, s.facts, s.kp = snap, fk, kp
 	return snap, fk, kp, nil
 }

@@ -34,6 +34,14 @@ type Builder struct {
 	// the first Build.
 	Levels func(path, hash string) (StoredLevels, bool)
 
+	// Forget, when set, drops the term lists of the texts once a Build
+	// has indexed them: a later Build analyses the texts again, and the
+	// builder keeps only their summaries, passages and token counts. A
+	// long-lived snapshot wants it (on a million-character work the term
+	// lists are a third of the memory); a builder that makes many
+	// snapshots of nearly the same project (the evaluation) does not.
+	Forget bool
+
 	mu      sync.Mutex
 	derived map[string]*derived
 	counts  sync.Map // sha256(text) -> int
@@ -106,15 +114,21 @@ func (b *Builder) derive(text string, passages, summary bool) (*derived, string,
 	b.mu.Lock()
 	d := b.derived[h]
 	b.mu.Unlock()
-	if d != nil && (!passages || d.passages != nil || text == "") && (!summary || d.summarized) {
+	hasTerms := func(d *derived) bool { return d.terms != nil || text == "" }
+	hasPassages := func(d *derived) bool {
+		return text == "" || (d.passages != nil && len(d.pterms) == len(d.passages))
+	}
+	if d != nil && hasTerms(d) && (!passages || hasPassages(d)) && (!summary || d.summarized) {
 		return d, h, nil
 	}
 	nd := &derived{}
 	if d != nil {
 		*nd = *d
 	} else {
-		nd.terms = b.an.Terms(text)
 		nd.counts[2] = b.tc.MustCount(InjectedText(text))
+	}
+	if !hasTerms(nd) {
+		nd.terms = b.an.Terms(text)
 	}
 	if summary && !nd.summarized {
 		sum, err := b.sum.Summarize(text)
@@ -123,14 +137,21 @@ func (b *Builder) derive(text string, passages, summary bool) (*derived, string,
 		}
 		nd.summary, nd.summarized = sum, true
 	}
-	if passages && nd.passages == nil {
-		nd.passages = textsearch.Passages(text, 0)
+	if passages && !hasPassages(nd) {
+		nd.passages, nd.pterms = textsearch.Passages(text, 0), nil
 		for _, p := range nd.passages {
 			nd.pterms = append(nd.pterms, b.an.Terms(text[p.Start:p.End]))
 		}
 	}
+	keep := nd
+	if b.Forget {
+		// The caller indexes nd's terms once; the cache keeps the rest.
+		lean := *nd
+		lean.terms, lean.pterms = nil, nil
+		keep = &lean
+	}
 	b.mu.Lock()
-	b.derived[h] = nd
+	b.derived[h] = keep
 	b.mu.Unlock()
 	return nd, h, nil
 }
@@ -161,12 +182,14 @@ func (b *Builder) resource(p, text string, passages bool) (Resource, *derived, e
 
 // Build makes a snapshot of in.
 func (b *Builder) Build(in Input) (*MemSnapshot, error) {
+	// The indexes cover the same texts: one dictionary holds their terms.
+	dict := textsearch.NewDict()
 	s := &MemSnapshot{
 		b:        b,
-		chapterX: textsearch.NewIndex(0, 0),
-		passageX: textsearch.NewIndex(0, 0),
-		arcX:     textsearch.NewIndex(0, 0),
-		entityX:  textsearch.NewIndex(0, 0),
+		chapterX: textsearch.NewIndexDict(0, 0, dict),
+		passageX: textsearch.NewIndexDict(0, 0, dict),
+		arcX:     textsearch.NewIndexDict(0, 0, dict),
+		entityX:  textsearch.NewIndexDict(0, 0, dict),
 	}
 	for _, m := range in.Meta {
 		r, _, err := b.resource(m.Path, m.Text, false)
@@ -235,13 +258,11 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	}
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
-		var l0s []string
-		var terms []string
+		var l0s, paths []string
 		for _, c := range s.chapters {
 			if c.Number >= a.First && c.Number <= a.Last {
 				l0s = append(l0s, c.L0)
-				d, _, _ := b.derive(c.L2, true, false)
-				terms = append(terms, d.terms...)
+				paths = append(paths, c.Path)
 			}
 		}
 		if len(l0s) == 0 {
@@ -264,7 +285,11 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)
-		s.arcX.Add(arc.Path, terms)
+		// An arc is indexed as the union of its chapters.
+		s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+	}
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX, s.entityX} {
+		x.Compact()
 	}
 	return s, nil
 }
