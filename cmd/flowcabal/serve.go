@@ -8,6 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"sync"
 
 	"github.com/flowcabal/flowcabal/server"
@@ -22,8 +26,17 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 	listen := fs.String("listen", "", "serve on this TCP address (loopback only, e.g. 127.0.0.1:7777) instead of stdio")
 	allowRemote := fs.Bool("allow-remote", false, "allow --listen on a non-loopback address (the protocol has no authentication)")
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the server exits (for go tool pprof)")
+	memLimit := fs.Int("memory-limit", defaultMemoryLimitMiB, "soft limit of the Go heap in MiB (0: none; the GOMEMLIMIT environment variable wins)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+
+	if env.getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
+		debug.SetMemoryLimit(int64(*memLimit) << 20)
+	}
+	if *memprofile != "" {
+		runtime.MemProfileRate = 4096 // fine grained: the profile is for finding where memory goes
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -37,9 +50,15 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 	serve := func(rwc io.ReadWriteCloser) error {
 		wb := workbench.New(log, env.getenv)
 		defer wb.Close()
-		return server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
+		err := server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
 			Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
 			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
+		if *memprofile != "" {
+			// Before the workbench closes: the profile shows what a
+			// session holds.
+			writeHeapProfile(*memprofile, env.stderr)
+		}
+		return err
 	}
 
 	if *listen == "" {
@@ -81,6 +100,32 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 			err := serve(c)
 			log.Info("session ended", "remote", c.RemoteAddr().String(), "err", err)
 		}()
+	}
+}
+
+// defaultMemoryLimitMiB bounds the server's heap. Building Role A's
+// snapshot of a long work makes a burst of short-lived data, and with
+// the collector's default pacing (the heap may reach twice what is live)
+// the process would keep that peak as resident memory for the rest of
+// the session: on a million-character work the snapshot holds ~30 MB but
+// the peak reached ~150 MB. The limit makes the collector run more often
+// only while the heap is near it; a larger work, whose live data
+// approaches the limit, should raise it (--memory-limit or GOMEMLIMIT),
+// or the collector will take up to half the CPU.
+const defaultMemoryLimitMiB = 80
+
+// writeHeapProfile writes the live heap after a collection, so the
+// profile shows what the server holds rather than its garbage.
+func writeHeapProfile(file string, stderr io.Writer) {
+	f, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowcabal serve: memprofile: %v\n", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		fmt.Fprintf(stderr, "flowcabal serve: memprofile: %v\n", err)
 	}
 }
 

@@ -40,14 +40,15 @@ func main() {
 	corpus := flag.String("corpus", "../shared/corpus/hongloumeng", "folder of chapter files 001.txt… for the manuscript (default: the shared corpus beside the repository)")
 	n := flag.Int("n", 500, "samples per measurement")
 	keep := flag.Bool("keep", false, "keep the generated workspace")
+	memprofile := flag.String("memprofile", "", "have the server write its heap profile here when it exits")
 	flag.Parse()
-	if err := run(*bin, *corpus, *n, *keep); err != nil {
+	if err := run(*bin, *corpus, *n, *keep, *memprofile); err != nil {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, corpus string, n int, keep bool) error {
+func run(bin, corpus string, n int, keep bool, memprofile string) error {
 	dir, err := os.MkdirTemp("", "lspbench-")
 	if err != nil {
 		return err
@@ -71,8 +72,15 @@ func run(bin, corpus string, n int, keep bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	cmd := exec.CommandContext(ctx, bin, "serve", "--log-level", "warn")
+	args := []string{"serve", "--log-level", "warn"}
+	if memprofile != "" {
+		args = append(args, "--memprofile", memprofile)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stderr = os.Stderr
+	if g := os.Getenv("LSPBENCH_SERVER_GODEBUG"); g != "" {
+		cmd.Env = append(os.Environ(), "GODEBUG="+g) // e.g. gctrace=1, for the server alone
+	}
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -98,6 +106,9 @@ func run(bin, corpus string, n int, keep bool) error {
 		return err
 	}
 	first := time.Since(t0)
+	if os.Getenv("LSPBENCH_RSS") != "" {
+		fmt.Printf("after first diagnostics: peak %d kB\n", peakRSS(cmd.Process.Pid))
+	}
 
 	pos := func(marker string, delta int) protocol.Position {
 		i := strings.Index(text, marker)
@@ -159,6 +170,9 @@ func run(bin, corpus string, n int, keep bool) error {
 		var raw json.RawMessage
 		_ = c.Call(ctx, o.method, o.params, &raw)
 		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d)
+		if os.Getenv("LSPBENCH_RSS") != "" {
+			fmt.Printf("  peak so far %d kB\n", peakRSS(cmd.Process.Pid))
+		}
 	}
 
 	// didChange -> publishDiagnostics: alternate a broken and a fixed
