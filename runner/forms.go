@@ -40,8 +40,8 @@ func (ex *execution) setData(d runData) {
 }
 
 // step reports a step inside a node to the observer.
-func (ex *execution) step(node, msg string) {
-	if obs := ex.opts.Observer.Step; obs != nil {
+func (ex *execution) step(ctx context.Context, node, msg string) {
+	if obs := ex.opts.Observer.Step; obs != nil && ex.startTold(ctx, node) {
 		obs(node, msg)
 	}
 }
@@ -113,7 +113,7 @@ func templatePrompt(id, in, def string) string {
 func (ex *execution) refine(ctx context.Context, n *workflowlang.Node, p Params, msgs []Message, passes int, res NodeResult) NodeResult {
 	name := n.Name.Name
 	useCache := !(ex.opts.Force && ex.plan.Requested[name])
-	ex.step(name, "draft")
+	ex.step(ctx, name, "draft")
 	cur, tok, err := ex.generate(ctx, name, p, msgs, useCache)
 	if err != nil {
 		return ex.ended(ctx, res, err)
@@ -144,7 +144,7 @@ func (ex *execution) refine(ctx context.Context, n *workflowlang.Node, p Params,
 			return res
 		}
 		history = append(history, fmt.Sprintf("Pass %d · v%d", pass, cur.Version), cur.Text)
-		ex.step(name, fmt.Sprintf("pass %d of %d: critique", pass+1, passes))
+		ex.step(ctx, name, fmt.Sprintf("pass %d of %d: critique", pass+1, passes))
 		ap, err := ex.agentParams()
 		if err != nil {
 			return fail(res, err)
@@ -166,7 +166,7 @@ func (ex *execution) refine(ctx context.Context, n *workflowlang.Node, p Params,
 		}
 		res.Tokens += tok
 		history = append(history, fmt.Sprintf("Critique of pass %d", pass), crit.Text)
-		ex.step(name, fmt.Sprintf("pass %d of %d: revise", pass+1, passes))
+		ex.step(ctx, name, fmt.Sprintf("pass %d of %d: revise", pass+1, passes))
 		rev := append([]Message(nil), msgs...)
 		rev[len(rev)-1].Content += "\n\n" + templatePrompt("revise",
 			"Draft:\n"+cur.Text+"\n\nCritique:\n"+crit.Text,
@@ -232,7 +232,7 @@ func (ex *execution) evolve(ctx context.Context, n *workflowlang.Node, p Params,
 		var mu sync.Mutex
 		for k := range count {
 			wg.Go(func() {
-				ex.step(name, fmt.Sprintf("generation %d of %d, candidate %d of %d", g, gens, k+1, count))
+				ex.step(ctx, name, fmt.Sprintf("generation %d of %d, candidate %d of %d", g, gens, k+1, count))
 				cp := p
 				cp.Variant = fmt.Sprintf("g%d-c%d", g, k+1)
 				o, tok, err := ex.generate(ctx, name, cp, genMsgs, useCache)

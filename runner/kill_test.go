@@ -46,8 +46,8 @@ func runChild(root, url string) int {
 }
 
 // TestResumeAfterKill kills a run with SIGKILL while its third node waits
-// on the model, then resumes it: the finished nodes are not run again and
-// the run completes.
+// on the model, after the second has ended, then resumes it: the finished
+// nodes are not run again and the run completes.
 func TestResumeAfterKill(t *testing.T) {
 	f := newFixture(t, chain, llmtest.Script{Replies: []llmtest.Reply{
 		reply("Write A.", "alpha"),
@@ -63,7 +63,10 @@ func TestResumeAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for !sawRequest(f.srv, "Conclude: beta") {
+	// Node c starts as soon as b's output is approved, while b is still
+	// being recorded: kill once b's document says it ended.
+	bDoc := OutputPath(f.root, "workflows/w.flow", "b")
+	for !sawRequest(f.srv, "Conclude: beta") || !fileContains(bDoc, "approved v1") {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatal("the child never reached node c")
@@ -86,8 +89,17 @@ func TestResumeAfterKill(t *testing.T) {
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("unfinished runs after the kill: %+v %v", runs, err)
 	}
-	if runs[0].Nodes["b"].Status != "done" {
-		t.Fatalf("the checkpoint lost node b: %+v", runs[0].Nodes)
+	// b ended: its output is in the history, whether or not the
+	// checkpoint that acknowledges it was saved before the kill.
+	if outs, err := st.Outputs("workflows/w.flow", "b"); err != nil || len(outs) != 1 || outs[0].Text != "beta" || outs[0].RunID != runs[0].RunID {
+		t.Fatalf("the history lost node b: %+v %v (checkpoint %+v)", outs, err, runs[0].Nodes)
+	}
+	for n, nr := range runs[0].Nodes {
+		if nr.Status == "done" {
+			if _, err := st.OutputVersion("workflows/w.flow", n, nr.Version); err != nil {
+				t.Errorf("the checkpoint has %s done but its output is not in the history: %v", n, err)
+			}
+		}
 	}
 	res, err := f.run.Run(context.Background(), f.checked(), Options{Resume: runs[0].RunID})
 	if err != nil {
@@ -106,6 +118,11 @@ func TestResumeAfterKill(t *testing.T) {
 	if count["Conclude"] != 2 {
 		t.Errorf("node c was requested %d times, want 2 (killed, then resumed)", count["Conclude"])
 	}
+}
+
+func fileContains(path, text string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && strings.Contains(string(data), text)
 }
 
 func sawRequest(s *llmtest.Server, text string) bool {

@@ -282,17 +282,32 @@ type execution struct {
 	results map[string]NodeResult
 	started int
 	cancels map[string]context.CancelFunc // running nodes
+	// durable holds, per planned node, whether its output is in the
+	// history; written before the run starts, then read-only.
+	durable map[string]*durable
+	// told is closed once the observer has been told that the node
+	// started: its progress events wait for it.
+	told map[string]chan struct{}
 }
 
 func (ex *execution) save(ctx context.Context) error {
+	return ex.saveSnapshot(ctx, ex.snapshot())
+}
+
+// snapshot copies the run's checkpoint for saving.
+func (ex *execution) snapshot() store.Checkpoint {
 	ex.mu.Lock()
+	defer ex.mu.Unlock()
 	cp := ex.cp
 	cp.Nodes = make(map[string]store.NodeRun, len(ex.cp.Nodes))
 	for k, v := range ex.cp.Nodes {
 		cp.Nodes[k] = v
 	}
 	cp.Pending = append([]store.Decision(nil), ex.cp.Pending...)
-	ex.mu.Unlock()
+	return cp
+}
+
+func (ex *execution) saveSnapshot(ctx context.Context, cp store.Checkpoint) error {
 	// The checkpoint must survive even when the run is being cancelled:
 	// it is what the author resumes from.
 	saved, err := ex.r.cfg.History.SaveCheckpoint(context.WithoutCancel(ctx), cp)
@@ -305,20 +320,64 @@ func (ex *execution) save(ctx context.Context) error {
 	return nil
 }
 
+// event is what a node's goroutine tells the run's loop.
+type event struct {
+	node   string
+	kind   eventKind
+	output string     // approved
+	res    NodeResult // ended
+}
+
+type eventKind int
+
+const (
+	slotted  eventKind = iota // the node has a slot and starts
+	approved                  // its output is approved, maybe not yet recorded
+	ended                     // it ended, recorded
+)
+
+// durable tells a node's dependents, which may start before its output
+// is recorded, whether it was: set once the node has ended.
+type durable struct {
+	once sync.Once
+	done chan struct{}
+	ok   bool
+}
+
+func (d *durable) set(ok bool) {
+	d.once.Do(func() {
+		d.ok = ok
+		close(d.done)
+	})
+}
+
+// hasOutput says whether a node's status gives its dependents an output.
+func hasOutput(status string) bool {
+	return status == "done" || status == "cached" || status == "frozen"
+}
+
 func (ex *execution) run(ctx context.Context) (*Result, error) {
 	pending := map[string]int{} // unfinished deps per node
 	down := map[string][]string{}
+	ex.durable = make(map[string]*durable, len(ex.plan.Order))
+	ex.told = make(map[string]chan struct{}, len(ex.plan.Order))
 	for _, n := range ex.plan.Order {
 		pending[n] = len(ex.plan.Deps[n])
 		for _, d := range ex.plan.Deps[n] {
 			down[d] = append(down[d], n)
 		}
+		ex.durable[n] = &durable{done: make(chan struct{})}
+		ex.told[n] = make(chan struct{})
 	}
-	done := make(chan NodeResult, len(ex.plan.Order))
+	// A node sends at most three events: it has a slot, its output once
+	// approved, its end.
+	events := make(chan event, 3*len(ex.plan.Order))
 	var wg conc.WaitGroup
 	sem := make(chan struct{}, ex.r.cfg.Concurrency)
 	inFlight := 0
 	blocked := map[string]bool{}
+	released := map[string]bool{}
+	index := map[string]int{} // "node k of n"
 
 	var start func(n string)
 	start = func(n string) {
@@ -326,7 +385,7 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 		nctx, cancel := context.WithCancel(ctx)
 		ex.mu.Lock()
 		ex.started++
-		idx := ex.started
+		index[n] = ex.started
 		ex.cancels[n] = cancel
 		ex.mu.Unlock()
 		wg.Go(func() {
@@ -337,60 +396,133 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 				cancel()
 			}()
 			sem <- struct{}{}
-			defer func() { <-sem }()
-			done <- ex.node(nctx, n, idx)
+			events <- event{node: n, kind: slotted}
+			var once sync.Once
+			free := func() { once.Do(func() { <-sem }) }
+			defer free()
+			release := func(output string) {
+				// The slot bounds model calls; what is left of this
+				// node (its record) must not hold up the next one.
+				free()
+				events <- event{node: n, kind: approved, output: output}
+			}
+			res := ex.node(nctx, n, release)
+			ex.durable[n].set(hasOutput(res.Status))
+			events <- event{node: n, kind: ended, res: res}
 		})
+	}
+	// unblock counts n as finished for its dependents and starts those it
+	// was the last to wait for.
+	unblock := func(n string, good bool) {
+		for _, d := range down[n] {
+			if !good {
+				blocked[d] = true
+			}
+			pending[d]--
+			if pending[d] == 0 {
+				if blocked[d] {
+					ex.skip(d, n, down, pending, blocked)
+					continue
+				}
+				if ctx.Err() != nil {
+					continue
+				}
+				start(d)
+			}
+		}
 	}
 	for _, n := range ex.plan.Order {
 		if pending[n] == 0 {
 			start(n)
 		}
 	}
+	// A node's dependents start as soon as its output is approved (see
+	// execution.node); its record and the checkpoint follow off the
+	// critical path. The observer is still told in the order of the DAG:
+	// a node's end once a saved checkpoint holds it (nothing acknowledged
+	// is lost in a crash), and a node's start, once it has a slot, only
+	// after the ends of the nodes it reads. The nodes that end while a
+	// checkpoint is being saved share the next one.
+	slot := map[string]bool{}
+	told := map[string]bool{}        // the start
+	acked := map[string]bool{}       // the end
+	saved := map[string]NodeResult{} // end not yet told
+	var tellStart, tellEnd func(n string)
+	tellStart = func(n string) {
+		if told[n] || !slot[n] {
+			return
+		}
+		for _, d := range ex.plan.Deps[n] {
+			if !acked[d] {
+				return
+			}
+		}
+		told[n] = true
+		if obs := ex.opts.Observer.NodeStarted; obs != nil {
+			obs(n, index[n], len(ex.plan.Order))
+		}
+		close(ex.told[n])
+		tellEnd(n)
+	}
+	tellEnd = func(n string) {
+		res, ok := saved[n]
+		if !ok || !told[n] {
+			return
+		}
+		delete(saved, n)
+		acked[n] = true
+		if obs := ex.opts.Observer.NodeFinished; obs != nil {
+			obs(n, res)
+		}
+		for _, d := range down[n] {
+			tellStart(d)
+		}
+	}
 	var firstErr error
-	for inFlight > 0 {
-		// Take every result that is ready, checkpoint them in one commit,
-		// then start what they unblock: each finished node is durable
-		// before anything downstream of it starts, and a layer of nodes
-		// finishing together costs one sync, not one each.
-		batch := []NodeResult{<-done}
-		for more := true; more; {
-			select {
-			case r := <-done:
-				batch = append(batch, r)
-			default:
-				more = false
-			}
+	saveDone := make(chan error, 1)
+	saving := false
+	var unsaved, inSave []NodeResult
+	for inFlight > 0 || saving || len(unsaved) > 0 {
+		if !saving && len(unsaved) > 0 {
+			saving, inSave, unsaved = true, unsaved, nil
+			cp := ex.snapshot()
+			go func() { saveDone <- ex.saveSnapshot(ctx, cp) }()
 		}
-		inFlight -= len(batch)
-		ex.mu.Lock()
-		for _, res := range batch {
-			ex.finish(res)
-		}
-		ex.mu.Unlock()
-		if err := ex.save(ctx); err != nil && firstErr == nil {
-			firstErr = err
-		}
-		for _, res := range batch {
-			if obs := ex.opts.Observer.NodeFinished; obs != nil {
-				obs(res.Node, res)
-			}
-			ok := res.Status == "done" || res.Status == "cached" || res.Status == "frozen"
-			for _, d := range down[res.Node] {
-				if !ok {
-					blocked[d] = true
+		select {
+		case ev := <-events:
+			switch ev.kind {
+			case slotted:
+				slot[ev.node] = true
+				tellStart(ev.node)
+			case approved:
+				released[ev.node] = true
+				ex.mu.Lock()
+				ex.outputs[ev.node] = ev.output
+				ex.mu.Unlock()
+				unblock(ev.node, true)
+			case ended:
+				inFlight--
+				ex.mu.Lock()
+				ex.finish(ev.res)
+				ex.mu.Unlock()
+				unsaved = append(unsaved, ev.res)
+				if !released[ev.node] {
+					unblock(ev.node, hasOutput(ev.res.Status))
 				}
-				pending[d]--
-				if pending[d] == 0 {
-					if blocked[d] {
-						ex.skip(d, res.Node, down, pending, blocked)
-						continue
-					}
-					if ctx.Err() != nil {
-						continue
-					}
-					start(d)
-				}
+				// A released node that then failed (its output could
+				// not be recorded) has dependents running already:
+				// they see it through ex.durable and end skipped.
 			}
+		case err := <-saveDone:
+			saving = false
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			for _, res := range inSave {
+				saved[res.Node] = res
+				tellEnd(res.Node)
+			}
+			inSave = nil
 		}
 	}
 	wg.Wait()
@@ -434,8 +566,10 @@ func (ex *execution) finish(res NodeResult) {
 	} else if res.Status == "flagged" && res.Verdict != nil {
 		nr.Error = res.Verdict.Feedback
 	}
-	if res.Status == "done" || res.Status == "cached" || res.Status == "frozen" {
+	if hasOutput(res.Status) {
 		ex.outputs[res.Node] = res.Output
+	} else {
+		delete(ex.outputs, res.Node) // released, then not recorded
 	}
 	ex.cp.Nodes[res.Node] = nr
 	if res.Status == "flagged" {
@@ -468,14 +602,20 @@ func (ex *execution) skip(n, because string, down map[string][]string, pending m
 
 // node runs one node to its end: reuse from the checkpoint, a frozen
 // version or the cache, else call the model, through the gate's retries.
-func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult {
+//
+// Once the gate approves a new output, release hands it to the run so
+// that the node's dependents start at once, while the output is still
+// being recorded: a commit takes milliseconds that would otherwise be
+// added to every node on the critical path. A dependent that started
+// early in turn waits (see awaitInputs) for its inputs to be recorded
+// before it records or releases anything, so speculation never goes
+// deeper than one node and an output is in the history only if its
+// inputs are.
+func (ex *execution) node(ctx context.Context, name string, release func(output string)) NodeResult {
 	res := NodeResult{Node: name}
 	if err := ctx.Err(); err != nil {
 		res.Status, res.Err = "cancelled", err
 		return res
-	}
-	if obs := ex.opts.Observer.NodeStarted; obs != nil {
-		obs(name, idx, len(ex.plan.Order))
 	}
 	h := ex.r.cfg.History
 
@@ -491,6 +631,9 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 			if prev.Status == "flagged" {
 				res.Verdict = &Verdict{Decision: Flag, Feedback: prev.Error}
 			}
+			if r, ok := ex.awaitInputs(ctx, res); !ok {
+				return r
+			}
 			return res
 		}
 	}
@@ -503,6 +646,9 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 		o, err := h.OutputVersion(ex.wid, name, st.Frozen)
 		if err != nil {
 			return fail(res, fmt.Errorf("frozen version %d: %w", st.Frozen, err))
+		}
+		if r, ok := ex.awaitInputs(ctx, res); !ok {
+			return r
 		}
 		res.Status, res.Version, res.Output = "frozen", o.Version, o.Text
 		ex.writeOutputDoc(name, o.Text, fmt.Sprintf("frozen v%d", o.Version))
@@ -526,6 +672,13 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	if fb := ex.opts.Feedback[name]; fb != "" {
 		msgs = withFeedback(msgs, fb)
 	}
+	if attrInt(n, "candidates", 1) > 1 || attrInt(n, "refine", 0) > 0 {
+		// These forms record several outputs: they wait for their inputs
+		// first.
+		if r, ok := ex.awaitInputs(ctx, res); !ok {
+			return r
+		}
+	}
 	if c := attrInt(n, "candidates", 1); c > 1 {
 		sel := ""
 		if a := n.Attr("select"); a != nil {
@@ -548,11 +701,18 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
 		res.Messages = msgs
-		var rec store.Output
+		var text string
+		var recorded func() (store.Output, error)
 		if hit != nil {
 			// A cached output goes through the gate like a new one: an
 			// output once flagged is not approved by being reused.
-			rec, hit = *hit, nil
+			o := *hit
+			hit = nil
+			if r, ok := ex.awaitInputs(ctx, res); !ok {
+				return r
+			}
+			text = o.Text
+			recorded = func() (store.Output, error) { return o, nil }
 		} else {
 			reply, err := ex.call(ctx, name, params, msgs)
 			if err != nil {
@@ -563,24 +723,52 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 				return fail(res, err)
 			}
 			res.Tokens += reply.Usage.CompletionTokens
-			rec, err = h.RecordOutput(ctx, store.Output{
+			out := store.Output{
 				Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
 				Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
 				Provenance: inj.Provenance,
-			})
-			if err != nil {
-				return fail(res, fmt.Errorf("record output: %w", err))
+			}
+			// Only now, with the reply in hand, does the node wait for its
+			// inputs to be recorded: they were, long ago, unless the call
+			// was very short.
+			if r, ok := ex.awaitInputs(ctx, res); !ok {
+				return r
+			}
+			text = ex.redact(reply.Text)
+			// The output is recorded while the gate reviews it.
+			type recResult struct {
+				o   store.Output
+				err error
+			}
+			ch := make(chan recResult, 1)
+			go func() {
+				o, err := h.RecordOutput(ctx, out)
+				ch <- recResult{o, err}
+			}()
+			recorded = func() (store.Output, error) {
+				r := <-ch
+				if r.err != nil {
+					return r.o, fmt.Errorf("record output: %w", r.err)
+				}
+				return r.o, nil
 			}
 		}
-		reply := Reply{Text: rec.Text}
-		res.Version, res.Output = rec.Version, rec.Text
 		v := Verdict{Decision: Approve}
 		if g := ex.r.cfg.Gate; g != nil {
-			v, err = g.Review(ctx, n, reply.Text, attempt)
+			var err error
+			v, err = g.Review(ctx, n, text, attempt)
 			if err != nil {
 				v = Verdict{Decision: Flag, Feedback: "the checks could not run: " + err.Error()}
 			}
 		}
+		if v.Decision == Approve {
+			release(text)
+		}
+		rec, err := recorded()
+		if err != nil {
+			return fail(res, err)
+		}
+		res.Version, res.Output = rec.Version, rec.Text
 		res.Verdict = &v
 		switch {
 		case v.Decision == Approve:
@@ -588,7 +776,7 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 			if rec.RunID != ex.cp.RunID {
 				res.Status = "cached"
 			}
-			ex.writeOutputDoc(name, reply.Text, fmt.Sprintf("approved v%d", rec.Version))
+			ex.writeOutputDoc(name, rec.Text, fmt.Sprintf("approved v%d", rec.Version))
 			return res
 		case v.Decision == Retry && attempt <= retries:
 			msgs = withFeedback(res.Messages, v.Feedback)
@@ -596,10 +784,60 @@ func (ex *execution) node(ctx context.Context, name string, idx int) NodeResult 
 			continue
 		default:
 			res.Status = "flagged"
-			ex.writeOutputDoc(name, reply.Text, fmt.Sprintf("needs you v%d", rec.Version))
+			ex.writeOutputDoc(name, rec.Text, fmt.Sprintf("needs you v%d", rec.Version))
 			return res
 		}
 	}
+}
+
+// redactor is what a History that removes secrets from what it records
+// offers, so that an output handed on before it is recorded is the text
+// the history will hold.
+type redactor interface {
+	Redact(text string) string
+}
+
+func (ex *execution) redact(text string) string {
+	if r, ok := ex.r.cfg.History.(redactor); ok {
+		return r.Redact(text)
+	}
+	return text
+}
+
+// startTold waits until the observer has been told that node started
+// (at once, unless a reply streams in while the checkpoint of the node's
+// inputs is being saved). It reports false if ctx ends first.
+func (ex *execution) startTold(ctx context.Context, node string) bool {
+	told, ok := ex.told[node]
+	if !ok {
+		return true // not a node of this run (a sub-workflow's step)
+	}
+	select {
+	case <-told:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// awaitInputs waits until the node's inputs are recorded. It reports
+// false, with the node's result, when one of them never will be (the
+// node is skipped) or the node is cancelled.
+func (ex *execution) awaitInputs(ctx context.Context, res NodeResult) (NodeResult, bool) {
+	for _, dep := range ex.plan.Deps[res.Node] {
+		d := ex.durable[dep]
+		select {
+		case <-d.done:
+		case <-ctx.Done():
+			res.Status, res.Err = "cancelled", ctx.Err()
+			return res, false
+		}
+		if !d.ok {
+			res.Status, res.Err = "skipped", fmt.Errorf("waiting on %s", dep)
+			return res, false
+		}
+	}
+	return res, true
 }
 
 func fail(res NodeResult, err error) NodeResult {
@@ -615,13 +853,16 @@ func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Mes
 		return ex.r.cfg.Model.Stream(ctx, p, msgs, func(Delta) {})
 	}
 	var buf strings.Builder
-	var last time.Time
+	// The live document is rewritten at most every 250 ms, counting from
+	// the request: a reply that arrives within that is written once, when
+	// the node ends, and costs its node no disk write while it streams.
+	last := time.Now()
 	onDelta := func(d Delta) {
 		if d.Restart {
 			buf.Reset()
 		}
 		buf.WriteString(d.Text)
-		if obs := ex.opts.Observer.Delta; obs != nil {
+		if obs := ex.opts.Observer.Delta; obs != nil && ex.startTold(ctx, name) {
 			obs(name, d)
 		}
 		if time.Since(last) > 250*time.Millisecond {

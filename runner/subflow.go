@@ -48,7 +48,7 @@ func (ex *execution) used(ctx context.Context, alias, node string) (string, erro
 		}
 	}
 	sub := workflowlang.Check(f, ex.r.cfg.Env)
-	ex.step(alias+"."+node, "sub-workflow "+ex.r.cfg.relPath(f.Path))
+	ex.step(ctx, alias+"."+node, "sub-workflow "+ex.r.cfg.relPath(f.Path))
 	res, err := ex.r.Run(ctx, sub, Options{Target: Target{Node: node}, Inputs: inputs,
 		Force: false, Observer: ex.opts.Observer})
 	if err != nil {
