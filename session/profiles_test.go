@@ -143,6 +143,18 @@ func TestCurationRegeneratesMultiAngleProfiles(t *testing.T) {
 			t.Errorf("%s: front matter %v", rel, front)
 		}
 	}
+	// Role A navigates by them: a theme is a profile of the whole work.
+	c, err := s.Context(wf, "draft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, src := range c.Sources {
+		found = found || src.Path == "profiles/themes/marriage.md"
+	}
+	if !found {
+		t.Errorf("Role A's context for the draft lacks the theme's profile: %+v", c.Sources)
+	}
 	b := readFile(t, root, "profiles/characters/charles-bingley.md")
 	for _, want := range []string{mine, "Last seen in chapter 11", "Bingley is all attention to Jane", "generated: factual, model", "about: entities/characters/charles-bingley"} {
 		if !strings.Contains(b, want) {
