@@ -465,3 +465,43 @@ func TestPassInputIsBounded(t *testing.T) {
 		t.Errorf("%d profiles listed, want %d", got, maxListed)
 	}
 }
+
+// TestSymlinksOutOfTheProjectAreRefused: a profile folder or file that a
+// symbolic link takes out of the project is not written through.
+func TestSymlinksOutOfTheProjectAreRefused(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.md")
+	if err := os.WriteFile(secret, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := projecttest.Copy(t, "pride-and-prejudice")
+	if err := os.Symlink(outside, filepath.Join(root, "profiles", "themes")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "profiles", "style"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "profiles", "style", "voice.md")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(answer{Profiles: []proposal{
+		{Path: "profiles/themes/pride.md", Title: "Pride", Body: "pwned"},
+		{Path: "profiles/style/voice.md", Title: "Voice", Body: "pwned"},
+		{Path: "profiles/style/irony.md", Title: "Irony", Body: "The narrator's irony."},
+	}})
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{JSON: data}}})
+	f := fixtureAt(t, root, srv.URL, srv)
+	out, err := f.pass(t, "manuscript/chapter-11/content.md", "Darcy's pride.").Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Changed) != 1 || out.Changed[0] != "profiles/style/irony.md" || len(out.Refused) != 2 {
+		t.Errorf("outcome %+v", out)
+	}
+	if got, _ := os.ReadFile(secret); string(got) != "keep me\n" {
+		t.Errorf("the file outside was written: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "pride.md")); !os.IsNotExist(err) {
+		t.Errorf("a profile was written outside the project: %v", err)
+	}
+}
