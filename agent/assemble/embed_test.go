@@ -410,3 +410,39 @@ func TestSemanticInputChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestFusion: what both searches find is reordered a little; what only
+// the ranking by meaning finds comes right after the lexical core.
+func TestFusion(t *testing.T) {
+	ids := func(xs []scored) string {
+		var s []string
+		for _, x := range xs {
+			s = append(s, x.id)
+		}
+		return strings.Join(s, " ")
+	}
+	lex := []scored{{"a", 9}, {"b", 8}, {"c", 7}, {"d", 6}, {"e", 5}, {"f", 4}}
+	for _, tc := range []struct {
+		name string
+		sem  []scored
+		w    float64
+		core int
+		want string
+	}{
+		{"nothing by meaning", nil, 0.2, 2, "a b c d e f"},
+		{"a small boost moves up two ranks", []scored{{"c", 0.9}}, 0.2, 2, "c a b d e f"},
+		{"a small boost moves up two ranks, not more", []scored{{"d", 0.9}}, 0.2, 2, "a d b c e f"},
+		{"a large weight overturns", []scored{{"f", 0.9}}, 5, 2, "f a b c d e"},
+		{"extras after the core", []scored{{"x", 0.9}, {"y", 0.8}, {"b", 0.7}}, 0.2, 2, "b a x y c d e f"},
+		{"ties go by id", []scored{{"z", 0.5}}, 1, 1, "a z b c d e f"},
+	} {
+		lexSet := map[string]bool{}
+		for _, x := range lex {
+			lexSet[x.id] = true
+		}
+		got := withExtras(rrf(lex, tc.sem, tc.w), tc.sem, lexSet, tc.core, 2)
+		if ids(got) != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, ids(got), tc.want)
+		}
+	}
+}

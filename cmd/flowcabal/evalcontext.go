@@ -46,6 +46,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	verbose := fs.Bool("v", false, "list the injected sources of each query")
 	useEmb := fs.Bool("embeddings", false, "blend similarity of meaning into the search, with the [models.embedding] of --project's flowcabal.toml")
 	projDir := fs.String("project", "", "project whose flowcabal.toml configures the embedding model (default: the project holding the current directory)")
+	semWeight := fs.Float64("semantic-weight", 0, "with --embeddings: how much the ranking by meaning counts against the lexical one (default 0.2)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -110,6 +111,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		var opt assemble.Options
 		if sem != nil {
 			opt.Semantic = sem.semantic(ctx, snap, node)
+			opt.Semantic.Weight = *semWeight
 		}
 		c, err := assemble.Assemble(node, snap, opt)
 		if err != nil {
