@@ -59,6 +59,8 @@
 //	embeddings    model "\x00" resource path → Embedding (since schema 2);
 //	              "\x00text\x00" model "\x00" content hash → text vector
 //	              (passages, prompts: by content, base64 float32s)
+//	              "\x00answer\x00" input hash → a model's cached JSON answer
+//	              (Role A's intent refinement)
 //	tasks         kind "\x00" key → Task (durable work of other packages,
 //	              since schema 3)
 //

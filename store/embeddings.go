@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -217,4 +218,51 @@ func decodeVector(s string, dims int) ([]float32, error) {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
 	}
 	return v, nil
+}
+
+// Model answers that Role A caches live in the same bucket, by the hash
+// of everything the model was asked (its configuration, prompt and
+// schema), so that asking again with the same input gives the same
+// answer without a call: Role A's intent refinement stays deterministic.
+// They are beside the vectors because they are of the same kind, derived
+// from text by a model and worth keeping across runs; a bucket of their
+// own would need a new schema version.
+const answerPrefix = "\x00answer\x00"
+
+// cachedAnswer is an answer as stored.
+type cachedAnswer struct {
+	Key    string          `json:"key"`
+	Answer json.RawMessage `json:"answer"`
+}
+
+// CachedAnswer returns the JSON answer cached under key (a hash of the
+// model's input), and whether there is one.
+func (s *Store) CachedAnswer(ctx context.Context, key string) (json.RawMessage, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	var a cachedAnswer
+	var ok bool
+	err := s.view(func(tx *bolt.Tx) error {
+		var err error
+		ok, err = getJSON(tx.Bucket(bEmbeddings), answerPrefix+key, &a)
+		return err
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("cached answer %s: %w", key, err)
+	}
+	return a.Answer, ok, nil
+}
+
+// PutCachedAnswer caches a JSON answer under key.
+func (s *Store) PutCachedAnswer(ctx context.Context, key string, answer json.RawMessage) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if key == "" || !json.Valid(answer) {
+		return fmt.Errorf("put cached answer: a key and a JSON answer are required")
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		return putJSON(tx.Bucket(bEmbeddings), answerPrefix+key, cachedAnswer{Key: key, Answer: answer})
+	})
 }

@@ -80,3 +80,27 @@ func TestTextVectors(t *testing.T) {
 		t.Error("TextVectors ignored a cancelled context")
 	}
 }
+
+func TestCachedAnswers(t *testing.T) {
+	ctx := context.Background()
+	s, _ := indexed(t)
+	if _, ok, err := s.CachedAnswer(ctx, "k1"); ok || err != nil {
+		t.Fatalf("empty cache: %v %v", ok, err)
+	}
+	if err := s.PutCachedAnswer(ctx, "k1", []byte(`{"entities":["甲"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := s.CachedAnswer(ctx, "k1")
+	if err != nil || !ok || string(got) != `{"entities":["甲"]}` {
+		t.Errorf("got %s %v %v", got, ok, err)
+	}
+	for _, bad := range []struct{ key, answer string }{{"", `{}`}, {"k", `{"a":`}, {"k", ``}} {
+		if err := s.PutCachedAnswer(ctx, bad.key, []byte(bad.answer)); err == nil {
+			t.Errorf("PutCachedAnswer(%q, %q) accepted", bad.key, bad.answer)
+		}
+	}
+	// Answers never show among vectors.
+	if v, _ := s.TextVectors(ctx, "k1", []string{"k1"}); len(v) != 0 {
+		t.Errorf("an answer read as a vector: %v", v)
+	}
+}
