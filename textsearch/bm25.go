@@ -75,8 +75,12 @@ func NewIndex(k1, b float64) *Index {
 // bytes a term instead of about 50, which matters while a snapshot of a
 // long work is being built.
 type Dict struct {
-	terms []string // by id
-	slots []int32  // id+1, or 0 for an empty slot; len is a power of two, at most half full
+	// The terms are kept end to end in one byte array, so that the
+	// dictionary holds no pointers for the garbage collector to follow:
+	// term id i is text[ends[i-1]:ends[i]] (from 0 for the first).
+	text  []byte
+	ends  []int32
+	slots []int32 // id+1, or 0 for an empty slot; len is a power of two, at most half full
 	seed  maphash.Seed
 }
 
@@ -84,14 +88,26 @@ type Dict struct {
 func NewDict() *Dict { return &Dict{seed: maphash.MakeSeed(), slots: make([]int32, 64)} }
 
 // Len returns the number of distinct terms.
-func (d *Dict) Len() int { return len(d.terms) }
+func (d *Dict) Len() int { return len(d.ends) }
+
+// bytes returns term id's bytes.
+func (d *Dict) bytes(id int32) []byte {
+	start := int32(0)
+	if id > 0 {
+		start = d.ends[id-1]
+	}
+	return d.text[start:d.ends[id]]
+}
+
+// term returns term id.
+func (d *Dict) term(id int32) string { return string(d.bytes(id)) }
 
 // slot returns the index of t's slot, or of the empty slot where t
 // would go.
 func (d *Dict) slot(t string) int {
 	mask := len(d.slots) - 1
 	i := int(maphash.String(d.seed, t)) & mask
-	for d.slots[i] != 0 && d.terms[d.slots[i]-1] != t {
+	for d.slots[i] != 0 && string(d.bytes(d.slots[i]-1)) != t {
 		i = (i + 1) & mask
 	}
 	return i
@@ -102,15 +118,21 @@ func (d *Dict) add(t string) int32 {
 	if d.slots[i] != 0 {
 		return d.slots[i] - 1
 	}
-	id := int32(len(d.terms))
-	d.terms = append(d.terms, t)
+	id := int32(len(d.ends))
+	d.text = append(d.text, t...)
+	d.ends = append(d.ends, int32(len(d.text)))
 	d.slots[i] = id + 1
-	if 2*len(d.terms) > len(d.slots) {
+	if 2*len(d.ends) > len(d.slots) {
 		old := d.slots
 		d.slots = make([]int32, 2*len(old))
+		mask := len(d.slots) - 1
 		for _, v := range old {
 			if v != 0 {
-				d.slots[d.slot(d.terms[v-1])] = v
+				j := int(maphash.Bytes(d.seed, d.bytes(v-1))) & mask
+				for d.slots[j] != 0 {
+					j = (j + 1) & mask
+				}
+				d.slots[j] = v
 			}
 		}
 	}
@@ -265,7 +287,7 @@ func (x *Index) AddUnion(id string, from *Index, docs []string) {
 			if i, found := slices.BinarySearchFunc(p, fd, func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
 				own := tid
 				if from.dict != x.dict {
-					own = x.dict.add(from.dict.terms[tid])
+					own = x.dict.add(from.dict.term(tid))
 				}
 				tf[own] += p[i].tf
 			}

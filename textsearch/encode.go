@@ -36,7 +36,7 @@ func (x *Index) MarshalBinary() ([]byte, error) {
 	terms := make([]string, 0, x.nterms())
 	for tid := range x.nterms() {
 		if len(x.plist(int32(tid))) > 0 {
-			terms = append(terms, x.dict.terms[tid])
+			terms = append(terms, x.dict.term(int32(tid)))
 		}
 	}
 	slices.Sort(terms)
@@ -139,7 +139,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	}
 	y.live = len(y.docs)
 	nt := r.count(len(r.b))
-	y.dict.terms = make([]string, 0, nt)
+	y.dict.ends = make([]int32, 0, nt)
 	y.post = make([][]posting, 0, nt)
 	var pool []posting // one allocation for many postings lists
 	for i := 0; i < nt && r.err == nil; i++ {
