@@ -27,6 +27,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 	allowRemote := fs.Bool("allow-remote", false, "allow --listen on a non-loopback address (the protocol has no authentication)")
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the server exits (for go tool pprof)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole session to this file (for go tool pprof)")
 	memLimit := fs.Int("memory-limit", defaultMemoryLimitMiB, "soft limit of the Go heap in MiB (0: none; the GOMEMLIMIT environment variable wins)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -34,6 +35,19 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 
 	if env.getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
 		debug.SetMemoryLimit(int64(*memLimit) << 20)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal serve: cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal serve: cpuprofile: %v\n", err)
+			return exitFailure
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *memprofile != "" {
 		runtime.MemProfileRate = 4096 // fine grained: the profile is for finding where memory goes
@@ -62,6 +76,9 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 	}
 
 	if *listen == "" {
+		if f, ok := env.stdout.(*os.File); ok {
+			growStdoutPipe(f)
+		}
 		err := serve(stdio{env.stdin, env.stdout})
 		if err != nil {
 			log.Info("session ended", "err", err)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/server/lsptest"
 	"go.lsp.dev/protocol"
@@ -41,6 +42,11 @@ type envelope struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error,omitempty"`
+
+	// received is when the message's last byte was read, before it was
+	// decoded: what the server and the transport cost, without this
+	// client's decoder.
+	received time.Time
 }
 
 func newClient(in io.Reader, out io.WriteCloser) *client {
@@ -55,15 +61,20 @@ func (c *client) write(v any) error {
 	if err != nil {
 		return err
 	}
+	return c.writeRaw(b)
+}
+
+func (c *client) writeRaw(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err = fmt.Fprintf(c.out, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	_, err := fmt.Fprintf(c.out, "Content-Length: %d\r\n\r\n%s", len(b), b)
 	return err
 }
 
 func (c *client) read() {
 	for {
 		body, err := c.frame()
+		received := time.Now()
 		if err != nil {
 			c.mu.Lock()
 			c.err = err
@@ -76,7 +87,7 @@ func (c *client) read() {
 			c.mu.Unlock()
 			return
 		}
-		var m envelope
+		m := envelope{received: received}
 		if err := json.Unmarshal(body, &m); err != nil {
 			continue
 		}
@@ -130,33 +141,45 @@ func (c *client) frame() ([]byte, error) {
 // Call sends a request and waits for its answer; result may be nil or a
 // *json.RawMessage.
 func (c *client) Call(ctx context.Context, method string, params any, result *json.RawMessage) error {
+	_, err := c.Timed(ctx, method, params, result)
+	return err
+}
+
+// Timed is Call that also returns the time from sending the request to
+// reading the last byte of its answer.
+func (c *client) Timed(ctx context.Context, method string, params any, result *json.RawMessage) (time.Duration, error) {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return c.err
+		return 0, c.err
 	}
 	c.seq++
 	id := strconv.Itoa(c.seq)
 	ch := make(chan envelope, 1)
 	c.pending[id] = ch
 	c.mu.Unlock()
-	if err := c.write(map[string]any{"jsonrpc": "2.0", "id": c.seq, "method": method, "params": params}); err != nil {
-		return err
+	req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.seq, "method": method, "params": params})
+	if err != nil {
+		return 0, err
+	}
+	sent := time.Now()
+	if err := c.writeRaw(req); err != nil {
+		return 0, err
 	}
 	select {
 	case m, ok := <-ch:
 		if !ok {
-			return fmt.Errorf("%s: connection closed", method)
+			return 0, fmt.Errorf("%s: connection closed", method)
 		}
 		if m.Error != nil {
-			return fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
+			return 0, fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
 		}
 		if result != nil {
 			*result = m.Result
 		}
-		return nil
+		return m.received.Sub(sent), nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return 0, ctx.Err()
 	}
 }
 
