@@ -55,14 +55,19 @@ type file struct {
 	authors [][]byte
 }
 
-// parseFile reads the parts of an existing profile file. Front matter
-// that does not parse leaves the reading's provenance empty: the next
-// model pass then writes it again.
+// parseFile reads the parts of an existing profile file. A file that
+// does not parse leaves the reading's provenance empty: the next model
+// pass then writes it again.
 func parseFile(rel string, data []byte) file {
 	var f file
 	f.authors = authorSection.FindAll(data, -1)
 	d, _ := knowledge.ParseDocument(rel, data)
 	if d == nil {
+		// Not a document (not UTF-8): the model's section is kept all
+		// the same, so that the factual rebuild does not lose it.
+		if m := modelSection.FindSubmatch(data); m != nil {
+			f.reading = &Reading{Body: strings.ToValidUTF8(string(m[1]), "\uFFFD")}
+		}
 		return f
 	}
 	f.name, _ = d.Front["name"].(string)
