@@ -34,11 +34,26 @@ type Prose struct {
 
 	mu   sync.Mutex
 	docs map[protocol.DocumentURI]*proseDoc
+	// models are the model findings on chapters the author asked the
+	// model to check (flowcabal.checkChapter), and checks those checks
+	// in flight.
+	models map[protocol.DocumentURI]*chapterModel
+	checks map[protocol.DocumentURI]*chapterRun
+	seq    int
+	// gens counts the checks of each document: a check that a newer one
+	// overtook (a model check ending while the author types) publishes
+	// nothing.
+	gens map[protocol.DocumentURI]int
 }
 
 type proseDoc struct {
 	text     string
 	findings []factcheck.Finding
+	// ed and enc are the editor that last sent the document and the
+	// position encoding it negotiated, for publishing later (a model
+	// check ends after its command has answered).
+	ed  server.Editor
+	enc workflowlang.Encoding
 }
 
 // Prose returns the workbench's Markdown handler.
@@ -46,7 +61,8 @@ func (w *Workbench) Prose() *Prose {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.prose == nil {
-		w.prose = &Prose{w: w, docs: map[protocol.DocumentURI]*proseDoc{}}
+		w.prose = &Prose{w: w, docs: map[protocol.DocumentURI]*proseDoc{},
+			models: map[protocol.DocumentURI]*chapterModel{}, checks: map[protocol.DocumentURI]*chapterRun{}, gens: map[protocol.DocumentURI]int{}}
 	}
 	return w.prose
 }
@@ -65,6 +81,10 @@ func (p *Prose) Change(ed server.Editor, uri protocol.DocumentURI, version int32
 func (p *Prose) Close(ed server.Editor, uri protocol.DocumentURI) {
 	p.mu.Lock()
 	delete(p.docs, uri)
+	delete(p.gens, uri)
+	// The model's findings index the text as the editor had it; on disk
+	// it may differ. A check in flight goes on and publishes when done.
+	delete(p.models, uri)
 	p.mu.Unlock()
 	_ = ed.Notify(context.Background(), "textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": []any{}})
 }
@@ -120,6 +140,10 @@ func (p *Prose) check(ed server.Editor, uri protocol.DocumentURI, version int32,
 	if err != nil {
 		return
 	}
+	p.mu.Lock()
+	p.gens[uri]++
+	gen := p.gens[uri]
+	p.mu.Unlock()
 	body, off := text, 0
 	if isOutput && outputHeader.MatchString(text) {
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -127,18 +151,24 @@ func (p *Prose) check(ed server.Editor, uri protocol.DocumentURI, version int32,
 		}
 	}
 	findings := ss.Check(body, chapterOf(root, path, text))
+	// What the agent model's angles found: when the gate reviewed this
+	// output, or when the author asked for a check of this chapter (kept
+	// while the text they found stays as it was), unless a deterministic
+	// finding already covers it.
+	var model []factcheck.Finding
 	if isOutput {
-		// What the agent model's angles found when the gate reviewed this
-		// output, unless a deterministic finding already covers it.
-	model:
-		for _, mf := range ss.ModelFindings(body) {
-			for _, d := range findings {
-				if mf.End > mf.Start && d.Start < mf.End && mf.Start < d.End {
-					continue model
-				}
+		model = ss.ModelFindings(body)
+	} else {
+		model = p.keptModel(uri, text)
+	}
+model:
+	for _, mf := range model {
+		for _, d := range findings {
+			if mf.End > mf.Start && d.Start < mf.End && mf.Start < d.End {
+				continue model
 			}
-			findings = append(findings, mf)
 		}
+		findings = append(findings, mf)
 	}
 	dismissed := p.w.dismissed(root)
 	kept := findings[:0]
@@ -150,7 +180,11 @@ func (p *Prose) check(ed server.Editor, uri protocol.DocumentURI, version int32,
 		}
 	}
 	p.mu.Lock()
-	p.docs[uri] = &proseDoc{text: text, findings: kept}
+	if p.gens[uri] != gen {
+		p.mu.Unlock()
+		return
+	}
+	p.docs[uri] = &proseDoc{text: text, findings: kept, ed: ed, enc: enc}
 	p.mu.Unlock()
 	m := workflowlang.NewMapper([]byte(text))
 	diags := make([]protocol.Diagnostic, 0, len(kept))
@@ -250,7 +284,7 @@ func (p *Prose) CodeActions(ctx context.Context, uri protocol.DocumentURI, rng p
 		out = append(out, protocol.CodeAction{Title: "Dismiss this finding", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
 			Command: &protocol.Command{Title: "Dismiss", Command: cmdDismiss, Arguments: []any{map[string]any{"uri": uri, "text": findingKey(doc.text, f)}}}})
 	}
-	return out, nil
+	return append(out, chapterActions(uri, path)...), nil
 }
 
 // progressionEdit adds `- { chapter: N, facts: { key: value } }` to the
@@ -339,7 +373,7 @@ func (w *Workbench) dismiss(req server.CommandRequest) (any, error) {
 	doc := pr.docs[req.Args.URI]
 	pr.mu.Unlock()
 	if doc != nil {
-		pr.check(req.Editor, req.Args.URI, 0, doc.text, workflowlang.UTF16)
+		pr.check(req.Editor, req.Args.URI, 0, doc.text, doc.enc)
 	}
 	return map[string]any{"dismissed": req.Args.Text}, nil
 }

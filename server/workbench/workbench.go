@@ -62,6 +62,7 @@ var runnerCommands = map[string]bool{
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
 	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true, cmdSkip: true,
+	cmdCheckChapter: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -309,6 +310,9 @@ func (w *Workbench) refreshLenses() {
 // CancelProgress cancels the run a progress token belongs to; it
 // implements server.ProgressCanceller.
 func (w *Workbench) CancelProgress(token string) {
+	if w.Prose().cancelToken(token) {
+		return // a chapter check
+	}
 	w.mu.Lock()
 	file, ok := w.tokens[token]
 	w.mu.Unlock()
@@ -390,6 +394,9 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 	}
 	if req.Command == cmdDismiss {
 		return w.dismiss(req)
+	}
+	if req.Command == cmdCheckChapter {
+		return w.checkChapter(ctx, req)
 	}
 	command, args, snap := req.Command, req.Args, req.Snapshot
 	f, node, err := w.resolveTarget(snap, args, workflowlang.UTF16)

@@ -36,6 +36,7 @@ type editor struct {
 	srv    *llmtest.Server
 	client *lsptest.Client
 	done   chan error
+	wb     *Workbench
 }
 
 func start(t *testing.T, script llmtest.Script) *editor {
@@ -67,7 +68,7 @@ func startIn(t *testing.T, root string, llm *llmtest.Server) *editor {
 		wb.Close()
 		done <- err
 	}()
-	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done}
+	e := &editor{t: t, ctx: ctx, root: root, srv: llm, client: lsptest.Connect(ctx, b), done: done, wb: wb}
 	t.Cleanup(func() {
 		e.client.Close()
 		<-done
