@@ -117,7 +117,7 @@ fc.setup({
 })
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
-  'FlowContext', 'FlowGraph' }
+  'FlowContext', 'FlowCheckChapter', 'FlowGraph' }
 for _, n in ipairs(names) do
   eq('user command :' .. n, vim.fn.exists(':' .. n), 2)
 end
@@ -203,7 +203,7 @@ done, ex = run('FlowEdit')
 eq(':FlowEdit sends the buffer', ex and ex.arguments[1].text,
   table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n'))
 for _, pair in ipairs({ { 'FlowCancel', 'flowcabal.cancel' }, { 'FlowFreeze', 'flowcabal.freeze' },
-  { 'FlowUnfreeze', 'flowcabal.unfreeze' }, { 'FlowContext', 'flowcabal.showContext' } }) do
+  { 'FlowUnfreeze', 'flowcabal.unfreeze' }, { 'FlowContext', 'flowcabal.showContext' }, { 'FlowCheckChapter', 'flowcabal.checkChapter' } }) do
   done, ex = run(pair[1])
   eq(':' .. pair[1] .. ' command', ex and ex.command, pair[2])
 end

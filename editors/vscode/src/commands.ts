@@ -37,6 +37,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'flowcabal.ui.buildAccept', server: 'flowcabal.buildAccept', text: 'optional', prompt: 'Modification to apply before accepting (optional)' },
   { id: 'flowcabal.ui.buildReject', server: 'flowcabal.buildReject', text: 'optional', prompt: 'Why reject it? (optional)' },
   { id: 'flowcabal.ui.showContext', server: 'flowcabal.showContext', text: 'none' },
+  { id: 'flowcabal.ui.checkChapter', server: 'flowcabal.checkChapter', text: 'none' },
 ];
 
 /** An LSP position (UTF-16 code units, which is what VS Code counts in). */

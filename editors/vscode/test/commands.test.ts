@@ -6,7 +6,7 @@ import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type Co
 
 const SERVER_COMMANDS = [
   'runNode', 'runWorkflow', 'runFrom', 'cancel', 'approve', 'retry', 'edit', 'freeze', 'unfreeze',
-  'restoreVersion', 'persist', 'build', 'buildAccept', 'buildReject', 'showContext',
+  'restoreVersion', 'persist', 'build', 'buildAccept', 'buildReject', 'showContext', 'checkChapter',
 ].map((c) => `flowcabal.${c}`);
 
 test('every server command has a palette entry contributed in package.json', () => {

@@ -64,6 +64,7 @@ M.commands = {
   { user = 'FlowBuildAccept', command = 'flowcabal.buildAccept', text = 'optional', prompt = 'Modification (empty to accept as is): ', desc = 'Accept the proposed build' },
   { user = 'FlowBuildReject', command = 'flowcabal.buildReject', text = 'optional', prompt = 'Reason (optional): ', desc = 'Reject the proposed build' },
   { user = 'FlowContext', command = 'flowcabal.showContext', node_arg = true, show = true, desc = 'Show the context injected for the node' },
+  { user = 'FlowCheckChapter', command = 'flowcabal.checkChapter', desc = 'Ask the model to check this manuscript chapter' },
 }
 
 local function notify(msg, level)
