@@ -25,6 +25,11 @@ type RoleA struct {
 	// says so; it never fails the node.
 	Embedding *assemble.Embedding
 	Vectors   *assemble.Vectors
+	// Refiner, when set, has the agent model read each node's prompt for
+	// what names did not find (its answers cached by input hash, so the
+	// assembly stays deterministic). A failing model leaves the
+	// deterministic analysis alone, and the provenance says so.
+	Refiner *assemble.Refiner
 }
 
 // Assemble implements Assembler.
@@ -36,6 +41,9 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	opt := a.Options
 	if a.Embedding != nil {
 		opt.Semantic = a.Embedding.Semantic(ctx, a.Vectors, node)
+	}
+	if a.Refiner != nil {
+		opt.Refinement = a.Refiner.Refine(ctx, node, a.Snapshot)
 	}
 	c, err := assemble.Assemble(node, a.Snapshot, opt)
 	if err != nil {

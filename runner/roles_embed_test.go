@@ -12,6 +12,7 @@ import (
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
@@ -94,4 +95,51 @@ func TestRoleAEmbeddings(t *testing.T) {
 		t.Errorf("dead endpoint: notes %q, same as lexical %v", c.Notes, c.Hash == lexical.Hash)
 	}
 	t.Logf("dead endpoint cost %v", time.Since(start))
+}
+
+// TestRoleARefiner: the adapter asks the agent model to read the prompt
+// and passes its reading to Role A.
+func TestRoleARefiner(t *testing.T) {
+	ctx := context.Background()
+	var in assemble.Input
+	in.Chapters = []assemble.ChapterDoc{{Number: 1, Path: "manuscript/chapter-01/content.md", Text: "The ball at Meryton.\n"}}
+	for _, p := range []string{"charlotte", "jane"} {
+		in.Entities = append(in.Entities, &knowledge.Entity{Path: "entities/characters/" + p + ".md", Resource: "entities/characters/" + p,
+			Name: strings.ToUpper(p[:1]) + p[1:], Kind: "character", Description: "A character."})
+	}
+	snap, err := assemble.NewBuilder(textsearch.NewAnalyzer(textsearch.NewFolder()), textsearch.NewCounter("")).Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "node write {\n  user \"\"\"Write the morning the news of an engagement comes.\"\"\"\n}\n"
+	wf := workflowlang.Check(workflowlang.Parse("w.flow", []byte(src)), workflowlang.Env{})
+	yes := true
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Schema: &yes},
+		JSON: json.RawMessage(`{"entities": ["Charlotte"], "threads": [], "locations": []}`), Times: -1}}})
+	c, err := llm.New(llm.Config{Name: llm.Agent, BaseURL: srv.URL, Model: "a"}, llm.Options{Retry: llm.RetryPolicy{MaxRetries: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ra := RoleA{Snapshot: snap, Refiner: &assemble.Refiner{Model: "a", Chat: c, Cache: &assemble.MemAnswers{}}}
+	var hashes []string
+	for i := 0; i < 2; i++ {
+		inj, err := ra.Assemble(ctx, wf, wf.File.Node("write"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got assemble.Context
+		json.Unmarshal(inj.Provenance, &got)
+		ok := false
+		for _, s := range got.Sources {
+			ok = ok || (s.Path == "entities/characters/charlotte.md" && strings.Contains(s.Reason, "named by the model's reading of the prompt"))
+		}
+		if !ok {
+			t.Errorf("Charlotte not injected by the model's reading: %+v", got.Sources)
+		}
+		hashes = append(hashes, inj.Hash)
+	}
+	if hashes[0] != hashes[1] || len(srv.Requests()) != 1 {
+		t.Errorf("second assembly: hash equal %v, %d requests (want 1: cached)", hashes[0] == hashes[1], len(srv.Requests()))
+	}
 }

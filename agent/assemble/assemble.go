@@ -74,6 +74,10 @@ type Options struct {
 	// Semantic, when set, blends similarity of meaning into the
 	// manuscript search (see embed.go); nil searches lexically.
 	Semantic *Semantic
+	// Refinement, when set, is the agent model's reading of the prompt
+	// (see refine.go): entities, threads and locations it adds to the
+	// deterministic analysis.
+	Refinement *Refinement
 }
 
 // A Source is one item of the context, or one considered and dropped.
@@ -187,6 +191,10 @@ func Assemble(n Node, snap Snapshot, opt Options) (*Context, error) {
 	} else if note != "" {
 		a.notes = append(a.notes, note)
 	}
+	if rf, note := refinedOf(opt.Refinement, snap); note != "" {
+		a.refined = rf
+		a.notes = append(a.notes, note)
+	}
 	a.collectMeta()
 	a.collectEntities()
 	a.collectManuscript(n)
@@ -204,6 +212,7 @@ type assembly struct {
 	dropped []Source
 	used    int
 	sem     *semantic // nil: lexical search only
+	refined *refined  // nil: no model's reading
 	notes   []string
 }
 

@@ -108,6 +108,9 @@ func (a *assembly) collectEntities() {
 	for i, r := range a.intent.Described {
 		consider(r.Path, 150-float64(i), fmt.Sprintf("described in the prompt (%s)", r.Found))
 	}
+	for i, r := range a.refinedEntities() {
+		consider(r.Path, 120-float64(i)/100, fmt.Sprintf("named by the model's reading of the prompt (%q)", r.Found))
+	}
 	for i, r := range a.intent.Upstream {
 		consider(r.Path, 100-float64(i)/100, fmt.Sprintf("named in an upstream output as %q", r.Found))
 	}
@@ -296,6 +299,7 @@ func (a *assembly) collectManuscript(n Node) {
 			}
 		}
 	}
+	q = a.addRefinedTerms(weights, q)
 	var up []string
 	for _, u := range n.Upstream {
 		up = an.AppendTerms(up, u)
