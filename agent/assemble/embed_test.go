@@ -446,3 +446,43 @@ func TestFusion(t *testing.T) {
 		}
 	}
 }
+
+// TestSemanticArcFirst: in a work long enough to be scanned arc-first,
+// the arc holding the chapter closest in meaning is searched even when
+// the lexical scan of the arcs does not pick it.
+func TestSemanticArcFirst(t *testing.T) {
+	ctx := context.Background()
+	var in Input
+	for n := 1; n <= arcFirstAbove+10; n++ {
+		text := fmt.Sprintf("%s %s %s went to the %s.\n\n", fillerWords[n%len(fillerWords)], fillerWords[(n*3)%len(fillerWords)],
+			fillerWords[(n*7)%len(fillerWords)], fillerWords[(n*11)%len(fillerWords)])
+		if n == 5 {
+			text += "Her sorrow was very great, and there were tears at the parting from dear Jane.\n\n"
+		}
+		in.Chapters = append(in.Chapters, ChapterDoc{Number: n, Path: fmt.Sprintf("manuscript/chapter-%03d/content.md", n), Text: text})
+	}
+	snap, err := newBuilder().Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := semanticNode
+	node.Chapter = arcFirstAbove + 11
+	const ch5 = "manuscript/chapter-005/content.md"
+	if c := must(Assemble(node, snap, Options{})); len(chapterSources(c, ch5)) > 0 {
+		t.Fatal("the lexical search finds chapter 5: the test shows nothing")
+	}
+	srv := llmtest.New(t, llmtest.Script{Dimensions: 256, Synonyms: paraphrase})
+	e := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Cache: &MemVectors{}, Batch: 256, BatchBytes: 1 << 20}
+	vecs, rep := e.EmbedChapters(ctx, snap)
+	if rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	c := must(Assemble(node, snap, Options{Semantic: e.Semantic(ctx, vecs, node)}))
+	ok := false
+	for _, s := range chapterSources(c, ch5) {
+		ok = ok || strings.Contains(s.Reason, "similar in meaning to the prompt")
+	}
+	if !ok {
+		t.Errorf("chapter 5 (arc 1) not found by meaning in an arc-first scan: %+v", c.Sources)
+	}
+}
