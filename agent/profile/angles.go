@@ -43,14 +43,22 @@ const (
 	maxBodyRunes     = 6000  // one profile's new reading
 	maxTitleRunes    = 120
 	maxNameRunes     = 80 // the file name of a new profile, without .md
-	passVersion      = "flowcabal profiles v1"
-	cacheWorkflow    = "profiles"
-	passRole         = "A"
-	passAgentName    = "profiles"
-	passSchemaName   = "profile_updates"
-	passAnswerSteps  = 2 // one answer and one repair round
-	passRunIDPrefix  = "profiles-"
-	passCacheIDAfter = "-answer"
+)
+
+// How the pass appears in the agent core and the store.
+const (
+	// passVersion enters the text's hash: a new prompt or schema asks
+	// the model again.
+	passVersion     = "flowcabal profiles v1"
+	passRole        = "A" // the agent core's lane: one pass at a time
+	passAgentName   = "profiles"
+	passSchemaName  = "profile_updates"
+	passAnswerSteps = 2 // one answer and one repair round
+	// The model's run is "profiles-<hash>"; its answer is kept as the
+	// checkpoint "profiles-<hash>-answer" of the workflow "profiles".
+	passRunIDPrefix = "profiles-"
+	cacheIDSuffix   = "-answer"
+	cacheWorkflow   = "profiles"
 )
 
 // Agents runs agent tasks: the agent core's Manager.
@@ -203,7 +211,7 @@ func (ps Pass) Run(ctx context.Context) (Outcome, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	hash := SourceHash(ps.File, ps.Text)
-	cacheID := passRunIDPrefix + hash[:32] + passCacheIDAfter
+	cacheID := passRunIDPrefix + hash[:32] + cacheIDSuffix
 	ans, ok := ps.cached(cacheID, hash)
 	out.Cached = ok
 	if !ok {
@@ -410,6 +418,10 @@ func (ps Pass) apply(hash string, ans answer) (changed, refused []string, err er
 			return changed, refused, fmt.Errorf("profile %s: %w", rel, rerr)
 		}
 		f := parseFile(rel, old)
+		if f.authorsOwn {
+			refused = append(refused, fmt.Sprintf("%s: the author's own file (no generated: in its front matter)", rel))
+			continue
+		}
 		if r := f.reading; r != nil && chapter > 0 && r.Chapter > chapter {
 			refused = append(refused, fmt.Sprintf("%s: already written from chapter %d, later than %d", rel, r.Chapter, chapter))
 			continue

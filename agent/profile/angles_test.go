@@ -505,3 +505,44 @@ func TestSymlinksOutOfTheProjectAreRefused(t *testing.T) {
 		t.Errorf("a profile was written outside the project: %v", err)
 	}
 }
+
+// TestAuthorsOwnProfileIsNotRewritten: a profile the author wrote (text
+// outside author sections, no generated: field) is not the model's to
+// rewrite; a generated one, or one holding only author sections, is.
+func TestAuthorsOwnProfileIsNotRewritten(t *testing.T) {
+	cases := []struct {
+		name, old string
+		rewrite   bool
+	}{
+		{"front matter, no generated", "---\nname: Love\nkind: profile\n---\nLove is the author's theme.\n", false},
+		{"no front matter", "愛情是作者自己的主題。\n", false},
+		{"generated", "---\nname: Love\nkind: profile\ngenerated: model\n---\n<!-- model -->\nold\n<!-- /model -->\n", true},
+		{"only author sections", "<!-- author -->\nmine\n<!-- /author -->\n", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, "pride-and-prejudice", scripted(proposal{Path: "profiles/themes/love.md", Title: "Love", Body: "Love, as the model reads it."}))
+			full := filepath.Join(f.root, "profiles", "themes", "love.md")
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(tc.old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := f.pass(t, "manuscript/chapter-11/content.md", "Jane loved Bingley.").Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := f.read(t, "profiles/themes/love.md")
+			if tc.rewrite {
+				if len(out.Changed) != 1 || !strings.Contains(got, "Love, as the model reads it.") {
+					t.Errorf("not rewritten: %+v\n%s", out, got)
+				}
+				return
+			}
+			if got != tc.old || len(out.Changed) != 0 || len(out.Refused) != 1 || !strings.Contains(out.Refused[0], "the author's own file") {
+				t.Errorf("the author's file: %+v\n%s", out, got)
+			}
+		})
+	}
+}

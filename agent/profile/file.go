@@ -50,6 +50,10 @@ type Reading struct {
 type file struct {
 	name    string // the front matter's name
 	about   string // the entity resource, or ""
+	// authorsOwn marks a file the author wrote: text outside the author's
+	// sections and no generated: field in the front matter. The model
+	// does not rewrite it.
+	authorsOwn bool
 	factual string
 	reading *Reading
 	authors [][]byte
@@ -61,6 +65,7 @@ type file struct {
 func parseFile(rel string, data []byte) file {
 	var f file
 	f.authors = authorSection.FindAll(data, -1)
+	f.authorsOwn = len(bytes.TrimSpace(authorSection.ReplaceAll(data, nil))) > 0
 	d, _ := knowledge.ParseDocument(rel, data)
 	if d == nil {
 		// Not a document (not UTF-8): the model's section is kept all
@@ -72,6 +77,9 @@ func parseFile(rel string, data []byte) file {
 	}
 	f.name, _ = d.Front["name"].(string)
 	f.about, _ = d.Front["about"].(string)
+	if g, _ := d.Front["generated"].(string); g != "" {
+		f.authorsOwn = false
+	}
 	if m := modelSection.FindStringSubmatch(d.Body); m != nil {
 		r := &Reading{Body: m[1]}
 		r.Source, _ = d.Front["source"].(string)
