@@ -48,15 +48,15 @@ type Reading struct {
 
 // file is a profile file taken apart.
 type file struct {
-	name    string // the front matter's name
-	about   string // the entity resource, or ""
+	name  string // the front matter's name
+	about string // the entity resource, or ""
 	// authorsOwn marks a file the author wrote: text outside the author's
 	// sections and no generated: field in the front matter. The model
 	// does not rewrite it.
 	authorsOwn bool
-	factual string
-	reading *Reading
-	authors [][]byte
+	factual    string
+	reading    *Reading
+	authors    [][]byte
 }
 
 // parseFile reads the parts of an existing profile file. A file that
