@@ -15,6 +15,10 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/flowcabal/flowcabal/agent/core"
+	"github.com/flowcabal/flowcabal/agent/llm"
+	"github.com/flowcabal/flowcabal/agent/monitor"
+	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -28,7 +32,9 @@ cache; every output is kept in the project's history.
 
 A node the fact checks flag stops its own branch; decide on it later in
 the editor or here with --approve, --edit or --retry, which continue the
-latest waiting run of the workflow.
+latest waiting run of the workflow. With an agent model ([models.agent])
+the checks are the editor's: the deterministic ones cross-checked by the
+agent model.
 
 Exit status: 0 when every node finished, 1 when a node failed or waits for
 you, 2 for a bad command line, 3 when the run could not start.
@@ -88,7 +94,15 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFailure
 	}
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	r, err := runner.ForProject(root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger, Env: wenv})
+	gate, agents, err := agentGate(root, cfg, st, env.getenv, logger)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal run: Role C: %v\n", err)
+		return exitFailure
+	}
+	if agents != nil {
+		defer agents.Close()
+	}
+	r, err := runner.ForProject(root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger, Env: wenv, Gate: gate})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
 		return exitFailure
@@ -156,6 +170,37 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return exitOK
 	}
 	return exitFindings
+}
+
+// agentGate returns the gate the editor runs with when an agent model is
+// configured: Role C's monitor, the deterministic checkers cross-checked
+// by the agent model's angles, with the agents it runs them through (to
+// close). Without an agent model it returns nil, and the runner keeps its
+// deterministic fact checks.
+func agentGate(root string, cfg *project.Config, st *store.Store, getenv func(string) string, log *slog.Logger) (runner.Gate, *core.Manager, error) {
+	ac := llm.FromProject(cfg, "agent")
+	if ac.Validate() != nil {
+		return nil, nil, nil
+	}
+	client, err := llm.New(ac, llm.Options{Getenv: getenv, Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	agents, err := core.NewManager(core.Options{Client: client, Store: st, Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	mon, err := monitor.ForProject(root, st, agents, monitor.Options{})
+	if mon == nil {
+		agents.Close()
+		return nil, nil, err
+	}
+	if err != nil {
+		// Some knowledge files could not be read: the checks go on
+		// without them, as in the editor.
+		log.Warn("Role C", "err", err)
+	}
+	return mon, agents, nil
 }
 
 func printErrors(w io.Writer, root string, wf *workflowlang.Result) int {

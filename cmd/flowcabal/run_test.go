@@ -48,14 +48,15 @@ func TestRunCommandRunsTheSampleWorkflow(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	reqs := srv.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d model calls, want 3", len(reqs))
-	}
-	for _, r := range reqs {
+	for _, r := range srv.Requests() {
 		if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
 			t.Errorf("request %d sent Authorization %q", r.Seq, got)
 		}
+	}
+	// The agent model is configured: the draft's checks also asked it.
+	reqs, angles := nodeCalls(srv)
+	if len(reqs) != 3 || angles == 0 {
+		t.Fatalf("%d node calls, %d checker calls; want 3 and some", len(reqs), angles)
 	}
 	// Layer 3: the draft's prompt holds the outline's output and the style
 	// guide; layer 2: Role A's injection is in the system prompt.
@@ -69,10 +70,10 @@ func TestRunCommandRunsTheSampleWorkflow(t *testing.T) {
 		t.Errorf("output document: %q %v", doc, err)
 	}
 
-	// A second run is served from the cache.
+	// A second run is served from the cache (and checked again).
 	code, out, _ = runWithKey("run", flow)
-	if code != exitOK || strings.Count(out, "(cached") != 3 || len(srv.Requests()) != 3 {
-		t.Errorf("second run: exit %d, %d calls:\n%s", code, len(srv.Requests()), out)
+	if reqs, _ := nodeCalls(srv); code != exitOK || strings.Count(out, "(cached") != 3 || len(reqs) != 3 {
+		t.Errorf("second run: exit %d, %d node calls:\n%s", code, len(reqs), out)
 	}
 	assertNoKey(t, root)
 }
@@ -107,6 +108,82 @@ func TestRunCommandFlagsAndApproves(t *testing.T) {
 		t.Fatalf("approve: exit %d\n%s\n%s", code, out, errs)
 	}
 	assertNoKey(t, root)
+}
+
+// nodeCalls returns the chat requests of the workflow's nodes and counts
+// those of Role C's checker angles.
+func nodeCalls(srv *llmtest.Server) ([]llmtest.Request, int) {
+	var nodes []llmtest.Request
+	angles := 0
+	for _, r := range srv.Requests() {
+		switch {
+		case r.Endpoint != "chat":
+		case len(r.Messages) > 0 && r.Messages[0].Role == "system" && strings.Contains(r.Messages[0].Content, " checker of a novel-writing tool"):
+			angles++
+		default:
+			nodes = append(nodes, r)
+		}
+	}
+	return nodes, angles
+}
+
+// TestRunCommandGatesWithTheEditorsMonitor: with an agent model in
+// flowcabal.toml, the CLI reviews outputs with Role C's monitor, as the
+// editor does; without one, with the deterministic checks. A draft that
+// the deterministic checks pass but one confident model angle objects to
+// is flagged by the first and approved by the second.
+func TestRunCommandGatesWithTheEditorsMonitor(t *testing.T) {
+	const draft = "Elizabeth stayed at Netherfield another night."
+	script := llmtest.Script{
+		Replies: []llmtest.Reply{
+			{Match: &llmtest.Match{Model: "a", System: "the character state checker"}, Times: -1,
+				Content: `{"findings":[{"quote":"Elizabeth stayed at Netherfield","explanation":"Elizabeth went home to Longbourn in chapter 10.","confidence":0.9}]}`},
+			{Match: &llmtest.Match{Model: "a", System: " checker of a novel-writing tool"}, Times: -1, Content: `{"findings":[]}`},
+		},
+		Default: &llmtest.Reply{Content: draft},
+	}
+	tests := []struct {
+		name       string
+		agentModel bool
+		code       int
+		want       []string
+	}{
+		{"agent model: the monitor", true, exitFindings, []string{"⚠ draft", "Longbourn", "draft needs you"}},
+		{"no agent model: the deterministic checks", false, exitOK, []string{"✓ draft", ": done"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, srv := runProject(t, script)
+			if !tt.agentModel {
+				toml := "[models.writer]\nbase_url = \"" + srv.URL + "\"\nmodel = \"w\"\napi_key_env = \"FLOWCABAL_TEST_KEY\"\n"
+				if err := os.WriteFile(filepath.Join(root, "flowcabal.toml"), []byte(toml), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// premise runs on the agent model: give it the writer's.
+				flow := filepath.Join(root, "workflows", "chapter-11.flow")
+				src, err := os.ReadFile(flow)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(flow, []byte(strings.Replace(string(src), `model = "agent"`, "", 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, errs := runWithKey("run", filepath.Join(root, "workflows", "chapter-11.flow"))
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tt.code, out, errs)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if _, angles := nodeCalls(srv); (angles > 0) != tt.agentModel {
+				t.Errorf("%d calls of the model checkers (agent model configured: %v)", angles, tt.agentModel)
+			}
+			assertNoKey(t, root)
+		})
+	}
 }
 
 func TestRunCommandRefusesBrokenWorkflows(t *testing.T) {
