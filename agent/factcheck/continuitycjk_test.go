@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestContinuityHongloumeng checks every chapter of 红楼梦 against the
@@ -100,4 +101,30 @@ func TestContinuityCJKUnits(t *testing.T) {
 			t.Errorf("continuity finding on a declared name: %s", f.Message)
 		}
 	}
+}
+
+// FuzzContinuity: any previous chapter and text give findings inside the
+// text, on whole characters, whatever their scripts and bytes.
+func FuzzContinuity(f *testing.F) {
+	f.Add("张如圭笑道：“好。”张如圭走了。翠缕道：“姑娘。”翠缕姑娘。", "张如桂来了。翠缕老爷也来了。")
+	f.Add("雨村笑道：“请坐。”雨村又道", "雨存\xff来了")
+	f.Add("Colonel Forster said. Penrose and Penrose.", "Captain Forster and Penrosse.")
+	f.Add("", "王夫人")
+	zh := testKnowledge(f, "hongloumeng")
+	none := NewKnowledge(nil, nil, testFolder)
+	f.Fuzz(func(t *testing.T, prev, text string) {
+		for _, k := range []*Knowledge{zh, none} {
+			for _, fd := range Check(text, 2, k, prev) {
+				if fd.Start < 0 || fd.End < fd.Start || fd.End > len(text) {
+					t.Fatalf("range [%d,%d) outside %d bytes", fd.Start, fd.End, len(text))
+				}
+				if utf8.ValidString(text) && (fd.Start < len(text) && !utf8.RuneStart(text[fd.Start]) || fd.End < len(text) && !utf8.RuneStart(text[fd.End])) {
+					t.Fatalf("range [%d,%d) splits a rune", fd.Start, fd.End)
+				}
+				if fd.Type == "" || fd.Message == "" {
+					t.Fatalf("empty finding %+v", fd)
+				}
+			}
+		}
+	})
 }
