@@ -19,6 +19,9 @@
 // cached by model and content hash ([Embedding]), and given in
 // [Options.Semantic], so Assemble stays pure; without them, or when the
 // endpoint failed, the search is lexical and [Context.Notes] says so.
+// Likewise the agent model's reading of the prompt ([Refiner], refine.go)
+// may add entities, threads and locations to the deterministic intent,
+// given in [Options.Refinement] and cached by the hash of its input.
 package assemble
 
 import (

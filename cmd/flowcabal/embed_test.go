@@ -195,3 +195,29 @@ func TestEvalContextEmbeddings(t *testing.T) {
 		t.Errorf("dead endpoint: exit %d:\n%s", code, out)
 	}
 }
+
+// TestEvalContextRefine: with --refine, the agent model's reading of a
+// query (scripted: the threads it recalls) joins the search.
+func TestEvalContextRefine(t *testing.T) {
+	yes := true
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Schema: &yes, Contains: "farewell"},
+		JSON: json.RawMessage(`{"entities": [], "threads": ["sorrow and tears at the parting"], "locations": []}`)}}})
+	proj := t.TempDir()
+	os.WriteFile(filepath.Join(proj, "flowcabal.toml"), []byte(fmt.Sprintf("[models.agent]\nbase_url = %q\nmodel = \"stand-in-agent\"\n", srv.URL)), 0o644)
+	book, queries := paraphraseBook(t)
+	args := []string{"eval", "context", "--book", book, "--queries", queries, "--budget", "1500", "--refine", "--project", proj, "-v"}
+	code, out, errs := runCLI(t, "", args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[len(lines)-1] != "recall: 1.00 (1/1) evidence: 1.00 (1/1)" || lines[len(lines)-2] != "refinement: stand-in-agent read 1 queries" {
+		t.Errorf("closing lines:\n%s", out)
+	}
+	if !strings.Contains(out, `note: intent refined by stand-in-agent: 0 entities; searched for "sorrow and tears at the parting"`) {
+		t.Errorf("no refinement note:\n%s", out)
+	}
+	if code, _, errs := runCLI(t, "", "eval", "context", "--book", book, "--queries", queries, "--budget", "1500", "--refine", "--project", t.TempDir()); code == exitOK {
+		t.Errorf("--refine without a project config: exit 0 (%s)", errs)
+	}
+}

@@ -46,12 +46,13 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	verbose := fs.Bool("v", false, "list the injected sources of each query")
 	useEmb := fs.Bool("embeddings", false, "blend similarity of meaning into the search, with the [models.embedding] of --project's flowcabal.toml")
 	projDir := fs.String("project", "", "project whose flowcabal.toml configures the embedding model (default: the project holding the current directory)")
+	useRefine := fs.Bool("refine", false, "have the [models.agent] of --project's flowcabal.toml read each query for what names miss")
 	semWeight := fs.Float64("semantic-weight", 0, "with --embeddings: how much the ranking by meaning counts against the lexical one (default 0.2)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if *book == "" || *queries == "" || *budget <= 0 || fs.NArg() > 0 {
-		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline] [--embeddings [--project DIR]]")
+		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline] [--embeddings] [--refine] [--project DIR]")
 		return exitUsage
 	}
 	chapters, err := readBook(*book)
@@ -90,6 +91,16 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		defer done()
 	}
+	var refine *evalRefiner
+	if *useRefine {
+		var done func()
+		refine, done, err = newEvalRefiner(env, *projDir)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %v\n", err)
+			return exitUsage
+		}
+		defer done()
+	}
 	var rec, evi, brec, bevi int
 	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
 	for _, q := range qs {
@@ -112,6 +123,9 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		if sem != nil {
 			opt.Semantic = sem.semantic(ctx, snap, node)
 			opt.Semantic.Weight = *semWeight
+		}
+		if refine != nil {
+			opt.Refinement = refine.refinement(ctx, snap, node)
 		}
 		c, err := assemble.Assemble(node, snap, opt)
 		if err != nil {
@@ -174,6 +188,9 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	total := len(qs)
 	if sem != nil {
 		sem.print(env.stdout)
+	}
+	if refine != nil {
+		refine.print(env.stdout)
 	}
 	if *baseline {
 		fmt.Fprintf(env.stdout, "baseline recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(brec, total), brec, total, ratio(bevi, total), bevi, total)
