@@ -57,6 +57,14 @@ func TestParseEditorSettings(t *testing.T) {
 
 func TestEndpointChecks(t *testing.T) {
 	key := func(string) string { return "sk-x" }
+	trusting := func(hosts string) func(string) string {
+		return func(v string) string {
+			if v == llm.TrustedHostsEnv {
+				return hosts
+			}
+			return "sk-x"
+		}
+	}
 	for _, tt := range []struct {
 		base string
 		env  func(string) string
@@ -65,7 +73,19 @@ func TestEndpointChecks(t *testing.T) {
 		{"http://192.0.2.7:8000/v1", key, "plain http"},
 		{"http://models.example.com/v1", key, "plain http"},
 		{"http://192.0.2.7:8000/v1", func(string) string { return "" }, ""}, // no key: nothing to protect
-		{"https://models.example.com/v1", key, ""},
+		// A key goes to a remote host only when it is a known provider or
+		// the author trusts it: a project file could name any host.
+		{"https://models.example.com/v1", key, "not a known provider"},
+		{"https://models.example.com/v1", trusting("other.example.org, models.example.com"), ""},
+		{"https://models.example.com:8443/v1", trusting("models.example.com:8443"), ""},
+		{"https://models.example.com/v1", trusting("*"), ""},
+		{"https://evil.example/v1", trusting("models.example.com"), "FLOWCABAL_TRUSTED_HOSTS"},
+		{"https://api.openai.com/v1", key, ""},
+		{"https://myres.openai.azure.com/v1", key, "not a known provider"},
+		{"https://api.deepseek.com", key, ""},
+		{"https://openrouter.ai/api/v1", key, ""},
+		{"https://evilopenai.com/v1", key, "not a known provider"},
+		{"https://192.0.2.7:8000/v1", func(string) string { return "" }, ""}, // no key, no question
 		{"http://127.0.0.1:8089/v1", key, ""},
 		{"http://localhost:8089/v1", key, ""},
 		{"http://[::1]:8089/v1", key, ""},
