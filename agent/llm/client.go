@@ -83,6 +83,11 @@ func New(cfg Config, opts Options) (*Client, error) {
 		return nil, &Error{Op: "configure", Config: cfg.Name, Endpoint: cfg.Endpoint(), Kind: KindConfig,
 			Err: fmt.Errorf("refusing to send the API key over plain http to %s; use https", host)}
 	}
+	if !key.Empty() {
+		if err := keyAllowed(cfg.Name, cfg.BaseURL, opts.Getenv); err != nil {
+			return nil, &Error{Op: "configure", Config: cfg.Name, Endpoint: cfg.Endpoint(), Kind: KindConfig, Err: err}
+		}
+	}
 	ownHTTP := opts.HTTPClient == nil
 	if ownHTTP {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
