@@ -1,8 +1,12 @@
 package runner
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -32,9 +36,27 @@ func layered(depth, width int) string {
 // critical path (10 × 50 ms). Target: ≤ 1.15.
 //
 //	go test ./runner -run '^$' -bench CriticalPath -benchtime 5x
+//
+// The scripted server runs in the benchmark's process, sharing its CPU
+// with the runner; BenchmarkCriticalPathServerApart moves it to a process
+// of its own, as a real endpoint is (on the same cores here).
 func BenchmarkCriticalPath(b *testing.B) {
-	const latency = 50 * time.Millisecond
-	f := newFixture(b, layered(10, 10), llmtest.Script{Default: &llmtest.Reply{Content: "ok"}, Latency: llmtest.Duration(latency)})
+	f := newFixture(b, layered(10, 10), llmtest.Script{Default: &llmtest.Reply{Content: "ok"}, Latency: llmtest.Duration(benchLatency)})
+	criticalPath(b, f)
+}
+
+// BenchmarkCriticalPathServerApart is BenchmarkCriticalPath with the
+// scripted server in a child process.
+func BenchmarkCriticalPathServerApart(b *testing.B) {
+	f := newFixture(b, layered(10, 10), llmtest.Script{})
+	f.srv = &llmtest.Server{URL: scriptedServerApart(b, benchLatency)}
+	f.run = f.newRunner(nil)
+	criticalPath(b, f)
+}
+
+const benchLatency = 50 * time.Millisecond
+
+func criticalPath(b *testing.B, f *fixture) {
 	f.run.cfg.Concurrency = 10
 	wf := f.checked()
 	b.ResetTimer()
@@ -47,7 +69,52 @@ func BenchmarkCriticalPath(b *testing.B) {
 		}
 		total += time.Since(start)
 	}
-	b.ReportMetric(float64(total)/float64(b.N)/float64(10*latency), "x-critical-path")
+	b.ReportMetric(float64(total)/float64(b.N)/float64(10*benchLatency), "x-critical-path")
+}
+
+// scriptedServerApart starts this test binary as a scripted server that
+// answers "ok" after latency (see TestMain) and returns its URL. The
+// child ends when the benchmark does.
+func scriptedServerApart(b *testing.B, latency time.Duration) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "FLOWCABAL_RUNNER_SCRIPTED_LATENCY="+latency.String())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		in.Close() // the child serves until its stdin closes
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "http://") {
+		b.Fatalf("the scripted server did not start: %q %v", line, err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// serveScripted is the child side of scriptedServerApart.
+func serveScripted(latency string) int {
+	d, err := time.ParseDuration(latency)
+	if err != nil {
+		return 3
+	}
+	srv, err := llmtest.Start("", llmtest.Script{Default: &llmtest.Reply{Content: "ok"}, Latency: llmtest.Duration(d)})
+	if err != nil {
+		return 3
+	}
+	defer srv.Close()
+	srv.KeepRequests(10)
+	fmt.Println(srv.URL)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
 }
 
 // BenchmarkNodeOverhead measures what the runner adds per node around an

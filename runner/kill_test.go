@@ -18,10 +18,14 @@ import (
 )
 
 // The child side of TestResumeAfterKill: it runs the workflow of the
-// project named in the environment until the parent kills it.
+// project named in the environment until the parent kills it. Or the
+// scripted server of BenchmarkCriticalPathServerApart.
 func TestMain(m *testing.M) {
 	if root := os.Getenv("FLOWCABAL_RUNNER_CHILD_ROOT"); root != "" {
 		os.Exit(runChild(root, os.Getenv("FLOWCABAL_RUNNER_CHILD_URL")))
+	}
+	if latency := os.Getenv("FLOWCABAL_RUNNER_SCRIPTED_LATENCY"); latency != "" {
+		os.Exit(serveScripted(latency))
 	}
 	os.Exit(m.Run())
 }
