@@ -156,6 +156,7 @@ check('workspace/configuration answered from settings',
 eq('configuration payload', st.configuration and st.configuration[1],
   { models = { writer = { baseUrl = 'http://127.0.0.1:9/v1', model = 'writer-m', apiKeyEnv = 'K' } } })
 check('API key reaches the server env', st.envKeySet == true and st.envKeyLength == #'sekret-123')
+eq('hosts of the setup base URLs are trusted with the key', fc.client_config(proj).cmd_env.FLOWCABAL_TRUSTED_HOSTS, '127.0.0.1:9')
 check('API key not in initialize params', not vim.fn.json_encode(st.initialize or {}):find('sekret', 1, true))
 check('API key not in configuration', not vim.fn.json_encode(st.configuration or {}):find('sekret', 1, true))
 check('client advertises showDocument', st.initialize and st.initialize.capabilities.window.showDocument.support == true)

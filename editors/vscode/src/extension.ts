@@ -18,7 +18,7 @@ import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type Co
 import { GraphPanel } from './graph';
 import { slogLevel } from './loglevel';
 import { RunStatus, type ProgressValue } from './progress';
-import { redact, resolveServerPath, serverEnv } from './serverenv';
+import { redact, resolveServerPath, serverEnv, trustedHosts } from './serverenv';
 import { answerConfiguration, configurationPayload } from './settings';
 
 const SECRET_KEY = 'flowcabal.apiKey';
@@ -82,6 +82,14 @@ function redactingChannel(inner: vscode.LogOutputChannel): vscode.LogOutputChann
       return fn.bind(target);
     },
   });
+}
+
+/** The base URLs' hosts from the author's user settings (not the workspace's). */
+function userHosts(): string[] {
+  const cfg = vscode.workspace.getConfiguration('flowcabal');
+  return trustedHosts(
+    ['writer', 'agent', 'embedding'].map((m) => cfg.inspect<string>(`models.${m}.baseUrl`)?.globalValue),
+  );
 }
 
 function getSetting(key: string): unknown {
@@ -181,7 +189,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const serverOptions: ServerOptions = {
       command,
       args: ['serve'],
-      options: { env: serverEnv(process.env, apiKey), cwd: folder },
+      options: { env: serverEnv(process.env, apiKey, userHosts()), cwd: folder },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [

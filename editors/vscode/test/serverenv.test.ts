@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { API_KEY_ENV, redact, resolveServerPath, serverEnv } from '../src/serverenv';
+import { API_KEY_ENV, TRUSTED_HOSTS_ENV, redact, resolveServerPath, serverEnv, trustedHosts } from '../src/serverenv';
 
 test('serverEnv sets the key only in the process environment', () => {
   const base = { PATH: '/usr/bin', HOME: '/root', UNSET: undefined };
@@ -52,4 +52,12 @@ test('resolveServerPath', () => {
   assert.equal(resolveServerPath(path.join(bin1, 'flowcabal'), envPath, isExec), undefined, 'setting wins even when wrong');
   assert.equal(resolveServerPath(undefined, bin1, isExec), undefined);
   assert.equal(resolveServerPath(undefined, undefined, isExec), undefined);
+});
+
+test('the hosts of the author\'s own base URLs are trusted, added to inherited ones', () => {
+  assert.deepEqual(trustedHosts(['https://gpu.lan:8000/v1', undefined, '', 'not a url', 'https://GPU.lan:8000/other']), ['gpu.lan:8000']);
+  const base = { PATH: '/usr/bin' };
+  assert.equal(serverEnv(base, 'k', ['gpu.lan:8000'])[TRUSTED_HOSTS_ENV], 'gpu.lan:8000');
+  assert.equal(serverEnv({ ...base, [TRUSTED_HOSTS_ENV]: 'a.example' }, 'k', ['gpu.lan:8000'])[TRUSTED_HOSTS_ENV], 'a.example,gpu.lan:8000');
+  assert.equal(serverEnv(base, 'k', [])[TRUSTED_HOSTS_ENV], undefined);
 });

@@ -556,6 +556,24 @@ local function server_env()
   if type(key) == 'string' and key ~= '' then
     env.FLOWCABAL_API_KEY = key
   end
+  -- The base URLs in the author's own setup{} are trusted with the key
+  -- (the server refuses other hosts a project file might name).
+  local hosts = {}
+  local models = (config.settings or {}).models or {}
+  for _, name in ipairs({ 'writer', 'agent', 'embedding' }) do
+    local url = type(models[name]) == 'table' and models[name].baseUrl or nil
+    local host = type(url) == 'string' and url:match('^%a[%w+.-]*://([^/?#]+)') or nil
+    if host and host ~= '' and not vim.tbl_contains(hosts, host:lower()) then
+      table.insert(hosts, host:lower())
+    end
+  end
+  if #hosts > 0 then
+    local inherited = env.FLOWCABAL_TRUSTED_HOSTS or vim.env.FLOWCABAL_TRUSTED_HOSTS
+    if inherited and inherited ~= '' then
+      table.insert(hosts, 1, inherited)
+    end
+    env.FLOWCABAL_TRUSTED_HOSTS = table.concat(hosts, ',')
+  end
   if next(env) == nil then
     return nil
   end
