@@ -486,3 +486,27 @@ func TestSemanticArcFirst(t *testing.T) {
 		t.Errorf("chapter 5 (arc 1) not found by meaning in an arc-first scan: %+v", c.Sources)
 	}
 }
+
+// TestEmbeddingCooldown: after a failure, an Embedding with a cooldown
+// leaves the endpoint alone, so the nodes of a run go lexical at once.
+func TestEmbeddingCooldown(t *testing.T) {
+	ctx := context.Background()
+	for _, cooldown := range []time.Duration{0, time.Minute} {
+		srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Endpoint: "embeddings"}, Times: -1, Fault: llmtest.Fault500}}})
+		e := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Cooldown: cooldown}
+		if _, err := e.EmbedQuery(ctx, "first prompt"); err == nil {
+			t.Fatal("a failing endpoint gave a vector")
+		}
+		n := len(embedRequests(srv))
+		_, err := e.EmbedQuery(ctx, "second prompt")
+		again := len(embedRequests(srv)) - n
+		switch {
+		case err == nil:
+			t.Errorf("cooldown %v: second call succeeded", cooldown)
+		case cooldown > 0 && (again != 0 || !strings.Contains(err.Error(), "not asked again until")):
+			t.Errorf("cooldown %v: %d requests, %v", cooldown, again, err)
+		case cooldown == 0 && again == 0:
+			t.Errorf("no cooldown: the second call did not ask")
+		}
+	}
+}

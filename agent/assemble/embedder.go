@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm"
 )
@@ -38,6 +39,14 @@ type Embedding struct {
 	// MaxCalls bounds the calls of one EmbedChapters (0: no bound); what
 	// is left is embedded by the next.
 	MaxCalls int
+	// Cooldown, when set, is how long a failed endpoint is left alone:
+	// the nodes of a run then fall back to the lexical search at once
+	// rather than each waiting out the client's retries.
+	Cooldown time.Duration
+
+	mu        sync.Mutex
+	downUntil time.Time
+	downErr   error
 }
 
 // EmbedReport says what [EmbedChapters] did.
@@ -149,6 +158,9 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 	if e.Embedder == nil {
 		return out, fmt.Errorf("%d texts have no vector and no endpoint is configured", len(todo))
 	}
+	if err := e.down(); err != nil {
+		return out, err
+	}
 	batch, bytes := e.Batch, e.BatchBytes
 	if batch <= 0 {
 		batch = 64
@@ -176,7 +188,11 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 			err = fmt.Errorf("%d vectors for %d texts", len(res.Vectors), n)
 		}
 		if err != nil {
-			return out, fmt.Errorf("embed with %s: %w", e.Model, err)
+			err = fmt.Errorf("embed with %s: %w", e.Model, err)
+			if ctx.Err() == nil {
+				e.fail(err)
+			}
+			return out, err
 		}
 		got := map[string][]float32{}
 		for i, h := range part {
@@ -195,6 +211,25 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 		todo = todo[n:]
 	}
 	return out, nil
+}
+
+// down returns the endpoint's last failure while it is left alone.
+func (e *Embedding) down() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.downErr != nil && time.Now().Before(e.downUntil) {
+		return fmt.Errorf("%w (not asked again until %s)", e.downErr, e.downUntil.Format(time.TimeOnly))
+	}
+	return nil
+}
+
+func (e *Embedding) fail(err error) {
+	if e.Cooldown <= 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.downErr, e.downUntil = err, time.Now().Add(e.Cooldown)
 }
 
 func isBlank(s string) bool {
