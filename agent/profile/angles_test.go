@@ -173,8 +173,8 @@ func TestPassWritesMultiAngleProfiles(t *testing.T) {
 				if d.Front["kind"] != "profile" || d.Front["source_hash"] != hash || !strings.Contains(d.Body, p.Body) {
 					t.Errorf("%s:\n%s", rel, data)
 				}
-				if n, _ := knowledge.ChapterNumber(strings.TrimSuffix(tc.file, "/content.md")); d.Front["source_chapter"] != n {
-					t.Errorf("%s: source_chapter %v, want %d", rel, d.Front["source_chapter"], n)
+				if n, _ := knowledge.ChapterNumber(strings.TrimSuffix(tc.file, "/content.md")); d.Front["source_chapter"] != n || !strings.Contains(d.Body, fmt.Sprintf("_As of chapter %d._", n)) {
+					t.Errorf("%s: source_chapter %v, want %d, said in the body", rel, d.Front["source_chapter"], n)
 				}
 				res := strings.TrimSuffix(rel, ".md")
 				r, err := f.st.Resource(res)

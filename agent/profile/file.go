@@ -132,6 +132,14 @@ func (f file) render() []byte {
 		} else {
 			fmt.Fprintf(&b, "# %s\n\n", oneLine(f.name))
 		}
+		// Whoever reads the profile (the author, Role A's context) sees
+		// how recent the reading is.
+		switch {
+		case r.Chapter > 0:
+			fmt.Fprintf(&b, "_As of chapter %d._\n\n", r.Chapter)
+		case r.Source != "":
+			fmt.Fprintf(&b, "_As of %s._\n\n", oneLine(r.Source))
+		}
 		b.WriteString("<!-- model -->\n")
 		b.WriteString(strings.TrimSpace(r.Body))
 		b.WriteString("\n<!-- /model -->\n")
