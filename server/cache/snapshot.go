@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -178,8 +179,34 @@ func (s *Snapshot) env(deps *[]string) workflowlang.Env {
 			}
 			return out
 		},
+		// Estimated from the file's size (front matter included), never
+		// under: a token is at least a CJK character (3 bytes in UTF-8) or
+		// three bytes of other text, as `flowcabal check` estimates.
+		Tokens: func(path, level string) (int, bool) {
+			r, ok := s.resByPath[path]
+			if !ok || level != "L2" {
+				return 0, false
+			}
+			return int((r.Size + 2) / 3), true
+		},
 		DefaultBudget: s.Budget(),
+		Models:        s.models(),
+		Root:          s.Root,
 	}
+}
+
+// models are the model names flowcabal.toml defines, sorted; nil (names
+// unchecked) when the project has no configuration file.
+func (s *Snapshot) models() []string {
+	if s.Config == nil || s.Root == "" {
+		return nil
+	}
+	names := make([]string, 0, len(s.Config.Models))
+	for name := range s.Config.Models {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Dependents returns the files whose check read any of paths (through
