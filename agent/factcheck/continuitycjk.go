@@ -39,7 +39,7 @@ const nameInnerStop = "里上下中内外边的了是也都就又便忙因只却
 const surnames = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许吕施张孔曹严魏陶姜谢邹苏潘范彭鲁韦袁柳鲍史唐费薛雷贺倪汤殷罗郝傅卞齐康伍顾孟黄穆萧尹姚邵汪狄臧戴宋庞熊纪舒董梁杜阮贾娄颜郭林钟徐邱骆夏蔡胡霍卢詹刘邢焦柯甄赖卓"
 
 // nameFollowers may follow a surnamed name as its clause goes on.
-const nameFollowers = "便忙也又因等听见笑来去进回问叹哭命叫只却遂已正才都在和与同并之的"
+const nameFollowers = "便忙也又因等听见笑来去进回问叹哭命叫只却遂已正才都在和与同并之的想看坐走起站倒亦乃方"
 
 // nameBreak reports whether r may stand right before a name: punctuation,
 // a closing quote, a line break.
