@@ -9,6 +9,7 @@ package summarize
 import (
 	"cmp"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -59,9 +60,14 @@ type sentence struct {
 	toks  int // -1 until counted
 }
 
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
 // Summarize returns the L0 and L1 of a Markdown text (front matter, if
 // any, already removed).
 func (s *Summarizer) Summarize(text string) (Summary, error) {
+	// HTML comments are notes to tools and authors (a profile's section
+	// markers), never part of what a summary should say.
+	text = htmlComment.ReplaceAllString(text, "")
 	heading, body := splitHeading(text)
 	sents := splitSentences(body)
 	out := Summary{Method: Method}

@@ -112,3 +112,21 @@ func TestShortTextHasLevels(t *testing.T) {
 		t.Errorf("L0 %q L1 %q", got.L0, got.L1)
 	}
 }
+
+// Comments (a profile's section markers) never reach the levels.
+func TestSummaryLeavesOutComments(t *testing.T) {
+	s := newSummarizer()
+	in := "<!-- model -->\nElizabeth walks to Netherfield through the mud. <!-- a note\nover lines --> Jane is ill there.\n<!-- /model -->\n<!-- author -->\nDarcy notices her eyes.\n<!-- /author -->\n"
+	got, err := s.Summarize(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []string{got.L0, got.L1} {
+		if strings.Contains(level, "<!--") || strings.Contains(level, "-->") || strings.Contains(level, "a note") {
+			t.Errorf("comment in a level: %q", level)
+		}
+	}
+	if !strings.Contains(got.L1, "Netherfield") {
+		t.Errorf("L1 lost the text: %q", got.L1)
+	}
+}
