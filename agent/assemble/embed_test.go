@@ -510,3 +510,27 @@ func TestEmbeddingCooldown(t *testing.T) {
 		}
 	}
 }
+
+// TestUnavailableNoteHasNoKey: what the provenance says of a failed
+// endpoint never holds the API key.
+func TestUnavailableNoteHasNoKey(t *testing.T) {
+	const key = "sk-flowcabal-test-secret-42"
+	ctx := context.Background()
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Endpoint: "embeddings"}, Times: -1, Fault: llmtest.Fault401}}})
+	c, err := llm.New(llm.Config{Name: llm.Embedding, BaseURL: srv.URL, Model: embedModel, APIKey: llm.NewSecret(key)}, llm.Options{Retry: llm.RetryPolicy{MaxRetries: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	snap, _ := newBuilder().Build(semanticInput())
+	e := &Embedding{Model: embedModel, Embedder: c}
+	vecs, rep := e.EmbedChapters(ctx, snap)
+	ctxt := must(Assemble(semanticNode, snap, Options{Semantic: e.Semantic(ctx, vecs, semanticNode)}))
+	out := string(mustJSON(t, ctxt)) + fmt.Sprint(rep.Err)
+	if rep.Err == nil || len(ctxt.Notes) != 1 || strings.Contains(out, key) {
+		t.Errorf("err %v, notes %q", rep.Err, ctxt.Notes)
+	}
+	if r := srv.Requests(); len(r) == 0 || r[0].Header.Get("Authorization") != "Bearer "+key {
+		t.Error("the key was not sent: the test shows nothing")
+	}
+}
