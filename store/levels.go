@@ -125,13 +125,20 @@ func (s *Store) Work(ctx context.Context) error {
 		if _, err := s.Drain(ctx); err != nil && ctx.Err() == nil {
 			s.log.Warn("summary queue", "err", err)
 		}
+		// Retry failed jobs now and then, and failed tasks when due.
+		wait := time.Minute
+		if next := s.nextRetry(); !next.IsZero() {
+			wait = max(min(wait, time.Until(next)), 10*time.Millisecond)
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
 		case <-s.wake:
-		case <-time.After(time.Minute):
-			// Retry failed jobs now and then.
+		case <-t.C:
 		}
+		t.Stop()
 	}
 }
 

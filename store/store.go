@@ -63,6 +63,10 @@ type Options struct {
 	// Tasks are the handlers of queued tasks by kind (see Enqueue); tasks
 	// of other kinds stay queued for a process that has a handler.
 	Tasks map[string]TaskHandler
+	// TaskRetry is how long a failed task waits before it is tried again,
+	// doubled after each failure; 0 means DefaultTaskRetry, a negative
+	// value retries at the next pass.
+	TaskRetry time.Duration
 	// Logger receives the store's logs; nil discards them.
 	Logger *slog.Logger
 	// Command describes this process in the lock sidecar; empty means

@@ -31,6 +31,44 @@ type Task struct {
 	// LastError is the handler's last failure; after maxTaskAttempts the
 	// task stays queued but is not retried until queued again.
 	LastError string `json:"last_error,omitempty"`
+	// NotBefore is when a failed task may be tried again: an endpoint that
+	// just failed is not asked again at the next wake (which may come at
+	// once, from the failing handler's own writes).
+	NotBefore time.Time `json:"not_before,omitzero"`
+}
+
+// DefaultTaskRetry is the first wait before a failed task is retried.
+const DefaultTaskRetry = 5 * time.Second
+
+// retryDelay is the wait after a task's attempts-th failure.
+func (s *Store) retryDelay(attempts int) time.Duration {
+	d := s.opts.TaskRetry
+	if d < 0 {
+		return 0
+	}
+	if d == 0 {
+		d = DefaultTaskRetry
+	}
+	return d << min(attempts-1, 10)
+}
+
+// nextRetry is when the earliest failed task that will be retried is due;
+// zero when there is none.
+func (s *Store) nextRetry() time.Time {
+	tasks, err := s.Tasks("")
+	if err != nil {
+		return time.Time{}
+	}
+	var next time.Time
+	for _, t := range tasks {
+		if s.opts.Tasks[t.Kind] == nil || t.Attempts >= maxTaskAttempts || t.NotBefore.IsZero() {
+			continue
+		}
+		if next.IsZero() || t.NotBefore.Before(next) {
+			next = t.NotBefore
+		}
+	}
+	return next
 }
 
 // CuratedTask is the payload of a TaskCurated task.
@@ -108,7 +146,7 @@ func (s *Store) runTasks(ctx context.Context) (int, error) {
 	p := pool.New().WithContext(ctx).WithMaxGoroutines(s.opts.Concurrency)
 	for i, t := range tasks {
 		h := s.opts.Tasks[t.Kind]
-		if h == nil || t.Attempts >= maxTaskAttempts {
+		if h == nil || t.Attempts >= maxTaskAttempts || time.Now().Before(t.NotBefore) {
 			continue
 		}
 		p.Go(func(ctx context.Context) error {
@@ -130,6 +168,7 @@ func (s *Store) runTasks(ctx context.Context) (int, error) {
 					s.log.Warn("task failed", "kind", t.Kind, "key", t.Key, "attempt", cur.Attempts+1, "err", herr)
 					cur.Attempts++
 					cur.LastError = s.clean(herr.Error())
+					cur.NotBefore = time.Now().UTC().Add(s.retryDelay(cur.Attempts))
 					return putJSON(b, taskKey(t.Kind, t.Key), cur)
 				}
 				done[i] = true
