@@ -107,11 +107,21 @@ func refinedOf(r *Refinement, snap Snapshot) (*refined, string) {
 			}
 		}
 	}
-	note := fmt.Sprintf("intent refined by %s: %d entities", r.Model, len(out.entities))
-	if len(rest) > 0 {
-		note += "; searched for " + quoteAll(rest)
+	var said []string
+	if len(out.entities) > 0 {
+		names := make([]string, len(out.entities))
+		for i, e := range out.entities {
+			names[i] = e.Name
+		}
+		said = append(said, "named "+strings.Join(names, ", "))
 	}
-	return out, note
+	if len(rest) > 0 {
+		said = append(said, "searched for "+quoteAll(rest))
+	}
+	if len(said) == 0 {
+		said = append(said, "nothing to add")
+	}
+	return out, fmt.Sprintf("intent refined by %s: %s", r.Model, strings.Join(said, "; "))
 }
 
 func limit(xs []string) []string {

@@ -93,7 +93,7 @@ func TestRefinement(t *testing.T) {
 			t.Errorf("an undeclared entity entered: %+v", s)
 		}
 	}
-	if len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "intent refined by stand-in-agent: 1 entities") ||
+	if len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "intent refined by stand-in-agent: named Charlotte Lucas; searched for") ||
 		!strings.Contains(c.Notes[0], `"Mr. Collins's proposal"`) || !strings.Contains(c.Notes[0], `"Lucas Lodge"`) {
 		t.Errorf("notes = %q", c.Notes)
 	}
