@@ -28,7 +28,7 @@ type ProjectOptions struct {
 	// Retry overrides the client's retry policy (tests shorten it).
 	Retry llm.RetryPolicy
 	// Concurrency bounds the nodes running at once; 0 takes
-	// flowcabal.toml's, else 4.
+	// flowcabal.toml's, else DefaultConcurrency.
 	Concurrency int
 	Log         *slog.Logger
 	// Env checks used sub-workflows (the environment the caller checked

@@ -168,3 +168,39 @@ func TestObserverHearsTheDAGInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultConcurrencyRunsAWideLayerAtOnce: with no bound configured,
+// the twelve independent nodes of a layer are all waiting on the model at
+// the same time (each call is held until all twelve have arrived).
+func TestDefaultConcurrencyRunsAWideLayerAtOnce(t *testing.T) {
+	const width = 12
+	f := newFixture(t, layered(1, width), llmtest.Script{Default: &llmtest.Reply{Content: "ok"}})
+	inner := f.newRunner(nil)
+	var mu sync.Mutex
+	arrived := 0
+	all := make(chan struct{})
+	cfg := inner.cfg
+	cfg.Concurrency = 0
+	cfg.Model = ModelFunc(func(ctx context.Context, p Params, msgs []Message, onDelta func(Delta)) (Reply, error) {
+		mu.Lock()
+		arrived++
+		if arrived == width {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(10 * time.Second):
+			return Reply{}, errors.New("the other nodes of the layer never came")
+		}
+		return inner.cfg.Model.Stream(ctx, p, msgs, onDelta)
+	})
+	r := New(cfg)
+	if r.cfg.Concurrency < width {
+		t.Fatalf("default bound %d is narrower than a %d-node layer", r.cfg.Concurrency, width)
+	}
+	res, err := r.Run(context.Background(), f.checked(), Options{})
+	if err != nil || res.Status != store.RunDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+}

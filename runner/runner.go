@@ -138,10 +138,20 @@ type Config struct {
 	ModelParams func(name string) (Params, error)
 	// Env checks used sub-workflows; the zero Env checks them alone.
 	Env workflowlang.Env
-	// Concurrency bounds the nodes running at once; 0 means 4.
+	// Concurrency bounds the nodes running at once; 0 means
+	// DefaultConcurrency.
 	Concurrency int
 	Log         *slog.Logger
 }
+
+// DefaultConcurrency is how many nodes a run executes at once unless told
+// otherwise. A node waits on the model almost all of its time, so the
+// bound is the endpoint's, not this machine's: wide enough that the
+// branches of a usual workflow all run together (a hosted endpoint takes
+// that many; a 429 is retried after the wait it asks for), and a local
+// server that answers one request at a time is configured with
+// concurrency = 1.
+const DefaultConcurrency = 16
 
 // Runner runs workflows. It is safe for concurrent use; each Run is
 // independent.
@@ -152,7 +162,7 @@ type Runner struct {
 // New returns a Runner.
 func New(cfg Config) *Runner {
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 4
+		cfg.Concurrency = DefaultConcurrency
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)

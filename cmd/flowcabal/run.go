@@ -59,7 +59,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	skipNode := fs.String("skip", "", "let the failed or flagged `node`'s dependents go on without its output")
 	feedback := fs.String("feedback", "", "with -retry: what to change")
 	textFile := fs.String("text-file", "", "with -edit: the file holding the edited text")
-	concurrency := fs.Int("concurrency", 0, "nodes run at once (default: flowcabal.toml's, else 4)")
+	concurrency := fs.Int("concurrency", 0, fmt.Sprintf("nodes run at once (default: flowcabal.toml's concurrency, else %d)", runner.DefaultConcurrency))
 	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
