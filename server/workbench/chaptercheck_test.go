@@ -16,7 +16,6 @@ import (
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
-	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
 )
@@ -40,34 +39,15 @@ func (e *editor) writeChapter(rel, text string) protocol.DocumentURI {
 	return uri
 }
 
-// checkChapter gives flowcabal.checkChapter to the workbench with the
-// editor connection the server handed the chapter's didOpen: the server's
-// own list of the commands it accepts (server/command.go) is not the
-// workbench's to extend, so workspace/executeCommand cannot carry it yet.
-// Everything after the command (progress, diagnostics, the model) goes
-// over the real pipe and the real HTTP client.
+// checkChapter sends flowcabal.checkChapter over the real pipe
+// (workspace/executeCommand), as an editor does.
 func (e *editor) checkChapter(uri protocol.DocumentURI, text string) (map[string]any, error) {
 	e.t.Helper()
-	return e.checkChapterVia(uri, uri, text)
-}
-
-// checkChapterVia is checkChapter with the editor connection of another
-// open chapter (via).
-func (e *editor) checkChapterVia(via, uri protocol.DocumentURI, text string) (map[string]any, error) {
-	e.t.Helper()
-	pr := e.wb.Prose()
-	pr.mu.Lock()
-	doc := pr.docs[via]
-	pr.mu.Unlock()
-	if doc == nil {
-		e.t.Fatalf("%s is not open", via)
+	args := map[string]any{"uri": uri}
+	if text != "" {
+		args["text"] = text
 	}
-	res, err := e.wb.Execute(e.ctx, server.CommandRequest{Command: cmdCheckChapter, Args: server.CommandArgs{URI: uri, Text: text}, Editor: doc.ed})
-	if err != nil {
-		return nil, err
-	}
-	m, _ := res.(map[string]any)
-	return m, nil
+	return e.command(cmdCheckChapter, args)
 }
 
 // lastDiagnostics waits until the latest publication for uri satisfies
@@ -188,7 +168,7 @@ func TestCheckChapterWithModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			token, _ := res["token"].(string)
-			if res["status"] != "checking" || res["chapter"] != 11 || token == "" {
+			if res["status"] != "checking" || res["chapter"] != float64(11) || token == "" {
 				t.Fatalf("checkChapter answered %v", res)
 			}
 			ds := e.lastDiagnostics(uri, "the model's findings", func(ds []protocol.Diagnostic) bool { return withCode(ds, "timeline") != nil })
@@ -349,7 +329,7 @@ func TestCheckChapterRefusals(t *testing.T) {
 		t.Errorf("the model was called %d times", srv.Count())
 	}
 	other := cache.FileURI(filepath.Join(root, "meta", "style-guide.md"))
-	if _, err := e.checkChapterVia(uri, other, ""); err == nil || !strings.Contains(err.Error(), "not one") || !errors.As(err, &je) || je.Code != jsonrpc2.InvalidParams {
+	if _, err := e.checkChapter(other, ""); err == nil || !strings.Contains(err.Error(), "not one") || !errors.As(err, &je) || je.Code != jsonrpc2.InvalidParams {
 		t.Errorf("on a note: %v", err)
 	}
 }
