@@ -534,3 +534,42 @@ func TestUnavailableNoteHasNoKey(t *testing.T) {
 		t.Error("the key was not sent: the test shows nothing")
 	}
 }
+
+// countingCache counts the hashes asked of a real cache.
+type countingCache struct {
+	VectorCache
+	asked int
+}
+
+func (c *countingCache) TextVectors(ctx context.Context, model string, hashes []string) (map[string][]float32, error) {
+	c.asked += len(hashes)
+	return c.VectorCache.TextVectors(ctx, model, hashes)
+}
+
+// TestEmbedChaptersReuse: the next snapshot of a project reads from the
+// cache only the passages that changed.
+func TestEmbedChaptersReuse(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t, llmtest.Script{Dimensions: 16})
+	cc := &countingCache{VectorCache: openTestStore(t)}
+	e := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Cache: cc}
+	in := semanticInput()
+	snap, _ := newBuilder().Build(in)
+	_, rep := e.EmbedChapters(ctx, snap)
+	if cc.asked != rep.Texts {
+		t.Fatalf("first: %d asked of %d", cc.asked, rep.Texts)
+	}
+	in.Chapters[7].Text += "One more paragraph.\n"
+	snap2, _ := newBuilder().Build(in)
+	cc.asked = 0
+	v, rep2 := e.EmbedChapters(ctx, snap2)
+	if cc.asked != 1 || rep2.Embedded != 1 || v.Missing != 0 {
+		t.Errorf("after one new paragraph: %d asked of the cache, report %+v", cc.asked, rep2)
+	}
+	// Another model shares nothing.
+	e.Model = "other"
+	cc.asked = 0
+	if _, rep3 := e.EmbedChapters(ctx, snap2); cc.asked != rep3.Texts || rep3.Embedded != rep3.Texts {
+		t.Errorf("another model: %d asked, %+v", cc.asked, rep3)
+	}
+}

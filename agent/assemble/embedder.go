@@ -47,6 +47,11 @@ type Embedding struct {
 	mu        sync.Mutex
 	downUntil time.Time
 	downErr   error
+	// known are the passage vectors of the last EmbedChapters, by
+	// TextHash: the next snapshot of a project differs by a few passages,
+	// and reads only those from the cache. Replaced whole, never changed.
+	known      map[string][]float32
+	knownModel string
 }
 
 // EmbedReport says what [EmbedChapters] did.
@@ -88,6 +93,9 @@ func (e *Embedding) EmbedChapters(ctx context.Context, snap Snapshot) (*Vectors,
 	rep.Texts = len(hashes)
 	vecs, err := e.vectors(ctx, hashes, texts, &rep)
 	rep.Err = err
+	e.mu.Lock()
+	e.known, e.knownModel = vecs, e.Model
+	e.mu.Unlock()
 	v := NewVectors(e.Model, snap, vecs)
 	if err != nil && v.Missing > 0 {
 		v.Note = err.Error()
@@ -138,12 +146,28 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 		return map[string][]float32{}, errors.New("no embedding model is configured")
 	}
 	out := map[string][]float32{}
-	if e.Cache != nil {
-		got, err := e.Cache.TextVectors(ctx, e.Model, hashes)
+	e.mu.Lock()
+	known := e.known
+	if e.knownModel != e.Model {
+		known = nil
+	}
+	e.mu.Unlock()
+	var ask []string
+	for _, h := range hashes {
+		if v, ok := known[h]; ok {
+			out[h] = v
+		} else {
+			ask = append(ask, h)
+		}
+	}
+	if e.Cache != nil && len(ask) > 0 {
+		got, err := e.Cache.TextVectors(ctx, e.Model, ask)
 		if err != nil {
 			return out, fmt.Errorf("read cached vectors: %w", err)
 		}
-		out = got
+		for h, v := range got {
+			out[h] = v
+		}
 	}
 	rep.Cached = len(out)
 	var todo []string
