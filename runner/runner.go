@@ -95,8 +95,12 @@ type Gate interface {
 	Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (Verdict, error)
 }
 
-// Observer receives a run's events. Every field is optional. Calls come
-// from the goroutine running the node, so they must be quick.
+// Observer receives a run's events. Every field is optional. They come in
+// the DAG's order: a node's start after the ends of the nodes it reads,
+// its text and steps after its start, its end last, once a saved
+// checkpoint holds it. NodeStarted and NodeFinished are called from the
+// goroutine that schedules the run, Delta and Step from the node's: all
+// must be quick.
 type Observer struct {
 	NodeStarted  func(node string, index, total int)
 	Delta        func(node string, d Delta)
