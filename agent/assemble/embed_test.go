@@ -573,3 +573,26 @@ func TestEmbedChaptersReuse(t *testing.T) {
 		t.Errorf("another model: %d asked, %+v", cc.asked, rep3)
 	}
 }
+
+// TestCachedSemantic: the live preview's semantic input makes no call; it
+// uses the prompt's vector once a run has embedded it.
+func TestCachedSemantic(t *testing.T) {
+	ctx := context.Background()
+	snap, e, srv := semanticSetup(t, llmtest.Script{Dimensions: 64, Synonyms: paraphrase})
+	vecs, _ := e.EmbedChapters(ctx, snap)
+	n := len(embedRequests(srv))
+	pre := e.CachedSemantic(ctx, vecs, semanticNode)
+	if len(embedRequests(srv)) != n || !strings.Contains(pre.Unavailable, "not embedded yet") {
+		t.Errorf("preview before a run: %d calls, unavailable %q", len(embedRequests(srv))-n, pre.Unavailable)
+	}
+	run := e.Semantic(ctx, vecs, semanticNode)
+	post := e.CachedSemantic(ctx, vecs, semanticNode)
+	if post.Unavailable != "" || !slices.Equal(post.Query, run.Query) || len(embedRequests(srv)) != n+1 {
+		t.Errorf("preview after a run: %q, %d calls", post.Unavailable, len(embedRequests(srv))-n)
+	}
+	a := mustJSON(t, must(Assemble(semanticNode, snap, Options{Semantic: run})))
+	b := mustJSON(t, must(Assemble(semanticNode, snap, Options{Semantic: post})))
+	if !bytes.Equal(a, b) {
+		t.Error("the preview differs from the run")
+	}
+}

@@ -91,7 +91,7 @@ func (e *Embedding) EmbedChapters(ctx context.Context, snap Snapshot) (*Vectors,
 		}
 	}
 	rep.Texts = len(hashes)
-	vecs, err := e.vectors(ctx, hashes, texts, &rep)
+	vecs, err := e.vectors(ctx, hashes, texts, &rep, true)
 	rep.Err = err
 	e.mu.Lock()
 	e.known, e.knownModel = vecs, e.Model
@@ -106,12 +106,16 @@ func (e *Embedding) EmbedChapters(ctx context.Context, snap Snapshot) (*Vectors,
 // EmbedQuery returns the vector of text (a node's [QueryText]), from the
 // cache or the endpoint.
 func (e *Embedding) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	return e.query(ctx, text, true)
+}
+
+func (e *Embedding) query(ctx context.Context, text string, call bool) ([]float32, error) {
 	if isBlank(text) {
 		return nil, errors.New("embed the prompt: it is empty")
 	}
 	h := TextHash(text)
 	var rep EmbedReport
-	vecs, err := e.vectors(ctx, []string{h}, map[string]string{h: text}, &rep)
+	vecs, err := e.vectors(ctx, []string{h}, map[string]string{h: text}, &rep, call)
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +126,18 @@ func (e *Embedding) EmbedQuery(ctx context.Context, text string) ([]float32, err
 // the snapshot vecs were made of. It never fails: what went wrong is in
 // its Unavailable, which the assembly's provenance states.
 func (e *Embedding) Semantic(ctx context.Context, vecs *Vectors, n Node) *Semantic {
+	return e.semantic(ctx, vecs, n, true)
+}
+
+// CachedSemantic is Semantic without calling the endpoint: the prompt's
+// vector comes from the cache or not at all (then the assembly is
+// lexical and says the prompt is not embedded yet). A live preview (the
+// editor's hover) uses it, to stay fast and make no calls.
+func (e *Embedding) CachedSemantic(ctx context.Context, vecs *Vectors, n Node) *Semantic {
+	return e.semantic(ctx, vecs, n, false)
+}
+
+func (e *Embedding) semantic(ctx context.Context, vecs *Vectors, n Node, call bool) *Semantic {
 	switch {
 	case vecs == nil || vecs.Dims == 0:
 		why := "the manuscript has no vectors"
@@ -132,7 +148,7 @@ func (e *Embedding) Semantic(ctx context.Context, vecs *Vectors, n Node) *Semant
 	case isBlank(QueryText(n)):
 		return &Semantic{Vectors: vecs, Unavailable: "the prompt has no text of its own"}
 	}
-	q, err := e.EmbedQuery(ctx, QueryText(n))
+	q, err := e.query(ctx, QueryText(n), call)
 	if err != nil {
 		return &Semantic{Vectors: vecs, Unavailable: err.Error()}
 	}
@@ -141,7 +157,7 @@ func (e *Embedding) Semantic(ctx context.Context, vecs *Vectors, n Node) *Semant
 
 // vectors returns the vectors of hashes: cached, else embedded. The map
 // holds what could be had; the error says why the rest could not.
-func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[string]string, rep *EmbedReport) (map[string][]float32, error) {
+func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[string]string, rep *EmbedReport, call bool) (map[string][]float32, error) {
 	if e.Model == "" {
 		return map[string][]float32{}, errors.New("no embedding model is configured")
 	}
@@ -178,6 +194,9 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 	}
 	if len(todo) == 0 {
 		return out, nil
+	}
+	if !call {
+		return out, fmt.Errorf("%d texts are not embedded yet", len(todo))
 	}
 	if e.Embedder == nil {
 		return out, fmt.Errorf("%d texts have no vector and no endpoint is configured", len(todo))
