@@ -173,6 +173,12 @@ func (w *Workbench) checkChapter(ctx context.Context, req server.CommandRequest)
 	}
 
 	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		done()
+		return nil, fmt.Errorf("the server is shutting down")
+	}
+	p.running.Add(1)
 	p.seq++
 	token := fmt.Sprintf("flowcabal-check-%d-%d", p.seq, time.Now().UnixNano())
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -185,6 +191,7 @@ func (w *Workbench) checkChapter(ctx context.Context, req server.CommandRequest)
 
 	ed := req.Editor
 	go func() {
+		defer p.running.Done()
 		defer done()
 		defer cancel()
 		defer func() {

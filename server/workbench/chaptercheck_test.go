@@ -409,3 +409,37 @@ func TestFollow(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseStopsAChapterCheck: a check waiting on a slow model does not
+// outlive the workbench; Close cancels it and waits for it to end.
+func TestCloseStopsAChapterCheck(t *testing.T) {
+	e := start(t, llmtest.Script{Latency: llmtest.Duration(time.Minute),
+		Default: &llmtest.Reply{Content: `{"findings":[]}`, Times: -1}})
+	uri := e.writeChapter("manuscript/chapter-11/content.md", "# Chapter XI\n\nJane wrote to her sister.\n")
+	if _, err := e.checkChapter(uri, ""); err != nil {
+		t.Fatal(err)
+	}
+	pr := e.wb.Prose()
+	pr.mu.Lock()
+	inFlight := len(pr.checks)
+	pr.mu.Unlock()
+	if inFlight != 1 {
+		t.Fatalf("%d checks in flight, want 1", inFlight)
+	}
+	closed := make(chan struct{})
+	go func() { e.wb.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close waited for the model instead of cancelling the check")
+	}
+	pr.mu.Lock()
+	left := len(pr.checks)
+	pr.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d checks left after Close", left)
+	}
+	if _, err := e.checkChapter(uri, ""); err == nil {
+		t.Error("a check started after Close")
+	}
+}

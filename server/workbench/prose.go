@@ -44,6 +44,21 @@ type Prose struct {
 	// overtook (a model check ending while the author types) publishes
 	// nothing.
 	gens map[protocol.DocumentURI]int
+	// running counts the chapter checks' goroutines, which Close waits
+	// for; after closed no check starts.
+	running sync.WaitGroup
+	closed  bool
+}
+
+// stopChecks cancels the chapter checks in flight and waits for them.
+func (p *Prose) stopChecks() {
+	p.mu.Lock()
+	p.closed = true
+	for _, r := range p.checks {
+		r.cancel()
+	}
+	p.mu.Unlock()
+	p.running.Wait()
 }
 
 type proseDoc struct {

@@ -173,6 +173,12 @@ func (w *Workbench) existing(path string) *psession.Session {
 // stores. The server calls it when the client has gone.
 func (w *Workbench) Close() {
 	w.mu.Lock()
+	prose := w.prose
+	w.mu.Unlock()
+	if prose != nil {
+		prose.stopChecks() // before their sessions close under them
+	}
+	w.mu.Lock()
 	all := make([]*psession.Session, 0, len(w.sessions))
 	for _, ss := range w.sessions {
 		all = append(all, ss)
