@@ -208,19 +208,30 @@ var refineSchema = &llm.Schema{
 // model (then cached). It never fails: what went wrong is in the
 // refinement's Unavailable, which the assembly's provenance states.
 func (r *Refiner) Refine(ctx context.Context, n Node, snap Snapshot) *Refinement {
-	ref, err := r.refine(ctx, n, snap)
+	return r.answer(ctx, n, snap, true)
+}
+
+// Cached is Refine without asking the model: the cached reading, or one
+// whose Unavailable says the model has not read this prompt yet. A live
+// preview (the editor's hover) uses it, to stay fast and make no calls.
+func (r *Refiner) Cached(ctx context.Context, n Node, snap Snapshot) *Refinement {
+	return r.answer(ctx, n, snap, false)
+}
+
+func (r *Refiner) answer(ctx context.Context, n Node, snap Snapshot, call bool) *Refinement {
+	ref, err := r.refine(ctx, n, snap, call)
 	if err != nil {
 		return &Refinement{Model: r.Model, Unavailable: err.Error()}
 	}
 	return ref
 }
 
-func (r *Refiner) refine(ctx context.Context, n Node, snap Snapshot) (*Refinement, error) {
+func (r *Refiner) refine(ctx context.Context, n Node, snap Snapshot, call bool) (*Refinement, error) {
 	text := QueryText(n)
 	if text == "" {
 		return nil, errors.New("the prompt has no text of its own")
 	}
-	if r.Chat == nil || r.Model == "" {
+	if r.Model == "" || (call && r.Chat == nil) {
 		return nil, errors.New("no agent model is configured")
 	}
 	user := r.question(text, snap)
@@ -233,6 +244,9 @@ func (r *Refiner) refine(ctx context.Context, n Node, snap Snapshot) (*Refinemen
 		if ok {
 			return decodeRefinement(r.Model, raw)
 		}
+	}
+	if !call {
+		return nil, errors.New("the model has not read this prompt yet")
 	}
 	resp, err := r.Chat.Chat(ctx, llm.Request{
 		Messages: []llm.Message{llm.System(refineSystem), llm.User(user)},

@@ -63,6 +63,9 @@ func TestRefinement(t *testing.T) {
 	}})
 	st := openTestStore(t)
 	r := &Refiner{Model: "stand-in-agent", Chat: agentClient(t, srv.URL), Cache: st}
+	if pre := r.Cached(ctx, refineNode, snap); !strings.Contains(pre.Unavailable, "has not read this prompt yet") || len(chatRequests(srv)) != 0 {
+		t.Errorf("preview before a reading: %q, %d requests", pre.Unavailable, len(chatRequests(srv)))
+	}
 	ref := r.Refine(ctx, refineNode, snap)
 	if ref.Unavailable != "" {
 		t.Fatal(ref.Unavailable)
@@ -111,6 +114,9 @@ func TestRefinement(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("run %d differs", i)
 		}
+	}
+	if got := mustJSON(t, must(Assemble(refineNode, snap, Options{Refinement: r.Cached(ctx, refineNode, snap)}))); !bytes.Equal(got, want) {
+		t.Error("the preview from the cache differs from the run")
 	}
 	if n := len(chatRequests(srv)); n != 1 {
 		t.Errorf("%d chat requests for one input asked six times", n)
