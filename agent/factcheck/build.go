@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -29,12 +30,12 @@ var shortNamesGz []byte
 // wordList is the English dictionary: a word that is in it is an ordinary
 // word, not a misspelt name.
 type wordList struct {
-	lower map[string]bool // lower-case dictionary words
+	lower sortedWords         // lower-case dictionary words
 	extra map[string]bool // capitalised non-names (months, "God", …)
 	// short holds short proper names of the dictionary ("Janet",
 	// "Marty"): one edit from a four-letter name is more often another
 	// person than a slip.
-	short map[string]bool
+	short sortedWords
 }
 
 // has reports whether w (as written in the text) is an ordinary word.
@@ -42,31 +43,65 @@ func (l *wordList) has(w string) bool {
 	if l.extra[w] {
 		return true
 	}
-	return l.lower[strings.ToLower(w)]
+	return l.lower.has(strings.ToLower(w))
+}
+
+// sortedWords is a sorted list of words kept end to end in one string: the
+// dictionary lives as long as the process, and as a map of 64,000
+// strings it was 3.5 MB of pointers for the garbage collector to scan at
+// every cycle; this way it is one string and an array of offsets.
+type sortedWords struct {
+	text string
+	ends []int32 // word i is text[ends[i-1]:ends[i]] (from 0 for the first)
+}
+
+func newSortedWords(words []string) sortedWords {
+	slices.Sort(words)
+	words = slices.Compact(words)
+	var b strings.Builder
+	ends := make([]int32, 0, len(words))
+	for _, w := range words {
+		b.WriteString(w)
+		ends = append(ends, int32(b.Len()))
+	}
+	return sortedWords{text: b.String(), ends: ends}
+}
+
+func (s sortedWords) word(i int) string {
+	start := int32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.text[start:s.ends[i]]
+}
+
+func (s sortedWords) has(w string) bool {
+	i := sort.Search(len(s.ends), func(i int) bool { return s.word(i) >= w })
+	return i < len(s.ends) && s.word(i) == w
 }
 
 // loadWords decodes the embedded lists once per process: they are
 // read-only after that, shared by every Knowledge.
 var loadWords = sync.OnceValue(decodeWords)
 
+// gzLines returns the non-blank lines of a gzip-compressed list.
+func gzLines(data []byte) []string {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		if w := strings.TrimSpace(sc.Text()); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 func decodeWords() *wordList {
-	l := &wordList{lower: make(map[string]bool, 64000), extra: map[string]bool{}, short: make(map[string]bool, 2600)}
-	if zr, err := gzip.NewReader(bytes.NewReader(shortNamesGz)); err == nil {
-		sc := bufio.NewScanner(zr)
-		for sc.Scan() {
-			if w := strings.TrimSpace(sc.Text()); w != "" {
-				l.short[w] = true
-			}
-		}
-	}
-	if zr, err := gzip.NewReader(bytes.NewReader(wordsGz)); err == nil {
-		sc := bufio.NewScanner(zr)
-		for sc.Scan() {
-			if w := strings.TrimSpace(sc.Text()); w != "" {
-				l.lower[w] = true
-			}
-		}
-	}
+	l := &wordList{lower: newSortedWords(gzLines(wordsGz)), short: newSortedWords(gzLines(shortNamesGz)), extra: map[string]bool{}}
 	for _, line := range strings.Split(extraWords, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			l.extra[line] = true

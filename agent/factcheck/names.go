@@ -97,7 +97,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
 			continue
 		}
-		if len(t.runes) <= 4 && k.words.short[s] {
+		if len(t.runes) <= 4 && k.words.short.has(s) {
 			continue // "Janet" beside "Jane" is someone else
 		}
 		dist := editDistance(rs, t.runes, limit)
