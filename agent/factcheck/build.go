@@ -30,7 +30,7 @@ var shortNamesGz []byte
 // wordList is the English dictionary: a word that is in it is an ordinary
 // word, not a misspelt name.
 type wordList struct {
-	lower sortedWords         // lower-case dictionary words
+	lower sortedWords     // lower-case dictionary words
 	extra map[string]bool // capitalised non-names (months, "God", …)
 	// short holds short proper names of the dictionary ("Janet",
 	// "Marty"): one edit from a four-letter name is more often another
