@@ -221,3 +221,16 @@ func TestEvalContextRefine(t *testing.T) {
 		t.Errorf("--refine without a project config: exit 0 (%s)", errs)
 	}
 }
+
+// TestIndexEmbedMissingKey: a key variable that is not set is reported;
+// the index succeeds without embeddings.
+func TestIndexEmbedMissingKey(t *testing.T) {
+	root := copySample(t)
+	p := filepath.Join(root, "flowcabal.toml")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, append(data, "\n[models.embedding]\nbase_url = \"https://embed.example/v1\"\nmodel = \"e\"\napi_key_env = \"FLOWCABAL_TEST_UNSET_KEY\"\n"...), 0o644)
+	code, out, errs := runCLI(t, "", "index", root)
+	if code != exitOK || strings.Contains(out, "embeddings:") || !strings.Contains(errs, "embeddings:") || !strings.Contains(errs, "FLOWCABAL_TEST_UNSET_KEY") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
