@@ -30,7 +30,7 @@ const key = "sk-workbench-test-5e2d"
 // test client, on a copy of the English sample project whose models are a
 // scripted server.
 type editor struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	root   string
 	srv    *llmtest.Server
@@ -39,7 +39,7 @@ type editor struct {
 	wb     *Workbench
 }
 
-func start(t *testing.T, script llmtest.Script) *editor {
+func start(t testing.TB, script llmtest.Script) *editor {
 	t.Helper()
 	root := projecttest.Copy(t, "pride-and-prejudice")
 	llm := llmtest.New(t, script)
@@ -48,7 +48,7 @@ func start(t *testing.T, script llmtest.Script) *editor {
 }
 
 // startIn starts the editor on the project at root, whose models are llm.
-func startIn(t *testing.T, root string, llm *llmtest.Server) *editor {
+func startIn(t testing.TB, root string, llm *llmtest.Server) *editor {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
