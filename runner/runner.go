@@ -496,8 +496,10 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 	saveDone := make(chan error, 1)
 	saving := false
 	var unsaved, inSave []NodeResult
-	for inFlight > 0 || saving || len(unsaved) > 0 {
-		if !saving && len(unsaved) > 0 {
+	for inFlight > 0 || saving {
+		// Once every node has ended, the run's last checkpoint (below)
+		// holds what is left.
+		if !saving && len(unsaved) > 0 && inFlight > 0 {
 			saving, inSave, unsaved = true, unsaved, nil
 			cp := ex.snapshot()
 			go func() { saveDone <- ex.saveSnapshot(ctx, cp) }()
@@ -567,6 +569,10 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 	ex.mu.Unlock()
 	if err := ex.save(ctx); err != nil && firstErr == nil {
 		firstErr = err
+	}
+	for _, res := range unsaved {
+		saved[res.Node] = res
+		tellEnd(res.Node)
 	}
 	return &Result{RunID: ex.cp.RunID, Status: status, Nodes: results}, firstErr
 }
