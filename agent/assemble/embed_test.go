@@ -596,3 +596,32 @@ func TestCachedSemantic(t *testing.T) {
 		t.Error("the preview differs from the run")
 	}
 }
+
+// TestEmbedConcurrentAndBounded: calls in flight at once give the same
+// vectors as one at a time; a bound on calls leaves the rest for later.
+func TestEmbedConcurrentAndBounded(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t, llmtest.Script{Dimensions: 24, Latency: llmtest.Duration(5 * time.Millisecond)})
+	snap, _ := newBuilder().Build(semanticInput())
+	one := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Batch: 3}
+	many := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Batch: 3, Concurrency: 4}
+	v1, r1 := one.EmbedChapters(ctx, snap)
+	v4, r4 := many.EmbedChapters(ctx, snap)
+	if r1.Err != nil || r4.Err != nil || r1.Calls != r4.Calls || r4.Embedded != r4.Texts {
+		t.Fatalf("one at a time %+v, four %+v", r1, r4)
+	}
+	sem1 := &Semantic{Vectors: v1, Query: llmtest.Embed(QueryText(semanticNode), 24)}
+	sem4 := &Semantic{Vectors: v4, Query: llmtest.Embed(QueryText(semanticNode), 24)}
+	if !bytes.Equal(mustJSON(t, must(Assemble(semanticNode, snap, Options{Semantic: sem1}))), mustJSON(t, must(Assemble(semanticNode, snap, Options{Semantic: sem4})))) {
+		t.Error("vectors embedded concurrently assemble differently")
+	}
+	bounded := &Embedding{Model: embedModel, Embedder: embedClient(t, srv.URL), Batch: 3, Concurrency: 2, MaxCalls: 2, Cache: &MemVectors{}}
+	v, r := bounded.EmbedChapters(ctx, snap)
+	if r.Calls != 2 || r.Embedded != 6 || r.Err == nil || !strings.Contains(r.Err.Error(), "the bound") || v.Missing != v.Passages-6 {
+		t.Errorf("bounded: %+v, %d of %d missing", r, v.Missing, v.Passages)
+	}
+	// The next call goes on where the bound stopped.
+	if _, r := bounded.EmbedChapters(ctx, snap); r.Cached != 6 || r.Embedded != 6 {
+		t.Errorf("after the bound: %+v", r)
+	}
+}

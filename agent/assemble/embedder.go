@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm"
+	"github.com/sourcegraph/conc/pool"
 )
 
 // An Embedder turns texts into vectors: an *llm.Client of the project's
@@ -39,6 +41,9 @@ type Embedding struct {
 	// MaxCalls bounds the calls of one EmbedChapters (0: no bound); what
 	// is left is embedded by the next.
 	MaxCalls int
+	// Concurrency is how many calls may be in flight at once (default
+	// 1); the first failure stops the others.
+	Concurrency int
 	// Cooldown, when set, is how long a failed endpoint is left alone:
 	// the nodes of a run then fall back to the lexical search at once
 	// rather than each waiting out the client's retries.
@@ -211,49 +216,73 @@ func (e *Embedding) vectors(ctx context.Context, hashes []string, texts map[stri
 	if bytes <= 0 {
 		bytes = 64 << 10
 	}
+	var parts [][]string
 	for len(todo) > 0 {
-		if e.MaxCalls > 0 && rep.Calls >= e.MaxCalls {
-			return out, fmt.Errorf("%d texts left to embed after %d calls (the bound)", len(todo), rep.Calls)
-		}
 		n, size := 0, 0
 		for n < len(todo) && n < batch && (n == 0 || size+len(texts[todo[n]]) <= bytes) {
 			size += len(texts[todo[n]])
 			n++
 		}
-		part := todo[:n]
-		in := make([]string, n)
-		for i, h := range part {
-			in[i] = texts[h]
-		}
-		rep.Calls++
-		res, err := e.Embedder.Embed(ctx, in)
-		if err == nil && len(res.Vectors) != n {
-			err = fmt.Errorf("%d vectors for %d texts", len(res.Vectors), n)
-		}
-		if err != nil {
-			err = fmt.Errorf("embed with %s: %w", e.Model, err)
-			if ctx.Err() == nil {
-				e.fail(err)
-			}
-			return out, err
-		}
-		got := map[string][]float32{}
-		for i, h := range part {
-			if unit(res.Vectors[i]) == nil {
-				return out, fmt.Errorf("embed with %s: a zero or invalid vector", e.Model)
-			}
-			got[h] = res.Vectors[i]
-			out[h] = res.Vectors[i]
-		}
-		rep.Embedded += n
-		if e.Cache != nil {
-			if err := e.Cache.PutTextVectors(ctx, e.Model, got); err != nil {
-				return out, fmt.Errorf("cache vectors: %w", err)
-			}
-		}
+		parts = append(parts, todo[:n])
 		todo = todo[n:]
 	}
-	return out, nil
+	var bounded error
+	if e.MaxCalls > 0 && len(parts) > e.MaxCalls {
+		left := 0
+		for _, p := range parts[e.MaxCalls:] {
+			left += len(p)
+		}
+		bounded = fmt.Errorf("%d texts left to embed after %d calls (the bound)", left, e.MaxCalls)
+		parts = parts[:e.MaxCalls]
+	}
+	var mu sync.Mutex // out and rep
+	p := pool.New().WithErrors().WithFirstError().WithContext(ctx).WithCancelOnError().WithMaxGoroutines(max(1, e.Concurrency))
+	for _, part := range parts {
+		p.Go(func(ctx context.Context) error {
+			if ctx.Err() != nil {
+				return nil // another batch failed: this one is not sent
+			}
+			in := make([]string, len(part))
+			for i, h := range part {
+				in[i] = texts[h]
+			}
+			mu.Lock()
+			rep.Calls++
+			mu.Unlock()
+			res, err := e.Embedder.Embed(ctx, in)
+			if err == nil && len(res.Vectors) != len(in) {
+				err = fmt.Errorf("%d vectors for %d texts", len(res.Vectors), len(in))
+			}
+			if err == nil && slices.ContainsFunc(res.Vectors, func(v []float32) bool { return unit(v) == nil }) {
+				err = errors.New("a zero or invalid vector")
+			}
+			if err != nil {
+				err = fmt.Errorf("embed with %s: %w", e.Model, err)
+				if ctx.Err() == nil {
+					e.fail(err)
+				}
+				return err
+			}
+			got := make(map[string][]float32, len(part))
+			for i, h := range part {
+				got[h] = res.Vectors[i]
+			}
+			if e.Cache != nil {
+				if err := e.Cache.PutTextVectors(ctx, e.Model, got); err != nil {
+					return fmt.Errorf("cache vectors: %w", err)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			maps.Copy(out, got)
+			rep.Embedded += len(part)
+			return nil
+		})
+	}
+	if err := p.Wait(); err != nil {
+		return out, err
+	}
+	return out, bounded
 }
 
 // down returns the endpoint's last failure while it is left alone.

@@ -15,6 +15,10 @@ import (
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
+// embedConcurrency is how many embedding calls the CLI has in flight: a
+// first index of a long work sends a few hundred batches.
+const embedConcurrency = 4
+
 // projectEmbedding is the project's [models.embedding] as Role A's
 // Embedding over cache, or nil when the project configures none. The
 // returned close releases the client.
@@ -33,7 +37,7 @@ func projectEmbedding(cfg *project.Config, env *cliEnv, cache assemble.VectorCac
 	if err != nil {
 		return nil, func() {}, err
 	}
-	return &assemble.Embedding{Model: m.Model, Embedder: c, Cache: cache}, c.Close, nil
+	return &assemble.Embedding{Model: m.Model, Embedder: c, Cache: cache, Concurrency: embedConcurrency}, c.Close, nil
 }
 
 // embedSummary is what index reports of the embeddings.
