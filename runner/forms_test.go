@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -100,8 +101,9 @@ func TestCandidatesSelectByScore(t *testing.T) {
 		reply("Open the chapter.", "bad opening"),
 	}})
 	f.run = f.newRunner(scoringGate{})
+	var mu sync.Mutex // candidates report their steps concurrently
 	var steps []string
-	obs := Observer{Step: func(node, msg string) { steps = append(steps, msg) }}
+	obs := Observer{Step: func(node, msg string) { mu.Lock(); steps = append(steps, msg); mu.Unlock() }}
 	res, err := f.run.Run(context.Background(), f.checked(), Options{Observer: obs})
 	if err != nil {
 		t.Fatal(err)
