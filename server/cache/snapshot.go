@@ -14,6 +14,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -34,9 +35,25 @@ type File struct {
 	check  *checkCell
 }
 
+// A parseCell holds what is derived from one content of a file. An open
+// document's syntax tree is kept for as long as the version is current:
+// every request reads it. A closed file's tree is not kept: a 200-node
+// tree is some seven times its text and pointer-dense, and the collector
+// would mark every closed file's tree on every cycle. What the workspace
+// needs of a closed file (its declarations and uses) is its Summary; its
+// tree is parsed again when a feature asks for it, shared through a weak
+// pointer with whoever still holds it (the check of a file that uses it),
+// and the snapshot's small cache of recent trees keeps the last few alive.
 type parseCell struct {
 	once sync.Once
-	f    *workflowlang.File
+	f    *workflowlang.File // open documents only
+
+	mu   sync.Mutex
+	weak weak.Pointer[workflowlang.File] // closed files only
+
+	sumOnce sync.Once
+	sum     *Summary
+
 	memo sync.Map // key -> *memoEntry: results derived from the content alone
 }
 
@@ -45,22 +62,35 @@ type memoEntry struct {
 	v    any
 }
 
-// Memo returns fn's result for key, computed at most once per file
-// content: for results that depend on the file's text and nothing else
-// (its outline, its completion candidates). The key must name everything
-// else the result depends on (the position encoding, client options).
+// Memo returns fn's result for key, computed at most once per content of
+// an open document: for results that depend on the file's text and nothing
+// else (its outline, its completion candidates). The key must name
+// everything else the result depends on (the position encoding, client
+// options). A closed file keeps nothing derived from its tree, so for it fn
+// runs on every call.
 func (f *File) Memo(key string, fn func() any) any {
+	if !f.Open {
+		return fn()
+	}
 	e, _ := f.parsed.memo.LoadOrStore(key, &memoEntry{})
 	me := e.(*memoEntry)
 	me.once.Do(func() { me.v = fn() })
 	return me.v
 }
 
+// A checkCell holds the check of one content of a file in one set of
+// dependencies. Its deps are kept for every file, so that an edit finds
+// the files it affects; the result itself is kept for open documents only.
+// A closed file's result is shared through a weak pointer and recomputed
+// once nothing holds it.
 type checkCell struct {
 	once sync.Once
 	done atomic.Bool
-	res  *workflowlang.Result
-	deps []string // every path Check asked to load, transitively
+	res  *workflowlang.Result // open documents only
+	deps []string             // every path Check asked to load, transitively; set before done
+
+	mu   sync.Mutex
+	weak weak.Pointer[workflowlang.Result] // closed files only
 }
 
 // name is what the file is called in Parse and in diagnostics.
@@ -85,6 +115,8 @@ type Snapshot struct {
 	byPath    map[string]*File
 	resources []*Resource // sorted by Path
 	resByPath map[string]*Resource
+
+	trees *treeCache // shared by every snapshot of a workspace
 }
 
 // File returns the document at uri.
@@ -118,28 +150,83 @@ func (s *Snapshot) Resource(path string) (*Resource, bool) {
 	return r, ok
 }
 
-// Parse returns the syntax tree of f, parsing it at most once per content.
+// Parse returns the syntax tree of f. An open document is parsed once per
+// version; a closed file when no one holds its tree any more (see
+// parseCell), so callers must not rely on getting the same pointer twice.
 func (s *Snapshot) Parse(f *File) *workflowlang.File {
-	f.parsed.once.Do(func() {
-		pf := workflowlang.Parse(f.name(), f.Src)
-		pf.Mapper() // built now, so that concurrent readers never race on it
-		f.parsed.f = pf
-	})
-	return f.parsed.f
+	c := f.parsed
+	if f.Open {
+		c.once.Do(func() { c.f = f.parse() })
+		return c.f
+	}
+	c.mu.Lock()
+	t := c.weak.Value()
+	if t == nil {
+		t = f.parse()
+		c.weak = weak.Make(t)
+	}
+	c.mu.Unlock()
+	s.trees.touch(t)
+	return t
+}
+
+func (f *File) parse() *workflowlang.File {
+	pf := workflowlang.Parse(f.name(), f.Src)
+	pf.Mapper() // built now, so that concurrent readers never race on it
+	return pf
 }
 
 // Check returns the checked result of f: its diagnostics and DAG, with
-// `use`d files resolved in this snapshot.
+// `use`d files resolved in this snapshot. An open document is checked once
+// per version and set of dependencies; a closed file again when no one
+// holds its last result.
 func (s *Snapshot) Check(f *File) *workflowlang.Result {
 	c := f.check
-	c.once.Do(func() {
-		var deps []string
-		env := s.env(&deps)
-		c.res = workflowlang.Check(s.Parse(f), env)
-		c.deps = deps
+	if f.Open {
+		c.once.Do(func() {
+			c.res, c.deps = s.check(f)
+			c.done.Store(true)
+		})
+		return c.res
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.weak.Value(); r != nil {
+		return r
+	}
+	res, deps := s.check(f)
+	c.weak = weak.Make(res)
+	if !c.done.Load() {
+		c.deps = deps // the same every time: the cell lives as long as its dependencies
 		c.done.Store(true)
+	}
+	return res
+}
+
+// check checks f. The files f uses directly are loaded whole (the result
+// hands them to hover, completion and the runner); the files they use in
+// turn only as their summaries' skeletons, which hold all that Check reads
+// of them (their paths and uses, for the use-cycle rule), so that checking
+// the last file of a long chain of uses parses two files, not the chain.
+func (s *Snapshot) check(f *File) (*workflowlang.Result, []string) {
+	pf := s.Parse(f)
+	direct := make(map[string]bool, len(pf.Uses))
+	for _, u := range pf.Uses {
+		direct[usePath(pf.Path, u.Path.Value)] = true
+	}
+	var deps []string
+	env := s.env(&deps, func(p string, uf *File) *workflowlang.File {
+		if direct[p] {
+			return s.Parse(uf)
+		}
+		return s.Summary(uf).skeleton
 	})
-	return c.res
+	return workflowlang.Check(pf, env), deps
+}
+
+// usePath is the file a `use` of usePath in the file at fromPath names.
+func usePath(fromPath, usePath string) string {
+	return filepath.Clean(filepath.Join(filepath.Dir(fromPath), filepath.FromSlash(usePath)))
 }
 
 // Budget is the project's default Role A budget.
@@ -154,19 +241,21 @@ func (s *Snapshot) Budget() int {
 // runner checks used sub-workflows with it).
 func (s *Snapshot) Env() workflowlang.Env {
 	var deps []string
-	return s.env(&deps)
+	return s.env(&deps, func(_ string, f *File) *workflowlang.File { return s.Parse(f) })
 }
 
-func (s *Snapshot) env(deps *[]string) workflowlang.Env {
+// env is the environment of a check in this snapshot: load gives the tree
+// of a used file, and every path asked for is appended to deps.
+func (s *Snapshot) env(deps *[]string, load func(path string, f *File) *workflowlang.File) workflowlang.Env {
 	return workflowlang.Env{
-		Load: func(fromPath, usePath string) (*workflowlang.File, error) {
-			p := filepath.Clean(filepath.Join(filepath.Dir(fromPath), filepath.FromSlash(usePath)))
+		Load: func(fromPath, use string) (*workflowlang.File, error) {
+			p := usePath(fromPath, use)
 			*deps = append(*deps, p)
 			f, ok := s.byPath[p]
 			if !ok {
-				return nil, fmt.Errorf("use %q: %w", usePath, fs.ErrNotExist)
+				return nil, fmt.Errorf("use %q: %w", use, fs.ErrNotExist)
 			}
-			return s.Parse(f), nil
+			return load(p, f), nil
 		},
 		Resource: func(path string) bool {
 			_, ok := s.resByPath[path]

@@ -41,7 +41,7 @@ type Change struct {
 // project around the first folder for knowledge. enc is the negotiated
 // position encoding of incremental changes.
 func NewWorkspace(folders []string, enc workflowlang.Encoding) (*Workspace, error) {
-	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}}
+	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}, trees: &treeCache{}}
 	var errs []error
 	if len(folders) > 0 {
 		root, err := project.FindRoot(folders[0])
@@ -191,7 +191,7 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 	s := &Snapshot{
 		Seq: old.Seq + 1, Root: old.Root, Folders: old.Folders, Config: old.Config,
 		files: make(map[Key]*File, len(old.files)+len(repl)), byPath: make(map[string]*File, len(old.byPath)),
-		resources: old.resources, resByPath: old.resByPath,
+		resources: old.resources, resByPath: old.resByPath, trees: old.trees,
 	}
 	if res != nil {
 		s.setResources(res)

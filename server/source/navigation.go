@@ -3,6 +3,7 @@ package source
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"unicode"
 
@@ -160,7 +161,11 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 	if t.File.Path == "" {
 		return out
 	}
+	input := isInput(t.PF, t.Name)
 	for _, of := range snap.Files() {
+		if !mayUse(snap, of, t, input) {
+			continue // not worth parsing: no {{alias.name}} of a use of t's file
+		}
 		opf := snap.Parse(of)
 		for _, u := range opf.Uses {
 			uf, ok := usedFile(snap, opf, u)
@@ -172,7 +177,7 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 					out = append(out, useSite{of, opf, r.Ref, nil})
 				}
 			}
-			if isInput(t.PF, t.Name) {
+			if input {
 				for _, a := range u.Args {
 					if a.Key.Name == t.Name {
 						out = append(out, useSite{of, opf, nil, &a.Key})
@@ -182,6 +187,26 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 		}
 	}
 	return out
+}
+
+// mayUse reports whether of, judged by its summary, may reference the
+// node or input t through a `use`: one of its uses names t's file and it
+// writes {{alias.name}} with that use's alias (or, for an input, fills it
+// in the use's arguments).
+func mayUse(snap *cache.Snapshot, of *cache.File, t target, input bool) bool {
+	if of.Path == "" || !filepath.IsAbs(of.Path) {
+		return false // usedFile resolves uses of files only
+	}
+	sum := snap.Summary(of)
+	for _, u := range sum.Uses {
+		if filepath.Join(filepath.Dir(of.Path), filepath.FromSlash(u.Path)) != t.File.Path {
+			continue
+		}
+		if sum.References(u.Alias, t.Name) || input && slices.Contains(u.Args, t.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // References returns the references to the element at p, and its
@@ -199,6 +224,9 @@ func References(snap *cache.Snapshot, f *cache.File, p protocol.Position, includ
 	if t.KnowPath != "" {
 		// References to a knowledge resource, across every flow.
 		for _, of := range snap.Files() {
+			if !snap.Summary(of).ReferencesKnowledge(t.KnowPath) {
+				continue
+			}
 			opf := snap.Parse(of)
 			for _, r := range allRefs(opf) {
 				if r.Ref.Kind == workflowlang.RefKnowledge && r.Ref.Path == t.KnowPath {

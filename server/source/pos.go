@@ -10,7 +10,10 @@ import (
 
 // Range converts a byte span of f to an LSP range in enc.
 func Range(f *workflowlang.File, sp workflowlang.Span, enc workflowlang.Encoding) protocol.Range {
-	m := f.Mapper()
+	return mapRange(f.Mapper(), sp, enc)
+}
+
+func mapRange(m *workflowlang.Mapper, sp workflowlang.Span, enc workflowlang.Encoding) protocol.Range {
 	return protocol.Range{Start: pos(m.Position(sp.Start, enc)), End: pos(m.Position(sp.End, enc))}
 }
 

@@ -139,17 +139,18 @@ func WorkspaceSymbols(snap *cache.Snapshot, query string, o Options) []protocol.
 	match := func(s string) bool { return q == "" || strings.Contains(strings.ToLower(s), q) }
 	var out []protocol.SymbolInformation
 	for _, f := range snap.Files() {
-		pf := snap.Parse(f)
-		for _, n := range pf.Nodes {
-			title := ""
-			if n.Title != nil {
-				title = n.Title.Value
-			}
-			if !match(n.Name.Name) && !match(title) {
+		// The summary, not the tree: most files are closed, and their
+		// trees are not kept.
+		var m *workflowlang.Mapper
+		for _, n := range snap.Summary(f).Nodes {
+			if !match(n.Name) && !match(n.Title) {
 				continue
 			}
-			out = append(out, protocol.SymbolInformation{Name: n.Name.Name, Kind: protocol.SymbolKindFunction,
-				ContainerName: containerName(f), Location: protocol.Location{URI: f.URI, Range: Range(pf, nameOr(n.Name.Span, n.Span), o.Encoding)}})
+			if m == nil {
+				m = workflowlang.NewMapper(f.Src)
+			}
+			out = append(out, protocol.SymbolInformation{Name: n.Name, Kind: protocol.SymbolKindFunction,
+				ContainerName: containerName(f), Location: protocol.Location{URI: f.URI, Range: mapRange(m, nameOr(n.NameSpan, n.Span), o.Encoding)}})
 			if len(out) >= maxWorkspaceSymbols {
 				return out
 			}
