@@ -204,3 +204,38 @@ func TestDefaultConcurrencyRunsAWideLayerAtOnce(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
+
+// redactingHistory is the real store that also offers the redaction it
+// applies to what it records (here: one made-up secret).
+type redactingHistory struct{ *store.Store }
+
+func (redactingHistory) Redact(text string) string {
+	return strings.ReplaceAll(text, "sk-made-up-secret", "[redacted]")
+}
+
+func (h redactingHistory) RecordOutput(ctx context.Context, o store.Output) (store.Output, error) {
+	o.Text = h.Redact(o.Text)
+	return h.Store.RecordOutput(ctx, o)
+}
+
+// TestOutputHandedOnEarlyIsRedacted: an output handed to its dependents
+// before it is recorded is the text the history will hold, secrets
+// removed, when the history says how it removes them.
+func TestOutputHandedOnEarlyIsRedacted(t *testing.T) {
+	f := newFixture(t, chain, llmtest.Script{Replies: []llmtest.Reply{
+		reply("Write A.", "alpha sk-made-up-secret"), reply("Expand: alpha", "beta"), reply("Conclude: beta", "gamma"),
+	}})
+	f.run.cfg.History = redactingHistory{f.store}
+	res, err := f.run.Run(context.Background(), f.checked(), Options{})
+	if err != nil || res.Status != store.RunDone {
+		t.Fatalf("%v %+v", err, res)
+	}
+	for _, r := range f.requests() {
+		if strings.Contains(r.LastUser(), "sk-made-up-secret") {
+			t.Errorf("a prompt holds the secret: %q", r.LastUser())
+		}
+	}
+	if !sawRequest(f.srv, "Expand: alpha [redacted]") {
+		t.Error("b was not given a's recorded text")
+	}
+}
