@@ -1,9 +1,11 @@
 package cache
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -163,5 +165,54 @@ func TestSummary(t *testing.T) {
 		if got := sum.ReferencesKnowledge(tc.path); got != tc.want {
 			t.Errorf("ReferencesKnowledge(%s) = %v", tc.path, got)
 		}
+	}
+}
+
+// TestConcurrentReaders: handlers read closed files' trees, checks and
+// summaries from several goroutines while the editor types (run with
+// -race); every reader sees complete results.
+func TestConcurrentReaders(t *testing.T) {
+	dir := chainWorkspace(t, 10, 30)
+	ws, err := NewWorkspace([]string{dir}, workflowlang.UTF16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := flowURI(dir, 9)
+	src, _ := os.ReadFile(filepath.Join(dir, "workflows", "flow-09.flow"))
+	ws.Open(open, "flow", 1, string(src))
+	done := make(chan struct{})
+	errs := make(chan string, 100)
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 30 {
+				s := ws.Snapshot()
+				files := s.Files()
+				f := files[(g*7+i)%len(files)]
+				if n := len(s.Parse(f).Nodes); n != 30 {
+					errs <- fmt.Sprintf("%s: %d nodes", f.Path, n)
+				}
+				if n := len(s.Summary(f).Nodes); n != 30 {
+					errs <- fmt.Sprintf("%s: summary of %d nodes", f.Path, n)
+				}
+				res := s.Check(f)
+				if res.File == nil || len(res.Order) != 30 {
+					errs <- fmt.Sprintf("%s: order of %d nodes", f.Path, len(res.Order))
+				}
+				runtime.GC() // let weak pointers go
+			}
+		}()
+	}
+	for v := int32(2); v < 20; v++ {
+		if _, _, err := ws.Change(open, v, []Change{{Text: string(src)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
