@@ -30,6 +30,12 @@ type Config struct {
 
 	// Concurrency caps the nodes a run executes at once; 0 means the default.
 	Concurrency int `toml:"concurrency"`
+
+	// RefineIntent has the agent model read each node's prompt before
+	// Role A assembles its context, for what names alone miss (one call
+	// per new prompt, its answer cached so that the context stays
+	// deterministic). Off by default: it costs a call per node.
+	RefineIntent bool `toml:"refine_intent"`
 }
 
 // Model is one OpenAI-compatible endpoint. The key itself is never here:

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
@@ -37,6 +39,60 @@ type ProjectOptions struct {
 	// Gate replaces the deterministic fact-check gate (Role C's monitor,
 	// which adds the agent model's angles, plugs in here).
 	Gate Gate
+	// Known, when set, is what the caller already derived from the
+	// project's files (a session keeps it between runs); else ForProject
+	// reads the files. Its embeddings are then the caller's too.
+	Known *Known
+}
+
+// Known is what Role A and Role C derive from a project's files.
+type Known struct {
+	Snapshot assemble.Snapshot
+	Facts    *factcheck.Knowledge // nil: the gate checks nothing
+	Project  *knowledge.Project   // nil: no previous chapter for continuity
+	// Embedding and Vectors are Role A's embeddings (see [RoleA]); nil
+	// leaves the search lexical.
+	Embedding *assemble.Embedding
+	Vectors   *assemble.Vectors
+}
+
+// runEmbedCalls bounds the embedding calls made when a run starts on a
+// project whose manuscript is not embedded yet: the rest is embedded by
+// the next runs (or at once by flowcabal index), and until then those
+// passages rank lexically.
+const runEmbedCalls = 8
+
+// Embedding returns Role A's embedding for the project's configured
+// embedding model (editor overrides and key included), or nil when none
+// is configured or its client cannot be made (logged): embeddings are an
+// aid, never a reason for a run to fail. Vectors are cached in st.
+func Embedding(cfg *project.Config, st *store.Store, o ProjectOptions) *assemble.Embedding {
+	m, ok := cfg.Models[llm.Embedding]
+	if om, over := o.Overrides[llm.Embedding]; over {
+		m, ok = mergeModel(m, om), true
+	}
+	if !ok || !m.Configured() {
+		return nil
+	}
+	c := llm.Config{Name: llm.Embedding}.Merge(m)
+	if o.APIKey != "" {
+		c.APIKey = llm.NewSecret(o.APIKey)
+	}
+	// A dead endpoint should cost a second or two of retries before the
+	// work goes on lexically, not the default's fourteen.
+	retry := llm.RetryPolicy{MaxRetries: 2, BaseDelay: 500 * time.Millisecond}
+	client, err := llm.New(c, llm.Options{Getenv: o.Getenv, Retry: retry, Recorder: LogRecorder{Store: st}, Logger: o.Log})
+	if err != nil {
+		if o.Log != nil {
+			o.Log.Warn("Role A: embeddings off", "err", err)
+		}
+		return nil
+	}
+	e := &assemble.Embedding{Model: m.Model, Embedder: client, Cooldown: time.Minute, Concurrency: 4}
+	if st != nil {
+		e.Cache = st
+	}
+	return e
 }
 
 // ForProject wires a Runner for a project: the configured models through
@@ -44,19 +100,31 @@ type ProjectOptions struct {
 // project's files, the fact-check gate, and knowledge levels from the
 // store. The snapshot is taken now: call again after the knowledge
 // changes.
-func ForProject(root string, cfg *project.Config, st *store.Store, o ProjectOptions) (*Runner, error) {
+func ForProject(ctx context.Context, root string, cfg *project.Config, st *store.Store, o ProjectOptions) (*Runner, error) {
 	folder := textsearch.NewFolder()
 	an := textsearch.NewAnalyzer(folder)
 	tc := textsearch.NewCounter(cfg.Models["writer"].Model)
-	snap, errs := assemble.NewBuilder(an, tc).LoadProject(root)
-	if snap == nil {
-		return nil, fmt.Errorf("read the project's knowledge: %v", errs)
+	known := o.Known
+	if known == nil {
+		kp, errs := knowledge.LoadProject(root)
+		if kp == nil {
+			return nil, fmt.Errorf("read the project's knowledge: %v", errs)
+		}
+		snap, err := assemble.NewBuilder(an, tc).Build(assemble.InputFromProject(kp))
+		if err != nil {
+			return nil, fmt.Errorf("read the project's knowledge: %w", err)
+		}
+		known = &Known{Snapshot: snap, Project: kp, Facts: factcheck.FromProject(kp, folder)}
+		if e := Embedding(cfg, st, o); e != nil {
+			e.MaxCalls = runEmbedCalls
+			vecs, rep := e.EmbedChapters(ctx, snap)
+			if rep.Err != nil && o.Log != nil {
+				o.Log.Warn("Role A: some passages have no vectors yet", "err", rep.Err)
+			}
+			known.Embedding, known.Vectors = e, vecs
+		}
 	}
-	kp, _ := knowledge.LoadProject(root)
-	var fk *factcheck.Knowledge
-	if kp != nil {
-		fk = factcheck.FromProject(kp, folder)
-	}
+	kp, fk := known.Project, known.Facts
 	models := map[string]project.Model{}
 	for name, m := range cfg.Models {
 		models[name] = m
@@ -93,6 +161,20 @@ func ForProject(root string, cfg *project.Config, st *store.Store, o ProjectOpti
 		}
 		return ""
 	}
+	roleA := RoleA{Snapshot: known.Snapshot, Options: assemble.Options{Budget: cfg.Budget, Shares: shares},
+		Embedding: known.Embedding, Vectors: known.Vectors}
+	if cfg.RefineIntent {
+		if ac, err := clients.Config(llm.Agent); err == nil {
+			if chat, err := clients.client(llm.Agent); err == nil {
+				roleA.Refiner = &assemble.Refiner{Model: ac.Model, Chat: chat}
+				if st != nil {
+					roleA.Refiner.Cache = st
+				}
+			} else if o.Log != nil {
+				o.Log.Warn("Role A: no intent refinement", "err", err)
+			}
+		}
+	}
 	var gate Gate = FactGate{Knowledge: fk, Previous: previous}
 	if o.Gate != nil {
 		gate = o.Gate
@@ -101,7 +183,7 @@ func ForProject(root string, cfg *project.Config, st *store.Store, o ProjectOpti
 		Root:        root,
 		Model:       clients,
 		History:     st,
-		Assembler:   RoleA{Snapshot: snap, Options: assemble.Options{Budget: cfg.Budget, Shares: shares}},
+		Assembler:   roleA,
 		Knowledge:   StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)},
 		Gate:        gate,
 		Params:      ParamsFromConfig(models),

@@ -53,7 +53,8 @@ func (s *Session) Decide(ctx context.Context, wf *workflowlang.Result, env workf
 		}
 		return RunInfo{}, fmt.Errorf("no unfinished run of %s has an output of %s to decide on", wid, node)
 	}
-	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env})
+	r, err := runner.ForProject(ctx, s.root, cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env,
+		Known: s.knownLocked(st, cfg)})
 	if err != nil {
 		return RunInfo{}, err
 	}
@@ -239,7 +240,20 @@ func (s *Session) Context(wf *workflowlang.Result, node string) (*assemble.Conte
 	up := s.upstream(wf, n)
 	shares := assemble.Shares{Meta: cfg.Shares["meta"], Entities: cfg.Shares["entities"],
 		Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}
-	return assemble.Assemble(runner.AssembleNode(wf, n, up), snap, assemble.Options{Budget: cfg.Budget, Shares: shares})
+	an := runner.AssembleNode(wf, n, up)
+	opt := assemble.Options{Budget: cfg.Budget, Shares: shares}
+	s.kmu.Lock()
+	emb, vecs := s.emb, s.vecs
+	if s.snap != snap {
+		vecs = nil
+	}
+	s.kmu.Unlock()
+	if emb != nil && vecs != nil {
+		// The preview calls no model: the prompt's vector is used when a
+		// run (or an earlier preview's run) has cached it.
+		opt.Semantic = emb.CachedSemantic(context.Background(), vecs, an)
+	}
+	return assemble.Assemble(an, snap, opt)
 }
 
 // upstream returns the current outputs of the nodes n references, when

@@ -13,8 +13,10 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -99,6 +101,14 @@ type Session struct {
 	snap  *assemble.MemSnapshot
 	facts *factcheck.Knowledge
 	kp    *knowledge.Project
+	// emb is Role A's embedding model (nil: none configured, or not
+	// looked at yet); vecs the vectors of snap's passages once embedded in
+	// the background (embedded is the snapshot that was sent).
+	emb      *assemble.Embedding
+	vecs     *assemble.Vectors
+	embedded *assemble.MemSnapshot
+	workCtx  context.Context // the background work's, cancelled at Close
+	printed  [32]byte        // the knowledge files' fingerprint when snap was built
 }
 
 type activeRun struct {
@@ -135,6 +145,9 @@ func (s *Session) SetOverrides(m map[string]project.Model, apiKey string) {
 	if apiKey != "" {
 		s.opts.APIKey = apiKey
 	}
+	s.kmu.Lock()
+	s.emb, s.vecs, s.embedded = nil, nil, nil // the embedding model may have changed
+	s.kmu.Unlock()
 }
 
 // ErrClosed is returned after Close.
@@ -177,6 +190,9 @@ func (s *Session) storeLocked(ctx context.Context) (*store.Store, *project.Confi
 	// curation) goes on in the background while the session lasts.
 	wctx, stop := context.WithCancel(context.Background())
 	s.stopWork = stop
+	s.kmu.Lock()
+	s.workCtx = wctx
+	s.kmu.Unlock()
 	s.working.Add(1)
 	go func() {
 		defer s.working.Done()
@@ -198,7 +214,7 @@ func (s *Session) Store(ctx context.Context) (*store.Store, error) {
 // re-indexes the changed files when the store is open.
 func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 	s.kmu.Lock()
-	s.snap, s.facts, s.kp = nil, nil, nil
+	s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil
 	s.kmu.Unlock()
 	s.mu.Lock()
 	st := s.st
@@ -237,8 +253,91 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %w", err)
 	}
 	fk := factcheck.FromProject(kp, folder)
-	s.snap, s.facts, s.kp = snap, fk, kp
+	s.snap, s.facts, s.kp, s.vecs = snap, fk, kp, nil
+	s.printed = fingerprint(s.root)
 	return snap, fk, kp, nil
+}
+
+// fingerprint sums up the knowledge files' names, sizes and times and
+// flowcabal.toml's, so that a run can tell, in a millisecond, whether a
+// file changed on disk without the editor saying so (a git pull in a
+// terminal).
+func fingerprint(root string) [32]byte {
+	h := sha256.New()
+	add := func(p string, fi fs.FileInfo) {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
+	}
+	if fi, err := os.Stat(filepath.Join(root, project.ConfigFile)); err == nil {
+		add(project.ConfigFile, fi)
+	}
+	for _, dir := range project.KnowledgeDirs {
+		_ = filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				add(p, fi)
+			}
+			return nil
+		})
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// knownLocked is what the session derived from the project's files, for
+// a runner: Role A's snapshot and embeddings, Role C's knowledge. Nil
+// (the runner reads the files) when they cannot be read. The passages'
+// vectors are made in the background: a run started before they are
+// ready searches lexically, as its provenance says. s.mu must be held.
+func (s *Session) knownLocked(st *store.Store, cfg *project.Config) *runner.Known {
+	s.kmu.Lock()
+	if s.snap != nil && fingerprint(s.root) != s.printed {
+		s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil // changed on disk behind the editor's back
+	}
+	s.kmu.Unlock()
+	snap, fk, kp, err := s.knowledge()
+	if err != nil {
+		return nil
+	}
+	s.kmu.Lock()
+	defer s.kmu.Unlock()
+	if s.snap != snap { // changed meanwhile
+		return nil
+	}
+	s.embedLocked(st, cfg)
+	return &runner.Known{Snapshot: snap, Facts: fk, Project: kp, Embedding: s.emb, Vectors: s.vecs}
+}
+
+// embedLocked starts embedding the current snapshot's passages in the
+// background when an embedding model is configured and they are not
+// embedded yet. s.kmu must be held.
+func (s *Session) embedLocked(st *store.Store, cfg *project.Config) {
+	if s.snap == nil || s.embedded == s.snap || s.workCtx == nil {
+		return
+	}
+	if s.emb == nil {
+		s.emb = runner.Embedding(cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log})
+		if s.emb == nil {
+			return
+		}
+	}
+	snap, emb, ctx := s.snap, s.emb, s.workCtx
+	s.embedded = snap
+	s.working.Add(1)
+	go func() {
+		defer s.working.Done()
+		vecs, rep := emb.EmbedChapters(ctx, snap)
+		if rep.Err != nil {
+			s.log.Warn("Role A: embeddings", "embedded", rep.Embedded, "cached", rep.Cached, "err", rep.Err)
+		}
+		s.kmu.Lock()
+		if s.snap == snap && s.emb == emb {
+			s.vecs = vecs
+		}
+		s.kmu.Unlock()
+	}()
 }
 
 // WorkflowID is a workflow's name in the store.
@@ -264,8 +363,9 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 	if err != nil {
 		return RunInfo{}, err
 	}
-	r, err := runner.ForProject(s.root, cfg, st, runner.ProjectOptions{
+	r, err := runner.ForProject(ctx, s.root, cfg, st, runner.ProjectOptions{
 		Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env, Gate: gate,
+		Known: s.knownLocked(st, cfg),
 	})
 	if err != nil {
 		return RunInfo{}, err

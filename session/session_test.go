@@ -276,19 +276,18 @@ func TestCurationRegeneratesProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := filepath.Join(root, "profiles", "characters", "charles-bingley.md")
+	st, _ := s.Store(ctx)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
+		// The file is written, then indexed: wait for both.
 		data, err := os.ReadFile(prof)
-		if err == nil && strings.Contains(string(data), "Last seen in chapter 11") {
+		r, rerr := st.Resource("profiles/characters/charles-bingley")
+		if err == nil && strings.Contains(string(data), "Last seen in chapter 11") && rerr == nil && r.Path != "" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("Bingley's profile was not regenerated: %q %v", data, err)
+			t.Fatalf("Bingley's profile was not regenerated and indexed: %q %v; %+v %v", data, err, r, rerr)
 		}
 		time.Sleep(20 * time.Millisecond) // the store's queue works in the background
-	}
-	st, _ := s.Store(ctx)
-	if r, err := st.Resource("profiles/characters/charles-bingley"); err != nil || r.Path == "" {
-		t.Errorf("the profile is not indexed: %+v %v", r, err)
 	}
 }

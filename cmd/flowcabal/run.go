@@ -102,7 +102,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if agents != nil {
 		defer agents.Close()
 	}
-	r, err := runner.ForProject(root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger, Env: wenv, Gate: gate})
+	r, err := runner.ForProject(ctx, root, cfg, st, runner.ProjectOptions{Getenv: env.getenv, Concurrency: *concurrency, Log: logger, Env: wenv, Gate: gate})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal run: %v\n", err)
 		return exitFailure

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
+	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/store"
 )
 
 const testKey = "sk-flowcabal-test-7f3a9c"
@@ -221,4 +224,50 @@ func assertNoKey(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRunCommandEmbedsForRoleA: with [models.embedding] configured, a run
+// embeds the manuscript's passages (bounded, cached in the store) and
+// Role A's provenance says the search used them.
+func TestRunCommandEmbedsForRoleA(t *testing.T) {
+	root, srv := runProject(t, llmtest.Script{Default: &llmtest.Reply{Content: "Five beats.", Times: -1}})
+	cfgPath := filepath.Join(root, "flowcabal.toml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte("[models.embedding]\nbase_url = \""+srv.URL+"\"\nmodel = \"e\"\napi_key_env = \"FLOWCABAL_TEST_KEY\"\n")...)
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flow := filepath.Join(root, "workflows", "chapter-11.flow")
+	if code, out, errs := runWithKey("run", "-node", "premise", flow); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	embeds := 0
+	for _, r := range srv.Requests() {
+		if r.Endpoint == "embeddings" {
+			embeds++
+		}
+	}
+	if embeds == 0 || embeds > 8 {
+		t.Errorf("%d embeddings calls, want some and at most the run's bound of 8", embeds)
+	}
+	st, err := store.Open(context.Background(), root, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok, err := st.CurrentOutput(runner.WorkflowID(root, flow), "premise")
+	st.Close()
+	if err != nil || !ok {
+		t.Fatalf("no output of premise: %v", err)
+	}
+	var c struct{ Notes []string }
+	if err := json.Unmarshal(o.Provenance, &c); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Notes, "\n"); !strings.Contains(got, "embeddings") || strings.Contains(got, "unavailable") {
+		t.Errorf("provenance notes %q, want the embeddings used", got)
+	}
+	assertNoKey(t, root)
 }

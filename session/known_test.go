@@ -1,0 +1,119 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/runner"
+)
+
+// TestRunsUseTheSessionsKnowledgeAndEmbeddings: a session's runs take
+// Role A's snapshot the session already holds, with the passages'
+// vectors once they are embedded in the background (the provenance says
+// so), and still see a knowledge file changed on disk behind the
+// editor's back.
+func TestRunsUseTheSessionsKnowledgeAndEmbeddings(t *testing.T) {
+	root, srv := sample(t, llmtest.Script{Default: &llmtest.Reply{Content: "Five beats.", Times: -1}})
+	cfgPath := filepath.Join(root, "flowcabal.toml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, []byte("[models.embedding]\nbase_url = \""+srv.URL+"\"\nmodel = \"e\"\napi_key_env = \"K\"\n")...)
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, rec := newSession(t, root)
+	wf, env := checked(t, root, "chapter-11.flow")
+	ctx := context.Background()
+	run := func() {
+		t.Helper()
+		if _, err := s.Run(ctx, wf, env, runner.Options{Target: runner.Target{Node: "premise"}, Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		<-rec.finished
+	}
+	notes := func() []string {
+		t.Helper()
+		st, err := s.Store(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, ok, err := st.CurrentOutput(s.WorkflowID(wf.File.Path), "premise")
+		if err != nil || !ok {
+			t.Fatalf("no output of premise: %v", err)
+		}
+		var c struct{ Notes []string }
+		if err := json.Unmarshal(o.Provenance, &c); err != nil {
+			t.Fatal(err)
+		}
+		return c.Notes
+	}
+
+	run()
+	// The first run started the embedding in the background.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.kmu.Lock()
+		ready := s.vecs != nil
+		s.kmu.Unlock()
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the passages were never embedded")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	embedCalls := 0
+	for _, r := range srv.Requests() {
+		if r.Endpoint == "embeddings" {
+			embedCalls++
+		}
+	}
+	if embedCalls == 0 {
+		t.Fatal("no embeddings request reached the endpoint")
+	}
+	s.kmu.Lock()
+	before := s.snap
+	s.kmu.Unlock()
+	run()
+	if got := strings.Join(notes(), "\n"); !strings.Contains(got, "embeddings") || strings.Contains(got, "unavailable") {
+		t.Errorf("the second run's provenance notes %q, want the embeddings used", got)
+	}
+	s.kmu.Lock()
+	same := s.snap == before
+	s.kmu.Unlock()
+	if !same {
+		t.Error("a run rebuilt the session's snapshot though no file changed")
+	}
+
+	// A file changed on disk with no word from the editor: the next run
+	// reads it.
+	style := filepath.Join(root, "meta", "style-guide.md")
+	if err := os.WriteFile(style, []byte("---\nname: Style\n---\nEvery chapter mentions the ZANZIBAR clock.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	future := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(style, future, future); err != nil {
+		t.Fatal(err)
+	}
+	run()
+	reqs := srv.Requests()
+	last := ""
+	for _, r := range reqs {
+		if r.Endpoint == "chat" {
+			last = string(r.Body)
+		}
+	}
+	if !strings.Contains(last, "ZANZIBAR") {
+		t.Error("the run after a change on disk did not see the new style guide")
+	}
+	assertNoKey(t, root)
+}
