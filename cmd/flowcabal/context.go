@@ -91,6 +91,9 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		tw.Flush()
 	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(env.stdout, "note: %s\n", n)
+	}
 	return exitOK
 }
 

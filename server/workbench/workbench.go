@@ -734,6 +734,9 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 			b.WriteString("\n")
 		}
 	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "\n_%s_\n", mdCell(n))
+	}
 	fmt.Fprintf(&b, "\ncontext hash `%.12s`", c.Hash)
 	return b.String(), nil
 }
