@@ -53,8 +53,11 @@ func (s *Session) Decide(ctx context.Context, wf *workflowlang.Result, env workf
 		}
 		return RunInfo{}, fmt.Errorf("no unfinished run of %s has an output of %s to decide on", wid, node)
 	}
-	r, err := runner.ForProject(ctx, s.root, cfg, st, runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env,
-		Known: s.knownLocked(st, cfg)})
+	s.mu.Lock()
+	po := runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, APIKey: s.opts.APIKey, Log: s.log, Env: env,
+		Known: s.knownLocked(st, cfg)}
+	s.mu.Unlock()
+	r, err := runner.ForProject(ctx, s.root, cfg, st, po)
 	if err != nil {
 		return RunInfo{}, err
 	}
