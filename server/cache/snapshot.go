@@ -88,6 +88,9 @@ type checkCell struct {
 	done atomic.Bool
 	res  *workflowlang.Result // open documents only
 	deps []string             // every path Check asked to load, transitively; set before done
+	// whole are the deps loaded whole (the files used directly); Check
+	// read the others only as skeletons: their paths and uses.
+	whole []string
 
 	mu   sync.Mutex
 	weak weak.Pointer[workflowlang.Result] // closed files only
@@ -184,7 +187,7 @@ func (s *Snapshot) Check(f *File) *workflowlang.Result {
 	c := f.check
 	if f.Open {
 		c.once.Do(func() {
-			c.res, c.deps = s.check(f)
+			c.res, c.deps, c.whole = s.check(f)
 			c.done.Store(true)
 		})
 		return c.res
@@ -194,10 +197,11 @@ func (s *Snapshot) Check(f *File) *workflowlang.Result {
 	if r := c.weak.Value(); r != nil {
 		return r
 	}
-	res, deps := s.check(f)
+	res, deps, whole := s.check(f)
 	c.weak = weak.Make(res)
 	if !c.done.Load() {
-		c.deps = deps // the same every time: the cell lives as long as its dependencies
+		// The same every time: the cell lives as long as its dependencies.
+		c.deps, c.whole = deps, whole
 		c.done.Store(true)
 	}
 	return res
@@ -208,20 +212,20 @@ func (s *Snapshot) Check(f *File) *workflowlang.Result {
 // turn only as their summaries' skeletons, which hold all that Check reads
 // of them (their paths and uses, for the use-cycle rule), so that checking
 // the last file of a long chain of uses parses two files, not the chain.
-func (s *Snapshot) check(f *File) (*workflowlang.Result, []string) {
+func (s *Snapshot) check(f *File) (res *workflowlang.Result, deps, whole []string) {
 	pf := s.Parse(f)
 	direct := make(map[string]bool, len(pf.Uses))
 	for _, u := range pf.Uses {
 		direct[usePath(pf.Path, u.Path.Value)] = true
 	}
-	var deps []string
 	env := s.env(&deps, func(p string, uf *File) *workflowlang.File {
 		if direct[p] {
+			whole = append(whole, p)
 			return s.Parse(uf)
 		}
 		return s.Summary(uf).skeleton
 	})
-	return workflowlang.Check(pf, env), deps
+	return workflowlang.Check(pf, env), deps, whole
 }
 
 // usePath is the file a `use` of usePath in the file at fromPath names.

@@ -95,8 +95,10 @@ func TestCheckWithSkeletons(t *testing.T) {
 }
 
 // TestDependentsThroughSkeletons: an edit to the last file of a chain of
-// uses re-checks every file above it, though their checks read it only
-// as a skeleton, and a closed file's dependencies outlive its result.
+// uses re-checks the file that uses it directly; the files above, which
+// read it only as a skeleton, are re-checked when its uses change (a use
+// cycle appears), and keep their checks otherwise. Whichever checks are
+// kept report what a fresh check of every file reports.
 func TestDependentsThroughSkeletons(t *testing.T) {
 	dir := chainWorkspace(t, 8, 5)
 	ws, err := NewWorkspace([]string{dir}, workflowlang.UTF16)
@@ -108,24 +110,39 @@ func TestDependentsThroughSkeletons(t *testing.T) {
 		s.Check(f)
 	}
 	f0, _ := s.File(flowURI(dir, 0))
-	deps := s.Dependents(map[string]bool{f0.Path: true})
-	if len(deps) != 7 {
+	if deps := s.Dependents(map[string]bool{f0.Path: true}); len(deps) != 7 {
 		t.Errorf("dependents of flow-00: %d files, want 7", len(deps))
 	}
-	s, dirty, _ := ws.Open(f0.URI, "flow", 1, string(f0.Src)+"node extra { user \"\"\"x\"\"\" }\n")
-	var want []Key
-	for i := range 8 {
-		want = append(want, KeyOf(flowURI(dir, i)))
+	keys := func(flows ...int) []Key {
+		var out []Key
+		for _, i := range flows {
+			out = append(out, KeyOf(flowURI(dir, i)))
+		}
+		slices.Sort(out)
+		return out
 	}
-	slices.Sort(want)
-	if !slices.Equal(dirty, want) {
-		t.Errorf("dirty after editing flow-00: %v, want %v", dirty, want)
-	}
-	// Unchanged files that do not use flow-00 (none here) would keep their
-	// checks; the others start again.
-	f7, _ := s.File(flowURI(dir, 7))
-	if f7.check.done.Load() {
-		t.Errorf("flow-07's check survived an edit of a file it uses")
+	for i, tc := range []struct {
+		name  string
+		text  string
+		dirty []Key
+	}{
+		{"a new node", string(f0.Src) + "node extra { user \"\"\"x\"\"\" }\n", keys(0, 1)},
+		{"a use that closes a cycle", "use \"flow-05.flow\" as up\n" + string(f0.Src), keys(0, 1, 2, 3, 4, 5, 6, 7)},
+		{"the cycle moved down the file", string(f0.Src) + "\nuse \"flow-05.flow\" as up\n", keys(0, 1)},
+		{"no use", string(f0.Src), keys(0, 1, 2, 3, 4, 5, 6, 7)},
+	} {
+		var dirty []Key
+		s, dirty, _ = ws.Open(f0.URI, "flow", int32(i+1), tc.text)
+		if !slices.Equal(dirty, tc.dirty) {
+			t.Errorf("%s: dirty %v, want %v", tc.name, dirty, tc.dirty)
+		}
+		for _, f := range s.Files() {
+			got := s.Check(f)
+			want := workflowlang.Check(workflowlang.Parse(f.name(), f.Src), s.Env())
+			if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
+				t.Errorf("%s: %s:\n got %+v\nwant %+v", tc.name, f.Path, got.Diagnostics, want.Diagnostics)
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,12 +213,32 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 			dirty[k] = true // removed: its diagnostics must be cleared
 		}
 	}
+	newByPath := make(map[string]*File, len(repl))
+	for _, f := range repl {
+		if f != nil && f.Path != "" {
+			newByPath[f.Path] = f
+		}
+	}
+	sameUses := map[string]bool{}
+	// sameSkeleton reports whether the changed file at p has the uses it
+	// had, which is all that the checks reading p as a skeleton saw of it.
+	// It parses the new content, once, only when such checks exist.
+	sameSkeleton := func(p string) bool {
+		same, ok := sameUses[p]
+		if !ok {
+			a, b := old.byPath[p], newByPath[p]
+			same = a != nil && b != nil && slices.EqualFunc(s.Summary(a).Uses, s.Summary(b).Uses,
+				func(x, y SummaryUse) bool { return x.Path == y.Path && x.Alias == y.Alias })
+			sameUses[p] = same
+		}
+		return same
+	}
 	for k, o := range old.files {
 		if _, ok := repl[k]; ok {
 			continue
 		}
 		f := o
-		if done := o.check.done.Load(); !done || all || dependsOn(o, changed) {
+		if done := o.check.done.Load(); !done || all || affected(o, changed, sameSkeleton) {
 			cp := *o
 			cp.check = &checkCell{}
 			f = &cp
@@ -241,12 +262,15 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 	return s, keys
 }
 
-func dependsOn(f *File, paths map[string]bool) bool {
-	if len(paths) == 0 {
+// affected reports whether the check of f, which is done, may change with
+// the files at the changed paths: it read one of them whole, or one of
+// them as a skeleton whose uses have changed.
+func affected(f *File, changed map[string]bool, sameSkeleton func(path string) bool) bool {
+	if len(changed) == 0 {
 		return false
 	}
 	for _, d := range f.check.deps {
-		if paths[d] {
+		if changed[d] && (slices.Contains(f.check.whole, d) || !sameSkeleton(d)) {
 			return true
 		}
 	}
