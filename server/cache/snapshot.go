@@ -4,6 +4,12 @@
 // once made, so a handler can work on one without locks while the editor
 // keeps typing; parsing and checking happen lazily, once per file content
 // and per set of dependencies.
+//
+// What is kept is bounded by the open documents, not by the workspace:
+// an open document's tree and check stay with its current version, while a
+// closed file keeps its text and a small Summary (declarations, uses,
+// cross-file references); its tree and check are made again on demand and
+// shared while someone holds them (see parseCell and checkCell).
 package cache
 
 import (
