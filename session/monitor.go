@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"crypto/sha256"
-	"strings"
 	"sync"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
@@ -66,37 +65,5 @@ func (s *Session) ModelFindings(text string) []factcheck.Finding {
 	if g == nil {
 		return nil
 	}
-	rep := g.report(text)
-	if rep == nil {
-		return nil
-	}
-	var out []factcheck.Finding
-	for _, f := range rep.Findings {
-		model := false
-		for _, src := range f.Sources {
-			model = model || strings.HasPrefix(src, "model:")
-		}
-		if !model {
-			continue
-		}
-		ff := factcheck.Finding{Type: f.Type, Start: f.Start, End: f.End, Message: f.Message, Suggestion: f.Suggestion, Confidence: f.Confidence}
-		if !f.Located || f.Start < 0 {
-			ff.Start, ff.End, ff.Message = 0, 0, f.Message+" (quoted: «"+f.Quote+"»)"
-		}
-		for _, ev := range f.Evidence {
-			if ev.Fact != nil {
-				ff.Evidence = *ev.Fact
-			} else if ev.Resource != "" && ff.Evidence.Path == "" {
-				ff.Evidence.Path = ev.Resource + ".md"
-			}
-		}
-		switch f.Severity {
-		case monitor.SeverityError:
-			ff.Confidence = max(ff.Confidence, 0.8)
-		case monitor.SeverityHint:
-			ff.Confidence = min(ff.Confidence, 0.4)
-		}
-		out = append(out, ff)
-	}
-	return out
+	return g.report(text).ModelFindings()
 }
