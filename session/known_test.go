@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/runner"
 )
 
@@ -20,15 +21,7 @@ import (
 // editor's back.
 func TestRunsUseTheSessionsKnowledgeAndEmbeddings(t *testing.T) {
 	root, srv := sample(t, llmtest.Script{Default: &llmtest.Reply{Content: "Five beats.", Times: -1}})
-	cfgPath := filepath.Join(root, "flowcabal.toml")
-	cfg, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("[models.embedding]\nbase_url = \""+srv.URL+"\"\nmodel = \"e\"\napi_key_env = \"K\"\n")...)
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.UseEmbedding(t, root, srv.URL, "K")
 	s, rec := newSession(t, root)
 	wf, env := checked(t, root, "chapter-11.flow")
 	ctx := context.Background()

@@ -231,15 +231,7 @@ func assertNoKey(t *testing.T, root string) {
 // Role A's provenance says the search used them.
 func TestRunCommandEmbedsForRoleA(t *testing.T) {
 	root, srv := runProject(t, llmtest.Script{Default: &llmtest.Reply{Content: "Five beats.", Times: -1}})
-	cfgPath := filepath.Join(root, "flowcabal.toml")
-	cfg, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = append(cfg, []byte("[models.embedding]\nbase_url = \""+srv.URL+"\"\nmodel = \"e\"\napi_key_env = \"FLOWCABAL_TEST_KEY\"\n")...)
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.UseEmbedding(t, root, srv.URL, "FLOWCABAL_TEST_KEY")
 	flow := filepath.Join(root, "workflows", "chapter-11.flow")
 	if code, out, errs := runWithKey("run", "-node", "premise", flow); code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)

@@ -63,3 +63,18 @@ func UseModels(t testing.TB, root, baseURL, keyEnv string) {
 		t.Fatal(err)
 	}
 }
+
+// UseEmbedding adds to root's flowcabal.toml an embedding model "e"
+// served at baseURL, with the key in the variable keyEnv.
+func UseEmbedding(t testing.TB, root, baseURL, keyEnv string) {
+	t.Helper()
+	p := filepath.Join(root, "flowcabal.toml")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "\n[models.embedding]\nbase_url = \""+baseURL+"\"\nmodel = \"e\"\napi_key_env = \""+keyEnv+"\"\n"...)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
