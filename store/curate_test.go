@@ -193,6 +193,9 @@ func TestSecretsFromTheEnvironmentAndABrokenConfig(t *testing.T) {
 	if err != nil || strings.Contains(o.Text, key) {
 		t.Fatalf("output = %q, %v", o.Text, err)
 	}
+	if r := s.Redact("key " + key); r != o.Text {
+		t.Errorf("Redact = %q, want what the history holds, %q", r, o.Text)
+	}
 	s.Close()
 	data, _ := os.ReadFile(filepath.Join(root, ".flowcabal", "project.db"))
 	if bytes.Contains(data, []byte(key)) {

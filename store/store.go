@@ -560,6 +560,12 @@ func secretReplacer(cfg *project.Config, opts Options, environ []string) *string
 	return strings.NewReplacer(pairs...)
 }
 
+// Redact returns text with the secrets the store never writes (API
+// keys) replaced, as the store would record it: a runner hands an
+// output to dependent nodes before its record is committed, and they
+// must see the text the history will hold.
+func (s *Store) Redact(text string) string { return s.clean(text) }
+
 // clean removes secrets from free-form text before it is stored.
 func (s *Store) clean(text string) string {
 	if text == "" {
