@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -215,13 +216,43 @@ func (s *Session) Check(text string, ch int) []factcheck.Finding {
 	if err != nil || fk == nil {
 		return nil
 	}
+	var prevDoc *knowledge.Document
 	prev := ""
 	if kp != nil && ch > 1 {
 		if d := kp.Chapter(ch - 1); d != nil {
-			prev = d.Body
+			prevDoc, prev = d, d.Body
 		}
 	}
-	return factcheck.Check(text, ch, fk, prev)
+	fs := factcheck.Check(text, ch, fk, prev)
+	if prevDoc != nil {
+		s.pointAtPrevious(prevDoc, fs)
+	}
+	return fs
+}
+
+// pointAtPrevious gives the continuity findings their evidence on the
+// other side: the file and line of the previous chapter where the name
+// or title was written as the finding expects.
+func (s *Session) pointAtPrevious(prev *knowledge.Document, fs []factcheck.Finding) {
+	var data []byte
+	for i := range fs {
+		ev := &fs[i].Evidence
+		if fs[i].Type != factcheck.TypeContinuity || ev.Path != "" || ev.Quote == "" {
+			continue
+		}
+		at := strings.Index(prev.Body, ev.Quote)
+		if at < 0 {
+			continue
+		}
+		if data == nil {
+			var err error
+			if data, err = os.ReadFile(filepath.Join(s.root, filepath.FromSlash(prev.Path))); err != nil {
+				return
+			}
+		}
+		ev.Path = prev.Path
+		ev.Line = 1 + bytes.Count(data[:min(len(data), prev.BodyOffset+at)], []byte("\n"))
+	}
 }
 
 // Context returns what Role A injects (or would inject now) for a node,

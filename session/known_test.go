@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/runner"
@@ -109,4 +110,35 @@ func TestRunsUseTheSessionsKnowledgeAndEmbeddings(t *testing.T) {
 		t.Error("the run after a change on disk did not see the new style guide")
 	}
 	assertNoKey(t, root)
+}
+
+// TestContinuityPointsAtThePreviousChapter: a continuity finding's
+// evidence is the line of the previous chapter that wrote the name as
+// the finding expects, so the editor links to it.
+func TestContinuityPointsAtThePreviousChapter(t *testing.T) {
+	root, _ := sample(t, llmtest.Script{})
+	prev := filepath.Join(root, "manuscript", "chapter-10", "content.md")
+	data, err := os.ReadFile(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "\nColonel Fairfax called at Netherfield.\n\nColonel Fairfax stayed to dine.\n"...)
+	if err := os.WriteFile(prev, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantLine := 1 + strings.Count(string(data[:strings.Index(string(data), "Colonel Fairfax")]), "\n")
+	s, _ := newSession(t, root)
+	var got *factcheck.Finding
+	fs := s.Check("Captain Fairfax bowed to Elizabeth.\n", 11)
+	for i := range fs {
+		if fs[i].Type == factcheck.TypeContinuity {
+			got = &fs[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no continuity finding in %+v", fs)
+	}
+	if got.Evidence.Path != "manuscript/chapter-10/content.md" || got.Evidence.Line != wantLine {
+		t.Errorf("evidence %s:%d, want manuscript/chapter-10/content.md:%d", got.Evidence.Path, got.Evidence.Line, wantLine)
+	}
 }
