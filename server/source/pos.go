@@ -4,6 +4,8 @@
 package source
 
 import (
+	"bytes"
+
 	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/protocol"
 )
@@ -15,6 +17,37 @@ func Range(f *workflowlang.File, sp workflowlang.Span, enc workflowlang.Encoding
 
 func mapRange(m *workflowlang.Mapper, sp workflowlang.Span, enc workflowlang.Encoding) protocol.Range {
 	return protocol.Range{Start: pos(m.Position(sp.Start, enc)), End: pos(m.Position(sp.End, enc))}
+}
+
+// A lineWalker converts byte offsets of src, mostly increasing, to LSP
+// positions by counting lines as it goes: a few positions in a closed
+// file, whose tree (and its line index) is not kept, cost a scan of the
+// text up to them and no index of all its lines.
+type lineWalker struct {
+	src   []byte
+	off   int // src[:off] is counted
+	line  int // the line holding off
+	start int // where that line starts
+}
+
+func (w *lineWalker) position(off int, enc workflowlang.Encoding) protocol.Position {
+	off = max(0, min(off, len(w.src)))
+	if off < w.off {
+		w.off, w.line, w.start = 0, 0, 0
+	}
+	if n := bytes.Count(w.src[w.off:off], []byte{'\n'}); n > 0 {
+		w.line += n
+		w.start = w.off + bytes.LastIndexByte(w.src[w.off:off], '\n') + 1
+	}
+	w.off = off
+	end := len(w.src)
+	if i := bytes.IndexByte(w.src[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	// A mapper of the one line counts its columns as every other
+	// position of the server is counted.
+	col := workflowlang.NewMapper(w.src[w.start:end]).Position(off-w.start, enc).Col
+	return protocol.Position{Line: uint32(w.line), Character: uint32(col)}
 }
 
 func pos(p workflowlang.Position) protocol.Position {

@@ -141,16 +141,15 @@ func WorkspaceSymbols(snap *cache.Snapshot, query string, o Options) []protocol.
 	for _, f := range snap.Files() {
 		// The summary, not the tree: most files are closed, and their
 		// trees are not kept.
-		var m *workflowlang.Mapper
+		w := lineWalker{src: f.Src}
 		for _, n := range snap.Summary(f).Nodes {
 			if !match(n.Name) && !match(n.Title) {
 				continue
 			}
-			if m == nil {
-				m = workflowlang.NewMapper(f.Src)
-			}
+			sp := nameOr(n.NameSpan, n.Span)
+			r := protocol.Range{Start: w.position(sp.Start, o.Encoding), End: w.position(sp.End, o.Encoding)}
 			out = append(out, protocol.SymbolInformation{Name: n.Name, Kind: protocol.SymbolKindFunction,
-				ContainerName: containerName(f), Location: protocol.Location{URI: f.URI, Range: mapRange(m, nameOr(n.NameSpan, n.Span), o.Encoding)}})
+				ContainerName: containerName(f), Location: protocol.Location{URI: f.URI, Range: r}})
 			if len(out) >= maxWorkspaceSymbols {
 				return out
 			}
