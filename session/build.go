@@ -6,6 +6,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/agent/core"
+	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/store"
@@ -58,7 +59,7 @@ func (s *Session) agentsLocked(st *store.Store, cfg *project.Config) (*core.Mana
 	if err != nil {
 		return nil, err
 	}
-	m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: s.log, Observer: s.opts.Events.Agent})
+	m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: s.log, Observer: s.opts.Events.Agent, Width: monitor.Widths()})
 	if err != nil {
 		return nil, err
 	}

@@ -940,3 +940,39 @@ func TestResumeParallelSkipsFinishedAngles(t *testing.T) {
 		t.Errorf("answer %s after %d calls, %d steps", res.Answer, h.srv.Count(), res.Steps)
 	}
 }
+
+// TestLaneWidth: a role given a width of two runs two tasks at once; a
+// third waits for one of them.
+func TestLaneWidth(t *testing.T) {
+	h := newHarness(t, llmtest.Script{Replies: []llmtest.Reply{
+		{Match: &llmtest.Match{Contains: "first"}, ToolCalls: []llmtest.ToolCall{call("slow", `{}`)}},
+		{Match: &llmtest.Match{Contains: "second"}, ToolCalls: []llmtest.ToolCall{call("slow", `{}`)}},
+		{Match: &llmtest.Match{Contains: "first"}, Content: `{"summary":"first done"}`},
+		{Match: &llmtest.Match{Contains: "second"}, Content: `{"summary":"second done"}`},
+		{Match: &llmtest.Match{Contains: "third"}, Content: `{"summary":"third done"}`},
+	}}, Budget{})
+	h.m.opts.Width = map[string]int{"C": 2}
+	started := make(chan string, 2)
+	release := make(chan struct{})
+	a := &Agent{Name: "checker", Instructions: "x", Tools: []Tool{blockingTool(started, release)}, Schema: findingSchema}
+	r1, _ := h.m.Submit(Task{Role: "C", Agent: a, Input: "first"})
+	r2, _ := h.m.Submit(Task{Role: "C", Agent: a, Input: "second"})
+	// Both are inside their tool at once: neither waited for the other.
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the second run of a width-2 role did not start while the first ran")
+		}
+	}
+	r3, _ := h.m.Submit(Task{Role: "C", Agent: a, Input: "third"})
+	if q := h.m.Queue("C"); len(q) != 3 || q[2] != r3.ID || r3.Status() != StatusQueued {
+		t.Fatalf("queue %v, third %s", q, r3.Status())
+	}
+	close(release)
+	for _, r := range []*Run{r1, r2, r3} {
+		if _, err := r.Wait(context.Background()); err != nil {
+			t.Fatalf("%s: %v", r.ID, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,10 +33,14 @@ type Options struct {
 	// Budget is the default budget of a run; zero fields mean
 	// DefaultBudget's.
 	Budget Budget
+	// Width is how many runs of a role may go at once, by role; a role
+	// it does not name gets one. Role C's reviews of the parallel
+	// branches of a workflow, say, should not wait for one another.
+	Width map[string]int
 }
 
-// Manager runs agent tasks for one project: one run per role at a time,
-// the others queued in the order they came.
+// Manager runs agent tasks for one project: per role, Options.Width runs
+// at a time (one by default), the others queued in the order they came.
 type Manager struct {
 	opts Options
 	log  *slog.Logger
@@ -48,7 +53,8 @@ type Manager struct {
 }
 
 type lane struct {
-	active  *Run
+	width   int
+	active  []*Run // at most width
 	waiting []*Run
 }
 
@@ -176,12 +182,12 @@ func (m *Manager) submit(task Task, resume *state) (*Run, error) {
 	m.runs[r.ID] = r
 	l := m.lanes[task.Role]
 	if l == nil {
-		l = &lane{}
+		l = &lane{width: max(1, m.opts.Width[task.Role])}
 		m.lanes[task.Role] = l
 	}
 	ahead := 0
-	if l.active == nil {
-		l.active = r
+	if len(l.active) < l.width {
+		l.active = append(l.active, r)
 		close(r.turn)
 	} else {
 		ahead = len(l.waiting) + 1
@@ -202,7 +208,7 @@ func (m *Manager) Get(id string) *Run {
 	return m.runs[id]
 }
 
-// Queue returns the IDs of a role's runs: the active one first, then the
+// Queue returns the IDs of a role's runs: the active ones first, then the
 // waiting ones in order.
 func (m *Manager) Queue(role string) []string {
 	m.mu.Lock()
@@ -212,8 +218,8 @@ func (m *Manager) Queue(role string) []string {
 		return nil
 	}
 	var out []string
-	if l.active != nil {
-		out = append(out, l.active.ID)
+	for _, r := range l.active {
+		out = append(out, r.ID)
 	}
 	for _, r := range l.waiting {
 		out = append(out, r.ID)
@@ -458,20 +464,19 @@ func (r *Run) release() {
 	if l == nil {
 		return
 	}
-	if l.active != r {
-		for i, w := range l.waiting {
-			if w == r {
-				l.waiting = append(l.waiting[:i], l.waiting[i+1:]...)
-				break
-			}
+	i := slices.Index(l.active, r)
+	if i < 0 {
+		if j := slices.Index(l.waiting, r); j >= 0 {
+			l.waiting = slices.Delete(l.waiting, j, j+1)
 		}
 		return
 	}
-	l.active = nil
+	l.active = slices.Delete(l.active, i, i+1)
 	if len(l.waiting) > 0 {
-		l.active = l.waiting[0]
+		next := l.waiting[0]
 		l.waiting = l.waiting[1:]
-		close(l.active.turn)
+		l.active = append(l.active, next)
+		close(next.turn)
 	}
 }
 

@@ -32,6 +32,12 @@ import (
 // per project, the rest queued; see core.Manager).
 const Role = "C"
 
+// Widths returns the lane widths a core.Manager should give Role C: the
+// reviews of a workflow's parallel branches then go at once rather than
+// one after another (each still asks its angles in turn, unless
+// Options.Concurrency says otherwise).
+func Widths() map[string]int { return map[string]int{Role: 4} }
+
 // Severity grades a merged finding.
 type Severity string
 

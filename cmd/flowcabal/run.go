@@ -186,7 +186,7 @@ func agentGate(root string, cfg *project.Config, st *store.Store, getenv func(st
 	if err != nil {
 		return nil, nil, err
 	}
-	agents, err := core.NewManager(core.Options{Client: client, Store: st, Logger: log})
+	agents, err := core.NewManager(core.Options{Client: client, Store: st, Logger: log, Width: monitor.Widths()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -291,7 +291,7 @@ func (w *Workbench) chapterMonitor(ctx context.Context, e server.Editor, ss *pse
 	if err != nil {
 		return nil, nil, runError(err)
 	}
-	m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: w.log, Observer: w.agentEvent})
+	m, err := core.NewManager(core.Options{Client: client, Store: st, Logger: w.log, Observer: w.agentEvent, Width: monitor.Widths()})
 	if err != nil {
 		return nil, nil, runError(err)
 	}
