@@ -6,8 +6,8 @@ import (
 
 	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/agent/core"
-	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/agent/llm"
+	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/store"
 )
