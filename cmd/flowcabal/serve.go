@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"sync"
 
@@ -28,13 +27,13 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 	level := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
 	memprofile := fs.String("memprofile", "", "write a heap profile to this file when the server exits (for go tool pprof)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the whole session to this file (for go tool pprof)")
-	memLimit := fs.Int("memory-limit", defaultMemoryLimitMiB, "soft limit of the Go heap in MiB (0: none; the GOMEMLIMIT environment variable wins)")
+	memLimit := fs.Int("memory-limit", defaultMemoryLimitMiB, "soft limit of the Go heap in MiB, raised with the live heap for large works (0: none; the GOMEMLIMIT environment variable wins)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 
 	if env.getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
-		debug.SetMemoryLimit(int64(*memLimit) << 20)
+		defer limitMemory(int64(*memLimit) << 20)()
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -119,17 +118,6 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		}()
 	}
 }
-
-// defaultMemoryLimitMiB bounds the server's heap. Building Role A's
-// snapshot of a long work makes a burst of short-lived data, and with
-// the collector's default pacing (the heap may reach twice what is live)
-// the process would keep that peak as resident memory for the rest of
-// the session: on a million-character work the snapshot holds ~30 MB but
-// the peak reached ~150 MB. The limit makes the collector run more often
-// only while the heap is near it; a larger work, whose live data
-// approaches the limit, should raise it (--memory-limit or GOMEMLIMIT),
-// or the collector will take up to half the CPU.
-const defaultMemoryLimitMiB = 80
 
 // writeHeapProfile writes the live heap after a collection, so the
 // profile shows what the server holds rather than its garbage.
