@@ -225,8 +225,15 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 	if e != nil {
 		return fmt.Errorf("marshal id: %w", e)
 	}
+	// The frame is built in one buffer, its header written last into
+	// room kept in front: a large result is copied once, not three times.
 	var buf bytes.Buffer
-	buf.Grow(256)
+	size := 256
+	if r, ok := result.(json.RawMessage); ok && err == nil {
+		size += len(r)
+	}
+	buf.Grow(frameHeaderRoom + size)
+	buf.Write(make([]byte, frameHeaderRoom))
 	buf.WriteString(`{"jsonrpc":"2.0","id":`)
 	buf.Write(idJSON)
 	if err != nil {
@@ -251,7 +258,7 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 		}
 	}
 	buf.WriteByte('}')
-	return s.stream.enqueue(buf.Bytes())
+	return s.stream.enqueueFrame(buf.Bytes())
 }
 
 // encodeTo appends v as JSON without HTML escaping (prompts are full of

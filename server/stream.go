@@ -76,11 +76,24 @@ func (s *stream) writer() {
 	}
 }
 
-// enqueue queues one framed message.
+// frameHeaderRoom is the room a message keeps in front of its body for
+// enqueueFrame to write the header into ("Content-Length: N\r\n\r\n").
+const frameHeaderRoom = 32
+
+// enqueue queues one message, framing it.
 func (s *stream) enqueue(data []byte) error {
-	frame := make([]byte, 0, len(data)+32)
-	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
-	frame = append(frame, data...)
+	frame := make([]byte, frameHeaderRoom, frameHeaderRoom+len(data))
+	return s.enqueueFrame(append(frame, data...))
+}
+
+// enqueueFrame queues a message whose body follows frameHeaderRoom
+// unused bytes, writing its header there: the body is not copied.
+func (s *stream) enqueueFrame(b []byte) error {
+	var hdr [frameHeaderRoom]byte
+	h := fmt.Appendf(hdr[:0], "Content-Length: %d\r\n\r\n", len(b)-frameHeaderRoom)
+	start := frameHeaderRoom - len(h)
+	copy(b[start:], h)
+	frame := b[start:]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.closing {
