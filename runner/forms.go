@@ -10,7 +10,6 @@ import (
 
 	"github.com/sourcegraph/conc"
 
-	"github.com/flowcabal/flowcabal/agent/builder"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
@@ -97,8 +96,8 @@ func (ex *execution) agentParams() (Params, error) {
 // templatePrompt returns the user prompt of a node template with its
 // input marker replaced, falling back to def when the template base does
 // not have it.
-func templatePrompt(id, in, def string) string {
-	lib, err := builder.DefaultLibrary()
+func (ex *execution) templatePrompt(id, in, def string) string {
+	lib, err := ex.r.templates()
 	if err == nil {
 		if t := lib.Get(id); t != nil && t.User != "" {
 			return strings.ReplaceAll(strings.TrimSpace(t.User), "{{in}}", in)
@@ -157,7 +156,7 @@ func (ex *execution) refine(ctx context.Context, n *workflowlang.Node, p Params,
 		if findings == "" {
 			findings = "(none)"
 		}
-		critMsgs := []Message{{Role: "user", Content: templatePrompt("self-critique",
+		critMsgs := []Message{{Role: "user", Content: ex.templatePrompt("self-critique",
 			"Instructions:\n"+instructions+"\n\nFindings of the fact checks:\n"+findings+"\n\nDraft:\n"+cur.Text,
 			"Review this draft against its instructions. List concrete problems only:\n{{in}}")}}
 		crit, tok, err := ex.generate(ctx, name+".critique", ap, critMsgs, useCache)
@@ -168,7 +167,7 @@ func (ex *execution) refine(ctx context.Context, n *workflowlang.Node, p Params,
 		history = append(history, fmt.Sprintf("Critique of pass %d", pass), crit.Text)
 		ex.step(ctx, name, fmt.Sprintf("pass %d of %d: revise", pass+1, passes))
 		rev := append([]Message(nil), msgs...)
-		rev[len(rev)-1].Content += "\n\n" + templatePrompt("revise",
+		rev[len(rev)-1].Content += "\n\n" + ex.templatePrompt("revise",
 			"Draft:\n"+cur.Text+"\n\nCritique:\n"+crit.Text,
 			"Revise the draft to address the critique; keep what it does not mention.\n{{in}}")
 		rp := p

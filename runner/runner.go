@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/flowcabal/flowcabal/agent/builder"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -161,6 +162,10 @@ const DefaultConcurrency = 16
 // independent.
 type Runner struct {
 	cfg Config
+
+	// templates is Role B's template base, parsed once, for the prompts
+	// of refine's critique and revision passes.
+	templates func() (*builder.Library, error)
 }
 
 // New returns a Runner.
@@ -171,7 +176,7 @@ func New(cfg Config) *Runner {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Runner{cfg: cfg}
+	return &Runner{cfg: cfg, templates: sync.OnceValues(builder.DefaultLibrary)}
 }
 
 // Options control one run.
