@@ -405,9 +405,11 @@ func (a *assembly) coveredByChapter(it *item) bool {
 }
 
 // deepenOrder lists the items worth a higher level, best first: first
-// the best-matching chapter, the previous chapter and the second best
-// chapter (deepened before the extra passages), later the named
-// entities, the meta documents and the other chapters (after them).
+// the best chapter, the previous chapter and the second best (deepened
+// before the extra passages), later the named entities, the meta
+// documents and the other chapters (after them). A chapter is the better
+// for reading whole when both it and one of its passages rank well: the
+// chapters go by the sum of the two ranks.
 func (a *assembly) deepenOrder() (first, later []*item) {
 	var prev, search, ents, meta, rest []*item
 	for _, it := range a.items {
@@ -428,6 +430,34 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 		}
 	}
 	slices.SortStableFunc(search, func(x, y *item) int { return cmp.Compare(y.prio, x.prio) })
+	// A chapter is read whole first when both it and one of its passages
+	// rank well: the sum of its rank among chapters and its best passage's
+	// rank among passages orders them (ties keep the chapters' order).
+	pRank := map[string]int{}
+	var passages []*item
+	for _, it := range a.items {
+		if it.cat == catManuscript && it.part != "" && it.parentPath != "" && strings.HasPrefix(it.reason, "passage rank") {
+			passages = append(passages, it)
+		}
+	}
+	slices.SortStableFunc(passages, func(x, y *item) int { return cmp.Compare(y.prio, x.prio) })
+	for r, it := range passages {
+		if _, ok := pRank[it.parentPath]; !ok {
+			pRank[it.parentPath] = r + 1
+		}
+	}
+	key := func(r int, it *item) int {
+		p, ok := pRank[it.path]
+		if !ok {
+			p = len(passages) + 1
+		}
+		return r + 1 + p
+	}
+	keys := map[*item]int{}
+	for r, it := range search {
+		keys[it] = key(r, it)
+	}
+	slices.SortStableFunc(search, func(x, y *item) int { return cmp.Compare(keys[x], keys[y]) })
 	if len(search) > 0 {
 		first = append(first, search[0])
 	}

@@ -75,7 +75,7 @@ func TestEvalContextTargets(t *testing.T) {
 	for _, tc := range []struct {
 		budget           int
 		recall, evidence float64
-	}{{24000, 0.95, 0.85}, {8000, 0.85, 0.70}} {
+	}{{24000, 0.95, 0.85}, {8000, 0.85, 0.70}, {4000, 0, 0}, {16000, 0, 0}} { // 4k and 16k: against the baseline only
 		s := scoreContextEval(t, "role-a-queries.jsonl", tc.budget)
 		if s.recall < tc.recall || s.evidence < tc.evidence {
 			t.Errorf("at %d: recall %.2f evidence %.2f, want >= %.2f / %.2f", tc.budget, s.recall, s.evidence, tc.recall, tc.evidence)
