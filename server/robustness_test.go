@@ -195,3 +195,22 @@ func TestShutdownAnswerSurvivesImmediateExit(t *testing.T) {
 		r.done <- nil // for the cleanup
 	}
 }
+
+// TestNoBackgroundWorkAfterTheSession: work that arrives after the
+// session ended (a run's last event asking the editor to refresh its
+// lenses) is dropped, not started while Serve waits for its goroutines.
+func TestNoBackgroundWorkAfterTheSession(t *testing.T) {
+	s := newServer(Options{})
+	a, b := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.serve(context.Background(), a) }()
+	b.Close() // the client vanishes
+	<-done
+	ran := 0
+	s.goBackground(func(context.Context) { ran++ })
+	s.handlers.Wait() // would wait for f had it started
+	if ran != 0 {
+		t.Error("background work started after the session ended")
+	}
+	s.refreshViews() // and the path the run's event takes does not panic
+}

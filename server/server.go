@@ -104,6 +104,7 @@ type Server struct {
 	extra    map[string]route // methods added by tests in this package
 
 	handlers sync.WaitGroup // request goroutines and background work
+	ending   bool           // the session is ending: no background work starts (guarded by mu)
 	diag     *diagnoser
 	prose    map[protocol.DocumentURI][]byte // open Markdown documents, for Options.Prose
 	cancel   context.CancelFunc              // ends background work when the session ends
@@ -149,6 +150,7 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	cancel()
 	s.mu.Lock()
+	s.ending = true // work that arrives from now on (a run's last event) is dropped
 	for _, c := range s.inflight {
 		c()
 	}
@@ -193,7 +195,13 @@ func (s *Server) clientCaps() clientCapabilities {
 
 // goBackground runs f on its own goroutine, counted so that Serve waits.
 func (s *Server) goBackground(f func(ctx context.Context)) {
+	s.mu.Lock()
+	if s.ending {
+		s.mu.Unlock()
+		return
+	}
 	s.handlers.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.handlers.Done()
 		defer func() {
