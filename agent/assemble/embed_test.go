@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -289,18 +288,6 @@ func must(c *Context, err error) *Context {
 	return c
 }
 
-// deadURL is a loopback address nothing listens on.
-func deadURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
-}
-
 // TestEmbeddingsUnavailable: a dead or failing endpoint never fails the
 // assembly: it searches lexically, with the same result as without
 // embeddings, and says so.
@@ -321,7 +308,7 @@ func TestEmbeddingsUnavailable(t *testing.T) {
 		note    string
 		partial bool
 	}{
-		{"dead endpoint", deadURL(t), "embeddings unavailable: the manuscript has no vectors", false},
+		{"dead endpoint", llmtest.DeadURL(t), "embeddings unavailable: the manuscript has no vectors", false},
 		{"endpoint failing after two calls", srv.URL, "without a vector", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,7 +348,7 @@ func TestEmbeddingsUnavailable(t *testing.T) {
 	good := llmtest.New(t, llmtest.Script{Dimensions: 32})
 	e := &Embedding{Model: embedModel, Embedder: embedClient(t, good.URL), Cache: &MemVectors{}}
 	vecs, _ := e.EmbedChapters(ctx, snap)
-	e.Embedder = embedClient(t, deadURL(t))
+	e.Embedder = embedClient(t, llmtest.DeadURL(t))
 	sem := e.Semantic(ctx, vecs, semanticNode)
 	c := must(Assemble(semanticNode, snap, Options{Semantic: sem}))
 	if sem.Unavailable == "" || len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "embeddings unavailable: embed with") || c.Hash != lexical.Hash {

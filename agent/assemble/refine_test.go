@@ -149,7 +149,7 @@ func TestRefinementUnavailable(t *testing.T) {
 		name string
 		url  string
 	}{
-		{"dead endpoint", deadURL(t)},
+		{"dead endpoint", llmtest.DeadURL(t)},
 		{"answer off the schema", bad.URL},
 	} {
 		r := &Refiner{Model: "stand-in-agent", Chat: agentClient(t, tc.url), Cache: cache}

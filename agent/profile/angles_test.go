@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -313,7 +312,7 @@ func TestModelFailures(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Script{Replies: tc.replies})
 			url := srv.URL
 			if tc.dead {
-				url = deadURL(t)
+				url = llmtest.DeadURL(t)
 			}
 			f := fixtureAt(t, root, url, srv)
 			factual := f.read(t, "profiles/characters/elizabeth-bennet.md")
@@ -342,17 +341,6 @@ func tooMany() json.RawMessage {
 	}
 	data, _ := json.Marshal(a)
 	return data
-}
-
-// deadURL is a loopback address nothing listens on.
-func deadURL(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
 }
 
 // TestProposedPathsAreSanitized: paths out of profiles/ or its angle

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,17 +32,6 @@ func embedCalls(srv *llmtest.Server) int {
 		}
 	}
 	return n
-}
-
-func closedURL(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr + "/v1"
 }
 
 var embedLine = regexp.MustCompile(`embeddings: (\d+) passages \(stand-in-embed\): (\d+) cached, (\d+) embedded in (\d+) calls?`)
@@ -105,7 +93,7 @@ func TestIndexEmbeds(t *testing.T) {
 // succeeds.
 func TestIndexEmbedDeadEndpoint(t *testing.T) {
 	root := copySample(t)
-	withEmbeddingModel(t, root, closedURL(t))
+	withEmbeddingModel(t, root, llmtest.DeadURL(t))
 	code, out, errs := runCLI(t, "", "index", root)
 	if code != exitOK {
 		t.Fatalf("index failed for a dead embedding endpoint: exit %d: %s", code, errs)
@@ -188,7 +176,7 @@ func TestEvalContextEmbeddings(t *testing.T) {
 	// A dead endpoint: the run completes lexically and says why.
 	dead := t.TempDir()
 	os.WriteFile(filepath.Join(dead, "flowcabal.toml"), nil, 0o644)
-	withEmbeddingModel(t, dead, closedURL(t))
+	withEmbeddingModel(t, dead, llmtest.DeadURL(t))
 	code, out, _ = runCLI(t, "", append(args, "--embeddings", "--project", dead, "-v")...)
 	if code != exitOK || !strings.HasSuffix(out, "recall: 0.00 (0/1) evidence: 0.00 (0/1)\n") ||
 		!strings.Contains(out, "note: embeddings unavailable") || !strings.Contains(out, "unavailable after that") {

@@ -486,3 +486,16 @@ func abort(w http.ResponseWriter) {
 	}
 	panic(http.ErrAbortHandler)
 }
+
+// DeadURL returns the base URL of a loopback port nothing listens on: an
+// endpoint that refuses every connection.
+func DeadURL(t TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("llmtest: %v", err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1"
+}
