@@ -242,6 +242,9 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 	folder := textsearch.NewFolder()
 	b := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model))
 	b.Forget = true // the snapshot lives as long as the session: keep it small
+	// Taken before the files are read: a change while they are read shows
+	// at the next run.
+	printed := fingerprint(s.root)
 	// One reading of the files serves Role A and Role C, so the texts are
 	// held once.
 	kp, errs := knowledge.LoadProject(s.root)
@@ -254,7 +257,7 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 	}
 	fk := factcheck.FromProject(kp, folder)
 	s.snap, s.facts, s.kp, s.vecs = snap, fk, kp, nil
-	s.printed = fingerprint(s.root)
+	s.printed = printed
 	return snap, fk, kp, nil
 }
 
