@@ -81,7 +81,11 @@ func Embedding(cfg *project.Config, st *store.Store, o ProjectOptions) *assemble
 	// A dead endpoint should cost a second or two of retries before the
 	// work goes on lexically, not the default's fourteen.
 	retry := llm.RetryPolicy{MaxRetries: 2, BaseDelay: 500 * time.Millisecond}
-	client, err := llm.New(c, llm.Options{Getenv: o.Getenv, Retry: retry, Recorder: LogRecorder{Store: st}, Logger: o.Log})
+	lo := llm.Options{Getenv: o.Getenv, Retry: retry, Logger: o.Log}
+	if st != nil {
+		lo.Recorder = LogRecorder{Store: st}
+	}
+	client, err := llm.New(c, lo)
 	if err != nil {
 		if o.Log != nil {
 			o.Log.Warn("Role A: embeddings off", "err", err)

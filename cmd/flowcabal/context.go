@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
+	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -61,7 +65,26 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	opt := assemble.Options{Budget: cfg.Budget, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
 		Entities: cfg.Shares["entities"], Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}}
+	var notes []string
+	if m, ok := cfg.Models["embedding"]; ok && m.Configured() {
+		// As a run does: the store's cached vectors, and at most a few
+		// calls for what is missing. The store is not created here.
+		st, note := openForEmbeddings(ctx, root, env)
+		if st != nil {
+			defer st.Close()
+			if e := runner.Embedding(cfg, st, runner.ProjectOptions{Getenv: env.getenv}); e != nil {
+				e.MaxCalls = contextEmbedCalls
+				vecs, _ := e.EmbedChapters(ctx, snap)
+				opt.Semantic = e.Semantic(ctx, vecs, node)
+			}
+		} else {
+			notes = append(notes, note)
+		}
+	}
 	c, err := assemble.Assemble(node, snap, opt)
+	if err == nil {
+		c.Notes = append(c.Notes, notes...)
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
 		return exitFailure
@@ -95,6 +118,25 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stdout, "note: %s\n", n)
 	}
 	return exitOK
+}
+
+// contextEmbedCalls bounds the embedding calls of one context preview,
+// as a run's start is bounded.
+const contextEmbedCalls = 8
+
+// openForEmbeddings opens the project's store for its cached vectors,
+// or says why the preview searches lexically: the store does not exist
+// yet (flowcabal index makes it and embeds the manuscript), or another
+// process holds it.
+func openForEmbeddings(ctx context.Context, root string, env *cliEnv) (*store.Store, string) {
+	if _, err := os.Stat(filepath.Join(root, project.DBFile)); err != nil {
+		return nil, "embeddings unavailable: the project has no store yet (flowcabal index embeds the manuscript); the manuscript was searched lexically only"
+	}
+	st, err := store.Open(ctx, root, store.Options{Getenv: env.getenv, Command: "flowcabal context"})
+	if err != nil {
+		return nil, fmt.Sprintf("embeddings unavailable: %v; the manuscript was searched lexically only", err)
+	}
+	return st, ""
 }
 
 func pathPart(s assemble.Source) string {

@@ -263,3 +263,37 @@ func TestRunCommandEmbedsForRoleA(t *testing.T) {
 	}
 	assertNoKey(t, root)
 }
+
+// TestContextUsesTheEmbeddings: flowcabal context previews what a run
+// injects: with an embedding model, the store's vectors once the project
+// is indexed; before, it says why the search was lexical.
+func TestContextUsesTheEmbeddings(t *testing.T) {
+	root, srv := runProject(t, llmtest.Script{})
+	projecttest.UseEmbedding(t, root, srv.URL, "FLOWCABAL_TEST_KEY")
+	flow := filepath.Join(root, "workflows", "chapter-11.flow")
+	notes := func() string {
+		t.Helper()
+		code, out, errs := runWithKey("context", "--json", flow, "outline")
+		if code != exitOK {
+			t.Fatalf("context: exit %d\n%s", code, errs)
+		}
+		var c struct{ Notes []string }
+		if err := json.Unmarshal([]byte(out), &c); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(c.Notes, "\n")
+	}
+	if got := notes(); !strings.Contains(got, "no store yet") {
+		t.Errorf("before the index, notes %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".flowcabal", "project.db")); err == nil {
+		t.Error("context created the store")
+	}
+	if code, out, errs := runWithKey("index", root); code != exitOK {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
+	}
+	if got := notes(); !strings.Contains(got, "embeddings") || strings.Contains(got, "unavailable") {
+		t.Errorf("after the index, notes %q, want the embeddings used", got)
+	}
+	assertNoKey(t, root)
+}
