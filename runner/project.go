@@ -170,7 +170,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 	if cfg.RefineIntent {
 		if ac, err := clients.Config(llm.Agent); err == nil {
 			if chat, err := clients.client(llm.Agent); err == nil {
-				roleA.Refiner = &assemble.Refiner{Model: ac.Model, Chat: chat}
+				roleA.Refiner = &assemble.Refiner{Model: ac.Model, Chat: chat, Cooldown: time.Minute}
 				if st != nil {
 					roleA.Refiner.Cache = st
 				}

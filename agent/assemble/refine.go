@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm"
 )
@@ -172,6 +173,14 @@ type Refiner struct {
 	// MaxEntities bounds the declared entities listed to the model
 	// (default 300), in path order.
 	MaxEntities int
+	// Cooldown, when set, is how long a model that failed is left
+	// alone: the nodes of a run then assemble without the reading at
+	// once rather than each waiting out the client's retries.
+	Cooldown time.Duration
+
+	mu        sync.Mutex
+	downErr   error
+	downUntil time.Time
 }
 
 // refineVersion is part of the cache key: a change to the question
@@ -248,6 +257,12 @@ func (r *Refiner) refine(ctx context.Context, n Node, snap Snapshot, call bool) 
 	if !call {
 		return nil, errors.New("the model has not read this prompt yet")
 	}
+	r.mu.Lock()
+	down, until := r.downErr, r.downUntil
+	r.mu.Unlock()
+	if down != nil && time.Now().Before(until) {
+		return nil, fmt.Errorf("%w (not asked again until %s)", down, until.Format(time.TimeOnly))
+	}
 	resp, err := r.Chat.Chat(ctx, llm.Request{
 		Messages: []llm.Message{llm.System(refineSystem), llm.User(user)},
 		Schema:   refineSchema,
@@ -255,7 +270,13 @@ func (r *Refiner) refine(ctx context.Context, n Node, snap Snapshot, call bool) 
 		Node:     n.ID,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("ask %s: %w", r.Model, err)
+		err = fmt.Errorf("ask %s: %w", r.Model, err)
+		if r.Cooldown > 0 && ctx.Err() == nil {
+			r.mu.Lock()
+			r.downErr, r.downUntil = err, time.Now().Add(r.Cooldown)
+			r.mu.Unlock()
+		}
+		return nil, err
 	}
 	ref, err := decodeRefinement(r.Model, resp.JSON)
 	if err != nil {

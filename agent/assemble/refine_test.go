@@ -189,3 +189,28 @@ func TestRefinementLimits(t *testing.T) {
 		t.Errorf("note lists %d threads: %s", strings.Count(note, `"thread`), note)
 	}
 }
+
+// TestRefinerCooldown: a model that failed is left alone for the
+// cooldown, so the next nodes assemble at once without its reading.
+func TestRefinerCooldown(t *testing.T) {
+	ctx := context.Background()
+	snap := load(t, newBuilder(), sampleProject(t))
+	for _, cooldown := range []time.Duration{0, time.Minute} {
+		srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Schema: boolPtr(true)}, Fault: llmtest.Fault500, Times: -1}}})
+		r := &Refiner{Model: "stand-in-agent", Chat: agentClient(t, srv.URL), Cooldown: cooldown}
+		if ref := r.Refine(ctx, refineNode, snap); ref.Unavailable == "" {
+			t.Fatal("a failing model gave a reading")
+		}
+		n := srv.Count()
+		ref := r.Refine(ctx, Node{ID: "other", Text: "Charlotte Lucas marries Mr. Collins."}, snap)
+		again := srv.Count() - n
+		switch {
+		case ref.Unavailable == "":
+			t.Errorf("cooldown %v: the second reading succeeded", cooldown)
+		case cooldown > 0 && (again != 0 || !strings.Contains(ref.Unavailable, "not asked again until")):
+			t.Errorf("cooldown %v: %d requests, %q", cooldown, again, ref.Unavailable)
+		case cooldown == 0 && again == 0:
+			t.Errorf("no cooldown: the second reading did not ask")
+		}
+	}
+}
