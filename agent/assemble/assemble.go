@@ -342,7 +342,10 @@ func (a *assembly) fill(sh Shares) {
 			place(it, it.def, remaining)
 		}
 	}
-	// 5. Then the knowledge and the other chapters go up a level.
+	// 5. Then the knowledge and the other chapters go up a level. The
+	// order is taken again: chapters placed in step 4 are candidates too.
+	first, later = a.deepenOrder()
+	deepen(first)
 	deepen(later)
 	for _, it := range a.items {
 		if it.level < 0 && it.why == "" {

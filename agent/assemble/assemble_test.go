@@ -492,3 +492,31 @@ func TestStoredLevels(t *testing.T) {
 		t.Errorf("tokens %d (reported %d)", exact, c.Tokens)
 	}
 }
+
+// TestLeftoverReadsChaptersWhole checks that budget left after the
+// breadth pass goes to the chapters the search found, all of them, not
+// only those placed first: at a budget that holds every chapter of the
+// sample project, no chapter stays a summary.
+func TestLeftoverReadsChaptersWhole(t *testing.T) {
+	snap := load(t, newBuilder(), sampleProject(t))
+	for _, budget := range []int{64000, 128000} {
+		n := Node{Text: "Elizabeth walks to Netherfield through the mud to nurse Jane; Miss Bingley mocks her petticoat.", Chapter: 11, Budget: budget}
+		c, err := Assemble(n, snap, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := 0
+		for _, s := range c.Sources {
+			if !strings.HasPrefix(s.Path, "manuscript/") || s.Part != "" {
+				continue
+			}
+			if s.Level != "L2" {
+				t.Errorf("at %d: %s at %s with %d of %d tokens used", budget, s.Path, s.Level, c.Tokens, budget)
+			}
+			whole++
+		}
+		if whole < 5 {
+			t.Errorf("at %d: only %d chapters read whole", budget, whole)
+		}
+	}
+}
