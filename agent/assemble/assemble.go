@@ -308,7 +308,9 @@ func (a *assembly) fill(sh Shares) {
 		}
 	}
 	// 3. Deepen: the best chapters go up a level while the budget lasts.
-	deepen := func(its []*item) {
+	// With wide set, a chapter too large to read whole has the scene its
+	// passages matched widened instead, while it fits.
+	deepen := func(its []*item, wide bool) {
 		for _, it := range its {
 			if it.level < 0 {
 				continue
@@ -332,10 +334,15 @@ func (a *assembly) fill(sh Shares) {
 					break
 				}
 			}
+			if wide && it.cat == catManuscript && it.part == "" && it.level < 2 {
+				n := a.widen(it, remaining)
+				remaining -= n
+				usedBy[it.cat] += n
+			}
 		}
 	}
 	first, later := a.deepenOrder()
-	deepen(first)
+	deepen(first, true)
 	// 4. The rest, in priority order, while anything fits.
 	for _, it := range a.items {
 		if !it.core && it.level < 0 && !a.coveredByChapter(it) {
@@ -345,8 +352,8 @@ func (a *assembly) fill(sh Shares) {
 	// 5. Then the knowledge and the other chapters go up a level. The
 	// order is taken again: chapters placed in step 4 are candidates too.
 	first, later = a.deepenOrder()
-	deepen(first)
-	deepen(later)
+	deepen(first, false)
+	deepen(later, false)
 	for _, it := range a.items {
 		if it.level < 0 && it.why == "" {
 			l := it.maxLevel()
@@ -368,6 +375,100 @@ func (a *assembly) fill(sh Shares) {
 		}
 	}
 	a.used = a.budget - titleCost - remaining
+}
+
+// widenRounds bounds how far widen reaches: this many passages on each
+// side of the best matched passage's run.
+const widenRounds = 2
+
+// widen adds to chapter it, which is too large to read whole, the
+// passages on either side of its best injected passage (and of the run
+// of injected passages around it), one on each side at a time, while
+// they fit in room; it returns the tokens they take. What a prompt asks
+// about is often said just before or after the words it shares with the
+// text: the whole scene of a best chapter serves the model better than
+// more scattered matches elsewhere.
+func (a *assembly) widen(it *item, room int) int {
+	var c *Chapter
+	for _, x := range a.snap.Chapters() {
+		if x.Path == it.path {
+			c = x
+			break
+		}
+	}
+	if c == nil || len(c.Passages) == 0 {
+		return 0
+	}
+	index := make(map[int]int, len(c.Passages)) // passage start -> index
+	for i, p := range c.Passages {
+		index[p.Start] = i
+	}
+	byIndex := map[int]*item{}
+	var best *item
+	for _, x := range a.items {
+		i, ok := index[x.start]
+		if x.parentPath != c.Path || x.part == "" || !ok {
+			continue
+		}
+		byIndex[i] = x
+		if x.level >= 0 && (best == nil || x.prio > best.prio || x.prio == best.prio && x.start < best.start) {
+			best = x
+		}
+	}
+	if best == nil {
+		return 0
+	}
+	in := func(i int) bool { x := byIndex[i]; return x != nil && x.level >= 0 }
+	lo, hi := index[best.start], index[best.start]
+	used := 0
+	// run extends [lo, hi] over the injected passages next to it.
+	run := func() {
+		for lo > 0 && in(lo-1) {
+			lo--
+		}
+		for hi+1 < len(c.Passages) && in(hi+1) {
+			hi++
+		}
+	}
+	take := func(i int) bool {
+		p := c.Passages[i]
+		if p.End > len(c.L2) {
+			return false
+		}
+		x := byIndex[i]
+		if x == nil {
+			x = &item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", p.Start, p.End), prio: it.prio - 1,
+				reason: fmt.Sprintf("the scene around a matched passage in chapter %d", c.Number),
+				text:   [3]string{"", "", c.L2[p.Start:p.End]}, def: 2, chapter: c.Number, start: p.Start,
+				parentPath: c.Path, hash: c.Hash}
+			a.add(x)
+			byIndex[i] = x
+		}
+		cost := a.costAt(x, 2)
+		if used+cost > room {
+			return false
+		}
+		x.level, x.why = 2, ""
+		used += cost
+		return true
+	}
+	run()
+	for range widenRounds {
+		grew := false
+		if lo > 0 && take(lo-1) {
+			lo--
+			grew = true
+		}
+		if hi+1 < len(c.Passages) && take(hi+1) {
+			hi++
+			grew = true
+		}
+		if !grew {
+			break
+		}
+		run()
+	}
+	return used
 }
 
 // passageCost is the cost of the injected passages of chapter path.
@@ -461,12 +562,31 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 		keys[it] = key(r, it)
 	}
 	slices.SortStableFunc(search, func(x, y *item) int { return cmp.Compare(keys[x], keys[y]) })
-	if len(search) > 0 {
-		first = append(first, search[0])
+	// The previous chapter ranks as if first among chapters: when its
+	// passages match the prompt too, it is among the two read whole
+	// first; otherwise it follows them.
+	best := search[:min(2, len(search))]
+	if len(prev) > 0 {
+		pk := key(0, prev[0])
+		i := 0
+		for i < len(best) && keys[best[i]] < pk {
+			i++
+		}
+		best = slices.Insert(slices.Clone(best), i, prev[0])
+		if len(best) > 2 {
+			best = best[:2]
+		}
 	}
-	first = append(first, prev...)
-	if len(search) > 1 {
-		first = append(first, search[1])
+	first = append(first, best...)
+	for _, p := range prev {
+		if !slices.Contains(first, p) {
+			first = append(first, p)
+		}
+	}
+	for _, it := range search[:min(2, len(search))] {
+		if !slices.Contains(first, it) {
+			first = append(first, it)
+		}
 	}
 	// A larger budget reads more of the best chapters whole before the
 	// extra passages: two up to 8k tokens, one more for every 8k above.

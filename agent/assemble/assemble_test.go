@@ -520,3 +520,118 @@ func TestLeftoverReadsChaptersWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenReadsTheScene checks that a best chapter too large to read
+// whole brings the passages around its best match, so that a line two
+// passages away from the words the prompt shares with the text is seen.
+func TestWidenReadsTheScene(t *testing.T) {
+	filler := func(n int) string {
+		return fmt.Sprintf("Paragraph %d. The rain fell on the fields of the parish while the bells rang for evening service, "+
+			"and nobody in the village spoke of anything but the harvest, the price of corn and the state of the roads.", n)
+	}
+	var ch2 []string
+	for i := range 60 {
+		switch i {
+		case 30:
+			ch2 = append(ch2, "Anne knelt and buried the silver locket beneath the garden wall, where the ivy grew thickest.")
+		case 40:
+			ch2 = append(ch2, "She never forgave him, not in twenty years.")
+		default:
+			ch2 = append(ch2, filler(i))
+		}
+	}
+	var in Input
+	for n := 1; n <= 4; n++ {
+		text := filler(100*n) + "\n\n" + filler(100*n+1)
+		if n == 2 {
+			text = strings.Join(ch2, "\n\n")
+		}
+		in.Chapters = append(in.Chapters, ChapterDoc{Number: n, Path: fmt.Sprintf("manuscript/chapter-%02d/content.md", n), Text: text})
+	}
+	snap, err := newBuilder().Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Assemble(Node{Text: "Anne remembers the silver locket beneath the garden wall.", Chapter: 5, Budget: 2500}, snap, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, scene := false, 0
+	for _, s := range c.Sources {
+		if s.Path != "manuscript/chapter-02/content.md" {
+			continue
+		}
+		if s.Part == "" && s.Level == "L2" {
+			whole = true
+		}
+		if strings.Contains(s.Reason, "scene around") {
+			scene++
+		}
+	}
+	if whole {
+		t.Fatalf("chapter 2 read whole at this budget: the test needs it too large")
+	}
+	if scene == 0 {
+		t.Errorf("no passage taken for the scene around the match: %+v", c.Sources)
+	}
+	if !strings.Contains(c.UserSuffix+c.SystemPrefix, "She never forgave him") {
+		t.Errorf("the line two passages after the match is not in the context")
+	}
+}
+
+// TestPreviousChapterOrder checks where the previous chapter stands among
+// the chapters read whole: behind the two best search results when none
+// of its passages matches the prompt, ahead of them when its own passage
+// is the best match.
+func TestPreviousChapterOrder(t *testing.T) {
+	para := func(n int, s string) string {
+		return fmt.Sprintf("Paragraph %d. %s The rain fell on the fields of the parish while the bells rang for evening service.", n, s)
+	}
+	chapter := func(n int, match string) string {
+		var ps []string
+		for i := range 24 * (1 + n/4) { // the previous chapter is twice as long
+
+			s := ""
+			if i == 12 {
+				s = match
+			}
+			ps = append(ps, para(100*n+i, s))
+		}
+		return strings.Join(ps, "\n\n")
+	}
+	build := func(matches map[int]string) Snapshot {
+		var in Input
+		for n := 1; n <= 4; n++ {
+			in.Chapters = append(in.Chapters, ChapterDoc{Number: n, Path: fmt.Sprintf("manuscript/chapter-%02d/content.md", n), Text: chapter(n, matches[n])})
+		}
+		snap, err := newBuilder().Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return snap
+	}
+	wholeOf := func(snap Snapshot, budget int) map[int]bool {
+		c, err := Assemble(Node{Text: "The captain sells the grey mare at the autumn fair.", Chapter: 5, Budget: budget}, snap, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int]bool{}
+		for _, s := range c.Sources {
+			var n int
+			if _, err := fmt.Sscanf(s.Path, "manuscript/chapter-%02d/content.md", &n); err == nil && s.Part == "" && s.Level == "L2" {
+				out[n] = true
+			}
+		}
+		return out
+	}
+	const budget = 1800 // two of the short chapters whole, or one and the long previous one
+	quiet := build(map[int]string{1: "The captain sold the grey mare at the autumn fair.", 2: "The captain rode the grey mare to the fair."})
+	if w := wholeOf(quiet, budget); !w[1] || !w[2] || w[4] {
+		t.Errorf("previous chapter without a match: read whole %v, want 1 and 2 before 4", w)
+	}
+	loud := build(map[int]string{1: "The captain sold the grey mare at the autumn fair.", 2: "The captain rode the grey mare to the fair.",
+		4: "At the autumn fair the captain sells the grey mare to a farmer."})
+	if w := wholeOf(loud, budget); !w[4] {
+		t.Errorf("previous chapter with the best match: read whole %v, want 4 among them", w)
+	}
+}
