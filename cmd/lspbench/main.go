@@ -41,14 +41,31 @@ func main() {
 	n := flag.Int("n", 500, "samples per measurement")
 	keep := flag.Bool("keep", false, "keep the generated workspace")
 	memprofile := flag.String("memprofile", "", "have the server write its heap profile here when it exits")
+	initOpts := flag.String("init-options", "", `initializationOptions to send, as JSON (e.g. {"outline":"compact"})`)
+	echo := flag.Bool("echo-server", false, "serve the transport probe on stdin/stdout (started by lspbench itself)")
 	flag.Parse()
-	if err := run(*bin, *corpus, *n, *keep, *memprofile); err != nil {
+	if *echo {
+		if err := echoServer(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "lspbench -echo-server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var opts json.RawMessage
+	if *initOpts != "" {
+		if !json.Valid([]byte(*initOpts)) {
+			fmt.Fprintln(os.Stderr, "lspbench: -init-options is not JSON")
+			os.Exit(2)
+		}
+		opts = json.RawMessage(*initOpts)
+	}
+	if err := run(*bin, *corpus, *n, *keep, *memprofile, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, corpus string, n int, keep bool, memprofile string) error {
+func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.RawMessage) error {
 	dir, err := os.MkdirTemp("", "lspbench-")
 	if err != nil {
 		return err
@@ -90,7 +107,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string) error {
 		return err
 	}
 	c := newClient(stdout, stdin)
-	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": cache.FileURI(ws),
+	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": cache.FileURI(ws), "initializationOptions": initOpts,
 		"capabilities": map[string]any{"textDocument": map[string]any{
 			"hover":          map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
 			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true},
@@ -174,6 +191,11 @@ func run(bin, corpus string, n int, keep bool, memprofile string) error {
 		fmt.Printf("%-40s %10s %10s %9.2fx %9.2fx %12s\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)), decoded)
 	}
 	row("no-op round trip (floor)", floor, floorDecoded)
+	type sized struct {
+		name  string
+		bytes int
+	}
+	var answers []sized
 	for _, o := range ops {
 		d, dec, err := measure(o.method, o.params)
 		if err != nil {
@@ -182,6 +204,9 @@ func run(bin, corpus string, n int, keep bool, memprofile string) error {
 		var raw json.RawMessage
 		_ = c.Call(ctx, o.method, o.params, &raw)
 		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec)
+		if o.target > 0 {
+			answers = append(answers, sized{o.name, len(raw)})
+		}
 		if os.Getenv("LSPBENCH_RSS") != "" {
 			fmt.Printf("  peak so far %d kB\n", peakRSS(cmd.Process.Pid))
 		}
@@ -235,6 +260,23 @@ func run(bin, corpus string, n int, keep bool, memprofile string) error {
 	fmt.Printf("\nstart -> first diagnostics: %s (target < 170 ms; initialize answered at %s)\n", ms(first), ms(initDone))
 	fmt.Printf("peak resident memory: %.1f MB (target < 100 MB)\n", float64(rss)/1024)
 	fmt.Printf("targets: hover, definition, documentSymbol p50 <= 1.5x floor; completion p99 < 5 ms; didChange -> publishDiagnostics p99 < 5 ms\n")
+
+	// The same sizes through the same kind of pipes, from a process that
+	// does nothing but write answers built in advance.
+	sizes := []int{0}
+	for _, a := range answers {
+		sizes = append(sizes, a.bytes)
+	}
+	p50s, err := probeTransport(ctx, n, sizes)
+	if err != nil {
+		return fmt.Errorf("transport probe: %w", err)
+	}
+	fmt.Printf("\ntransport alone (an echo process answering with prepared bytes, no work):\n")
+	fmt.Printf("%-40s %10s %10s\n", "answer", "p50", "p50/floor")
+	fmt.Printf("%-40s %10s %9.2fx\n", "tiny (its floor)", ms(p50s[0]), 1.0)
+	for i, a := range answers {
+		fmt.Printf("%-40s %10s %9.2fx\n", fmt.Sprintf("%d B, the size of %s", a.bytes, a.name), ms(p50s[i+1]), float64(p50s[i+1])/float64(p50s[0]))
+	}
 	return nil
 }
 
