@@ -165,7 +165,11 @@ func snapFile(snap *cache.Snapshot, k cache.Key) (*cache.File, bool) {
 // sourceOptions turns the client's capabilities into feature options.
 func (s *Server) sourceOptions() source.Options {
 	c := s.clientCaps()
+	s.mu.Lock()
+	compact := s.compactOutline
+	s.mu.Unlock()
 	return source.Options{
+		CompactOutline:     compact,
 		Encoding:           s.encoding(),
 		RelatedInformation: c.TextDocument.PublishDiagnostics.RelatedInformation,
 		Tags:               len(c.TextDocument.PublishDiagnostics.TagSupport) > 0 && string(c.TextDocument.PublishDiagnostics.TagSupport) != "null",

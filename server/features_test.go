@@ -158,3 +158,44 @@ func TestCommandRunnerSeam(t *testing.T) {
 		t.Errorf("a command the runner lacks: %v", err)
 	}
 }
+
+// TestOutlineSetting checks initializationOptions.outline: "nodes" gives
+// the nodes without their prompts, the default and an unknown value the
+// full outline (the unknown one with a warning in the log).
+func TestOutlineSetting(t *testing.T) {
+	for _, tc := range []struct {
+		opts     any
+		children bool
+		warn     bool
+	}{{nil, true, false}, {map[string]any{"outline": "full"}, true, false}, {map[string]any{"outline": "nodes"}, false, false},
+		{map[string]any{"outline": "tree"}, true, true}, {"not an object", true, true}} {
+		s := start(t, flowFiles(), nil)
+		p := initParams(t, "vscode-1.100.json", s.dir)
+		p["initializationOptions"] = tc.opts
+		if err := s.client.Call(s.ctx, "initialize", p, &s.init); err != nil {
+			t.Fatalf("%v: initialize: %v", tc.opts, err)
+		}
+		if err := s.client.Notify(s.ctx, "initialized", map[string]any{}); err != nil {
+			t.Fatal(err)
+		}
+		s.open("workflows/a.flow")
+		var raw []protocol.DocumentSymbol
+		s.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": s.uri("workflows/a.flow")}}, &raw)
+		if len(raw) != 1 || len(raw[0].Children) == 0 {
+			t.Fatalf("%v: outline %+v", tc.opts, raw)
+		}
+		nodes, prompts := 0, 0
+		for _, n := range raw[0].Children {
+			if n.Kind == protocol.SymbolKindFunction {
+				nodes++
+				prompts += len(n.Children)
+			}
+		}
+		if nodes == 0 || (prompts > 0) != tc.children {
+			t.Errorf("%v: %d nodes with %d prompts in the outline", tc.opts, nodes, prompts)
+		}
+		if warned := strings.Contains(s.logs.String(), "level=WARN"); warned != tc.warn {
+			t.Errorf("%v: warning in the log %v, want %v:\n%s", tc.opts, warned, tc.warn, s.logs.String())
+		}
+	}
+}

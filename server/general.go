@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -42,6 +43,21 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 			folders = append(folders, filepath.Clean(p.RootPath))
 		}
 	}
+	var io initOptions
+	if len(p.InitOptions) > 0 && string(p.InitOptions) != "null" {
+		if err := json.Unmarshal(p.InitOptions, &io); err != nil {
+			s.log.Warn("initializationOptions ignored", "err", err)
+			io = initOptions{}
+		}
+	}
+	compact := false
+	switch io.Outline {
+	case "", "full":
+	case "nodes":
+		compact = true
+	default:
+		s.log.Warn("unknown outline setting, the full outline is used", "outline", io.Outline)
+	}
 	ws, err := cache.NewWorkspace(folders, enc)
 	if err != nil {
 		// The workspace still works (defaults for what failed); say why.
@@ -49,6 +65,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 	}
 	s.mu.Lock()
 	s.caps = p.Capabilities
+	s.compactOutline = compact
 	s.enc = enc
 	s.ws = ws
 	s.state = stateInitialized

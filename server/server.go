@@ -94,14 +94,15 @@ type Server struct {
 	conn   jsonrpc2.Conn
 	stream *stream
 
-	mu       sync.Mutex
-	state    int
-	exited   bool
-	caps     clientCapabilities
-	enc      workflowlang.Encoding
-	ws       *cache.Workspace
-	inflight map[string]context.CancelFunc
-	extra    map[string]route // methods added by tests in this package
+	mu             sync.Mutex
+	state          int
+	exited         bool
+	caps           clientCapabilities
+	compactOutline bool // initializationOptions.outline = "nodes"
+	enc            workflowlang.Encoding
+	ws             *cache.Workspace
+	inflight       map[string]context.CancelFunc
+	extra          map[string]route // methods added by tests in this package
 
 	handlers sync.WaitGroup // request goroutines and background work
 	ending   bool           // the session is ending: no background work starts (guarded by mu)

@@ -16,6 +16,7 @@ type Options struct {
 	ResolveDocs        bool // completion documentation may wait for completionItem/resolve
 	Snippets           bool // completion items may be snippets
 	Hierarchical       bool // documentSymbol may be hierarchical
+	CompactOutline     bool // documentSymbol lists the nodes alone
 }
 
 // DiagnosticData travels in a diagnostic's data field, so that code

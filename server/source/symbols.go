@@ -16,7 +16,7 @@ import (
 // SymbolInformation for clients without hierarchical support. The result
 // is a slice of interface values, the shape the protocol package expects.
 func DocumentSymbols(snap *cache.Snapshot, f *cache.File, o Options) json.RawMessage {
-	key := fmt.Sprintf("symbols/%d/%v", o.Encoding, o.Hierarchical)
+	key := fmt.Sprintf("symbols/%d/%v/%v", o.Encoding, o.Hierarchical, o.CompactOutline)
 	return f.Memo(key, func() any {
 		b, err := json.Marshal(documentSymbols(snap, f, o))
 		if err != nil {
@@ -43,7 +43,7 @@ func documentSymbols(snap *cache.Snapshot, f *cache.File, o Options) []any {
 			items = append(items, protocol.DocumentSymbol{Name: it.Name.Name, Detail: "input",
 				Kind: protocol.SymbolKindVariable, Range: r(it.Span), SelectionRange: r(it.Name.Span)})
 		case *workflowlang.Node:
-			items = append(items, nodeSymbol(pf, it, r))
+			items = append(items, nodeSymbol(pf, it, r, o.CompactOutline))
 		}
 	}
 	var top []protocol.DocumentSymbol
@@ -82,7 +82,9 @@ func documentSymbols(snap *cache.Snapshot, f *cache.File, o Options) []any {
 	return out
 }
 
-func nodeSymbol(pf *workflowlang.File, n *workflowlang.Node, r func(workflowlang.Span) protocol.Range) protocol.DocumentSymbol {
+// nodeSymbol is the outline of node n: unless compact, its prompts with
+// their text blocks and references.
+func nodeSymbol(pf *workflowlang.File, n *workflowlang.Node, r func(workflowlang.Span) protocol.Range, compact bool) protocol.DocumentSymbol {
 	detail := "node"
 	if n.Title != nil {
 		detail = n.Title.Value
@@ -90,6 +92,9 @@ func nodeSymbol(pf *workflowlang.File, n *workflowlang.Node, r func(workflowlang
 	sym := protocol.DocumentSymbol{Name: n.Name.Name, Detail: detail, Kind: protocol.SymbolKindFunction,
 		Range: r(n.Span), SelectionRange: r(nameOr(n.Name.Span, n.Span))}
 	for _, p := range n.Prompts {
+		if compact {
+			break
+		}
 		ps := protocol.DocumentSymbol{Name: string(p.Role), Kind: protocol.SymbolKindProperty,
 			Range: r(p.Span), SelectionRange: r(nameOr(p.RoleSpan, p.Span))}
 		for _, b := range p.Blocks {

@@ -114,6 +114,7 @@ fc.setup({
   settings = { models = { writer = { baseUrl = 'http://127.0.0.1:9/v1', model = 'writer-m', apiKeyEnv = 'K' } } },
   api_key = 'sekret-123',
   codelens_debounce = 20,
+  outline = 'nodes',
 })
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
@@ -159,6 +160,7 @@ check('API key reaches the server env', st.envKeySet == true and st.envKeyLength
 eq('hosts of the setup base URLs are trusted with the key', fc.client_config(proj).cmd_env.FLOWCABAL_TRUSTED_HOSTS, '127.0.0.1:9')
 check('API key not in initialize params', not vim.fn.json_encode(st.initialize or {}):find('sekret', 1, true))
 check('API key not in configuration', not vim.fn.json_encode(st.configuration or {}):find('sekret', 1, true))
+eq('outline option sent as initializationOptions', st.initialize and st.initialize.initializationOptions, { outline = 'nodes' })
 check('client advertises showDocument', st.initialize and st.initialize.capabilities.window.showDocument.support == true)
 
 local function run(cmdline)

@@ -201,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         { scheme: 'file', language: 'markdown', pattern: PROSE_GLOB },
       ],
       outputChannel: channel,
+      initializationOptions: { outline: vscode.workspace.getConfiguration('flowcabal').get<string>('outline') ?? 'full' },
       synchronize: {
         fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.flow,*.md,flowcabal.toml}'),
       },

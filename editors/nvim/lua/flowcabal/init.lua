@@ -36,6 +36,9 @@ local defaults = {
   capabilities = nil,
   -- Program that opens an SVG (graph); nil picks xdg-open / open.
   browser = nil,
+  -- What the document symbols show of a .flow file: 'full' (nodes, prompts,
+  -- text blocks and references) or 'nodes' (a table of contents).
+  outline = 'full',
 }
 
 local config = vim.deepcopy(defaults)
@@ -589,6 +592,7 @@ function M.client_config(root)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     settings = { flowcabal = config.settings or {} },
+    init_options = { outline = config.outline or 'full' },
     offset_encoding = 'utf-16',
     capabilities = make_capabilities(),
     handlers = {
