@@ -308,9 +308,8 @@ func (a *assembly) fill(sh Shares) {
 		}
 	}
 	// 3. Deepen: the best chapters go up a level while the budget lasts.
-	// With wide set, a chapter too large to read whole has the scene its
-	// passages matched widened instead, while it fits.
-	deepen := func(its []*item, wide bool) {
+	// It returns the manuscript chapters that stayed below L2.
+	deepen := func(its []*item) (short []*item) {
 		for _, it := range its {
 			if it.level < 0 {
 				continue
@@ -334,15 +333,32 @@ func (a *assembly) fill(sh Shares) {
 					break
 				}
 			}
-			if wide && it.cat == catManuscript && it.part == "" && it.level < 2 {
-				n := a.widen(it, remaining)
+			if it.cat == catManuscript && it.part == "" && it.level < 2 {
+				short = append(short, it)
+			}
+		}
+		return short
+	}
+	// The best chapters that cannot be read whole have the scene around
+	// their best passage read instead: a passage on each side of each in
+	// turn, so that one does not take what the other needed.
+	widen := func(its []*item) {
+		var scenes []*scene
+		for _, it := range its {
+			if sc := a.sceneOf(it); sc != nil {
+				scenes = append(scenes, sc)
+			}
+		}
+		for range widenRounds {
+			for _, sc := range scenes {
+				n := sc.grow(remaining)
 				remaining -= n
-				usedBy[it.cat] += n
+				usedBy[catManuscript] += n
 			}
 		}
 	}
 	first, later := a.deepenOrder()
-	deepen(first, true)
+	widen(deepen(first))
 	// 4. The rest, in priority order, while anything fits.
 	for _, it := range a.items {
 		if !it.core && it.level < 0 && !a.coveredByChapter(it) {
@@ -352,8 +368,8 @@ func (a *assembly) fill(sh Shares) {
 	// 5. Then the knowledge and the other chapters go up a level. The
 	// order is taken again: chapters placed in step 4 are candidates too.
 	first, later = a.deepenOrder()
-	deepen(first, false)
-	deepen(later, false)
+	deepen(first)
+	deepen(later)
 	for _, it := range a.items {
 		if it.level < 0 && it.why == "" {
 			l := it.maxLevel()
@@ -377,18 +393,26 @@ func (a *assembly) fill(sh Shares) {
 	a.used = a.budget - titleCost - remaining
 }
 
-// widenRounds bounds how far widen reaches: this many passages on each
+// widenRounds bounds how far a scene grows: this many passages on each
 // side of the best matched passage's run.
 const widenRounds = 2
 
-// widen adds to chapter it, which is too large to read whole, the
-// passages on either side of its best injected passage (and of the run
-// of injected passages around it), one on each side at a time, while
-// they fit in room; it returns the tokens they take. What a prompt asks
-// about is often said just before or after the words it shares with the
-// text: the whole scene of a best chapter serves the model better than
-// more scattered matches elsewhere.
-func (a *assembly) widen(it *item, room int) int {
+// A scene is the run of injected passages around the best passage of a
+// chapter too large to read whole. What a prompt asks about is often
+// said just before or after the words it shares with the text: the whole
+// scene of a best chapter serves the model better than more scattered
+// matches elsewhere.
+type scene struct {
+	a      *assembly
+	it     *item // the chapter
+	c      *Chapter
+	at     map[int]*item // passage items by index in c.Passages
+	lo, hi int           // the run, inclusive
+}
+
+// sceneOf returns the scene of chapter it, or nil when none of its
+// passages is injected.
+func (a *assembly) sceneOf(it *item) *scene {
 	var c *Chapter
 	for _, x := range a.snap.Chapters() {
 		if x.Path == it.path {
@@ -397,54 +421,63 @@ func (a *assembly) widen(it *item, room int) int {
 		}
 	}
 	if c == nil || len(c.Passages) == 0 {
-		return 0
+		return nil
 	}
 	index := make(map[int]int, len(c.Passages)) // passage start -> index
 	for i, p := range c.Passages {
 		index[p.Start] = i
 	}
-	byIndex := map[int]*item{}
+	sc := &scene{a: a, it: it, c: c, at: map[int]*item{}}
 	var best *item
 	for _, x := range a.items {
 		i, ok := index[x.start]
 		if x.parentPath != c.Path || x.part == "" || !ok {
 			continue
 		}
-		byIndex[i] = x
+		sc.at[i] = x
 		if x.level >= 0 && (best == nil || x.prio > best.prio || x.prio == best.prio && x.start < best.start) {
 			best = x
 		}
 	}
 	if best == nil {
-		return 0
+		return nil
 	}
-	in := func(i int) bool { x := byIndex[i]; return x != nil && x.level >= 0 }
-	lo, hi := index[best.start], index[best.start]
+	sc.lo, sc.hi = index[best.start], index[best.start]
+	sc.extend()
+	return sc
+}
+
+func (sc *scene) in(i int) bool { x := sc.at[i]; return x != nil && x.level >= 0 }
+
+// extend takes in the injected passages next to the run.
+func (sc *scene) extend() {
+	for sc.lo > 0 && sc.in(sc.lo-1) {
+		sc.lo--
+	}
+	for sc.hi+1 < len(sc.c.Passages) && sc.in(sc.hi+1) {
+		sc.hi++
+	}
+}
+
+// grow adds the passage on each side of the run while it fits in room
+// and returns the tokens taken.
+func (sc *scene) grow(room int) int {
 	used := 0
-	// run extends [lo, hi] over the injected passages next to it.
-	run := func() {
-		for lo > 0 && in(lo-1) {
-			lo--
-		}
-		for hi+1 < len(c.Passages) && in(hi+1) {
-			hi++
-		}
-	}
 	take := func(i int) bool {
-		p := c.Passages[i]
-		if p.End > len(c.L2) {
+		p := sc.c.Passages[i]
+		if p.End > len(sc.c.L2) {
 			return false
 		}
-		x := byIndex[i]
+		x := sc.at[i]
 		if x == nil {
-			x = &item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", p.Start, p.End), prio: it.prio - 1,
-				reason: fmt.Sprintf("the scene around a matched passage in chapter %d", c.Number),
-				text:   [3]string{"", "", c.L2[p.Start:p.End]}, def: 2, chapter: c.Number, start: p.Start,
-				parentPath: c.Path, hash: c.Hash}
-			a.add(x)
-			byIndex[i] = x
+			x = &item{cat: catManuscript, path: sc.c.Path, part: fmt.Sprintf("bytes %d-%d", p.Start, p.End), prio: sc.it.prio - 1,
+				reason: fmt.Sprintf("the scene around a matched passage in chapter %d", sc.c.Number),
+				text:   [3]string{"", "", sc.c.L2[p.Start:p.End]}, def: 2, chapter: sc.c.Number, start: p.Start,
+				parentPath: sc.c.Path, hash: sc.c.Hash}
+			sc.a.add(x)
+			sc.at[i] = x
 		}
-		cost := a.costAt(x, 2)
+		cost := sc.a.costAt(x, 2)
 		if used+cost > room {
 			return false
 		}
@@ -452,22 +485,13 @@ func (a *assembly) widen(it *item, room int) int {
 		used += cost
 		return true
 	}
-	run()
-	for range widenRounds {
-		grew := false
-		if lo > 0 && take(lo-1) {
-			lo--
-			grew = true
-		}
-		if hi+1 < len(c.Passages) && take(hi+1) {
-			hi++
-			grew = true
-		}
-		if !grew {
-			break
-		}
-		run()
+	if sc.lo > 0 && take(sc.lo-1) {
+		sc.lo--
 	}
+	if sc.hi+1 < len(sc.c.Passages) && take(sc.hi+1) {
+		sc.hi++
+	}
+	sc.extend()
 	return used
 }
 
