@@ -232,6 +232,27 @@ func (x *Index) Has(id string) bool {
 	return ok && x.docs[d].live
 }
 
+// Holding returns the terms of terms that document id holds, in the
+// order given, without repeats: which words of a query a hit matched,
+// read from the postings rather than by analysing the text again.
+func (x *Index) Holding(id string, terms []string) []string {
+	d, ok := x.docByID[id]
+	if !ok || !x.docs[d].live {
+		return nil
+	}
+	var out []string
+	for _, t := range terms {
+		if slices.Contains(out, t) {
+			continue
+		}
+		_, p := x.postings(t)
+		if _, found := slices.BinarySearchFunc(p, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Add indexes document id with the given terms (as an [Analyzer] produces
 // them), replacing any earlier document with the same id.
 func (x *Index) Add(id string, terms []string) {

@@ -278,7 +278,14 @@ func (a *assembly) collectManuscript(n Node) {
 	an := a.snap.Analyzer()
 	// The author's words count fully; names of entities found through a
 	// description, and words of upstream outputs, count for less.
-	q := an.Terms(n.Text)
+	var q []string
+	surface := map[string]string{} // a term's first spelling in the prompt, for reasons
+	for _, t := range an.Tokens(n.Text) {
+		q = append(q, t.Term)
+		if _, ok := surface[t.Term]; !ok {
+			surface[t.Term] = n.Text[t.Start:t.End]
+		}
+	}
 	weights := map[string]float64{}
 	instr := instructionTerms(an)
 	for _, t := range q {
@@ -437,7 +444,7 @@ func (a *assembly) collectManuscript(n Node) {
 		text := c.L2[s:e]
 		if reason == "" {
 			reason = sr.passageReason(id, rank, c.Number, func() string {
-				return fmt.Sprintf("passage rank %d: matched %s in chapter %d", rank, matchedWords(an, q, text, a.snap.PassageIndex()), c.Number)
+				return fmt.Sprintf("passage rank %d: matched %s in chapter %d", rank, matchedWords(q, surface, id, a.snap.PassageIndex()), c.Number)
 			})
 		}
 		a.add(&item{cat: catManuscript, path: c.Path, part: fmt.Sprintf("bytes %d-%d", s, e), prio: prio,
@@ -469,31 +476,19 @@ func (a *assembly) collectManuscript(n Node) {
 	}
 }
 
-// matchedWords quotes the query's rarest words found in text, as written.
-func matchedWords(an *textsearch.Analyzer, q []string, text string, x *textsearch.Index) string {
-	want := map[string]bool{}
-	for _, t := range q {
-		want[t] = true
-	}
-	type w struct {
-		surface string
-		idf     float64
-	}
-	var ws []w
-	seen := map[string]bool{}
-	for _, t := range an.Tokens(text) {
-		if want[t.Term] && !seen[t.Term] {
-			seen[t.Term] = true
-			ws = append(ws, w{text[t.Start:t.End], x.IDF(t.Term)})
-		}
-	}
-	slices.SortStableFunc(ws, func(a, b w) int { return cmp.Compare(b.idf, a.idf) })
+// matchedWords quotes the prompt's rarest words that passage id holds,
+// as the prompt writes them (surface maps a term to its first spelling
+// there). The passage index says which terms a passage holds: the text
+// is not analysed again for each passage.
+func matchedWords(q []string, surface map[string]string, id string, x *textsearch.Index) string {
+	terms := x.Holding(id, q)
+	slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(x.IDF(b), x.IDF(a)) })
 	var out []string
-	for i, x := range ws {
+	for i, t := range terms {
 		if i == 3 {
 			break
 		}
-		out = append(out, fmt.Sprintf("%q", x.surface))
+		out = append(out, fmt.Sprintf("%q", surface[t]))
 	}
 	if len(out) == 0 {
 		return "the prompt"
