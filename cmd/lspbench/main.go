@@ -272,11 +272,14 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		return fmt.Errorf("transport probe: %w", err)
 	}
 	fmt.Printf("\ntransport alone (an echo process answering with prepared bytes, no work):\n")
-	fmt.Printf("%-40s %10s %10s\n", "answer", "p50", "p50/floor")
-	fmt.Printf("%-40s %10s %9.2fx\n", "tiny (its floor)", ms(p50s[0]), 1.0)
+	fmt.Printf("%-40s %10s %14s %24s\n", "answer", "p50", "added by size", "as a ratio to our floor")
+	fmt.Printf("%-40s %10s\n", "tiny", ms(p50s[0]))
 	for i, a := range answers {
-		fmt.Printf("%-40s %10s %9.2fx\n", fmt.Sprintf("%d B, the size of %s", a.bytes, a.name), ms(p50s[i+1]), float64(p50s[i+1])/float64(p50s[0]))
+		added := p50s[i+1] - p50s[0]
+		fmt.Printf("%-40s %10s %14s %23.2fx\n", fmt.Sprintf("%d B, the size of %s", a.bytes, a.name), ms(p50s[i+1]), ms(added),
+			float64(fp50+added)/float64(fp50))
 	}
+	fmt.Printf("(the last column is the least p50/floor any server with this connection's floor could reach for that answer)\n")
 	return nil
 }
 

@@ -118,23 +118,26 @@ func probeTransport(ctx context.Context, n int, sizes []int) ([]time.Duration, e
 		stdin.Close()
 		_ = cmd.Wait()
 	}()
-	// Round robin over the sizes, so that a drift of the machine's state
-	// (frequency, the other processes' load) touches every size alike.
-	d := make([][]time.Duration, len(sizes))
-	for i := 0; i < n+n/10; i++ {
-		for j, size := range sizes {
+	// Each size in its own loop, as the server's requests are measured,
+	// after a warm-up of the process and the pipes.
+	for i := 0; i < n/2; i++ {
+		if _, err := c.Timed(ctx, "probe", map[string]int{"bytes": 0}, nil); err != nil {
+			return nil, fmt.Errorf("probe warm-up: %w", err)
+		}
+	}
+	out := make([]time.Duration, len(sizes))
+	for j, size := range sizes {
+		var d []time.Duration
+		for i := 0; i < n+n/10; i++ {
 			w, err := c.Timed(ctx, "probe", map[string]int{"bytes": size}, nil)
 			if err != nil {
 				return nil, fmt.Errorf("probe %d B: %w", size, err)
 			}
-			if i >= n/10 {
-				d[j] = append(d[j], w)
+			if i >= n/10 { // the first tenth warms up
+				d = append(d, w)
 			}
 		}
-	}
-	out := make([]time.Duration, len(sizes))
-	for j := range sizes {
-		out[j] = pct(d[j], 50)
+		out[j] = pct(d, 50)
 	}
 	return out, nil
 }
