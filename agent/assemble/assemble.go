@@ -247,9 +247,23 @@ func (a *assembly) costAt(it *item, level int) int {
 		if it.hash != "" && level == 2 { // L0/L1 may come from a model: hash their text
 			key = CountKey(it.hash, levelNames[level], it.part)
 		}
-		it.cost[level] = a.snap.Tokens("", it.header(level)) + a.snap.Tokens(key, InjectedText(it.text[level]))
+		body, ok := 0, false
+		if cc, can := a.snap.(cachedCounter); can && key != "" {
+			body, ok = cc.CachedTokens(key)
+		}
+		if !ok {
+			body = a.snap.Tokens(key, InjectedText(it.text[level]))
+		}
+		it.cost[level] = a.snap.Tokens("", it.header(level)) + body
 	}
 	return it.cost[level]
+}
+
+// cachedCounter is a Snapshot that can give a count it memoised by key
+// without the text: costAt then need not copy a whole chapter to look
+// its count up.
+type cachedCounter interface {
+	CachedTokens(key string) (int, bool)
 }
 
 // fill chooses the level of every item.

@@ -428,6 +428,19 @@ func (s *MemSnapshot) Tokens(key, text string) int {
 	return n
 }
 
+// CachedTokens returns the count memoised under key by [MemSnapshot.Tokens],
+// if there is one.
+func (s *MemSnapshot) CachedTokens(key string) (int, bool) {
+	if key == "" {
+		return 0, false
+	}
+	v, ok := s.b.counts.Load(key)
+	if !ok {
+		return 0, false
+	}
+	return v.(int), true
+}
+
 // LoadProject builds a snapshot of the project at root from its files.
 // Files that could not be read are reported in errs; the rest is used.
 func (b *Builder) LoadProject(root string) (*MemSnapshot, []error) {

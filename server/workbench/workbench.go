@@ -741,7 +741,12 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 	return b.String(), nil
 }
 
-func mdCell(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
+// cellEscaper keeps a value inside one Markdown table cell. A Replacer
+// is immutable once made; building one per cell cost more than the
+// hover's table.
+var cellEscaper = strings.NewReplacer("|", "\\|", "\n", " ")
+
+func mdCell(s string) string { return cellEscaper.Replace(s) }
 
 // FilesChanged tells the sessions of the changed files' projects that
 // their knowledge changed: Role A and Role C rebuild their view, and the
