@@ -215,6 +215,10 @@ func (s *Server) lookup(method string) (route, bool) {
 	return rt, ok
 }
 
+// largeResult is the size from which a marshalled result is written
+// in place rather than copied into its frame.
+const largeResult = 16 << 10
+
 // respond writes the response to a call straight to the stream. jsonrpc2's
 // replier marshals a result twice with segmentio/encoding (once into the
 // response, once more when the response is written), validating and
@@ -225,8 +229,18 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 	if e != nil {
 		return fmt.Errorf("marshal id: %w", e)
 	}
-	// The frame is built in one buffer, its header written last into
-	// room kept in front: a large result is copied once, not three times.
+	// A large result the server marshalled itself (an outline is a few
+	// hundred KB) is not copied at all: the envelope is written around it
+	// in one writev.
+	if r, ok := result.(json.RawMessage); ok && err == nil && len(r) >= largeResult {
+		head := make([]byte, frameHeaderRoom, frameHeaderRoom+64)
+		head = append(head, `{"jsonrpc":"2.0","id":`...)
+		head = append(head, idJSON...)
+		head = append(head, `,"result":`...)
+		return s.stream.enqueueParts(head, r, []byte{'}'})
+	}
+	// Otherwise the frame is built in one buffer, its header written last
+	// into room kept in front.
 	var buf bytes.Buffer
 	size := 256
 	if r, ok := result.(json.RawMessage); ok && err == nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -197,5 +198,37 @@ func TestOutlineSetting(t *testing.T) {
 		if warned := strings.Contains(s.logs.String(), "level=WARN"); warned != tc.warn {
 			t.Errorf("%v: warning in the log %v, want %v:\n%s", tc.opts, warned, tc.warn, s.logs.String())
 		}
+	}
+}
+
+// TestLargeOutlineFraming checks an answer large enough to be written
+// around rather than copied (largeResult) arrives whole and decodes,
+// with a small answer right behind it on the same connection.
+func TestLargeOutlineFraming(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("workflow \"长篇 😀\" {\n}\n\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "node n%d \"第%d节\" {\n  user \"\"\"\n    写第%d节，接 {{n%d}}。\n  \"\"\"\n}\n\n", i, i, i, max(i-1, 0)+1)
+	}
+	files := flowFiles()
+	files["workflows/long.flow"] = b.String()
+	s := newSession(t, "vscode-1.100.json", files)
+	s.open("workflows/long.flow")
+	var raw json.RawMessage
+	s.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": s.uri("workflows/long.flow")}}, &raw)
+	if len(raw) < largeResult {
+		t.Fatalf("outline of %d bytes: the test needs one of at least %d", len(raw), largeResult)
+	}
+	var syms []protocol.DocumentSymbol
+	if err := json.Unmarshal(raw, &syms); err != nil {
+		t.Fatalf("outline does not decode: %v", err)
+	}
+	if len(syms) != 1 || len(syms[0].Children) != 150 {
+		t.Fatalf("outline: %d top symbols, %d nodes", len(syms), len(syms[0].Children))
+	}
+	var pong string
+	s.call("flowcabal/ping", nil, &pong)
+	if pong != "pong" {
+		t.Errorf("ping after a large answer: %q", pong)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,8 +37,8 @@ type stream struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   [][]byte
-	closing bool // Close was called: write what is queued, then stop
+	queue   [][][]byte // messages, each in one or more parts written in order
+	closing bool       // Close was called: write what is queued, then stop
 	closed  bool
 	werr    error
 	written chan struct{} // closed when the writer goroutine ends
@@ -64,8 +65,8 @@ func (s *stream) writer() {
 		batch := s.queue
 		s.queue = nil
 		s.mu.Unlock()
-		for _, b := range batch {
-			if _, err := s.rwc.Write(b); err != nil {
+		for _, parts := range batch {
+			if err := s.writeParts(parts); err != nil {
 				s.mu.Lock()
 				s.werr = err
 				s.closed = true
@@ -74,6 +75,36 @@ func (s *stream) writer() {
 			}
 		}
 	}
+}
+
+// A buffersWriter writes several buffers as one, in order (writev):
+// a large result goes out without being copied behind its envelope.
+// The stdio of `flowcabal serve` is one.
+type buffersWriter interface {
+	WriteBuffers(bufs [][]byte) (int64, error)
+}
+
+// writeParts writes one message's parts.
+func (s *stream) writeParts(parts [][]byte) error {
+	if len(parts) == 1 {
+		_, err := s.rwc.Write(parts[0])
+		return err
+	}
+	switch w := s.rwc.(type) {
+	case buffersWriter:
+		_, err := w.WriteBuffers(parts)
+		return err
+	case net.Conn:
+		bufs := net.Buffers(parts) // writev on TCP
+		_, err := bufs.WriteTo(w)
+		return err
+	}
+	for _, b := range parts {
+		if _, err := s.rwc.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // frameHeaderRoom is the room a message keeps in front of its body for
@@ -89,11 +120,22 @@ func (s *stream) enqueue(data []byte) error {
 // enqueueFrame queues a message whose body follows frameHeaderRoom
 // unused bytes, writing its header there: the body is not copied.
 func (s *stream) enqueueFrame(b []byte) error {
+	return s.enqueueParts(b)
+}
+
+// enqueueParts queues a message whose body is the concatenation of
+// head[frameHeaderRoom:] and rest, writing its header into head's room:
+// neither is copied.
+func (s *stream) enqueueParts(head []byte, rest ...[]byte) error {
+	n := len(head) - frameHeaderRoom
+	for _, r := range rest {
+		n += len(r)
+	}
 	var hdr [frameHeaderRoom]byte
-	h := fmt.Appendf(hdr[:0], "Content-Length: %d\r\n\r\n", len(b)-frameHeaderRoom)
+	h := fmt.Appendf(hdr[:0], "Content-Length: %d\r\n\r\n", n)
 	start := frameHeaderRoom - len(h)
-	copy(b[start:], h)
-	frame := b[start:]
+	copy(head[start:], h)
+	frame := append([][]byte{head[start:]}, rest...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.closing {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,4 +29,54 @@ func growStdoutPipe(f *os.File) {
 	_ = rc.Control(func(fd uintptr) {
 		_, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, stdoutPipeSize)
 	})
+}
+
+// WriteBuffers writes bufs to stdout in one writev when stdout is a file
+// (a pipe from the editor): a large answer and its envelope go out
+// together without being copied into one buffer first.
+func (s stdio) WriteBuffers(bufs [][]byte) (int64, error) {
+	f, ok := s.out.(*os.File)
+	if !ok {
+		return writeEach(s.out, bufs)
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return writeEach(s.out, bufs)
+	}
+	bufs = slices.Clone(bufs) // advanced below; the caller's stays whole
+	var total int64
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for len(bufs) > 0 {
+			n, e := unix.Writev(int(fd), bufs)
+			switch {
+			case e == unix.EINTR:
+				continue
+			case e == unix.EAGAIN:
+				return false // wait until the pipe has room
+			case e != nil:
+				werr = e
+				return true
+			}
+			total += int64(n)
+			bufs = advance(bufs, n)
+		}
+		return true
+	})
+	if err != nil {
+		return total, err
+	}
+	return total, werr
+}
+
+// advance drops the first n bytes of bufs.
+func advance(bufs [][]byte, n int) [][]byte {
+	for len(bufs) > 0 && n >= len(bufs[0]) {
+		n -= len(bufs[0])
+		bufs = bufs[1:]
+	}
+	if len(bufs) > 0 {
+		bufs[0] = bufs[0][n:]
+	}
+	return bufs
 }

@@ -164,6 +164,19 @@ type stdio struct {
 func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
 func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
 
+// writeEach writes bufs to w in order.
+func writeEach(w io.Writer, bufs [][]byte) (int64, error) {
+	var total int64
+	for _, b := range bufs {
+		n, err := w.Write(b)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
 // Close closes stdin (which ends the read) when it can be closed.
 func (s stdio) Close() error {
 	if c, ok := s.in.(io.Closer); ok {
