@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -115,28 +114,7 @@ func (c *client) read() {
 	}
 }
 
-func (c *client) frame() ([]byte, error) {
-	n := -1
-	for {
-		line, err := c.in.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-			n, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("frame without Content-Length")
-	}
-	b := make([]byte, n)
-	_, err := io.ReadFull(c.in, b)
-	return b, err
-}
+func (c *client) frame() ([]byte, error) { return readFrame(c.in) }
 
 // Call sends a request and waits for its answer; result may be nil or a
 // *json.RawMessage.

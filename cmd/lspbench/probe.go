@@ -67,6 +67,7 @@ func echoServer(in io.Reader, out io.Writer) error {
 	}
 }
 
+// readFrame reads one Content-Length frame's body.
 func readFrame(r *bufio.Reader) ([]byte, error) {
 	n := -1
 	for {
