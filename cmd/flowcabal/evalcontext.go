@@ -101,7 +101,9 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		defer done()
 	}
-	var rec, evi, brec, bevi int
+	var rec, evi, brec, bevi, droppedForBudget int
+	var strict float64
+	var ranks []int
 	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
@@ -148,10 +150,20 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 			}
 		}
 		hit := false
+		found := 0
 		for _, n := range q.AnswerChapters {
 			if injected[n] != "" {
 				hit = true
+				found++
 			}
+		}
+		if len(q.AnswerChapters) > 0 {
+			strict += float64(found) / float64(len(q.AnswerChapters))
+		}
+		rank, dropped := answerRank(c, q)
+		ranks = append(ranks, rank)
+		if dropped && !hit {
+			droppedForBudget++
 		}
 		ev := containsEvidence(folder, c.SystemPrefix+c.UserSuffix, q.Evidence)
 		if hit {
@@ -160,8 +172,8 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		if ev {
 			evi++
 		}
-		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d injected=%s",
-			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, describeInjected(injected))
+		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d rank=%s injected=%s",
+			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, rankText(rank), describeInjected(injected))
 		if *baseline {
 			bh, be := bl.answer(q, *budget)
 			if bh {
@@ -186,6 +198,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	total := len(qs)
+	printRanks(env.stdout, ranks, droppedForBudget, strict)
 	if sem != nil {
 		sem.print(env.stdout)
 	}
@@ -197,6 +210,104 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	fmt.Fprintf(env.stdout, "recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(rec, total), rec, total, ratio(evi, total), evi, total)
 	return exitOK
+}
+
+// Ranks of the best answer chapter among the manuscript chapters the
+// assembler considered: rankPrevious for the previous chapter (taken
+// before any search), rankNone when none was considered.
+const (
+	rankPrevious = 0
+	rankNone     = -1
+)
+
+var searchRank = regexp.MustCompile(`search rank (\d+) in chapters before`)
+
+// answerRank returns the best rank of q's answer chapters among the
+// chapters c considered (injected or dropped), and whether one of them
+// was considered but dropped for the budget.
+func answerRank(c *assemble.Context, q evalQuery) (rank int, dropped bool) {
+	answer := map[int]bool{}
+	for _, n := range q.AnswerChapters {
+		answer[n] = true
+	}
+	rank = rankNone
+	consider := func(s assemble.Source, wasDropped bool) {
+		n, ok := knowledge.ChapterNumber(s.Path)
+		if !ok || !answer[n] {
+			return
+		}
+		if wasDropped && strings.HasPrefix(s.Why, "over budget") {
+			dropped = true
+		}
+		if s.Part != "" {
+			return
+		}
+		r := rankNone
+		if m := searchRank.FindStringSubmatch(s.Reason); m != nil {
+			r, _ = strconv.Atoi(m[1])
+		} else if strings.HasPrefix(s.Reason, "previous chapter") {
+			r = rankPrevious
+		}
+		if r != rankNone && (rank == rankNone || r < rank) {
+			rank = r
+		}
+	}
+	for _, s := range c.Sources {
+		consider(s, false)
+	}
+	for _, s := range c.Dropped {
+		consider(s, true)
+	}
+	return rank, dropped
+}
+
+func rankText(r int) string {
+	switch r {
+	case rankPrevious:
+		return "previous"
+	case rankNone:
+		return "-"
+	}
+	return strconv.Itoa(r)
+}
+
+// printRanks prints what the issue's evaluation notes ask to report
+// beside recall: where the answer chapters ranked, how often one was
+// considered and dropped for the budget, and strict recall (the share of
+// all answer chapters injected).
+func printRanks(w io.Writer, ranks []int, droppedForBudget int, strict float64) {
+	total := len(ranks)
+	top1, top5, none := 0, 0, 0
+	var ranked []int
+	for _, r := range ranks {
+		switch {
+		case r == rankNone:
+			none++
+			continue
+		case r <= 1:
+			top1++
+		}
+		if r <= 5 {
+			top5++
+		}
+		ranked = append(ranked, r)
+	}
+	median := "-"
+	if len(ranked) > 0 {
+		slices.Sort(ranked)
+		median = rankText(ranked[len(ranked)/2])
+	}
+	fmt.Fprintf(w, "answer chapter rank: median %s, first or previous %d/%d, top 5 %d/%d, not considered %d/%d\n",
+		median, top1, total, top5, total, none, total)
+	fmt.Fprintf(w, "answer chapter considered but dropped for the budget: %d/%d\n", droppedForBudget, total)
+	fmt.Fprintf(w, "strict recall: %s\n", ratioF(strict, total))
+}
+
+func ratioF(a float64, b int) string {
+	if b == 0 {
+		return "0.00"
+	}
+	return strconv.FormatFloat(a/float64(b), 'f', 2, 64)
 }
 
 func yesNo(b bool) string {

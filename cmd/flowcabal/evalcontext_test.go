@@ -55,6 +55,14 @@ func scoreContextEval(t *testing.T, queries string, budget int) evalScore {
 	if !strings.HasPrefix(lines[len(lines)-1], "recall: ") || !strings.HasPrefix(lines[len(lines)-2], "baseline recall: ") {
 		t.Fatalf("closing lines wrong:\n%s", out.String())
 	}
+	for _, want := range []string{"answer chapter rank: median ", "answer chapter considered but dropped for the budget: ", "strict recall: "} {
+		if !strings.Contains(out.String(), "\n"+want) {
+			t.Errorf("no %q line in the report", want)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\S+ W=\d+ .* rank=(\d+|previous|-) injected=`).MatchString(out.String()) {
+		t.Errorf("query lines give no rank:\n%s", lines[0])
+	}
 	var s evalScore
 	for _, m := range closing.FindAllStringSubmatch(out.String(), -1) {
 		r, _ := strconv.ParseFloat(m[2], 64)
