@@ -547,11 +547,13 @@ func (a *assembly) coveredByChapter(it *item) bool {
 }
 
 // deepenOrder lists the items worth a higher level, best first: first
-// the best chapter, the previous chapter and the second best (deepened
-// before the extra passages), later the named entities, the meta
-// documents and the other chapters (after them). A chapter is the better
-// for reading whole when both it and one of its passages rank well: the
-// chapters go by the sum of the two ranks.
+// the two best chapters, then the previous chapter unless it is one of
+// them, then more of the best chapters at larger budgets (deepened before
+// the extra passages); later the named entities, the meta documents and
+// the other chapters (after them). A chapter is the better for reading
+// whole when both it and one of its passages rank well: the chapters go
+// by the sum of the two ranks, the previous chapter's taken as first
+// among chapters.
 func (a *assembly) deepenOrder() (first, later []*item) {
 	var prev, search, ents, meta, rest []*item
 	for _, it := range a.items {
