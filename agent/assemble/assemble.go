@@ -323,7 +323,7 @@ func (a *assembly) fill(sh Shares) {
 	}
 	// 3. Deepen: the best chapters go up a level while the budget lasts.
 	// It returns the manuscript chapters that stayed below L2.
-	deepen := func(its []*item) (short []*item) {
+	deepen := func(its []*item, keep int) (short []*item) {
 		for _, it := range its {
 			if it.level < 0 {
 				continue
@@ -337,7 +337,11 @@ func (a *assembly) fill(sh Shares) {
 				if l == 2 && it.cat == catManuscript && it.part == "" {
 					refund = a.passageCost(it.path)
 				}
-				if extra-refund <= remaining {
+				room := remaining
+				if l == 2 {
+					room -= keep
+				}
+				if extra-refund <= room {
 					remaining -= extra
 					usedBy[it.cat] += extra
 					it.level = l
@@ -371,8 +375,14 @@ func (a *assembly) fill(sh Shares) {
 			}
 		}
 	}
-	first, later := a.deepenOrder()
-	widen(deepen(first))
+	// The chapters read whole beyond the best two leave part of the
+	// budget to the passages and summaries of the others: where chapters
+	// are long, reading one more whole would otherwise take what a dozen
+	// of the others' summaries need.
+	keep := int(breadthReserve * float64(a.budget))
+	first, more, later := a.deepenOrder()
+	short := deepen(first, 0)
+	widen(append(short, deepen(more, keep)...))
 	// 4. The rest, in priority order, while anything fits.
 	for _, it := range a.items {
 		if !it.core && it.level < 0 && !a.coveredByChapter(it) {
@@ -381,9 +391,10 @@ func (a *assembly) fill(sh Shares) {
 	}
 	// 5. Then the knowledge and the other chapters go up a level. The
 	// order is taken again: chapters placed in step 4 are candidates too.
-	first, later = a.deepenOrder()
-	deepen(first)
-	deepen(later)
+	first, more, later = a.deepenOrder()
+	deepen(first, 0)
+	deepen(more, keep)
+	deepen(later, 0)
 	for _, it := range a.items {
 		if it.level < 0 && it.why == "" {
 			l := it.maxLevel()
@@ -406,6 +417,10 @@ func (a *assembly) fill(sh Shares) {
 	}
 	a.used = a.budget - titleCost - remaining
 }
+
+// breadthReserve is the part of the budget that reading more chapters
+// whole, beyond the best two, must leave unspent.
+const breadthReserve = 0.15
 
 // widenRounds bounds how far a scene grows: this many passages on each
 // side of the best matched passage's run.
@@ -554,7 +569,7 @@ func (a *assembly) coveredByChapter(it *item) bool {
 // whole when both it and one of its passages rank well: the chapters go
 // by the sum of the two ranks, the previous chapter's taken as first
 // among chapters.
-func (a *assembly) deepenOrder() (first, later []*item) {
+func (a *assembly) deepenOrder() (first, more, later []*item) {
 	var prev, search, ents, meta, rest []*item
 	for _, it := range a.items {
 		if it.level < 0 || it.level >= it.maxLevel() || it.part != "" {
@@ -634,13 +649,13 @@ func (a *assembly) deepenOrder() (first, later []*item) {
 	if a.budget > 8000 {
 		k = min(len(search), 2+(a.budget-8000)/wideBudget)
 	}
-	first = append(first, search[min(2, len(search)):k]...)
+	more = search[min(2, len(search)):k]
 	later = append(later, ents...)
 	later = append(later, meta...)
 	if len(search) > k {
 		later = append(later, search[k:]...)
 	}
-	return first, append(later, rest...)
+	return first, more, append(later, rest...)
 }
 
 // render writes the chosen items and the provenance.

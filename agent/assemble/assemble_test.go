@@ -635,3 +635,69 @@ func TestPreviousChapterOrder(t *testing.T) {
 		t.Errorf("previous chapter with the best match: read whole %v, want 4 among them", w)
 	}
 }
+
+// TestBreadthPass checks what the breadth pass reads when the budget is
+// too small to read a chapter whole: the scene around the best passage
+// (its neighbours), the best passages of each of the two best chapters,
+// and only then the one-hop relations, which a larger budget still
+// brings.
+func TestBreadthPass(t *testing.T) {
+	snap := load(t, newBuilder(), sampleProject(t))
+	n := Node{Text: "Mr. Collins proposes to Elizabeth after the Netherfield ball.", Chapter: 11}
+	for _, budget := range []int{3000, 5000} {
+		n.Budget = budget
+		c, err := Assemble(n, snap, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var best Source
+		neighbours, related := 0, 0
+		passages := map[string]int{} // injected ranked passages by chapter
+		rankOf := map[string]string{}
+		for _, s := range c.Sources {
+			switch {
+			case strings.HasPrefix(s.Reason, "passage rank 1:"):
+				best = s
+			case strings.HasPrefix(s.Reason, "next to a matched passage"):
+				neighbours++
+			case strings.HasPrefix(s.Reason, "related: "):
+				related++
+			case strings.HasPrefix(s.Reason, "search rank "):
+				rankOf[strings.Fields(s.Reason)[2]] = s.Path
+			}
+			if strings.HasPrefix(s.Reason, "passage rank ") {
+				passages[s.Path]++
+			}
+		}
+		if best.Path == "" {
+			t.Fatalf("at %d: the best passage is not injected: %+v", budget, c.Sources)
+		}
+		if neighbours < 2 {
+			t.Errorf("at %d: %d neighbours of the best passage (%s %s) injected, want 2", budget, neighbours, best.Path, best.Part)
+		}
+		if related > 0 {
+			t.Errorf("at %d: %d relations injected before the scene and the best chapters' passages", budget, related)
+		}
+		// The previous chapter may be one of the two best; the others
+		// are named by their search rank. At 3000 not all fit.
+		for _, r := range []string{"1", "2"} {
+			if p := rankOf[r]; p != "" && budget >= 5000 && passages[p] < bestPassages {
+				t.Errorf("at %d: chapter of search rank %s (%s) has %d ranked passages injected, want %d", budget, r, p, passages[p], bestPassages)
+			}
+		}
+	}
+	n.Budget = 24000
+	c, err := Assemble(n, snap, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	related := 0
+	for _, s := range c.Sources {
+		if strings.HasPrefix(s.Reason, "related: ") {
+			related++
+		}
+	}
+	if related == 0 {
+		t.Errorf("at 24000 no relation is injected: %+v", c.Sources)
+	}
+}

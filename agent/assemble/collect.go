@@ -13,9 +13,11 @@ import (
 
 // Candidate counts for the manuscript search.
 const (
-	coreChapters   = 4   // chapters at L1 in the breadth pass
+	coreChapters   = 4   // chapters in the breadth pass: the best at L1, the others at L0
 	maxChapters    = 16  // chapters considered at all
 	corePassages   = 10  // passages in the breadth pass
+	bestChapters   = 2   // the chapters whose own best passages join the breadth pass
+	bestPassages   = 3   // how many of each best chapter's passages join it
 	maxPassages    = 40  // passages considered at all
 	passagesRanked = 400 // passages ranked by the lexical search
 	neighbourOf    = 3   // the best passages also bring their neighbours
@@ -173,8 +175,10 @@ func (a *assembly) collectEntities() {
 			continue
 		}
 		chosen[r.to] = why{r.prio, r.reason}
+		// Relations come after the best chapters are deepened: who is
+		// whose aunt matters less than the scene the prompt asks about.
 		a.add(&item{cat: catEntity, path: r.to, reason: "related: " + r.reason, prio: r.prio,
-			text: entityLevels(e, w, byRes), def: 0, stale: e.Stale, core: true})
+			text: entityLevels(e, w, byRes), def: 0, stale: e.Stale})
 	}
 }
 
@@ -426,9 +430,15 @@ func (a *assembly) collectManuscript(n Node) {
 		if c == prev {
 			continue
 		}
+		// Only the best chapter enters at L1: the others' L0 says what
+		// they hold, and the tokens an L1 would take buy their passages.
+		def := 0
+		if r == 0 {
+			def = 1
+		}
 		a.add(&item{cat: catManuscript, path: c.Path, prio: 900 - 10*float64(r) - 5,
 			reason: sr.chapterReason(c.Path, fmt.Sprintf("search rank %d in chapters before %d", r+1, w)),
-			text:   [3]string{c.L0, c.L1, c.L2}, def: 1, stale: c.Stale, core: r < coreChapters, chapter: c.Number, hash: c.Hash})
+			text:   [3]string{c.L0, c.L1, c.L2}, def: def, stale: c.Stale, core: r < coreChapters, chapter: c.Number, hash: c.Hash})
 	}
 	added := map[string]bool{}
 	addPassage := func(id string, rank int, prio float64, core bool, reason string) {
@@ -451,12 +461,25 @@ func (a *assembly) collectManuscript(n Node) {
 			reason: reason, text: [3]string{"", "", text}, def: 2, core: core,
 			chapter: c.Number, start: s, parentPath: c.Path, hash: c.Hash})
 	}
+	// What a prompt asks about is mostly in the best chapters, and within
+	// them often in a passage that matched less well than another
+	// chapter's best: each best chapter's own best passages are read in
+	// the breadth pass, besides the best passages overall.
+	own := map[string]int{}
+	for _, s := range chRank[:min(bestChapters, len(chRank))] {
+		own[s.id] = bestPassages
+	}
 	for r, s := range pRank {
 		if r == maxPassages {
 			break
 		}
 		prio := 900 - 10*float64(r)
-		addPassage(s.id, r+1, prio, r < corePassages, "")
+		p, _, _, _ := ParsePassageID(s.id)
+		core := r < corePassages || own[p] > 0
+		if own[p] > 0 {
+			own[p]--
+		}
+		addPassage(s.id, r+1, prio, core, "")
 		if r < neighbourOf {
 			p, st, _, _ := ParsePassageID(s.id)
 			c := byPath[p]
@@ -467,7 +490,9 @@ func (a *assembly) collectManuscript(n Node) {
 				for _, j := range []int{i - 1, i + 1} {
 					if j >= 0 && j < len(c.Passages) {
 						nb := c.Passages[j]
-						addPassage(PassageID(c.Path, nb.Start, nb.End), 0, prio-0.5, false,
+						// The best passage's neighbours are its scene: read
+						// with the breadth pass.
+						addPassage(PassageID(c.Path, nb.Start, nb.End), 0, prio-0.5, r == 0,
 							fmt.Sprintf("next to a matched passage in chapter %d", c.Number))
 					}
 				}
