@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -26,7 +27,12 @@ const (
 	maxUpstreamLen = 400
 
 	expansionWeight = 0.5 // a described entity's name terms
-	upstreamWeight  = 0.3 // each upstream term occurrence
+	// cjkExpansion scales expansionWeight for a Chinese name: a Chinese
+	// prompt is indexed as overlapping character pairs, about two terms
+	// for each word where English has one, so a name's one or two pairs
+	// weigh half as much among them as an English name among words.
+	cjkExpansion   = 2
+	upstreamWeight = 0.3 // each upstream term occurrence
 
 	instructionWeight    = 0.2 // words that address the writer, not the story
 	passageChapterWeight = 0.5 // a passage gains from its chapter's score
@@ -303,8 +309,12 @@ func (a *assembly) collectManuscript(n Node) {
 		for _, e := range a.snap.Entities() {
 			if e.Path == r.Path {
 				for _, t := range nameTerms(an, e.Decl) {
-					if weights[t] < expansionWeight {
-						weights[t] = expansionWeight
+					w := expansionWeight
+					if r, _ := utf8.DecodeRuneInString(t); textsearch.IsCJK(r) {
+						w *= cjkExpansion
+					}
+					if weights[t] < w {
+						weights[t] = w
 					}
 				}
 			}
