@@ -167,3 +167,27 @@ var stopWords = func() map[string]bool {
 
 // IsStopWord reports whether the folded word w is an English stop word.
 func IsStopWord(w string) bool { return stopWords[w] }
+
+// IsGrammaticalPair reports whether term is a character pair of Chinese
+// that holds a particle or a personal pronoun (的那, 看了, 她们), folded as
+// the analyzer folds. The index keeps such pairs, since a name or a line may
+// need them, but in a query they rank chapters by grammar rather than by
+// what the prompt is about, the way English stop words would.
+func IsGrammaticalPair(term string) bool {
+	if len(term) != 6 || utf8.RuneCountInString(term) != 2 {
+		return false
+	}
+	for _, r := range term {
+		if strings.ContainsRune(grammatical, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// grammatical are the particles and personal pronouns of Chinese, in the
+// folded (simplified) script, and 著, which folding leaves as it is (it is
+// a simplified character too) though traditional text writes 着 with it.
+// Demonstratives (这, 那) are left out: a prompt's "那位姑娘" points at
+// someone, and they measured worse.
+const grammatical = "的了着著地得之她他它们"

@@ -523,3 +523,32 @@ func TestAddUnion(t *testing.T) {
 		})
 	}
 }
+
+func TestIsGrammaticalPair(t *testing.T) {
+	an := NewAnalyzer(nil)
+	for _, tc := range []struct {
+		term string
+		want bool
+	}{
+		{"的那", true}, {"看了", true}, {"她们", true}, {"他家", true},
+		{"宝玉", false}, {"那位", false}, {"丫头", false},
+		{"的", false},   // a lone character is not a pair
+		{"the", false}, // nor is an English word
+		{"a的", false},  // nor a pair that is not all Chinese
+		{"𠀀的", false},  // outside the BMP: not a folded pair of three-byte characters
+	} {
+		if got := IsGrammaticalPair(tc.term); got != tc.want {
+			t.Errorf("IsGrammaticalPair(%q) = %v, want %v", tc.term, got, tc.want)
+		}
+	}
+	// Traditional input folds to the pairs the list names.
+	var kept []string
+	for _, term := range an.Terms("她們看著黛玉") {
+		if !IsGrammaticalPair(term) {
+			kept = append(kept, term)
+		}
+	}
+	if strings.Join(kept, " ") != "黛玉" {
+		t.Errorf("kept %q, want only 黛玉", kept)
+	}
+}

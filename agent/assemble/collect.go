@@ -291,6 +291,9 @@ func (a *assembly) collectManuscript(n Node) {
 	var q []string
 	surface := map[string]string{} // a term's first spelling in the prompt, for reasons
 	for _, t := range an.Tokens(n.Text) {
+		if textsearch.IsGrammaticalPair(t.Term) {
+			continue
+		}
 		q = append(q, t.Term)
 		if _, ok := surface[t.Term]; !ok {
 			surface[t.Term] = n.Text[t.Start:t.End]
@@ -329,6 +332,7 @@ func (a *assembly) collectManuscript(n Node) {
 			break
 		}
 	}
+	up = slices.DeleteFunc(up, textsearch.IsGrammaticalPair)
 	for _, t := range up {
 		weights[t] += upstreamWeight
 	}
