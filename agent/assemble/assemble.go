@@ -563,9 +563,9 @@ func (a *assembly) coveredByChapter(it *item) bool {
 
 // deepenOrder lists the items worth a higher level, best first: first
 // the two best chapters, then the previous chapter unless it is one of
-// them, then more of the best chapters at larger budgets (deepened before
-// the extra passages); later the named entities, the meta documents and
-// the other chapters (after them). A chapter is the better for reading
+// them; more: the next best chapters at larger budgets (deepened before
+// the extra passages, within breadthReserve); later the named entities,
+// the meta documents and the other chapters (after them). A chapter is the better for reading
 // whole when both it and one of its passages rank well: the chapters go
 // by the sum of the two ranks, the previous chapter's taken as first
 // among chapters.

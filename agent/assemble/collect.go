@@ -313,7 +313,7 @@ func (a *assembly) collectManuscript(n Node) {
 			if e.Path == r.Path {
 				for _, t := range nameTerms(an, e.Decl) {
 					w := expansionWeight
-					if r, _ := utf8.DecodeRuneInString(t); textsearch.IsCJK(r) {
+					if c, _ := utf8.DecodeRuneInString(t); textsearch.IsCJK(c) {
 						w *= cjkExpansion
 					}
 					if weights[t] < w {
@@ -495,7 +495,7 @@ func (a *assembly) collectManuscript(n Node) {
 		}
 		addPassage(s.id, r+1, prio, core, "")
 		if r < neighbourOf {
-			p, st, _, _ := ParsePassageID(s.id)
+			_, st, _, _ := ParsePassageID(s.id)
 			c := byPath[p]
 			for i, ps := range c.Passages {
 				if ps.Start != st {
