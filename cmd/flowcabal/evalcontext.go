@@ -103,7 +103,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var rec, evi, brec, bevi, droppedForBudget int
 	var strict float64
-	var ranks []int
+	var ranks, baseRanks []int
 	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
@@ -175,14 +175,15 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d rank=%s injected=%s",
 			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, rankText(rank), describeInjected(injected))
 		if *baseline {
-			bh, be := bl.answer(q, *budget)
+			bh, be, br := bl.answer(q, *budget)
+			baseRanks = append(baseRanks, br)
 			if bh {
 				brec++
 			}
 			if be {
 				bevi++
 			}
-			line += fmt.Sprintf(" baseline_hit=%s baseline_evidence=%s", yesNo(bh), yesNo(be))
+			line += fmt.Sprintf(" baseline_hit=%s baseline_evidence=%s baseline_rank=%s", yesNo(bh), yesNo(be), rankText(br))
 		}
 		fmt.Fprintln(env.stdout, line)
 		if *verbose {
@@ -206,6 +207,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		refine.print(env.stdout)
 	}
 	if *baseline {
+		fmt.Fprintf(env.stdout, "baseline answer chapter rank: %s\n", rankSummary(baseRanks))
 		fmt.Fprintf(env.stdout, "baseline recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(brec, total), brec, total, ratio(bevi, total), bevi, total)
 	}
 	fmt.Fprintf(env.stdout, "recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(rec, total), rec, total, ratio(evi, total), evi, total)
@@ -277,6 +279,15 @@ func rankText(r int) string {
 // all answer chapters injected).
 func printRanks(w io.Writer, ranks []int, droppedForBudget int, strict float64) {
 	total := len(ranks)
+	fmt.Fprintf(w, "answer chapter rank: %s\n", rankSummary(ranks))
+	fmt.Fprintf(w, "answer chapter considered but dropped for the budget: %d/%d\n", droppedForBudget, total)
+	fmt.Fprintf(w, "strict recall: %s\n", ratioF(strict, total))
+}
+
+// rankSummary sums ranks up: the median, how many are first (or the
+// previous chapter), in the top 5, and not ranked at all.
+func rankSummary(ranks []int) string {
+	total := len(ranks)
 	top1, top5, none := 0, 0, 0
 	var ranked []int
 	for _, r := range ranks {
@@ -297,10 +308,8 @@ func printRanks(w io.Writer, ranks []int, droppedForBudget int, strict float64) 
 		slices.Sort(ranked)
 		median = rankText(ranked[len(ranked)/2])
 	}
-	fmt.Fprintf(w, "answer chapter rank: median %s, first or previous %d/%d, top 5 %d/%d, not considered %d/%d\n",
+	return fmt.Sprintf("median %s, first or previous %d/%d, top 5 %d/%d, not considered %d/%d",
 		median, top1, total, top5, total, none, total)
-	fmt.Fprintf(w, "answer chapter considered but dropped for the budget: %d/%d\n", droppedForBudget, total)
-	fmt.Fprintf(w, "strict recall: %s\n", ratioF(strict, total))
 }
 
 func ratioF(a float64, b int) string {
@@ -436,7 +445,11 @@ type chapterBaseline struct {
 	cost     map[int]int
 }
 
-func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool) {
+// answer answers q at budget: whether an answer chapter and the evidence
+// are in the text, and rank, where the best answer chapter stands in
+// BM25's order (1 is first; rankNone when none shares a term with q).
+func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool, rank int) {
+	rank = rankNone
 	if bl.terms == nil {
 		bl.terms, bl.cost = map[int][]string{}, map[int]int{}
 	}
@@ -449,8 +462,11 @@ func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool) 
 	}
 	left := budget
 	var text strings.Builder
-	for _, h := range x.Search(bl.an.Terms(q.Query), 0, nil) {
+	for i, h := range x.Search(bl.an.Terms(q.Query), 0, nil) {
 		n, _ := strconv.Atoi(h.ID)
+		if rank == rankNone && slices.Contains(q.AnswerChapters, n) {
+			rank = i + 1
+		}
 		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(bl.chapters[n-1]) + "\n\n"
 		c, ok := bl.cost[n]
 		if !ok {
@@ -466,5 +482,5 @@ func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool) 
 			hit = true
 		}
 	}
-	return hit, containsEvidence(bl.an.Folder(), text.String(), q.Evidence)
+	return hit, containsEvidence(bl.an.Folder(), text.String(), q.Evidence), rank
 }

@@ -50,12 +50,12 @@ func scoreContextEval(t *testing.T, queries string, budget int) evalScore {
 	if !strings.HasPrefix(lines[len(lines)-1], "recall: ") || !strings.HasPrefix(lines[len(lines)-2], "baseline recall: ") {
 		t.Fatalf("closing lines wrong:\n%s", out)
 	}
-	for _, want := range []string{"answer chapter rank: median ", "answer chapter considered but dropped for the budget: ", "strict recall: "} {
+	for _, want := range []string{"answer chapter rank: median ", "answer chapter considered but dropped for the budget: ", "strict recall: ", "baseline answer chapter rank: median "} {
 		if !strings.Contains(out, "\n"+want) {
 			t.Errorf("no %q line in the report", want)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^\S+ W=\d+ .* rank=(\d+|previous|-) injected=`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^\S+ W=\d+ .* rank=(\d+|previous|-) injected=.* baseline_rank=(\d+|-)$`).MatchString(out) {
 		t.Errorf("query lines give no rank:\n%s", lines[0])
 	}
 	t.Logf("%s at %d: recall %.2f evidence %.2f (baseline %.2f / %.2f)", queries, budget, s.recall, s.evidence, s.baseRecall, s.baseEvidence)
