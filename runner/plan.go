@@ -34,23 +34,16 @@ type Plan struct {
 	Requested map[string]bool
 }
 
-// ErrNotRunnable is returned for a workflow whose static errors (a cycle,
-// an unknown reference, a syntax error) make a plan impossible.
+// ErrNotRunnable is returned when a static error (a cycle, an unknown
+// reference, a syntax error) lies in a node the plan needs, or outside
+// every node, where it may concern them all.
 var ErrNotRunnable = errors.New("workflow has errors")
 
-// NewPlan plans t over a checked workflow. Files with errors are refused:
-// running half a broken workflow would spend the author's money on output
-// that cannot be trusted.
+// NewPlan plans t over a checked workflow. A plan is refused when an error
+// touches what it would run: running half a broken chain would spend the
+// author's money on output that cannot be trusted. Errors in nodes the
+// target does not need (a typo in a node downstream) do not block it.
 func NewPlan(res *workflowlang.Result, t Target) (*Plan, error) {
-	var errs []string
-	for _, d := range res.Diagnostics {
-		if d.Severity == workflowlang.SeverityError && d.Path == "" {
-			errs = append(errs, d.Message)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %s", ErrNotRunnable, errs[0])
-	}
 	deps := map[string][]string{}
 	down := map[string][]string{}
 	for _, e := range res.Edges {
@@ -66,8 +59,8 @@ func NewPlan(res *workflowlang.Result, t Target) (*Plan, error) {
 	requested := map[string]bool{}
 	switch {
 	case t.Node == "":
-		for _, n := range res.Order {
-			requested[n] = true
+		for _, n := range res.File.Nodes {
+			requested[n.Name.Name] = true
 		}
 	case !isNode[t.Node]:
 		return nil, fmt.Errorf("no node %q in %s", t.Node, res.File.Path)
@@ -100,6 +93,9 @@ func NewPlan(res *workflowlang.Result, t Target) (*Plan, error) {
 	for n := range requested {
 		up(n)
 	}
+	if err := blockingError(res, t, need); err != nil {
+		return nil, err
+	}
 	p := &Plan{Deps: map[string][]string{}, Requested: requested}
 	for _, n := range res.Order {
 		if need[n] && isNode[n] {
@@ -114,4 +110,64 @@ func NewPlan(res *workflowlang.Result, t Target) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// blockingError returns ErrNotRunnable, naming the first error that lies
+// in a needed node or outside every node (the header, a stray token, a
+// use declaration), with its line. A needed node left out of the Kahn
+// order is on a cycle, which blocks too even if its diagnostic was
+// reported at another node of the cycle.
+func blockingError(res *workflowlang.Result, t Target, need map[string]bool) error {
+	what := "the workflow"
+	if t.Node != "" {
+		what = fmt.Sprintf("node %s", t.Node)
+	}
+	m := res.File.Mapper()
+	inOrder := map[string]bool{}
+	for _, n := range res.Order {
+		inOrder[n] = true
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity != workflowlang.SeverityError || d.Path != "" {
+			continue
+		}
+		owner := ownerOf(res.File, d.Span)
+		if owner != "" && !need[owner] && !relatedNeeded(res.File, d, need) {
+			continue
+		}
+		where := "outside any node"
+		if owner != "" {
+			where = "in node " + owner
+		}
+		line := m.Position(d.Span.Start, workflowlang.UTF8).Line + 1
+		return fmt.Errorf("%w: %s cannot run: %s:%d, %s: %s", ErrNotRunnable, what, res.File.Path, line, where, d.Message)
+	}
+	for _, n := range res.File.Nodes {
+		if name := n.Name.Name; need[name] && !inOrder[name] {
+			line := m.Position(n.Span.Start, workflowlang.UTF8).Line + 1
+			return fmt.Errorf("%w: %s cannot run: %s:%d, node %s is on a cycle", ErrNotRunnable, what, res.File.Path, line, name)
+		}
+	}
+	return nil
+}
+
+// ownerOf names the node whose span holds sp; empty outside every node.
+func ownerOf(f *workflowlang.File, sp workflowlang.Span) string {
+	for _, n := range f.Nodes {
+		if n.Span.Start <= sp.Start && sp.End <= n.Span.End {
+			return n.Name.Name
+		}
+	}
+	return ""
+}
+
+// relatedNeeded reports whether a related location of d (another node of
+// a cycle, the first of a duplicate) lies in a needed node.
+func relatedNeeded(f *workflowlang.File, d workflowlang.Diagnostic, need map[string]bool) bool {
+	for _, r := range d.Related {
+		if r.Path == "" && need[ownerOf(f, r.Span)] {
+			return true
+		}
+	}
+	return false
 }

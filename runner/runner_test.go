@@ -393,3 +393,36 @@ node d { user """{{a}}""" }
 		t.Errorf("a cyclic workflow was planned: %v", err)
 	}
 }
+
+// A node runs when it and what it reads are valid, whatever the rest of the
+// file holds; an error in its chain blocks it and is named with its line.
+func TestPlanIgnoresErrorsOutsideTheChain(t *testing.T) {
+	src := "node 大纲 { user \"\"\"beats\"\"\" }\n" +
+		"node 草稿 { user \"\"\"{{大纲}}\"\"\" }\n" +
+		"node 修订 { user \"\"\"{{草稿}} {{未知}}\"\"\" }\n" +
+		"node x { user \"\"\"{{y}}\"\"\" }\n" +
+		"node y { user \"\"\"{{x}}\"\"\" }\n"
+	res := workflowlang.Check(workflowlang.Parse("p.flow", []byte(src)), workflowlang.Env{})
+	for _, tc := range []struct {
+		t       Target
+		want    string // the plan, or the error's text
+		blocked bool
+	}{
+		{Target{Node: "草稿"}, "大纲 草稿", false},
+		{Target{Node: "大纲"}, "大纲", false},
+		{Target{Node: "修订"}, "node 修订 cannot run: p.flow:3, in node 修订", true},
+		{Target{Node: "大纲", From: true}, "node 大纲 cannot run: p.flow:3, in node 修订", true},
+		{Target{Node: "x"}, "p.flow:4, in node x: cycle", true},
+		{Target{}, "the workflow cannot run", true},
+	} {
+		p, err := NewPlan(res, tc.t)
+		switch {
+		case tc.blocked && (!errors.Is(err, ErrNotRunnable) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("plan %+v: err = %v, want ErrNotRunnable with %q", tc.t, err, tc.want)
+		case !tc.blocked && err != nil:
+			t.Errorf("plan %+v: %v", tc.t, err)
+		case !tc.blocked && strings.Join(p.Order, " ") != tc.want:
+			t.Errorf("plan %+v = %v, want %s", tc.t, p.Order, tc.want)
+		}
+	}
+}

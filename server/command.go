@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -152,11 +153,19 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	if err != nil {
 		return nil, err
 	}
-	// For restoreVersion, "version" is the output version to restore.
-	if p.Command != "flowcabal.restoreVersion" && args.Version != nil && f.Open && *args.Version != f.Version {
-		return nil, jsonrpc2.NewError(codeContentModified, fmt.Sprintf("%s: the document changed (version %d, now %d)", p.Command, *args.Version, f.Version))
+	// A command that names its node (every lens does) acts on the
+	// document as it is now: an edit since the lens was drawn does not
+	// make it wrong. Only a bare position can point at the wrong place
+	// after an edit. For restoreVersion, "version" is the output version
+	// to restore, not the document's.
+	stale := p.Command != "flowcabal.restoreVersion" && args.Version != nil && f.Open && *args.Version != f.Version
+	if stale && args.Node == "" && args.Position != nil {
+		return nil, jsonrpc2.NewError(codeContentModified, fmt.Sprintf("%s: the document changed since this was offered (version %d, now %d); try again", p.Command, *args.Version, f.Version))
 	}
 	if args.Node != "" && snap.Parse(f).Node(args.Node) == nil {
+		if stale {
+			return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("node %s is no longer in %s: it was renamed or deleted since the lens was drawn", args.Node, path.Base(string(args.URI))))
+		}
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: no node %q in %s", p.Command, args.Node, args.URI))
 	}
 	if p.Command == cmdFixAll {

@@ -294,7 +294,12 @@ func TestPitfall6ErrorCodes(t *testing.T) {
 		{"params of the wrong shape", "textDocument/hover", []int{1, 2}, jsonrpc2.InvalidParams},
 		{"unknown document", "textDocument/hover", docPos(s.uri("nope.flow"), protocol.Position{}), jsonrpc2.InvalidParams},
 		{"command not available yet", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "大纲"}}}, codeRequestFailed},
-		{"command for an old version", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "大纲", "version": 0}}}, codeContentModified},
+		{"a position for an old version", "workspace/executeCommand", map[string]any{"command": "flowcabal.build", "arguments": []any{map[string]any{"uri": uri, "position": map[string]any{"line": 0, "character": 0}, "version": 0}}}, codeContentModified},
+		// A lens names its node: an edit since it was drawn does not
+		// refuse it (here the command reaches the absent runner)…
+		{"a node's lens for an old version", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "大纲", "version": 0}}}, codeRequestFailed},
+		// …and a node deleted since is said plainly.
+		{"a deleted node's lens", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "已删", "version": 0}}}, codeRequestFailed},
 		{"command without its object", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{"outline"}}, jsonrpc2.InvalidParams},
 		{"command for an unknown node", "workspace/executeCommand", map[string]any{"command": "flowcabal.runNode", "arguments": []any{map[string]any{"uri": uri, "node": "nope"}}}, jsonrpc2.InvalidParams},
 		{"initialize twice", "initialize", map[string]any{"capabilities": map[string]any{}}, jsonrpc2.InvalidRequest},

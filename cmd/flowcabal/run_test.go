@@ -202,6 +202,17 @@ func TestRunCommandRefusesBrokenWorkflows(t *testing.T) {
 	if len(srv.Requests()) != 0 {
 		t.Error("a broken workflow called the model")
 	}
+	// A node whose chain is valid runs although a node downstream has an
+	// error; the node in error is refused with its line.
+	if err := os.WriteFile(flow, []byte("node a { user \"\"\"beats\"\"\" }\nnode b { user \"\"\"{{a}} {{nope}}\"\"\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runWithKey("run", "-node", "a", flow); code != exitOK || !strings.Contains(out, "✓ a") || !strings.Contains(errs, "unknown-ref") {
+		t.Errorf("run -node a: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := runWithKey("run", "-node", "b", flow); code != exitFindings || !strings.Contains(errs, "node b cannot run: ") || !strings.Contains(errs, "broken.flow:2, in node b") {
+		t.Errorf("run -node b: exit %d: %s", code, errs)
+	}
 }
 
 // assertNoKey greps every file of the project, the database included,

@@ -248,6 +248,45 @@ func TestRunNodeFromTheEditor(t *testing.T) {
 	}
 }
 
+// TestLensAfterAnEditWithAnotherNodeInError clicks "Run node" as an
+// author does: after typing (the lens was drawn for version 1), while a node
+// downstream has an unknown reference. The node runs on the text as it is
+// now; a node whose own chain has the error is refused with its line; a
+// node deleted since the lens was drawn is said to be gone.
+func TestLensAfterAnEditWithAnotherNodeInError(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Jane came down to the drawing room."}})
+	uri := e.open("workflows/chapter-11.flow")
+	text, err := os.ReadFile(filepath.Join(e.root, "workflows", "chapter-11.flow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(text), "Five beats", "五个节拍 𝄞", 1) +
+		"\nnode review {\n  user \"\"\"\n    Critique {{draft}} against {{notes}}.\n  \"\"\"\n}\n"
+	if err := e.client.Notify(e.ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []map[string]any{{"text": edited}}}); err != nil {
+		t.Fatal(err)
+	}
+	if pub, err := e.client.Diagnostics(e.ctx, uri, 2); err != nil || !strings.Contains(fmt.Sprint(pub.Diagnostics), "notes") {
+		t.Fatalf("the unknown reference was not reported: %+v %v", pub, err)
+	}
+	res, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "outline", "version": 1})
+	if err != nil || res["run"] == nil {
+		t.Fatalf("run outline from a lens of version 1: %v %v", res, err)
+	}
+	e.waitRuns(1)
+	if _, err := os.Stat(filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "outline.md")); err != nil {
+		t.Errorf("the outline has no output: %v", err)
+	}
+	_, err = e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "review", "version": 2})
+	if err == nil || !strings.Contains(err.Error(), "node review cannot run") || !strings.Contains(err.Error(), "chapter-11.flow:45, in node review") {
+		t.Errorf("run review (unknown reference): %v", err)
+	}
+	_, err = e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "gone", "version": 1})
+	if err == nil || !strings.Contains(err.Error(), "node gone is no longer in chapter-11.flow") {
+		t.Errorf("run a node deleted since the lens: %v", err)
+	}
+}
+
 func TestDecisionsOnTheOutputDocument(t *testing.T) {
 	e := start(t, llmtest.Script{
 		Replies: []llmtest.Reply{{Match: &llmtest.Match{Contains: "Write chapter 11"}, Times: -1, Content: "A telegram came for Jane."}},
