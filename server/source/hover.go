@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -81,7 +82,9 @@ func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowla
 	}
 	var inputs []string
 	for _, r := range n.Refs() {
-		inputs = append(inputs, "`{{"+r.Target()+"}}`")
+		if in := "`{{" + r.Target() + "}}`"; !slices.Contains(inputs, in) {
+			inputs = append(inputs, in)
+		}
 	}
 	var dependents []string
 	for _, d := range dependentsOf(f, pf)[n.Name.Name] {
@@ -169,7 +172,8 @@ func dependentsOf(f *cache.File, pf *workflowlang.File) map[string][]string {
 	return f.Memo("dependents", func() any {
 		m := map[string][]string{}
 		for _, r := range allRefs(pf) {
-			if r.Ref.Kind == workflowlang.RefNode && r.Node != nil {
+			// A node that reads another twice is one dependent.
+			if r.Ref.Kind == workflowlang.RefNode && r.Node != nil && !slices.Contains(m[r.Ref.Name], r.Node.Name.Name) {
 				m[r.Ref.Name] = append(m[r.Ref.Name], r.Node.Name.Name)
 			}
 		}
