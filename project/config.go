@@ -59,6 +59,12 @@ func (m Model) Configured() bool { return m.BaseURL != "" && m.Model != "" }
 // DefaultBudget is the Role A budget when nothing sets one.
 const DefaultBudget = 24000
 
+// EditorKeyEnv is the variable the editor extensions set, in the server's
+// environment, to the key the author keeps in the editor's secret storage.
+// A model whose own variable is unnamed or unset sends this key, so every
+// record of the project must be kept clean of it as well.
+const EditorKeyEnv = "FLOWCABAL_API_KEY"
+
 // LoadConfig reads root/flowcabal.toml. A missing file gives the defaults;
 // a malformed one is an error naming the file and the line.
 func LoadConfig(root string) (*Config, error) {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sourcegraph/conc"
 
@@ -878,6 +879,31 @@ func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Mes
 		return ex.r.cfg.Model.Stream(ctx, p, msgs, func(Delta) {})
 	}
 	var buf strings.Builder
+	// A model may echo a key it was shown: the observer (the terminal,
+	// the editor) and the live document get the text as the history will
+	// hold it, redacted. The last redactHoldback bytes wait for the next
+	// piece, so that a key split across pieces is whole when redacted;
+	// the end of the reply flushes them.
+	shown, restart := 0, false
+	show := func(final bool) {
+		obs := ex.opts.Observer.Delta
+		if obs == nil {
+			return
+		}
+		red := ex.redact(buf.String())
+		end := len(red)
+		if !final {
+			end -= redactHoldback
+			for end > shown && end < len(red) && !utf8.RuneStart(red[end]) {
+				end--
+			}
+		}
+		if end <= shown && !restart || !ex.startTold(ctx, name) {
+			return
+		}
+		obs(name, Delta{Text: red[shown:max(end, shown)], Restart: restart})
+		shown, restart = max(end, shown), false
+	}
 	// The live document is rewritten at most every 250 ms, counting from
 	// the request: a reply that arrives within that is written once, when
 	// the node ends, and costs its node no disk write while it streams.
@@ -885,18 +911,24 @@ func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Mes
 	onDelta := func(d Delta) {
 		if d.Restart {
 			buf.Reset()
+			shown, restart = 0, true
 		}
 		buf.WriteString(d.Text)
-		if obs := ex.opts.Observer.Delta; obs != nil && ex.startTold(ctx, name) {
-			obs(name, d)
-		}
+		show(false)
 		if time.Since(last) > 250*time.Millisecond {
 			last = time.Now()
-			ex.writeOutputDoc(name, buf.String(), "running")
+			ex.writeOutputDoc(name, ex.redact(buf.String()), "running")
 		}
 	}
-	return ex.r.cfg.Model.Stream(ctx, p, msgs, onDelta)
+	reply, err := ex.r.cfg.Model.Stream(ctx, p, msgs, onDelta)
+	show(true)
+	return reply, err
 }
+
+// redactHoldback is how much of a streaming reply waits before it is
+// shown: more than the longest API key in use (OpenAI's project keys are
+// 164 bytes).
+const redactHoldback = 256
 
 func withFeedback(msgs []Message, feedback string) []Message {
 	out := append([]Message(nil), msgs...)

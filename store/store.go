@@ -525,7 +525,7 @@ func seqKey(n uint64) string { return fmt.Sprintf("%012d", n) }
 
 // secretReplacer replaces every known secret with "[redacted]": the
 // values of Options.Secrets, of the variables flowcabal.toml names as
-// holding keys, and of any variable in environ whose name says it holds
+// holding keys and of the editor's key variable, and of any variable in environ whose name says it holds
 // one (…API_KEY…, …_TOKEN, …_SECRET…), so that a key reaches no record
 // even when the configuration could not be read.
 func secretReplacer(cfg *project.Config, opts Options, environ []string) *strings.Replacer {
@@ -544,6 +544,9 @@ func secretReplacer(cfg *project.Config, opts Options, environ []string) *string
 			add(opts.Getenv(m.APIKeyEnv))
 		}
 	}
+	// The editor's key is the fallback of every model (llm.EditorKeyEnv):
+	// a process given its own Getenv reads no environ, so name it here.
+	add(opts.Getenv(project.EditorKeyEnv))
 	for _, kv := range environ {
 		name, v, _ := strings.Cut(kv, "=")
 		up := strings.ToUpper(name)

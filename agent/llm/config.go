@@ -86,13 +86,29 @@ func (c Config) Merge(o project.Model) Config {
 // Endpoint names the endpoint for messages: base URL and model, never the
 // key.
 func (c Config) Endpoint() string {
-	base := c.BaseURL
-	// Credentials in the URL (user:pw@, ?key=) are never shown either.
-	if u, err := url.Parse(base); err == nil && (u.User != nil || u.RawQuery != "") {
-		u.User, u.RawQuery = nil, ""
-		base = u.String()
+	return fmt.Sprintf("%s (model %s)", strings.TrimRight(shownURL(c.BaseURL), "/"), c.Model)
+}
+
+// shownURL is base without the credentials a URL can carry (user:pw@,
+// ?key=…), for messages and logs. A URL that does not parse loses
+// everything from its first '?' and up to its last '@' all the same.
+func shownURL(base string) string {
+	if u, err := url.Parse(base); err == nil {
+		if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			u.User, u.RawQuery, u.Fragment, u.RawFragment = nil, "", "", ""
+			return u.String()
+		}
+		return base
 	}
-	return fmt.Sprintf("%s (model %s)", strings.TrimRight(base, "/"), c.Model)
+	base, _, _ = strings.Cut(base, "?")
+	if i := strings.LastIndexByte(base, '@'); i >= 0 {
+		scheme, _, ok := strings.Cut(base, "://")
+		if ok {
+			return scheme + "://" + base[i+1:]
+		}
+		return base[i+1:]
+	}
+	return base
 }
 
 // Validate reports what is missing before a request can be made.
@@ -153,7 +169,7 @@ func (c Config) GoString() string { return c.String() }
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("name", c.Name),
-		slog.String("base_url", c.BaseURL),
+		slog.String("base_url", shownURL(c.BaseURL)),
 		slog.String("model", c.Model),
 		slog.String("api_key_env", c.APIKeyEnv),
 		slog.Bool("api_key_set", !c.APIKey.Empty()),
@@ -193,9 +209,9 @@ func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `
 // MarshalText returns "[redacted]".
 func (s Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-// EditorKeyEnv is the variable the editor extensions set, in the server's
-// environment, to the key the author keeps in the editor's secret storage.
-const EditorKeyEnv = "FLOWCABAL_API_KEY"
+// EditorKeyEnv is the variable the editor extensions set to the author's
+// key (see [project.EditorKeyEnv]).
+const EditorKeyEnv = project.EditorKeyEnv
 
 // resolveKey finds the key: the one set on c; else the variable
 // c.APIKeyEnv names; else, when that is unnamed or unset, the editor's key

@@ -215,6 +215,35 @@ func TestRunCommandRefusesBrokenWorkflows(t *testing.T) {
 	}
 }
 
+// TestRunKeepsTheEditorsKeyOutOfTheHistory: the key is only in
+// FLOWCABAL_API_KEY (what the editors pass), the project names another,
+// unset variable, and the model echoes the key back. No file of the
+// project, the database included, holds it.
+func TestRunKeepsTheEditorsKeyOutOfTheHistory(t *testing.T) {
+	root := copySample(t)
+	srv := llmtest.New(t, llmtest.Script{Default: &llmtest.Reply{Content: "Your key is " + testKey + ", as you asked."}})
+	projecttest.UseModels(t, root, srv.URL, "FLOWCABAL_UNSET_KEY")
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if k == "FLOWCABAL_API_KEY" {
+			return testKey
+		}
+		return ""
+	}}
+	code := dispatch(context.Background(), env, []string{"run", "-node", "outline", filepath.Join(root, "workflows", "chapter-11.flow")})
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 || reqs[0].Header.Get("Authorization") != "Bearer "+testKey {
+		t.Fatal("the run did not send the editor's key")
+	}
+	if printed := out.String() + errb.String(); strings.Contains(printed, testKey) || !strings.Contains(printed, "Your key is [redacted]") {
+		t.Errorf("the key was printed, or the reply was not:\n%s", printed)
+	}
+	assertNoKey(t, root)
+}
+
 // assertNoKey greps every file of the project, the database included,
 // for the API key.
 func assertNoKey(t *testing.T, root string) {
