@@ -32,8 +32,12 @@ type evalQuery struct {
 
 // runEvalContext answers every query of a query file as Role A would for
 // a node writing chapter W of a project that holds chapters 1..W-1 of the
-// book, and scores recall (an answer chapter injected at L1 or L2) and
-// evidence (the evidence quote verbatim in the injected text).
+// book, and scores, the same way for Role A and the baseline: recall (an
+// answer chapter injected whole, or a passage of one that holds the
+// evidence quote), evidence (the quote verbatim anywhere in the injected
+// text) and, under its own name, reach (an answer chapter injected at L1,
+// L2 or as any passage: the looser measure the shared README calls
+// recall).
 func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	fs := flag.NewFlagSet("eval context", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
@@ -101,7 +105,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		defer done()
 	}
-	var rec, evi, brec, bevi, droppedForBudget int
+	var rec, reach, evi, brec, bevi, droppedForBudget int
 	var strict float64
 	var ranks, baseRanks []int
 	bl := &chapterBaseline{an: an, tc: tc, chapters: chapters}
@@ -134,47 +138,35 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
 			return exitFailure
 		}
-		injected := map[int]string{}
-		for _, s := range c.Sources {
-			if n, ok := knowledge.ChapterNumber(s.Path); ok && (s.Level == "L1" || s.Level == "L2") {
-				l := s.Level
-				if s.Part != "" {
-					l = "passage"
-				}
-				if !strings.Contains(injected[n], l) {
-					if injected[n] != "" {
-						injected[n] += "+"
-					}
-					injected[n] += l
-				}
-			}
-		}
-		hit := false
-		found := 0
-		for _, n := range q.AnswerChapters {
-			if injected[n] != "" {
-				hit = true
-				found++
-			}
+		hit, reached, found, injected, err := score(c, q, chapters, folder)
+		if err != nil {
+			// The score would be wrong: say so rather than count.
+			fmt.Fprintf(env.stderr, "flowcabal eval context: %s: %v\n", q.ID, err)
+			return exitFailure
 		}
 		if len(q.AnswerChapters) > 0 {
 			strict += float64(found) / float64(len(q.AnswerChapters))
 		}
 		rank, dropped := answerRank(c, q)
 		ranks = append(ranks, rank)
-		if dropped && !hit {
+		if dropped && !reached {
 			droppedForBudget++
 		}
 		ev := containsEvidence(folder, c.SystemPrefix+c.UserSuffix, q.Evidence)
 		if hit {
 			rec++
 		}
+		if reached {
+			reach++
+		}
 		if ev {
 			evi++
 		}
-		line := fmt.Sprintf("%s W=%d answer=%v hit=%s evidence=%s tokens=%d/%d rank=%s injected=%s",
-			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(ev), c.Tokens, c.Budget, rankText(rank), describeInjected(injected))
+		line := fmt.Sprintf("%s W=%d answer=%v hit=%s reach=%s evidence=%s tokens=%d/%d rank=%s injected=%s",
+			q.ID, q.WritingChapter, q.AnswerChapters, yesNo(hit), yesNo(reached), yesNo(ev), c.Tokens, c.Budget, rankText(rank), describeInjected(injected))
 		if *baseline {
+			// The baseline injects whole chapters only: its hit and its
+			// reach are the same thing.
 			bh, be, br := bl.answer(q, *budget)
 			baseRanks = append(baseRanks, br)
 			if bh {
@@ -200,6 +192,9 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	total := len(qs)
 	printRanks(env.stdout, ranks, droppedForBudget, strict)
+	// Recall and evidence are defined alike for both systems; reach, the
+	// looser measure, gets its own name.
+	fmt.Fprintf(env.stdout, "reach (an answer chapter at L1, L2 or as any passage): %s (%d/%d)\n", ratio(reach, total), reach, total)
 	if sem != nil {
 		sem.print(env.stdout)
 	}
@@ -208,10 +203,54 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	if *baseline {
 		fmt.Fprintf(env.stdout, "baseline answer chapter rank: %s\n", rankSummary(baseRanks))
+		fmt.Fprintf(env.stdout, "baseline reach: %s (%d/%d)\n", ratio(brec, total), brec, total)
 		fmt.Fprintf(env.stdout, "baseline recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(brec, total), brec, total, ratio(bevi, total), bevi, total)
 	}
 	fmt.Fprintf(env.stdout, "recall: %s (%d/%d) evidence: %s (%d/%d)\n", ratio(rec, total), rec, total, ratio(evi, total), evi, total)
 	return exitOK
+}
+
+// score says how c answers q, by the same definitions as the baseline's:
+// hit when an answer chapter is injected whole or as a passage that holds
+// the evidence quote; reached, the looser measure, when an answer chapter
+// is injected at all (L1, L2 or any passage); found counts the answer
+// chapters reached; injected maps each chapter to how it was injected.
+func score(c *assemble.Context, q evalQuery, chapters []string, folder *textsearch.Folder) (hit, reached bool, found int, injected map[int]string, err error) {
+	injected = map[int]string{}
+	for _, s := range c.Sources {
+		n, ok := knowledge.ChapterNumber(s.Path)
+		if !ok || (s.Level != "L1" && s.Level != "L2") {
+			continue
+		}
+		l := s.Level
+		if s.Part != "" {
+			l = "passage"
+		}
+		if !strings.Contains(injected[n], l) {
+			if injected[n] != "" {
+				injected[n] += "+"
+			}
+			injected[n] += l
+		}
+		if !slices.Contains(q.AnswerChapters, n) || n > len(chapters) {
+			continue
+		}
+		passage := ""
+		if s.Part != "" {
+			passage = passageText(chapters[n-1], s.Part)
+			if t := strings.TrimSpace(passage); t == "" || !strings.Contains(c.SystemPrefix+c.UserSuffix, t) {
+				return false, false, 0, nil, fmt.Errorf("%s %s is not the passage injected", s.Path, s.Part)
+			}
+		}
+		hit = hit || (s.Level == "L2" && s.Part == "") || containsEvidence(folder, passage, q.Evidence)
+	}
+	for _, n := range q.AnswerChapters {
+		if injected[n] != "" {
+			reached = true
+			found++
+		}
+	}
+	return hit, reached, found, injected, nil
 }
 
 // Ranks of the best answer chapter among the manuscript chapters the
@@ -360,6 +399,23 @@ func containsEvidence(f *textsearch.Folder, text, quote string) bool {
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(f.Fold(s)), " ") }
 	return strings.Contains(norm(text), norm(quote))
+}
+
+var partBytes = regexp.MustCompile(`^bytes (\d+)-(\d+)$`)
+
+// passageText is the passage of a chapter a source's part names ("bytes
+// 1200-2450"); empty when the part does not name one within the text.
+func passageText(chapter, part string) string {
+	m := partBytes.FindStringSubmatch(part)
+	if m == nil {
+		return ""
+	}
+	start, _ := strconv.Atoi(m[1])
+	end, _ := strconv.Atoi(m[2])
+	if start < 0 || end > len(chapter) || start > end {
+		return ""
+	}
+	return chapter[start:end]
 }
 
 var chapterFile = regexp.MustCompile(`^(\d{1,5})\.(txt|md)$`)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/longbridgeapp/opencc"
 )
@@ -263,4 +264,38 @@ func TestEvalContextChinese(t *testing.T) {
 	os.WriteFile(tq, []byte(trad.String()), 0o644)
 	out, _ = run(book, tq)
 	check("traditional queries, simplified text", out)
+}
+
+// TestScoreDefinitions: Role A's hit is the baseline's (an answer chapter
+// whole, or a passage of it holding the evidence); a summary or another
+// passage of the answer chapter only reaches it.
+func TestScoreDefinitions(t *testing.T) {
+	ch := "Elizabeth walked to Netherfield. 𝄞 She came in muddy to the ankles.\n\nJane was ill."
+	chapters := []string{"one", ch, "three"}
+	path := chapterPath(2)
+	at := strings.Index(ch, "Jane")
+	for _, tc := range []struct {
+		name         string
+		src          assemble.Source
+		text         string
+		hit, reached bool
+	}{
+		{"whole chapter", assemble.Source{Path: path, Level: "L2"}, ch, true, true},
+		{"passage with the quote", assemble.Source{Path: path, Level: "L2", Part: fmt.Sprintf("bytes 0-%d", at)}, ch[:at], true, true},
+		{"another passage", assemble.Source{Path: path, Level: "L2", Part: fmt.Sprintf("bytes %d-%d", at, len(ch))}, ch[at:], false, true},
+		{"summary", assemble.Source{Path: path, Level: "L1"}, "Elizabeth visits her sister.", false, true},
+		{"another chapter whole", assemble.Source{Path: chapterPath(3), Level: "L2"}, "three", false, false},
+	} {
+		c := &assemble.Context{Sources: []assemble.Source{tc.src}, SystemPrefix: tc.text}
+		q := evalQuery{AnswerChapters: []int{2}, Evidence: "muddy to the ankles"}
+		hit, reached, _, _, err := score(c, q, chapters, textsearch.NewFolder())
+		if err != nil || hit != tc.hit || reached != tc.reached {
+			t.Errorf("%s: hit %v reached %v (%v), want %v %v", tc.name, hit, reached, err, tc.hit, tc.reached)
+		}
+	}
+	// Offsets that do not name the injected passage are an error, not a miss.
+	c := &assemble.Context{Sources: []assemble.Source{{Path: path, Level: "L2", Part: "bytes 5-9"}}, SystemPrefix: "unrelated"}
+	if _, _, _, _, err := score(c, evalQuery{AnswerChapters: []int{2}}, chapters, textsearch.NewFolder()); err == nil {
+		t.Error("a passage not in the context was scored")
+	}
 }

@@ -237,7 +237,7 @@ local function flow_client(bufnr)
   -- project it belongs to.
   local root = M.find_root(api.nvim_buf_get_name(bufnr))
   local rid = root_clients[root]
-  if rid and not vim.lsp.client_is_stopped(rid) then
+  if rid and vim.lsp.get_client_by_id(rid) then
     return vim.lsp.get_client_by_id(rid)
   end
   local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = NAME }) or vim.lsp.get_active_clients()
@@ -600,6 +600,12 @@ function M.client_config(root)
       ['workspace/codeLens/refresh'] = codelens_refresh_request,
     },
     commands = lens_commands(),
+    on_exit = function(_, _, client_id)
+      -- The root gets a new server at the next buffer that needs one.
+      if root_clients[root] == client_id then
+        root_clients[root] = nil
+      end
+    end,
     on_attach = function(client, bufnr)
       vim.schedule(function()
         refresh_codelens(bufnr)
@@ -629,30 +635,36 @@ local use_lspconfig = false
 --- Attaches (starting it if needed) the FlowCabal client to bufnr and
 --- returns its id (nil when it could not start; nil too with lspconfig,
 --- which attaches on its own — use client_id() then).
+---
+--- One server runs per root. The plugin keeps its own record of the
+--- client of each root, from start until the process exits: Neovim 0.7
+--- lists a client only once its initialize has answered (until then
+--- client_is_stopped() is true), and FileType fires more than once for a
+--- buffer being opened, so asking Neovim would start a second server.
 function M.attach(bufnr)
   if bufnr == nil or bufnr == 0 then
     bufnr = api.nvim_get_current_buf()
   end
-  local root = M.find_root(api.nvim_buf_get_name(bufnr))
-  local id
   if use_lspconfig then
     return M.client_id(bufnr)
-  elseif vim.lsp.start then
-    id = vim.lsp.start(M.client_config(root), { bufnr = bufnr })
-  else
-    id = root_clients[root]
-    if id == nil or vim.lsp.client_is_stopped(id) then
-      id = vim.lsp.start_client(M.client_config(root))
-      root_clients[root] = id
-    end
-    if id then
-      vim.lsp.buf_attach_client(bufnr, id)
-    end
   end
-  if not id then
-    notify('could not start ' .. table.concat(config.cmd, ' '), vim.log.levels.ERROR)
-  else
+  local root = M.find_root(api.nvim_buf_get_name(bufnr))
+  local id = root_clients[root]
+  if id == nil then
+    local cfg = M.client_config(root)
+    if vim.lsp.start then
+      id = vim.lsp.start(cfg, { bufnr = bufnr })
+    else
+      id = vim.lsp.start_client(cfg)
+    end
+    if not id then
+      notify('could not start ' .. table.concat(config.cmd, ' '), vim.log.levels.ERROR)
+      return nil
+    end
     root_clients[root] = id
+  end
+  if not vim.lsp.buf_is_attached(bufnr, id) then
+    vim.lsp.buf_attach_client(bufnr, id)
   end
   return id
 end
