@@ -6,20 +6,25 @@
 # (flowcabal.toml plus the key in the environment it names), it also runs
 # the chapter workflow end to end.
 #
-# Usage: scripts/demo.sh [project-dir]   (default: a scratch copy of the
-# Pride and Prejudice sample, so the repository stays clean)
+# Usage: scripts/demo.sh [project-dir]   (default: the Pride and Prejudice
+# sample). It always works on a scratch copy of the project: the index, the
+# outputs, the graph and the stand-in's endpoint go there, and neither the
+# repository nor an author's project is touched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bin
 go build -o bin/flowcabal ./cmd/flowcabal || exit 1
 fc=$PWD/bin/flowcabal
 
-proj=${1:-}
-if [ -z "$proj" ]; then
-  proj=$(mktemp -d)/pride-and-prejudice
-  cp -r testdata/projects/pride-and-prejudice "$proj"
+src=${1:-testdata/projects/pride-and-prejudice}
+if [ ! -d "$src" ]; then
+  echo "demo.sh: no project folder $src" >&2
+  exit 2
 fi
-echo "project: $proj"
+src=$(cd "$src" && pwd)
+proj=$(mktemp -d)/$(basename "$src")
+cp -r "$src" "$proj"
+echo "project: $proj (a scratch copy of $src, which is left as it is)"
 
 step() { echo; echo "\$ flowcabal $*"; "$fc" "$@"; local rc=$?; [ $rc -le 1 ] || echo "(exit $rc)"; }
 
