@@ -6,11 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 )
 
 // TestNeovim opens a sample .flow in headless Neovim through the plugin's
 // setup{} and checks diagnostics, hover, document symbols, completion, a
-// code lens, a rename and a quick-fix (e2e/nvim/scenario.lua).
+// code lens clicked after an edit that runs its node against a scripted
+// model while another node has an error, a rename and a quick-fix
+// (e2e/nvim/scenario.lua).
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
@@ -18,6 +23,8 @@ func TestNeovim(t *testing.T) {
 	}
 	bin := binary(t)
 	proj := sampleProject(t)
+	srv := llmtest.New(t, llmtest.Script{Default: &llmtest.Reply{Content: "Beats from the scripted model."}})
+	projecttest.UseModels(t, proj, srv.URL, "FLOWCABAL_E2E_KEY")
 	plugin, _ := filepath.Abs("../editors/nvim")
 	script, _ := filepath.Abs("nvim/scenario.lua")
 	report := filepath.Join(t.TempDir(), "report.txt")
@@ -26,7 +33,7 @@ func TestNeovim(t *testing.T) {
 	cmd.Env = append(os.Environ(),
 		"FLOWCABAL_BIN="+bin, "FLOWCABAL_PLUGIN="+plugin,
 		"FLOWCABAL_FILE="+filepath.Join(proj, "workflows", "ch12.flow"),
-		"FLOWCABAL_REPORT="+report,
+		"FLOWCABAL_REPORT="+report, "FLOWCABAL_E2E_KEY=sk-e2e-not-a-key",
 		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	out, runErr := cmd.CombinedOutput()
 	rep, _ := os.ReadFile(report)

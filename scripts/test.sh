@@ -22,8 +22,15 @@ if [ -f editors/vscode/package.json ]; then
   (cd editors/vscode && npm run --silent lint && npm run --silent compile && npm test --silent)
 fi
 if [ -f editors/nvim/test/run.sh ]; then
+  # With the real server (FLOWCABAL_BIN) the plugin's tests also check
+  # :FlowGraph, the Run node lens and the missing-binary error; a run that
+  # skipped that part would pass without having checked it.
   echo "== neovim plugin"
-  bash editors/nvim/test/run.sh
+  bindir=$(mktemp -d)
+  go build -o "$bindir/flowcabal" ./cmd/flowcabal
+  FLOWCABAL_BIN="$bindir/flowcabal" bash editors/nvim/test/run.sh | tee "$bindir/report"
+  grep -q '^ok   real server: Run node lens' "$bindir/report" || { echo "the plugin's real-server tests did not run"; exit 1; }
+  rm -rf "$bindir"
 fi
 if [ -f scripts/vscode-e2e.sh ] && [ "${FLOWCABAL_SKIP_VSCODE_E2E:-}" != 1 ]; then
   # Real VS Code (code-server) in headless Chromium; code-server is cached
