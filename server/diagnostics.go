@@ -166,7 +166,7 @@ func snapFile(snap *cache.Snapshot, k cache.Key) (*cache.File, bool) {
 func (s *Server) sourceOptions() source.Options {
 	c := s.clientCaps()
 	s.mu.Lock()
-	compact := s.compactOutline
+	compact, links := s.compactOutline, s.hoverLinks
 	s.mu.Unlock()
 	return source.Options{
 		CompactOutline:     compact,
@@ -174,6 +174,7 @@ func (s *Server) sourceOptions() source.Options {
 		RelatedInformation: c.TextDocument.PublishDiagnostics.RelatedInformation,
 		Tags:               len(c.TextDocument.PublishDiagnostics.TagSupport) > 0 && string(c.TextDocument.PublishDiagnostics.TagSupport) != "null",
 		Markdown:           c.markdownHover(),
+		HoverLinks:         links && c.markdownHover(),
 		Snippets:           c.TextDocument.Completion.CompletionItem.SnippetSupport,
 		MarkdownDocs:       c.markdownCompletionDocs(),
 		ResolveDocs:        hasString(c.TextDocument.Completion.CompletionItem.ResolveSupport.Properties, "documentation"),

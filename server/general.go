@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -26,6 +27,21 @@ func negotiateEncoding(offered []string) (workflowlang.Encoding, string) {
 		}
 	}
 	return workflowlang.UTF16, "utf-16"
+}
+
+// rendersLinks reports whether a client renders Markdown links in a
+// hover, from what it says it is. Neovim's floating window shows the
+// Markdown source up to 0.10 (links and all); every other client known
+// renders it.
+func rendersLinks(ci *protocol.ClientInfo) bool {
+	if ci == nil || ci.Name != "Neovim" {
+		return true
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(ci.Version, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 0 || minor >= 11
 }
 
 func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initializeResult, error) {
@@ -58,6 +74,16 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 	default:
 		s.log.Warn("unknown outline setting, the full outline is used", "outline", io.Outline)
 	}
+	links := rendersLinks(p.ClientInfo)
+	switch io.Hover {
+	case "":
+	case "links":
+		links = true
+	case "compact":
+		links = false
+	default:
+		s.log.Warn("unknown hover setting, the client's default is used", "hover", io.Hover)
+	}
 	ws, err := cache.NewWorkspace(folders, enc)
 	if err != nil {
 		// The workspace still works (defaults for what failed); say why.
@@ -66,6 +92,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 	s.mu.Lock()
 	s.caps = p.Capabilities
 	s.compactOutline = compact
+	s.hoverLinks = links
 	s.enc = enc
 	s.ws = ws
 	s.state = stateInitialized

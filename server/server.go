@@ -99,6 +99,7 @@ type Server struct {
 	exited         bool
 	caps           clientCapabilities
 	compactOutline bool // initializationOptions.outline = "nodes"
+	hoverLinks     bool // the client renders Markdown links in hovers
 	enc            workflowlang.Encoding
 	ws             *cache.Workspace
 	inflight       map[string]context.CancelFunc

@@ -33,6 +33,11 @@ type initOptions struct {
 	// authors whose workflows are long enough that the full outline is a
 	// burden: a 200-node file's full outline is 256 KB, its nodes 40 KB.
 	Outline string `json:"outline,omitempty"`
+	// Hover is "links" (sources in hovers are Markdown links to their
+	// files) or "compact" (project paths alone). By default a client that
+	// shows hover Markdown as text (Neovim up to 0.10) gets "compact":
+	// there every link prints its whole file:// URI and wraps its row.
+	Hover string `json:"hover,omitempty"`
 }
 
 // clientCapabilities is the part of ClientCapabilities the server honours.

@@ -76,6 +76,11 @@ step('hover provenance', function()
   local h = request(buf, 'textDocument/hover', { textDocument = { uri = uri }, position = find(buf, 'node draft', 6) })
   local v = type(h.contents) == 'table' and (h.contents.value or '') or tostring(h.contents)
   assert(v:find('Would be injected now', 1, true) and v:find('meta/style-guide.md', 1, true), 'hover says: ' .. v)
+  -- This Neovim's float shows Markdown as text: one row a source, by its
+  -- project path, no file:// URIs.
+  if vim.fn.has('nvim-0.11') == 0 then
+    assert(not v:find('file://', 1, true) and v:find('\n| meta/style-guide.md | L', 1, true), 'the table is not compact: ' .. v)
+  end
 end)
 
 step('run node', function()

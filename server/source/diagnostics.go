@@ -12,6 +12,7 @@ type Options struct {
 	RelatedInformation bool // diagnostics may carry relatedInformation
 	Tags               bool // diagnostics may carry tags (unnecessary)
 	Markdown           bool // hovers may be Markdown
+	HoverLinks         bool // the client renders Markdown links in hovers
 	MarkdownDocs       bool // completion documentation may be Markdown
 	ResolveDocs        bool // completion documentation may wait for completionItem/resolve
 	Snippets           bool // completion items may be snippets

@@ -13,7 +13,10 @@ import (
 // ContextSection renders Role A's "Context injected" section of a node's
 // hover (what was, or would be, injected). It is the seam Role A fills; nil
 // says the section is not available yet.
-type ContextSection func(snap *cache.Snapshot, f *cache.File, node string) (markdown string, err error)
+// links says whether the client renders Markdown links; without them the
+// section names sources by their project path alone, so that a client
+// that shows Markdown as text keeps each row on one line.
+type ContextSection func(snap *cache.Snapshot, f *cache.File, node string, links bool) (markdown string, err error)
 
 // Hover returns the hover at p, or nil when there is nothing to say.
 func Hover(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Options, ctxSection ContextSection) (*protocol.Hover, error) {
@@ -36,14 +39,14 @@ func Hover(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Options, 
 			if n := t.PF.Node(t.Name); n != nil {
 				// Role A's section belongs to the node being written: it is
 				// shown on the node's own name, and a reference stays cheap.
-				nodeHover(&h, snap, t.File, t.PF, n, false, nil)
+				nodeHover(&h, snap, t.File, t.PF, n, false, nil, false)
 			} else {
 				h.para(fmt.Sprintf("Input `%s` of %s.", t.Name, containerName(t.File)))
 			}
 		}
 	case c.OnName && c.Node != nil:
 		sp = c.Node.Name.Span
-		nodeHover(&h, snap, f, pf, c.Node, true, ctxSection)
+		nodeHover(&h, snap, f, pf, c.Node, true, ctxSection, o.HoverLinks)
 	case c.Attr != nil && c.Attr.Key.Span.Contains(c.Off):
 		d, ok := attrDocs[c.Attr.Key.Name]
 		if !ok {
@@ -62,7 +65,7 @@ func Hover(snap *cache.Snapshot, f *cache.File, p protocol.Position, o Options, 
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: h.render(o.Markdown)}, Range: &r}, nil
 }
 
-func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, n *workflowlang.Node, local bool, ctxSection ContextSection) {
+func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowlang.File, n *workflowlang.Node, local bool, ctxSection ContextSection, links bool) {
 	title := ""
 	if n.Title != nil {
 		title = " — " + n.Title.Value
@@ -102,7 +105,7 @@ func nodeHover(h *hoverText, snap *cache.Snapshot, f *cache.File, pf *workflowla
 		h.para("Not available yet: Role A's context assembly has not landed in this build.")
 		return
 	}
-	md, err := ctxSection(snap, f, n.Name.Name)
+	md, err := ctxSection(snap, f, n.Name.Name, links)
 	if err != nil {
 		h.para("Could not assemble the context: " + err.Error())
 		return

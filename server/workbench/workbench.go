@@ -656,9 +656,10 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 
 // ContextSection renders Role A's part of a node's hover: what would be
 // injected if the node ran now (computed live from the project's files),
-// as a compact table with clickable paths, the tokens against the budget,
-// and what was left out. It is a source.ContextSection.
-func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node string) (string, error) {
+// as a compact table with clickable paths (project paths alone for a
+// client that shows Markdown as text), the tokens against the budget, and
+// what was left out. It is a source.ContextSection.
+func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node string, links bool) (string, error) {
 	if f.Path == "" {
 		return "", errors.New("the document is not a file of a project")
 	}
@@ -697,7 +698,11 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 		if src.Stale {
 			stale = " ⚠ stale"
 		}
-		fmt.Fprintf(&b, "| [%s](%s) | %s%s | %d | %s |\n", src.Path, cache.FileURI(filepath.Join(ss.Root(), filepath.FromSlash(src.Path))), src.Level, stale, src.Tokens, mdCell(src.Reason))
+		if links {
+			fmt.Fprintf(&b, "| [%s](%s) | %s%s | %d | %s |\n", src.Path, cache.FileURI(filepath.Join(ss.Root(), filepath.FromSlash(src.Path))), src.Level, stale, src.Tokens, mdCell(src.Reason))
+		} else {
+			fmt.Fprintf(&b, "| %s | %s%s | %d | %s |\n", src.Path, src.Level, stale, src.Tokens, mdCell(src.Reason))
+		}
 	}
 	if len(c.Dropped) > 0 {
 		const max = 5

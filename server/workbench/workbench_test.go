@@ -50,6 +50,13 @@ func start(t testing.TB, script llmtest.Script) *editor {
 // startIn starts the editor on the project at root, whose models are llm.
 func startIn(t testing.TB, root string, llm *llmtest.Server) *editor {
 	t.Helper()
+	return startAs(t, root, llm, nil)
+}
+
+// startAs is startIn with more initialize params (clientInfo,
+// initializationOptions).
+func startAs(t testing.TB, root string, llm *llmtest.Server, extra map[string]any) *editor {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	a, b := net.Pipe()
@@ -82,6 +89,9 @@ func startIn(t testing.TB, root string, llm *llmtest.Server) *editor {
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}},
 		},
 		"workspaceFolders": []any{map[string]any{"uri": string(cache.FileURI(root)), "name": "p"}},
+	}
+	for k, v := range extra {
+		init[k] = v
 	}
 	var res map[string]any
 	if err := e.client.Call(ctx, "initialize", init, &res); err != nil {
@@ -284,6 +294,50 @@ func TestLensAfterAnEditWithAnotherNodeInError(t *testing.T) {
 	_, err = e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "gone", "version": 1})
 	if err == nil || !strings.Contains(err.Error(), "node gone is no longer in chapter-11.flow") {
 		t.Errorf("run a node deleted since the lens: %v", err)
+	}
+}
+
+// TestHoverTableForTextClients: Neovim up to 0.10 shows hover Markdown as
+// text, where a link prints its whole file:// URI and wraps its row; it
+// gets project paths alone, one row a line. Clients that render links keep
+// them, and initializationOptions.hover decides when given.
+func TestHoverTableForTextClients(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		extra map[string]any
+		links bool
+	}{
+		{"Neovim 0.7.2", map[string]any{"clientInfo": map[string]any{"name": "Neovim", "version": "0.7.2"}}, false},
+		{"Neovim 0.10.4", map[string]any{"clientInfo": map[string]any{"name": "Neovim", "version": "0.10.4"}}, false},
+		{"Neovim 0.11.0", map[string]any{"clientInfo": map[string]any{"name": "Neovim", "version": "0.11.0"}}, true},
+		{"VS Code", map[string]any{"clientInfo": map[string]any{"name": "Visual Studio Code", "version": "1.100.0"}}, true},
+		{"Neovim 0.7.2 asking for links", map[string]any{"clientInfo": map[string]any{"name": "Neovim", "version": "0.7.2"},
+			"initializationOptions": map[string]any{"hover": "links"}}, true},
+		{"VS Code asking for compact", map[string]any{"clientInfo": map[string]any{"name": "Visual Studio Code", "version": "1.100.0"},
+			"initializationOptions": map[string]any{"hover": "compact"}}, false},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			root := projecttest.Copy(t, "pride-and-prejudice")
+			llm := llmtest.New(t, llmtest.Script{})
+			projecttest.UseModels(t, root, llm.URL, "K")
+			e := startAs(t, root, llm, tc.extra)
+			uri := e.open("workflows/chapter-11.flow")
+			var h protocol.Hover
+			if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+				"position": map[string]any{"line": 24, "character": 6}}, &h); err != nil {
+				t.Fatal(err)
+			}
+			v := h.Contents.Value
+			if !strings.Contains(v, "meta/style-guide.md") {
+				t.Fatalf("no context table:\n%s", v)
+			}
+			if got := strings.Contains(v, "](file://"); got != tc.links {
+				t.Errorf("links in the table: %v, want %v:\n%s", got, tc.links, v)
+			}
+			if !tc.links && !strings.Contains(v, "\n| meta/style-guide.md | L2 | ") {
+				t.Errorf("the compact row is not a project path:\n%s", v)
+			}
+		})
 	}
 }
 

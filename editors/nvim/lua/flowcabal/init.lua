@@ -39,6 +39,10 @@ local defaults = {
   -- What the document symbols show of a .flow file: 'full' (nodes, prompts,
   -- text blocks and references) or 'nodes' (a table of contents).
   outline = 'full',
+  -- How hovers name their sources: nil lets the server choose by version
+  -- (project paths alone up to 0.10, whose float shows Markdown as text;
+  -- links from 0.11), 'links' or 'compact' to decide.
+  hover = nil,
 }
 
 local config = vim.deepcopy(defaults)
@@ -592,7 +596,7 @@ function M.client_config(root)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     settings = { flowcabal = config.settings or {} },
-    init_options = { outline = config.outline or 'full' },
+    init_options = { outline = config.outline or 'full', hover = config.hover },
     offset_encoding = 'utf-16',
     capabilities = make_capabilities(),
     handlers = {
