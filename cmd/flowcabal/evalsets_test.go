@@ -1,0 +1,153 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// TestEvalSetsDoNotEchoTheirEntityFiles holds every Role A query set the
+// tests use to what the brief asks of evaluation data: entity files that
+// describe the book, not a query's wording. At most one query in ten may
+// share a phrase of five Chinese characters or four English words with any
+// entity file of its set (traditional and simplified folded alike).
+func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
+	sh := evalShared(t)
+	td := filepath.Join("..", "..", "testdata")
+	for _, set := range []struct{ queries, entities string }{
+		{filepath.Join(sh, "eval", "role-a-queries.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice")},
+		{filepath.Join(sh, "eval", "role-a-queries-hard.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice")},
+		{filepath.Join(td, "assemble", "hongloumeng-hard-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities")},
+		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities")},
+		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "projects", "hongloumeng")},
+	} {
+		t.Run(filepath.Base(set.queries)+"~"+filepath.Base(set.entities), func(t *testing.T) {
+			qs, err := readQueries(set.queries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := entityPhrases(t, set.entities)
+			if len(files) == 0 {
+				t.Fatalf("no entity files under %s", set.entities)
+			}
+			var echoing []string
+			for _, q := range qs {
+				for name, phrases := range files {
+					if p := sharedPhrase(q.Query, phrases); p != "" {
+						echoing = append(echoing, q.ID+" ~ "+name+": "+p)
+						break
+					}
+				}
+			}
+			t.Logf("%d of %d queries echo an entity file", len(echoing), len(qs))
+			if len(echoing)*10 > len(qs) {
+				t.Errorf("%d of %d queries echo an entity file (at most one in ten may):\n%s", len(echoing), len(qs), strings.Join(echoing, "\n"))
+			}
+		})
+	}
+}
+
+// The phrase lengths that count as an echo.
+const (
+	echoHan   = 5 // Chinese characters
+	echoWords = 4 // English words
+)
+
+var evalFolder = textsearch.NewFolder()
+
+// phrases returns the Chinese character runs of echoHan and the English
+// word runs of echoWords in s, folded.
+func phrases(s string) map[string]bool {
+	out := map[string]bool{}
+	s = evalFolder.Fold(s)
+	var han []rune
+	var words []string
+	flushHan := func() {
+		for i := 0; i+echoHan <= len(han); i++ {
+			out[string(han[i:i+echoHan])] = true
+		}
+		han = han[:0]
+	}
+	for _, field := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	}) {
+		for _, r := range field {
+			if unicode.Is(unicode.Han, r) {
+				han = append(han, r)
+			} else {
+				flushHan()
+			}
+		}
+		flushHan()
+		if !strings.ContainsFunc(field, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			words = append(words, field)
+		} else {
+			words = words[:0]
+		}
+		if len(words) >= echoWords {
+			out[strings.Join(words[len(words)-echoWords:], " ")] = true
+		}
+	}
+	return out
+}
+
+// sharedPhrase returns a phrase of q that is in the set, or "".
+func sharedPhrase(q string, set map[string]bool) string {
+	for p := range phrases(q) {
+		if set[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// entityPhrases reads every Markdown file under dir/entities and
+// dir/meta, by its path under dir.
+func entityPhrases(t *testing.T, dir string) map[string]map[string]bool {
+	t.Helper()
+	out := map[string]map[string]bool{}
+	for _, sub := range []string{"entities", "meta"} {
+		root := filepath.Join(dir, sub)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			out[rel] = phrases(string(data))
+			return nil
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestPhrases: the echo test finds what it should and no more.
+func TestPhrases(t *testing.T) {
+	for _, tc := range []struct {
+		q, file string
+		echo    bool
+	}{
+		{"寫那位銜玉而生的公子", "宝玉衔玉而生的公子哥儿", true},
+		{"寫那位銜玉而生的公子", "衔玉而生，是贾母的心头肉", false},
+		{"贾母的外孙女进府", "林黛玉是贾母外孙女", false},
+		{"the young wife of the colonel", "Mrs. Forster, the young wife of the colonel", true},
+		{"The Young Wife, of the colonel", "the young wife of the colonel", true},
+		{"a young wife", "a young wife", false},
+		{"贾母 the young wife of", "the young wife of 贾母", true},
+	} {
+		if got := sharedPhrase(tc.q, phrases(tc.file)) != ""; got != tc.echo {
+			t.Errorf("%q ~ %q: echo %v, want %v", tc.q, tc.file, got, tc.echo)
+		}
+	}
+}
