@@ -51,7 +51,7 @@ func TestIndexExportImportCommands(t *testing.T) {
 	}
 
 	exportFile := filepath.Join(t.TempDir(), "backup.json")
-	if code, _, errs := runCLI(t, "", "export", "-o", exportFile, root); code != exitOK {
+	if code, _, errs := runCLI(t, "", "db", "export", "-o", exportFile, root); code != exitOK {
 		t.Fatalf("export: exit %d: %s", code, errs)
 	}
 	data, err := os.ReadFile(exportFile)
@@ -61,11 +61,11 @@ func TestIndexExportImportCommands(t *testing.T) {
 	}
 
 	other := copySample(t)
-	code, out, errs = runCLI(t, "", "import", exportFile, other)
+	code, out, errs = runCLI(t, "", "db", "import", exportFile, other)
 	if code != exitOK || !strings.Contains(out, "resources") {
 		t.Fatalf("import: exit %d: %s %s", code, out, errs)
 	}
-	code, out, _ = runCLI(t, string(data), "import", "-replace", "-", other)
+	code, out, _ = runCLI(t, string(data), "db", "import", "-replace", "-", other)
 	if code != exitOK {
 		t.Fatalf("import from stdin: exit %d", code)
 	}
@@ -74,13 +74,13 @@ func TestIndexExportImportCommands(t *testing.T) {
 		t.Errorf("index after import did work the import should have saved:\n%s", out)
 	}
 
-	if code, _, _ := runCLI(t, "", "import", filepath.Join(t.TempDir(), "missing.json"), other); code != exitFailure {
+	if code, _, _ := runCLI(t, "", "db", "import", filepath.Join(t.TempDir(), "missing.json"), other); code != exitFailure {
 		t.Errorf("import of a missing file: exit %d", code)
 	}
 	if code, _, _ := runCLI(t, "", "index", "-nope"); code != exitUsage {
 		t.Errorf("bad flag: exit %d", code)
 	}
-	if code, _, errs := runCLI(t, "", "export", t.TempDir()); code != exitFailure || !strings.Contains(errs, "no project store") {
+	if code, _, errs := runCLI(t, "", "db", "export", t.TempDir()); code != exitFailure || !strings.Contains(errs, "no project store") {
 		t.Errorf("export without a store: exit %d %s", code, errs)
 	}
 }
@@ -100,7 +100,7 @@ func TestIndexCommandWhileLocked(t *testing.T) {
 		t.Errorf("index while locked: exit %d, %q", code, errs)
 	}
 	// Export reads a copy while the store is held.
-	code, out, errs := runCLI(t, "", "export", root)
+	code, out, errs := runCLI(t, "", "db", "export", root)
 	if code != exitOK || !strings.Contains(out, `"resources"`) {
 		t.Errorf("export while locked: exit %d %s", code, errs)
 	}

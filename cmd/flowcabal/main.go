@@ -52,8 +52,9 @@ func commands() []command {
 		{"run", "run a workflow or one node", runRun},
 		{"graph", "draw a workflow's DAG (SVG, DOT, Mermaid) with run state and budget split", runGraph},
 		{"eval", "evaluate retrieval (context) or fact checks (checks)", runEval},
-		{"export", "export the derived data as JSON", runExport},
-		{"import", "import derived data exported by export", runImport},
+		{"init", "make a project (or add what an existing one lacks)", runInit},
+		{"import", "bring a manuscript in: split a book (or chapter files) into manuscript/chapter-NN", runImport},
+		{"db", "export or import the derived data as JSON (db export, db import)", runDB},
 		{"scripted-llm", "start a scripted OpenAI-compatible stand-in server (for trying the editor flow; not a model)", runScriptedLLM},
 		{"version", "print the version", runVersion},
 	}
