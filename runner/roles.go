@@ -135,7 +135,7 @@ func (g FactGate) Review(ctx context.Context, n *workflowlang.Node, output strin
 		ch, _ = knowledge.ChapterNumber(valueText(a.Value))
 	}
 	prev := ""
-	if g.Previous != nil && ch > 1 {
+	if g.Previous != nil && ch >= 1 {
 		prev = g.Previous(ch - 1)
 	}
 	min := g.MinConfidence

@@ -858,7 +858,7 @@ func (s *Store) Resources(q ResourceQuery) ([]Resource, error) {
 				continue
 			}
 			if q.FromChapter > 0 || q.ToChapter > 0 {
-				if r.Chapter == 0 || (q.FromChapter > 0 && r.Chapter < q.FromChapter) || (q.ToChapter > 0 && r.Chapter > q.ToChapter) {
+				if r.Kind != KindChapter || (q.FromChapter > 0 && r.Chapter < q.FromChapter) || (q.ToChapter > 0 && r.Chapter > q.ToChapter) {
 					continue
 				}
 			}
@@ -879,16 +879,23 @@ func (s *Store) Resources(q ResourceQuery) ([]Resource, error) {
 	return out, err
 }
 
-// Chapter returns the manuscript chapter numbered n.
+// Chapter returns the manuscript chapter numbered n (0 is a prologue).
 func (s *Store) Chapter(n int) (Resource, error) {
-	rs, err := s.Resources(ResourceQuery{Dir: "manuscript", FromChapter: n, ToChapter: n})
+	q := ResourceQuery{Dir: "manuscript", Kind: KindChapter, FromChapter: n, ToChapter: n}
+	if n == 0 {
+		// A zero bound means "no bound": ask for every chapter.
+		q.FromChapter, q.ToChapter = 0, 0
+	}
+	rs, err := s.Resources(q)
 	if err != nil {
 		return Resource{}, err
 	}
-	if len(rs) == 0 {
-		return Resource{}, fmt.Errorf("chapter %d: %w", n, ErrNotFound)
+	for _, r := range rs {
+		if r.Chapter == n {
+			return r, nil
+		}
 	}
-	return rs[0], nil
+	return Resource{}, fmt.Errorf("chapter %d: %w", n, ErrNotFound)
 }
 
 // Diagnostics returns the problems of every indexed file, by file.

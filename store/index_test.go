@@ -538,3 +538,27 @@ func TestArcRequestCarriesChapterOverviews(t *testing.T) {
 		t.Error("arc text lacks its chapters")
 	}
 }
+
+// TestChapterZeroAndGaps: a prologue is chapter 0, and numbers may skip.
+func TestChapterZeroAndGaps(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "manuscript/chapter-00/content.md", "楔子\n\n顽石。\n")
+	writeFile(t, root, "manuscript/chapter-01/content.md", "第一章\n\n一僧一道。\n")
+	writeFile(t, root, "manuscript/chapter-04/content.md", "第四章\n\n葫芦案。\n")
+	writeFile(t, root, "meta/outline.md", "---\nname: Outline\n---\nA stone.\n")
+	s := openStore(t, root, Options{})
+	if _, err := s.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{0: "manuscript/chapter-00", 1: "manuscript/chapter-01", 4: "manuscript/chapter-04"} {
+		if r, err := s.Chapter(n); err != nil || r.Path != want {
+			t.Errorf("Chapter(%d) = %s, %v", n, r.Path, err)
+		}
+	}
+	if _, err := s.Chapter(2); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Chapter(2) = %v, want not found", err)
+	}
+	if rs, err := s.Resources(ResourceQuery{ToChapter: 3}); err != nil || len(rs) != 2 {
+		t.Errorf("chapters up to 3: %d, %v (want 0 and 1, and no meta)", len(rs), err)
+	}
+}

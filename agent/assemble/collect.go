@@ -279,8 +279,11 @@ func (a *assembly) collectManuscript(n Node) {
 	if len(chs) == 0 {
 		return
 	}
+	// The latest chapter before the one being written is its previous
+	// chapter, across a gap in the numbering too (a chapter cut, or not
+	// yet imported).
 	prev := chs[len(chs)-1]
-	if prev.Number == w-1 {
+	{
 		a.add(&item{cat: catManuscript, path: prev.Path, reason: "previous chapter", prio: 1000,
 			text: [3]string{prev.L0, prev.L1, prev.L2}, def: 1, stale: prev.Stale, core: true, chapter: prev.Number, hash: prev.Hash})
 	}

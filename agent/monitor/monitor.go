@@ -220,7 +220,7 @@ func (m *Monitor) Check(ctx context.Context, req Request) (*Report, error) {
 	}
 	rep := &Report{}
 	prev := ""
-	if m.opts.Previous != nil && req.Chapter > 1 {
+	if m.opts.Previous != nil && req.Chapter >= 1 {
 		prev = m.opts.Previous(req.Chapter - 1)
 	}
 	var det []factcheck.Finding

@@ -116,8 +116,8 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		in := base
 		in.Chapters = nil
-		for n := 1; n < q.WritingChapter && n <= len(chapters); n++ {
-			in.Chapters = append(in.Chapters, assemble.ChapterDoc{Number: n, Path: chapterPath(n), Text: chapters[n-1]})
+		for _, n := range chapters.before(q.WritingChapter) {
+			in.Chapters = append(in.Chapters, assemble.ChapterDoc{Number: n, Path: chapterPath(n), Text: chapters.text[n]})
 		}
 		snap, err := b.Build(in)
 		if err != nil {
@@ -215,7 +215,7 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 // the evidence quote; reached, the looser measure, when an answer chapter
 // is injected at all (L1, L2 or any passage); found counts the answer
 // chapters reached; injected maps each chapter to how it was injected.
-func score(c *assemble.Context, q evalQuery, chapters []string, folder *textsearch.Folder) (hit, reached bool, found int, injected map[int]string, err error) {
+func score(c *assemble.Context, q evalQuery, chapters *book, folder *textsearch.Folder) (hit, reached bool, found int, injected map[int]string, err error) {
 	injected = map[int]string{}
 	for _, s := range c.Sources {
 		n, ok := knowledge.ChapterNumber(s.Path)
@@ -232,12 +232,13 @@ func score(c *assemble.Context, q evalQuery, chapters []string, folder *textsear
 			}
 			injected[n] += l
 		}
-		if !slices.Contains(q.AnswerChapters, n) || n > len(chapters) {
+		text, ok := chapters.text[n]
+		if !slices.Contains(q.AnswerChapters, n) || !ok {
 			continue
 		}
 		passage := ""
 		if s.Part != "" {
-			passage = passageText(chapters[n-1], s.Part)
+			passage = passageText(text, s.Part)
 			if t := strings.TrimSpace(passage); t == "" || !strings.Contains(c.SystemPrefix+c.UserSuffix, t) {
 				return false, false, 0, nil, fmt.Errorf("%s %s is not the passage injected", s.Path, s.Part)
 			}
@@ -420,9 +421,21 @@ func passageText(chapter, part string) string {
 
 var chapterFile = regexp.MustCompile(`^(\d{1,5})\.(txt|md)$`)
 
-// readBook reads DIR/001.txt, 002.txt, … as chapters 1, 2, …; numbering
-// must have no gaps.
-func readBook(dir string) ([]string, error) {
+// book is a corpus book: chapter texts by number.
+type book struct {
+	nums []int // in order
+	text map[int]string
+}
+
+// before returns the chapter numbers below w, in order.
+func (b *book) before(w int) []int {
+	i, _ := slices.BinarySearch(b.nums, w)
+	return b.nums[:i]
+}
+
+// readBook reads DIR/001.txt, 002.txt, … as chapters 1, 2, …; a book may
+// start at 000.txt (a prologue) and skip numbers.
+func readBook(dir string) (*book, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read book: %w", err)
@@ -446,15 +459,12 @@ func readBook(dir string) ([]string, error) {
 	if len(byNum) == 0 {
 		return nil, fmt.Errorf("read book: no chapter files (001.txt, …) in %s", dir)
 	}
-	out := make([]string, 0, len(byNum))
-	for n := 1; n <= len(byNum); n++ {
-		t, ok := byNum[n]
-		if !ok {
-			return nil, fmt.Errorf("read book: chapter %d is missing in %s", n, dir)
-		}
-		out = append(out, t)
+	b := &book{text: byNum}
+	for n := range byNum {
+		b.nums = append(b.nums, n)
 	}
-	return out, nil
+	slices.Sort(b.nums)
+	return b, nil
 }
 
 func readQueries(path string) ([]evalQuery, error) {
@@ -496,7 +506,7 @@ func readQueries(path string) ([]evalQuery, error) {
 type chapterBaseline struct {
 	an       *textsearch.Analyzer
 	tc       *textsearch.Counter
-	chapters []string
+	chapters *book
 	terms    map[int][]string
 	cost     map[int]int
 }
@@ -510,9 +520,9 @@ func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool, 
 		bl.terms, bl.cost = map[int][]string{}, map[int]int{}
 	}
 	x := textsearch.NewIndex(0, 0)
-	for n := 1; n < q.WritingChapter && n <= len(bl.chapters); n++ {
+	for _, n := range bl.chapters.before(q.WritingChapter) {
 		if bl.terms[n] == nil {
-			bl.terms[n] = bl.an.Terms(bl.chapters[n-1])
+			bl.terms[n] = bl.an.Terms(bl.chapters.text[n])
 		}
 		x.Add(strconv.Itoa(n), bl.terms[n])
 	}
@@ -523,7 +533,7 @@ func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool, 
 		if rank == rankNone && slices.Contains(q.AnswerChapters, n) {
 			rank = i + 1
 		}
-		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(bl.chapters[n-1]) + "\n\n"
+		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(bl.chapters.text[n]) + "\n\n"
 		c, ok := bl.cost[n]
 		if !ok {
 			c = bl.tc.MustCount(block)

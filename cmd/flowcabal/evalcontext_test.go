@@ -178,7 +178,6 @@ func TestEvalContextBadInput(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--book", book}, exitUsage, "usage"},
-		{[]string{"--book", book, "--queries", good, "--budget", "1000"}, exitFailure, "chapter 2 is missing"},
 		{[]string{"--book", filepath.Join(dir, "none"), "--queries", good, "--budget", "1000"}, exitFailure, "read book"},
 	} {
 		var out, errb bytes.Buffer
@@ -187,7 +186,6 @@ func TestEvalContextBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errb.String())
 		}
 	}
-	os.Remove(filepath.Join(book, "003.txt"))
 	for _, tc := range []struct {
 		q    string
 		code int
@@ -273,7 +271,7 @@ func TestEvalContextChinese(t *testing.T) {
 // passage of the answer chapter only reaches it.
 func TestScoreDefinitions(t *testing.T) {
 	ch := "Elizabeth walked to Netherfield. 𝄞 She came in muddy to the ankles.\n\nJane was ill."
-	chapters := []string{"one", ch, "three"}
+	chapters := &book{nums: []int{1, 2, 3}, text: map[int]string{1: "one", 2: ch, 3: "three"}}
 	path := chapterPath(2)
 	at := strings.Index(ch, "Jane")
 	for _, tc := range []struct {
@@ -299,5 +297,32 @@ func TestScoreDefinitions(t *testing.T) {
 	c := &assemble.Context{Sources: []assemble.Source{{Path: path, Level: "L2", Part: "bytes 5-9"}}, SystemPrefix: "unrelated"}
 	if _, _, _, _, err := score(c, evalQuery{AnswerChapters: []int{2}}, chapters, textsearch.NewFolder()); err == nil {
 		t.Error("a passage not in the context was scored")
+	}
+}
+
+// TestEvalContextPrologueAndGaps: a book that starts at chapter 0 (a
+// prologue) and skips a number is read as it is; the prologue is found
+// from chapter 5, and chapter 4's previous chapter is 2.
+func TestEvalContextPrologueAndGaps(t *testing.T) {
+	dir := t.TempDir()
+	bk := filepath.Join(dir, "book")
+	os.MkdirAll(bk, 0o755)
+	for name, text := range map[string]string{
+		"000.txt": "楔子\n\n女娲补天时剩下一块顽石，弃在青埂峰下。\n",
+		"001.txt": "第一章\n\n甄士隐梦中见一僧一道。\n",
+		"002.txt": "第二章\n\n冷子兴演说荣国府。\n",
+		"004.txt": "第四章\n\n葫芦僧判断葫芦案。\n",
+	} {
+		os.WriteFile(filepath.Join(bk, name), []byte(text), 0o644)
+	}
+	q := filepath.Join(dir, "q.jsonl")
+	os.WriteFile(q, []byte(`{"id":"a","writing_chapter":5,"query":"那块补天剩下的顽石","answer_chapters":[0],"evidence":"剩下一块顽石"}`+"\n"+
+		`{"id":"b","writing_chapter":4,"query":"接着写","answer_chapters":[2],"evidence":"冷子兴演说荣国府"}`+"\n"), 0o644)
+	code, out, errs := runCLI(t, "", "eval", "context", "--book", bk, "--queries", q, "--budget", "2000", "-v")
+	if code != exitOK || !strings.HasSuffix(out, "recall: 1.00 (2/2) evidence: 1.00 (2/2)\n") || !strings.Contains(out, "chapter-02/content.md L2  ") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "previous chapter") {
+		t.Errorf("chapter 2 is not the previous chapter of 4 across the gap:\n%s", out)
 	}
 }

@@ -11,13 +11,17 @@ import (
 )
 
 // corpusBook reads the chapter files of a book of ../shared/corpus.
-func corpusBook(t *testing.T, book string) []string {
+func corpusBook(t *testing.T, name string) []string {
 	t.Helper()
-	chapters, err := readBook(filepath.Join(evalShared(t), "corpus", book))
+	b, err := readBook(filepath.Join(evalShared(t), "corpus", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return chapters
+	var out []string
+	for _, n := range b.nums {
+		out = append(out, b.text[n])
+	}
+	return out
 }
 
 func readTree(t *testing.T, root string) map[string]string {
