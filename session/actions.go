@@ -218,7 +218,7 @@ func (s *Session) Check(text string, ch int) []factcheck.Finding {
 	}
 	var prevDoc *knowledge.Document
 	prev := ""
-	if kp != nil && ch > 1 {
+	if kp != nil && ch >= 1 {
 		if d := kp.Chapter(ch - 1); d != nil {
 			prevDoc, prev = d, d.Body
 		}

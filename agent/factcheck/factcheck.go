@@ -59,6 +59,19 @@ type Finding struct {
 	Confidence float64
 }
 
+// Severity is how a finding is shown, from its confidence: "error" from
+// 0.8, "warning" from 0.5, else "information". The editor's diagnostics
+// and `flowcabal check` use it alike.
+func (f Finding) Severity() string {
+	switch {
+	case f.Confidence >= 0.8:
+		return "error"
+	case f.Confidence >= 0.5:
+		return "warning"
+	}
+	return "information"
+}
+
 // Evidence points at the declaration a finding rests on.
 type Evidence struct {
 	// Path is the file, relative to the project root: the entity file, or

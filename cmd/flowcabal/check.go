@@ -24,6 +24,12 @@ knowledge), attributes and the DAG. Paths are files or directories
 (searched recursively for *.flow, skipping hidden folders); the default
 is the current directory.
 
+Manuscript chapters and node outputs get Role C's deterministic fact
+checks, as the editor shows them (names, declared facts, who is where,
+world rules, continuity with the previous chapter): name a Markdown file,
+or a folder inside manuscript/ or .flowcabal/outputs/ (flowcabal check
+manuscript/ checks the whole book, with a progress bar on a terminal).
+
 Each diagnostic is printed as
 
 	file:line:col: severity: message [code]
@@ -47,7 +53,7 @@ func runCheck(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		return exitUsage
 	}
-	files, err := flowFiles(fl.Args())
+	files, prose, err := checkFiles(fl.Args())
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal check: %v\n", err)
 		return exitFailure
@@ -79,6 +85,19 @@ func runCheck(ctx context.Context, env *cliEnv, args []string) int {
 				code = exitFindings
 			}
 			jd := toJSONDiagnostic(name, f, d)
+			if *asJSON {
+				all = append(all, jd)
+				continue
+			}
+			fmt.Fprintf(env.stdout, "%s:%d:%d: %s: %s [%s]\n", jd.File, jd.Line, jd.Col, jd.Severity, jd.Message, jd.Code)
+		}
+	}
+	if len(prose) > 0 {
+		diags, pcode := checkProse(ctx, env, prose)
+		if pcode == exitFailure || (pcode == exitFindings && code == exitOK) {
+			code = pcode
+		}
+		for _, jd := range diags {
 			if *asJSON {
 				all = append(all, jd)
 				continue
@@ -148,20 +167,28 @@ func toJSONDiagnostic(name string, f *workflowlang.File, d workflowlang.Diagnost
 }
 
 // flowFiles expands the command line into .flow files, in a stable order.
-func flowFiles(args []string) ([]string, error) {
+// checkFiles lists the workflows to check and the prose (chapters, node
+// outputs) to fact-check: a Markdown file named is prose; a folder gives
+// its .flow files, and its .md files too when it is inside manuscript/ or
+// the outputs folder of a project.
+func checkFiles(args []string) (flows, prose []string, err error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var out []string
 	for _, a := range args {
 		fi, err := os.Stat(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !fi.IsDir() {
-			out = append(out, a)
+			if strings.HasSuffix(a, ".md") {
+				prose = append(prose, a)
+			} else {
+				flows = append(flows, a)
+			}
 			continue
 		}
+		withProse := isProseDir(a)
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -169,16 +196,44 @@ func flowFiles(args []string) ([]string, error) {
 			if d.IsDir() && p != a && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".flow") {
-				out = append(out, p)
+			switch {
+			case d.IsDir():
+			case strings.HasSuffix(d.Name(), ".flow"):
+				flows = append(flows, p)
+			case withProse && strings.HasSuffix(d.Name(), ".md"):
+				prose = append(prose, p)
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", a, err)
+			return nil, nil, fmt.Errorf("walk %s: %w", a, err)
 		}
 	}
-	return out, nil
+	return flows, prose, nil
+}
+
+// isProseDir reports whether dir is, or is inside, the manuscript or the
+// node outputs of its project.
+func isProseDir(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	root, err := project.FindRoot(abs)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, d := range []string{"manuscript", project.OutputsDir} {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // projectEnv returns the check environment of the project holding file,
@@ -298,4 +353,10 @@ func estimateTokens(b []byte) int {
 		b = b[size:]
 	}
 	return wide + (narrow+2)/3
+}
+
+// flowFiles lists the workflows among args (for fmt).
+func flowFiles(args []string) ([]string, error) {
+	flows, _, err := checkFiles(args)
+	return flows, err
 }

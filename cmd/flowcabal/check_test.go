@@ -96,3 +96,34 @@ func TestFmt(t *testing.T) {
 		t.Errorf("-w wrote %q", got)
 	}
 }
+
+// TestCheckManuscript lints chapters as the editor does: a misspelt name
+// in a chapter, a forbidden term in a node output, each printed as
+// file:line:col: severity: message [code], columns in UTF-8 bytes. Only a
+// folder inside manuscript/ or the outputs (or a .md named) is fact
+// checked: `check` on the project still checks its workflows alone.
+func TestCheckManuscript(t *testing.T) {
+	root := copySample(t)
+	ch := filepath.Join(root, "manuscript", "chapter-05", "content.md")
+	os.WriteFile(ch, []byte("# Chapter V\n\n“Ah, 𝄞 Elizabth,” said Jane.\n"), 0o644)
+	outDir := filepath.Join(root, ".flowcabal", "outputs", "workflows", "chapter-11")
+	os.MkdirAll(outDir, 0o755)
+	os.WriteFile(filepath.Join(outDir, "draft.md"), []byte("<!-- flowcabal: workflow=workflows/chapter-11.flow node=draft state=\"approved\" -->\nJane sent a telegram to London.\n"), 0o644)
+
+	code, out, errs := runCLI(t, "", "check", filepath.Join(root, "manuscript"))
+	rel := filepath.Join(root, "manuscript", "chapter-05", "content.md")
+	if code != exitFindings || !strings.Contains(out, rel+":3:13: error: ") || !strings.Contains(out, "[name]") {
+		t.Errorf("check manuscript/: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "", "check", outDir)
+	if code != exitFindings || !strings.Contains(out, "draft.md:2:") || !strings.Contains(out, "[world]") {
+		t.Errorf("check the outputs: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "check", "--json", rel)
+	if code != exitFindings || !strings.Contains(out, `"code": "name"`) || !strings.Contains(out, `"suggestions": [`) {
+		t.Errorf("check --json a chapter: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "check", root); strings.Contains(out, "[name]") || code != exitOK {
+		t.Errorf("check on the project fact-checked its chapters: exit %d\n%s", code, out)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -115,25 +116,8 @@ func chapterOf(root, path, text string) int {
 	if ch, ok := knowledge.ChapterNumber(project.ResourcePath(filepath.ToSlash(rel))); ok && strings.HasPrefix(filepath.ToSlash(rel), "manuscript/") {
 		return ch
 	}
-	m := outputHeader.FindStringSubmatch(text)
-	if m == nil {
-		return 0
-	}
-	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m[1])))
-	if err != nil {
-		return 0
-	}
-	n := workflowlang.Parse(m[1], src).Node(m[2])
-	if n == nil {
-		return 0
-	}
-	if a := n.Attr("persist"); a != nil {
-		if v, ok := a.Value.(*workflowlang.StringValue); ok {
-			ch, _ := knowledge.ChapterNumber(v.Value)
-			return ch
-		}
-	}
-	return 0
+	ch, _ := runner.OutputChapter(root, text)
+	return ch
 }
 
 func (p *Prose) check(ed server.Editor, uri protocol.DocumentURI, version int32, text string, enc workflowlang.Encoding) {
@@ -222,10 +206,10 @@ func rangeOf(m *workflowlang.Mapper, enc workflowlang.Encoding, start, end int) 
 // related information (the entity's declaration, the earlier sentence).
 func diagnostic(root string, m *workflowlang.Mapper, enc workflowlang.Encoding, text string, f factcheck.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityInformation
-	switch {
-	case f.Confidence >= 0.8:
+	switch f.Severity() {
+	case "error":
 		sev = protocol.DiagnosticSeverityError
-	case f.Confidence >= 0.5:
+	case "warning":
 		sev = protocol.DiagnosticSeverityWarning
 	}
 	d := protocol.Diagnostic{Range: rangeOf(m, enc, f.Start, f.End), Severity: sev, Source: "flowcabal/" + f.Type,

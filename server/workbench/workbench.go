@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -331,7 +330,7 @@ func (w *Workbench) CancelProgress(token string) {
 }
 
 // outputHeader reads the workflow and node an output document belongs to.
-var outputHeader = regexp.MustCompile(`^<!-- flowcabal: workflow=(\S+) node=(\S+) `)
+var outputHeader = runner.OutputHeader
 
 // resolveTarget finds the workflow file and node a command is about: the
 // arguments name a .flow document (and a node, or a position inside one),

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Role C's false-alarm pass over whole unmodified novels: each book of
+# ../shared/corpus is imported (flowcabal import) into a fresh project with
+# its entity files, and `flowcabal check manuscript/` lints it. Prints the
+# findings per book and per type, the characters checked, the rate per
+# 100k characters and the time the check took; the findings themselves go
+# to $OUT/<book>.txt for judging (default OUT: a temporary folder).
+#
+# Usage: scripts/role-c-wholebook.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go build -o bin/flowcabal ./cmd/flowcabal
+fc=$PWD/bin/flowcabal
+shared=../shared
+out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# book  entity folder (a project layout: entities/ and meta/)
+books=(
+  "pride-and-prejudice $shared/eval/pride-and-prejudice"
+  "hongloumeng testdata/projects/hongloumeng"
+  "xiyouji testdata/eval/xiyouji"
+  "war-and-peace testdata/eval/war-and-peace"
+)
+printf '%-22s %8s %10s %9s  %s\n' book findings chars per100k "by type; seconds"
+for entry in "${books[@]}"; do
+  read -r book ents <<<"$entry"
+  proj=$work/$book
+  "$fc" init "$proj" >/dev/null
+  cp -r "$ents/entities/." "$proj/entities/"
+  [ -d "$ents/meta" ] && cp -r "$ents/meta/." "$proj/meta/"
+  "$fc" import "$shared/corpus/$book" --project "$proj" >/dev/null
+  chars=$(cat "$proj"/manuscript/*/content.md | tr -d '[:space:]' | wc -m)
+  start=$(date +%s%N)
+  "$fc" check "$proj/manuscript" >"$out/$book.txt" || true
+  secs=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { print (b - a) / 1e9 }')
+  n=$(wc -l <"$out/$book.txt")
+  types=$(sed -n 's/.*\[\([a-z]*\)\]$/\1/p' "$out/$book.txt" | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}')
+  printf '%-22s %8d %10d %9.1f  %s%.2f s\n' "$book" "$n" "$chars" "$(awk -v n="$n" -v c="$chars" 'BEGIN { print n * 100000 / c }')" "$types" "$secs"
+done
+echo "findings: $out"
