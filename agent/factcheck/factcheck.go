@@ -200,6 +200,9 @@ type Knowledge struct {
 
 	s2tOnce sync.Once
 	s2t     *opencc.OpenCC
+
+	// book is the manuscript as a dictionary of forms (nil without one).
+	book *bookForms
 }
 
 // Errs reports what NewKnowledge had to leave out (an invalid forbidden
@@ -208,7 +211,15 @@ func (k *Knowledge) Errs() []error { return k.errs }
 
 // FromProject builds the Knowledge of a loaded project.
 func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
-	return NewKnowledge(p.Entities, p.WorldRules, folder)
+	k := NewKnowledge(p.Entities, p.WorldRules, folder)
+	var chapters []string
+	for _, c := range p.Chapters {
+		if c.Document != nil {
+			chapters = append(chapters, c.Document.Body)
+		}
+	}
+	k.book = newBookForms(chapters, k.folder)
+	return k
 }
 
 // CheckChapter checks chapter n of a loaded project: the chapter file's

@@ -41,7 +41,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			t = k.nearestTarget(d, w.s)
 			checked[w.s] = t
 		}
-		if t == nil {
+		if t == nil || k.book.knownLatin(w.s, matchCase(t.word, w.s)) {
 			continue
 		}
 		// Part of a declared name's mention already (e.g. a declared
@@ -101,7 +101,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 			continue // "Janet" beside "Jane" is someone else
 		}
 		dist := editDistance(rs, t.runes, limit)
-		if dist == 0 || dist > limit {
+		if dist == 0 || dist > limit || unaccented(string(rs)) == unaccented(string(t.runes)) {
 			continue
 		}
 		switch {
@@ -312,7 +312,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			continue
 		}
 		window := rs[h.i : h.i+h.n]
-		if countRunes(rs, window) > 1 {
+		if countRunes(rs, window) > 1 || k.book.knownCJK(string(window), string(h.s.runes)) {
 			continue
 		}
 		// A two-character name ("黛玉") is only worth comparing when its

@@ -124,6 +124,7 @@ const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
+	byEnt := map[*entInfo][]int{} // the sentences each away character acts in
 	for mi, m := range d.mentions {
 		if len(m.ents) != 1 {
 			continue // an ambiguous alias cannot prove anything
@@ -163,8 +164,49 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: sk, Value: facts[sk], Line: line, Since: since},
 			Confidence: conf,
 		})
+		byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
 	}
-	return out
+	return followed(out, byEnt, d)
+}
+
+// scenesFollowed is how many sentences of a text an away character must
+// act in for the text to be taken as following them where they are.
+const scenesFollowed = 3
+
+// followed drops the state findings of a character who acts in several
+// sentences of the text: a chapter that follows a character is set where
+// they are (Nicholas with the army while he is away from home), which a
+// location given in words ("the army in Austria") cannot show. A
+// character put by mistake into a scene appears in it once or twice. The
+// dead are never followed.
+func followed(out []Finding, byEnt map[*entInfo][]int, d *doc) []Finding {
+	drop := map[string]bool{}
+	for e, sents := range byEnt {
+		distinct := map[int]bool{}
+		for _, s := range sents {
+			distinct[s] = true
+		}
+		if len(distinct) >= scenesFollowed && !isDead(d.factsOf(e)) {
+			drop[e.e.Path] = true
+		}
+	}
+	if len(drop) == 0 {
+		return out
+	}
+	kept := out[:0]
+	for _, f := range out {
+		if !drop[f.Evidence.Path] {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// isDead reports whether facts say the character has died.
+func isDead(facts map[string]string) bool {
+	sk := firstKey(facts, "state", "condition", "状态", "狀態", "presence", "status")
+	why, absent := absence(strings.ToLower(strings.TrimSpace(facts[sk])))
+	return absent && why == "dead"
 }
 
 // clauseAround returns the text around [start, end) within its sentence

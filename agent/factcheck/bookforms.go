@@ -1,0 +1,133 @@
+package factcheck
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// bookForms is the manuscript as a dictionary: how often the book spells
+// each form. A near-miss of a declared name that the book itself uses
+// often ("Rostóvs" beside "Rostóva", "Moscou" in French dialogue, a
+// second character one letter from the first) is a word of the book, not
+// a typo; a form used once beside a name used hundreds of times is one.
+// It is built on first use, so that a project whose checks find no
+// near-miss never reads its whole manuscript for it.
+type bookForms struct {
+	chapters []string
+	folder   *textsearch.Folder
+
+	once  sync.Once
+	latin map[string]int // capitalised Latin words, as written
+	cjk   string         // the chapters folded, for counting CJK forms
+
+	mu       sync.Mutex
+	cjkCount map[string]int
+}
+
+// Thresholds of bookForms.known: a form is the book's own when it occurs
+// at least minBookUses times and at least once per maxNameRatio uses of
+// the name it resembles.
+const (
+	minBookUses  = 3
+	maxNameRatio = 200
+)
+
+func newBookForms(chapters []string, folder *textsearch.Folder) *bookForms {
+	if len(chapters) == 0 {
+		return nil
+	}
+	return &bookForms{chapters: chapters, folder: folder}
+}
+
+func (b *bookForms) build() {
+	b.latin = map[string]int{}
+	var cjk strings.Builder
+	for _, ch := range b.chapters {
+		start := -1
+		hasCJK := false
+		for i, r := range ch {
+			switch {
+			case unicode.IsLetter(r) || r == '\'' && start >= 0:
+				if start < 0 {
+					start = i
+				}
+				if isCJK(r) {
+					hasCJK = true
+				}
+			default:
+				if start >= 0 {
+					b.addLatin(ch[start:i])
+					start = -1
+				}
+			}
+		}
+		if start >= 0 {
+			b.addLatin(ch[start:])
+		}
+		if hasCJK {
+			cjk.WriteString(b.folder.Fold(ch))
+			cjk.WriteByte('\n')
+		}
+	}
+	b.cjk = cjk.String()
+	b.cjkCount = map[string]int{}
+}
+
+func (b *bookForms) addLatin(w string) {
+	r, _ := utf8.DecodeRuneInString(w)
+	if unicode.IsUpper(r) && !isCJK(r) {
+		b.latin[strings.TrimRight(w, "'")]++
+	}
+}
+
+// knownLatin reports whether the book uses form often enough, against
+// name, to be a word of its own.
+func (b *bookForms) knownLatin(form, name string) bool {
+	if b == nil {
+		return false
+	}
+	b.once.Do(b.build)
+	n := b.latin[form]
+	return n >= minBookUses && n*maxNameRatio >= b.latin[name]
+}
+
+// knownCJK is knownLatin for a folded CJK form and the folded name it
+// resembles.
+func (b *bookForms) knownCJK(form, name string) bool {
+	if b == nil {
+		return false
+	}
+	b.once.Do(b.build)
+	n, m := b.countCJK(form), b.countCJK(name)
+	return n >= minBookUses && n*maxNameRatio >= m
+}
+
+func (b *bookForms) countCJK(s string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, ok := b.cjkCount[s]
+	if !ok {
+		n = strings.Count(b.cjk, s)
+		b.cjkCount[s] = n
+	}
+	return n
+}
+
+// unaccented folds case and strips diacritics: "NAPOLÉON" and "Napoleon"
+// are one name spelled two ways, never a misspelling of each other.
+func unaccented(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(out)
+}

@@ -1,0 +1,109 @@
+package factcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+)
+
+// bookProject writes a project (files by path) and loads its knowledge.
+func bookProject(t *testing.T, files map[string]string) *Knowledge {
+	t.Helper()
+	root := t.TempDir()
+	for p, s := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, errs := knowledge.LoadProject(root)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return FromProject(p, testFolder)
+}
+
+func nameFindings(fs []Finding, text string) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Type == TypeName {
+			out = append(out, text[f.Start:f.End])
+		}
+	}
+	return out
+}
+
+// TestTheBookIsTheDictionary: a near-miss of a declared name that the
+// manuscript itself uses often is a word of the book, in both languages;
+// a form used once is a typo; a name in other accents or case is the name.
+func TestTheBookIsTheDictionary(t *testing.T) {
+	ents := map[string]string{
+		"entities/characters/natasha.md":  "---\nname: Natásha Rostóva\naliases: [Natásha, Countess Rostóva, Rostóva]\nkind: character\n---\n",
+		"entities/characters/napoleon.md": "---\nname: Napoléon\naliases: [Bonaparte]\nkind: character\n---\n",
+		"entities/locations/moscow.md":    "---\nname: Moscow\nkind: location\n---\n",
+		"entities/characters/honghaier.md": "---\nname: 紅孩兒\naliases: [聖嬰大王, 聖嬰]\nkind: character\n---\n",
+	}
+	book := func(extra string) map[string]string {
+		files := map[string]string{}
+		for k, v := range ents {
+			files[k] = v
+		}
+		files["manuscript/chapter-01/content.md"] = "Chapter I\n\n" + strings.Repeat("Countess Rostóva drove to Moscow. ", 12) + extra
+		return files
+	}
+	used := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” ", 3)+
+		strings.Repeat("聖嬰大王來了。", 10)+strings.Repeat("那聖贏又來。", 3)))
+	once := bookProject(t, book("The Rostóvs went home. 聖嬰大王來了。"))
+	for _, tc := range []struct {
+		name, text string
+		k          *Knowledge
+		want       string // the name findings, joined
+	}{
+		{"forms the book uses", "The Rostóvs were in Moscou when NAPOLEON came.", used, ""},
+		{"a typo beside them", "The Rostóvs were in Moskow.", used, "Moskow"},
+		{"forms used once are typos", "The Rostóvs were in Moscou.", once, "Rostóvs Moscou"},
+		{"another case and accents", "NAPOLEON and Napoleon and Napoléon came.", once, ""},
+		{"a CJK form the book uses", "忽見那聖贏來了。", used, ""},
+		{"a CJK form used once", "忽見那聖贏來了。", once, "聖贏"},
+	} {
+		fs := Check(tc.text, 2, tc.k, "")
+		if got := strings.Join(nameFindings(fs, tc.text), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAwayCharacterTheChapterFollows: an away character who acts in three
+// sentences of a text is where the text is (the chapter follows them);
+// one put into a scene once is a finding; the dead are never followed.
+func TestAwayCharacterTheChapterFollows(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/nicholas.md": "---\nname: Nicholas Rostóv\naliases: [Nicholas]\nkind: character\nfacts: { status: away, location: the army in Austria }\n---\n",
+		"entities/characters/lise.md":     "---\nname: Lise Bolkónskaya\naliases: [Lise]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/li.md":       "---\nname: 李天王\naliases: [天王]\nkind: character\nfacts: { status: away, location: 天宮 }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		state      int
+	}{
+		{"followed", "Nicholas rode to the bridge. Nicholas shouted to Denísov. Then Nicholas fired.", 0},
+		{"put into a scene once", "At Otrádnoe the count sat down to dinner. Nicholas laughed at the table.", 1},
+		{"the dead are not followed", "Lise came in. Lise sat down. Lise laughed.", 3},
+		{"followed, in Chinese", "天王道：「拿下。」天王又道：「放箭。」天王便走了。", 0},
+		{"once, in Chinese", "眾人在花果山上吃酒。天王道：「好酒。」", 1},
+	} {
+		n := 0
+		for _, f := range Check(tc.text, 5, k, "") {
+			if f.Type == TypeState {
+				n++
+			}
+		}
+		if n != tc.state {
+			t.Errorf("%s: %d state findings, want %d", tc.name, n, tc.state)
+		}
+	}
+}
