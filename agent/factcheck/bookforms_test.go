@@ -42,9 +42,9 @@ func nameFindings(fs []Finding, text string) []string {
 // a form used once is a typo; a name in other accents or case is the name.
 func TestTheBookIsTheDictionary(t *testing.T) {
 	ents := map[string]string{
-		"entities/characters/natasha.md":  "---\nname: Natásha Rostóva\naliases: [Natásha, Countess Rostóva, Rostóva]\nkind: character\n---\n",
-		"entities/characters/napoleon.md": "---\nname: Napoléon\naliases: [Bonaparte]\nkind: character\n---\n",
-		"entities/locations/moscow.md":    "---\nname: Moscow\nkind: location\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha, Countess Rostóva, Rostóva]\nkind: character\n---\n",
+		"entities/characters/napoleon.md":  "---\nname: Napoléon\naliases: [Bonaparte]\nkind: character\n---\n",
+		"entities/locations/moscow.md":     "---\nname: Moscow\nkind: location\n---\n",
 		"entities/characters/honghaier.md": "---\nname: 紅孩兒\naliases: [聖嬰大王, 聖嬰]\nkind: character\n---\n",
 	}
 	book := func(extra string) map[string]string {
