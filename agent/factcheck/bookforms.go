@@ -30,6 +30,7 @@ type bookForms struct {
 
 	mu       sync.Mutex
 	cjkCount map[string]int
+	exact    map[string]int
 }
 
 // Thresholds of bookForms.known: a form is the book's own when it occurs
@@ -108,6 +109,26 @@ func (b *bookForms) knownCJK(form, name string) bool {
 	b.once.Do(b.build)
 	n, m := b.countCJK(form), b.countCJK(name)
 	return n >= minBookUses && n*maxNameRatio >= m
+}
+
+// usesExactly counts s in the manuscript as written (no folding).
+func (b *bookForms) usesExactly(s string) int {
+	if b == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.exact == nil {
+		b.exact = map[string]int{}
+	}
+	n, ok := b.exact[s]
+	if !ok {
+		for _, ch := range b.chapters {
+			n += strings.Count(ch, s)
+		}
+		b.exact[s] = n
+	}
+	return n
 }
 
 func (b *bookForms) countCJK(s string) int {

@@ -107,3 +107,34 @@ func TestAwayCharacterTheChapterFollows(t *testing.T) {
 		}
 	}
 }
+
+// TestForbiddenTermFoldedFromTheBooksWord: 香菸 (cigarettes) is forbidden;
+// the book writes 香煙 (incense smoke), which folds to the same simplified
+// form. The book's own word is not flagged; 香菸, or a spelling the book
+// never uses, is.
+func TestForbiddenTermFoldedFromTheBooksWord(t *testing.T) {
+	files := map[string]string{
+		"meta/world-rules.md":              "---\nname: World rules\nkind: meta\nforbidden: [香菸, 電話]\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("爐中香煙裊裊。", 4),
+	}
+	k := bookProject(t, files)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"只見香煙繚繞。", 0},
+		{"他點了一支香菸。", 1},
+		{"他点了一支香烟。", 1},
+		{"打了個電話。", 1},
+	} {
+		n := 0
+		for _, f := range Check(tc.text, 2, k, "") {
+			if f.Type == TypeWorld {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%s: %d world findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}

@@ -218,8 +218,15 @@ func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
 			chapters = append(chapters, c.Document.Body)
 		}
 	}
-	k.book = newBookForms(chapters, k.folder)
+	k.UseManuscript(chapters)
 	return k
+}
+
+// UseManuscript gives the checks the manuscript's chapters as the book's
+// dictionary (FromProject does it with the project's own): how often the
+// book spells a form decides whether a near-miss is a typo.
+func (k *Knowledge) UseManuscript(chapters []string) {
+	k.book = newBookForms(chapters, k.folder)
 }
 
 // CheckChapter checks chapter n of a loaded project: the chapter file's

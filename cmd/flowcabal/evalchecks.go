@@ -66,6 +66,17 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 	if err := ctx.Err(); err != nil {
 		return exitFailure
 	}
+	if len(proj.Chapters) == 0 && *chapters != "" {
+		// The book is the manuscript an author would have: its forms
+		// are the dictionary the name and world checks consult.
+		if bk, err := readBook(*chapters); err == nil {
+			var texts []string
+			for _, n := range bk.nums {
+				texts = append(texts, bk.text[n])
+			}
+			k.UseManuscript(texts)
+		}
+	}
 	prev := func(ch int) string {
 		if d := proj.Chapter(ch - 1); d != nil {
 			return d.Body
