@@ -111,6 +111,16 @@ func (b *bookForms) knownCJK(form, name string) bool {
 	return n >= minBookUses && n*maxNameRatio >= m
 }
 
+// standsAlone reports whether the book uses rest (a folded CJK form) on
+// its own at least three times as often as name, which ends with it.
+func (b *bookForms) standsAlone(rest, name string) bool {
+	if b == nil {
+		return false
+	}
+	b.once.Do(b.build)
+	return b.countCJK(rest) >= 3*max(b.countCJK(name), 1)
+}
+
 // usesExactly counts s in the manuscript as written (no folding).
 func (b *bookForms) usesExactly(s string) int {
 	if b == nil {

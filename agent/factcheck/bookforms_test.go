@@ -138,3 +138,34 @@ func TestForbiddenTermFoldedFromTheBooksWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKNearMissConstructions: the misspelt character at any place of a
+// name, the first included, with the readings and Unihan's phonetic
+// classes as the data of what looks or sounds alike; and what stays a
+// word of its own.
+func TestCJKNearMissConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒, 豬悟能]\nkind: character\n---\n",
+		"entities/characters/sha.md":       "---\nname: 沙僧\naliases: [沙和尚, 沙悟淨]\nkind: character\n---\n",
+		"entities/characters/tieshan.md":   "---\nname: 鐵扇公主\naliases: [羅剎女]\nkind: character\n---\n",
+		"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [大聖, 行者]\nkind: character\n---\n",
+		"entities/characters/rulai.md":     "---\nname: 如來\naliases: [世尊]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3),
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"只見那朱八戒扛著鈀來。", "朱八戒"}, // the first character, a family name
+		{"那沙增挑著擔子。", "沙增"},     // 僧 and 增 share a phonetic element
+		{"原來是鐵扇宮主。", "鐵扇宮主"},   // a kinship word in a long name
+		{"行者叫聲：助八戒一臂之力。", ""},  // a verb before the alias
+		{"妖精要殺和尚吃。", ""},       // 和尚 is a word the book uses alone
+		{"行者大聲喝道。", ""},        // 大聲 is not 大聖
+		{"這是尊者的話。", ""},        // two characters, the first differing
+	} {
+		got := strings.Join(nameFindings(Check(tc.text, 5, k, ""), tc.text), " ")
+		if got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

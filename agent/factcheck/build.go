@@ -286,7 +286,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			continue
 		}
 		lens[n] = true
-		for pos := 1; pos < n; pos++ {
+		for pos := 0; pos < n; pos++ {
 			key := cjkKey{n: n, pos: pos}
 			copy(key.r[:], s.runes)
 			key.r[pos] = 0

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 //go:embed data/pinyin.txt.gz
@@ -37,6 +39,54 @@ func decodeReadings() map[rune][]uint16 {
 	}
 	return m
 }
+
+//go:embed data/phonetic.txt.gz
+var phoneticGz []byte
+
+// phonetic is what Unihan says of a character's shape (gen_phonetic.go):
+// the kPhonetic classes it belongs to and its stroke count.
+type phonetic struct {
+	classes []uint16
+	strokes int
+}
+
+// phoneticOf maps CJK characters to their phonetic data. Characters built
+// on one phonetic element with nearly as many strokes (僧 增, 賬 帳) look
+// alike; a class alone is too wide (者 都 賭 share one).
+var phoneticOf = sync.OnceValue(func() map[rune]*phonetic {
+	m := make(map[rune]*phonetic, 20000)
+	zr, err := gzip.NewReader(bytes.NewReader(phoneticGz))
+	if err != nil {
+		return m
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 {
+			continue
+		}
+		id, err := strconv.Atoi(f[0])
+		if err != nil {
+			continue
+		}
+		for _, cs := range f[1:] {
+			r, size := utf8.DecodeRuneInString(cs)
+			n, _ := strconv.Atoi(cs[size:])
+			p := m[r]
+			if p == nil {
+				p = &phonetic{strokes: n}
+				m[r] = p
+			}
+			p.classes = append(p.classes, uint16(id))
+		}
+	}
+	return m
+})
+
+// maxStrokeGap is how far apart in strokes two characters of one
+// phonetic class may be and still look alike.
+const maxStrokeGap = 1
 
 // confusableGroups are characters that look alike: a slip of the brush or
 // of character recognition turns one into another.
@@ -72,6 +122,17 @@ func similarCJK(a, b rune) bool {
 	ra, rb := readings()[a], readings()[b]
 	for _, x := range ra {
 		for _, y := range rb {
+			if x == y {
+				return true
+			}
+		}
+	}
+	pa, pb := phoneticOf()[a], phoneticOf()[b]
+	if pa == nil || pb == nil || abs(pa.strokes-pb.strokes) > maxStrokeGap {
+		return false
+	}
+	for _, x := range pa.classes {
+		for _, y := range pb.classes {
 			if x == y {
 				return true
 			}

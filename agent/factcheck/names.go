@@ -260,12 +260,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	}
 	var hits []hit
 	for i := range rs {
-		// The first character is never the one that differs, so only
-		// positions holding the first character of a name can start a
-		// near-miss.
-		if len(k.cjk[rs[i]]) == 0 || !isCJK(rs[i]) {
+		if !isCJK(rs[i]) {
 			continue
 		}
+		// A window can start a near-miss when it starts with a name's first
+		// character (the others differ) or when its next character is a
+		// name's second (the first differs: 朱八戒, 洪孩兒).
+		startsName := len(k.cjk[rs[i]]) > 0
 		for _, n := range k.cjkLens {
 			if i+n > len(rs) {
 				continue
@@ -280,7 +281,10 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			if !allCJK {
 				continue
 			}
-			for pos := 1; pos < n; pos++ {
+			for pos := 0; pos < n; pos++ {
+				if pos > 0 && !startsName {
+					break
+				}
 				key := cjkKey{n: n, pos: pos}
 				copy(key.r[:n], rs[i:i+n])
 				key.r[pos] = 0
@@ -289,11 +293,26 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					if a == b {
 						continue // the name itself
 					}
-					if strings.ContainsRune(kinshipChars, a) || strings.ContainsRune(kinshipChars, b) || !similarCJK(a, b) {
+					// "宝二爷" and "宝二叔", "王夫人" and "王大人": forms of
+					// address that differ in a kinship word name two
+					// people, and in a short name a kinship word against
+					// another character is a word of its own (大聲 beside
+					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
+					// (鐵扇公主 written 鐵扇宮主).
+					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
+					if ka && kb || (ka || kb) && n < 4 || !similarCJK(a, b) {
 						continue
 					}
-					// "王夫人", "李大人": a form of address ending the name.
-					if pos == n-1 && strings.ContainsRune(kinshipChars, s.runes[pos-1]) {
+					// "大聖" beside "大聲": a two-character name that starts
+					// with a kinship or size word is a phrase's start.
+					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) {
+						continue
+					}
+					// The first character differing: only in names of
+					// three characters or more; two-character windows
+					// that sound like a name ("是尊" for 世尊, "姓者" for
+					// 行者) are too often words.
+					if pos == 0 && n < 3 {
 						continue
 					}
 					hits = append(hits, hit{i, n, pos, s})
@@ -307,8 +326,24 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	for _, h := range hits {
 		start, end := d.roff[h.i], d.roff[h.i+h.n]
 		// The window overlaps a real mention of a declared name: the
-		// characters belong to that name, not to a misspelling.
-		if d.overlapsMention(start, end) {
+		// characters belong to that name, not to a misspelling. When the
+		// first character differs, the rest may itself be a declared
+		// name (朱八戒: 八戒 is 豬八戒's alias): only a mention over the
+		// differing character counts then.
+		if h.pos == 0 {
+			// The rest a name of its own, the first character is a word
+			// before it (助八戒, 嫁寶玉, 殺和尚) unless it is a family
+			// name put for the name's own first character (朱八戒).
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) {
+				continue
+			}
+			// The rest a word the book uses on its own far more than the
+			// name (和尚 beside 沙和尚): the first character is a word
+			// before it (殺和尚), unless it is a family name.
+			if !surnameSet.has(rs[h.i]) && k.book.standsAlone(string(rs[h.i+1:h.i+h.n]), string(h.s.runes)) {
+				continue
+			}
+		} else if d.overlapsMention(start, end) {
 			continue
 		}
 		window := rs[h.i : h.i+h.n]
@@ -318,7 +353,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		// A two-character name ("黛玉") is only worth comparing when its
 		// first character is mostly used in names in this text; "可" of
 		// "可卿" starts too many ordinary words.
-		if h.n == 2 && !d.nameChar(rs[h.i]) {
+		if h.n == 2 && h.pos > 0 && !d.nameChar(rs[h.i]) {
 			continue
 		}
 		// A longer near-miss over the same characters says it already.
