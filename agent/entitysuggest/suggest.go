@@ -473,7 +473,7 @@ func needStrength(n string) int {
 	switch kind {
 	case "full", "first2", "last2", "whole":
 		return linkWhole
-	case "first", "given", "place":
+	case "first", "given", "place", "sub":
 		return linkGiven
 	}
 	return linkWeak
