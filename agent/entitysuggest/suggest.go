@@ -17,7 +17,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -399,13 +398,6 @@ func resolve(ex *extraction) *resolution {
 			}
 		}
 		nb := votes[best]
-		if debugResolve {
-			var cs []string
-			for _, c := range cands {
-				cs = append(cs, fmt.Sprintf("%s(%d,s%d,v%d)", ex.forms[r.entries[c].forms[0]].text, r.entries[c].count, strength[c], votes[c]))
-			}
-			fmt.Printf("resolve %q n=%d cast=%d cands=%v\n", f.text, f.count, cast, cs)
-		}
 		fulls := 0
 		men := true
 		for _, c := range cands {
@@ -478,8 +470,6 @@ func needStrength(n string) int {
 	}
 	return linkWeak
 }
-
-var debugResolve = os.Getenv("SUGGEST_DEBUG") != ""
 
 // compatible reports whether f may name someone of entry e: no clash of
 // sex or of married and unmarried titles.
