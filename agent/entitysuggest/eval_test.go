@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -42,31 +41,70 @@ func loadEntities(t testing.TB, dir string) []*knowledge.Entity {
 	return p.Entities
 }
 
-func TestEvalScratch(t *testing.T) {
-	book := os.Getenv("BOOK")
-	ents := os.Getenv("ENTS")
-	if book == "" {
-		book, ents = "pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice")
+// TestEvalBooks measures the suggestions on the shared books against
+// their entity files (the 15 character files most mentioned in the book
+// are its important characters) and holds the figures reached: at least
+// 12 of 15 in the top 40 (10 for Journey to the West, whose minor
+// immortals rank below its demons and role nouns), no entry merging two
+// people, and an alias share no lower than measured when this was
+// written (the 60% is reached on no book but Pride and
+// Prejudice, nearly; see the report).
+func TestEvalBooks(t *testing.T) {
+	repo := func(rel string) string {
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Join(wd, "..", "..", rel)
 	}
-	chs, err := ReadBook(sharedDir(t, "corpus/"+book))
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		book, entities string
+		found          int
+		aliasShare     float64
+	}{
+		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.55},
+		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.28},
+		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.40},
 	}
-	rep, err := Evaluate(context.Background(), chs, loadEntities(t, ents), EvalOptions{})
-	if err != nil {
-		t.Fatal(err)
+	// Entity files colleagues keep beside the shared data, when present.
+	for _, c := range []struct {
+		book, dir  string
+		found      int
+		aliasShare float64
+	}{
+		{"war-and-peace", "/work/staging/war-and-peace", 12, 0.30},
+		{"xiyouji", "/work/staging/xiyouji", 10, 0.15},
+	} {
+		if _, err := os.Stat(filepath.Join(c.dir, "entities")); err == nil {
+			cases = append(cases, struct {
+				book, entities string
+				found          int
+				aliasShare     float64
+			}{c.book, c.dir, c.found, c.aliasShare})
+		}
 	}
-	var b strings.Builder
-	rep.Format(&b, 40)
-	for i, s := range rep.Suggestions {
-		b.WriteString(strings.Repeat(" ", 0))
-		b.WriteString(fmtS(i, s))
+	for _, c := range cases {
+		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {
+			chs, err := ReadBook(sharedDir(t, "corpus/"+c.book))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Evaluate(context.Background(), chs, loadEntities(t, c.entities), EvalOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			rep.Format(&b, 40)
+			t.Log("\n" + b.String())
+			if rep.Found < c.found {
+				t.Errorf("found %d of %d important characters in the top 40, want at least %d", rep.Found, len(rep.Characters), c.found)
+			}
+			if len(rep.Merges) > 0 {
+				t.Errorf("entries merging two people: %v", rep.Merges)
+			}
+			if s := rep.AliasShare(); s < c.aliasShare {
+				t.Errorf("alias share %.2f, want at least %.2f", s, c.aliasShare)
+			}
+		})
 	}
-	t.Log("\n" + b.String())
 }
-
-func fmtS(i int, s Suggestion) string {
-	return strings.Join([]string{itoa(i + 1), s.Kind, s.Name, itoa(s.Mentions), itoa(s.Chapters), strings.Join(s.Aliases, "|"), "rel:" + strings.Join(s.Related, ",")}, "\t") + "\n"
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

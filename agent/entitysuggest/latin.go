@@ -510,6 +510,12 @@ func findRuns(toks []tok, ln *latinNames) []run {
 				}
 				continue
 			}
+			if placeHeads[u.s] && r.nw > 0 && !u.poss {
+				r.words = append(r.words, u.s)
+				r.place = true
+				j++
+				break
+			}
 			if ln.isName(u) {
 				r.words = append(r.words, u.s)
 				r.nw++
