@@ -93,7 +93,7 @@ func TestSuggest(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sugg, err := Suggest(context.Background(), c.chapters, Options{})
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func FuzzSuggest(f *testing.F) {
 	f.Add("Mr. Darcy said, “Elizabeth!” and Elizabeth's reply came.", "寶玉笑道：“好。”往大觀園來。")
 	f.Add("\x00\xff'’s — “", "道道道說")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if _, err := Suggest(context.Background(), []Chapter{{Number: 1, Text: a}, {Number: 2, Text: b}}, Options{}); err != nil {
+		if _, err := Suggest(context.Background(), []Chapter{{Number: 1, Text: a}, {Number: 2, Text: b}}, Options{Folder: testFolder}); err != nil {
 			t.Fatal(err)
 		}
 	})
