@@ -75,7 +75,15 @@ func TestEvalBooks(t *testing.T) {
 		{"war-and-peace", "/work/staging/war-and-peace", 12, 0.30},
 		{"xiyouji", "/work/staging/xiyouji", 10, 0.15},
 	} {
-		if _, err := os.Stat(filepath.Join(c.dir, "entities")); err == nil {
+		// Once moved beside the other evaluation data, read them there.
+		dir, _ := os.Getwd()
+		for d := dir; filepath.Dir(d) != d; d = filepath.Dir(d) {
+			if p := filepath.Join(d, "shared", "eval", c.book); isDir(filepath.Join(p, "entities")) {
+				c.dir = p
+				break
+			}
+		}
+		if isDir(filepath.Join(c.dir, "entities")) {
 			cases = append(cases, struct {
 				book, entities string
 				found          int
@@ -107,4 +115,9 @@ func TestEvalBooks(t *testing.T) {
 			}
 		})
 	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
