@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// runEval dispatches "flowcabal eval context|checks".
+// runEval dispatches "flowcabal eval context|checks|entities".
 func runEval(ctx context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -13,6 +13,8 @@ func runEval(ctx context.Context, env *cliEnv, args []string) int {
 			return runEvalContext(ctx, env, args[1:])
 		case "checks":
 			return runEvalChecks(ctx, env, args[1:])
+		case "entities":
+			return runEvalEntities(ctx, env, args[1:])
 		}
 	}
 	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]\n\tflowcabal eval checks --project DIR --cases FILE\n")

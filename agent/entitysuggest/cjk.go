@@ -1,0 +1,709 @@
+package entitysuggest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// Chinese fiction names its people where they speak ("寶玉笑道"), where
+// they are addressed ("林姑娘"), and its places where someone goes ("往大
+// 觀園來"). Those positions give candidate names without a dictionary;
+// counts over the whole manuscript then judge where a name begins and
+// ends (a candidate that is mostly part of a longer run of characters is
+// a fragment) and whether it is a name at all (a word that takes a
+// classifier, "一個婆子", is a common noun). The tables below are small
+// closed lists of grammar and forms of address, in simplified characters:
+// text is folded before it is read.
+
+// cjkSpeech end a speaker's name, longer first so that "冷笑道" is taken
+// whole.
+var cjkSpeech = []string{
+	"冷笑道", "陪笑道", "含笑道", "笑说道", "笑问道", "笑骂道", "忙笑道", "便笑道", "又笑道", "也笑道", "都笑道",
+	"笑道", "说道", "问道", "叹道", "答道", "回道", "哭道", "喝道", "骂道", "叫道", "喜道", "怒道", "惊道", "嚷道", "劝道", "听了", "听说", "闻言",
+	"道", "说", "曰",
+}
+
+// cjkAdverbs may stand between a speaker and the verb ("黛玉便道").
+const cjkAdverbs = "便又忙因也都方才遂乃只却倒还亦就先再仍连急即将"
+
+// cjkFirstStop are characters that start no name in these positions:
+// pronouns, particles, adverbs, verbs.
+const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好"
+
+// cjkInnerStop are characters that continue or end no name.
+const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀我你他她这那在有不"
+
+// cjkPreName may stand right before a name besides punctuation: the
+// function words and the verbs that take a person ("见宝玉", "叫平儿").
+const cjkPreName = "时连后闻那这见叫问请对向和与同给把被让使令命替带拉看听告骂劝谢求教随跟陪扶拿送接找等留唤喊说道是了的因便又忙也都只却倒还乃遂方才将及并且若如于在往到从自至回进入出上下来去着过有无个位众与和同"
+
+// cjkTitles follow a name in address, or stand for a person alone;
+// longer first. The sex is that of the person addressed ('m', 'f', 0).
+var cjkTitles = []struct {
+	t   string
+	sex byte
+}{
+	{"老太太", 'f'}, {"老爷", 'm'}, {"太太", 'f'}, {"奶奶", 'f'}, {"姑娘", 'f'}, {"夫人", 'f'}, {"先生", 'm'}, {"大人", 'm'},
+	{"小姐", 'f'}, {"公子", 'm'}, {"大爷", 'm'}, {"二爷", 'm'}, {"三爷", 'm'}, {"相公", 'm'}, {"娘子", 'f'}, {"哥哥", 'm'},
+	{"姐姐", 'f'}, {"妹妹", 'f'}, {"兄弟", 'm'}, {"嫂子", 'f'}, {"姨妈", 'f'}, {"姨娘", 'f'}, {"姥姥", 'f'}, {"嬷嬷", 'f'},
+	{"丫头", 'f'}, {"哥儿", 'm'}, {"姐儿", 'f'}, {"师父", 0}, {"师傅", 0}, {"长老", 'm'}, {"大王", 'm'}, {"将军", 'm'},
+	{"元帅", 'm'}, {"天王", 'm'}, {"太子", 'm'}, {"公主", 'f'}, {"娘娘", 'f'}, {"菩萨", 0}, {"真人", 'm'}, {"真君", 'm'},
+	{"大仙", 0}, {"大圣", 'm'}, {"老君", 'm'}, {"龙王", 'm'}, {"魔王", 'm'}, {"国王", 'm'}, {"皇帝", 'm'}, {"大帝", 'm'},
+	{"和尚", 'm'}, {"道人", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
+	{"叔", 'm'}, {"婶", 'f'}, {"母", 'f'}, {"氏", 'f'}, {"爷", 'm'}, {"王", 'm'}, {"神", 0}, {"公", 'm'}, {"婆", 'f'},
+}
+
+// cjkKin are the titles of kinship: alone ("姐姐", "二爺") they address
+// anyone of the family and name no one.
+var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "兄弟": true, "嫂子": true, "姐": true, "哥": true, "叔": true, "婶": true, "娘": true, "母": true, "婆": true, "公": true, "爷": true, "大爷": true, "二爷": true, "三爷": true, "奶奶": true, "姨妈": true, "姨娘": true, "姑娘": true, "哥儿": true, "姐儿": true, "丫头": true, "娘子": true, "相公": true, "大人": true, "王": true, "神": true, "氏": true}
+
+// cjkPronouns are words that stand for people without naming them, and
+// the conjunctions and adverbs that stand where a speaker would: closed
+// classes.
+var cjkPronouns = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("大家 二人 两人 三人 众人 他们 我们 你们 咱们 她们 自己 别人 人家 大伙 彼此 各人 诸位 列位 " +
+		"如何 如此 如今 既如此 然后 倘或 半日 越发 一面 只见 原来 不想 忽然 因此 于是 所以 虽然 但是 可是 何必 何况 况且 果然 究竟 到底 登时 一时 少时 须臾 正是 便是 只是 还是 就是 不是 不知 不过") {
+		m[w] = true
+	}
+	return m
+}()
+
+// cjkRanks stand between a name and a title ("寶二爺", "尤三姐").
+const cjkRanks = "大二三四五六七八九十"
+
+// cjkSurnames are the common family names (the Hundred Family Surnames'
+// single characters, simplified).
+const cjkSurnames = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘葛奚范彭郎鲁韦昌马苗凤花方俞任袁柳酆鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐康伍余元卜顾孟平黄和穆萧尹姚邵湛汪祁毛禹狄米贝明臧计伏成戴谈宋茅庞熊纪舒屈项祝董梁杜阮蓝闵席季麻强贾路娄危江童颜郭梅盛林刁钟徐邱骆高夏蔡田樊胡凌霍虞万支柯昝管卢莫经房裘缪干解应宗丁宣贲邓郁单杭洪包诸左石崔吉钮龚程嵇邢滑裴陆荣翁荀羊於惠甄曲家封芮羿储靳汲邴糜松井段富巫乌焦巴弓牧隗山谷车侯宓蓬全郗班仰秋仲伊宫宁仇栾暴甘钭厉戎祖武符刘景詹束龙叶幸司韶郜黎蓟薄印宿白怀蒲邰从鄂索咸籍赖卓蔺屠蒙池乔阴胥能苍双闻莘党翟谭贡劳逄姬申扶堵冉宰郦雍却璩桑桂濮牛寿通边扈燕冀郏浦尚农温别庄晏柴瞿阎充慕连茹习宦艾鱼容向古易慎戈廖庾终暨居衡步都耿满弘匡国文寇广禄阙东欧殳沃利蔚越夔隆师巩厍聂晁勾敖融冷訾辛阚那简饶空曾毋沙乜养鞠须丰巢关蒯相查后荆红游竺权逯盖益桓公"
+
+// cjkPlaceEnds end the names of places.
+const cjkPlaceEnds = "府园山洞国寺庄城县河州江湖海宫殿院馆庵观庙楼亭堂斋轩桥关岭峰村镇岛巷街坡岗谷泉溪洲郡阁坊店营"
+
+// cjkPlacePreps come before a place ("在", "往", "回").
+const cjkPlacePreps = "在到往回至进入出离从奔投住过向自于"
+
+// cjkCommon before or after a word mark a common noun: "一個婆子",
+// "丫頭們", "眾和尚".
+const (
+	cjkClassifiers = "个位些众诸几各每两根条只块件张口匹对双座间"
+	cjkPlural      = "们等辈"
+	// A word right after a pronoun, or before an aspect particle, is a
+	// verb ("他出來", "打發了"), not a name.
+	cjkPronounChars = "他她我你咱您"
+	cjkAspect       = "了着过"
+)
+
+var (
+	cjkSpeechList    = runeListOf(cjkSpeech)
+	cjkAdverbSet     = runeSetOf(cjkAdverbs)
+	cjkFirstStopSet  = runeSetOf(cjkFirstStop)
+	cjkInnerStopSet  = runeSetOf(cjkInnerStop)
+	cjkPreNameSet    = runeSetOf(cjkPreName)
+	cjkSurnameSet    = runeSetOf(cjkSurnames)
+	cjkPlaceEndSet   = runeSetOf(cjkPlaceEnds)
+	cjkPlacePrepSet  = runeSetOf(cjkPlacePreps)
+	cjkClassifierSet = runeSetOf(cjkClassifiers)
+	cjkPluralSet     = runeSetOf(cjkPlural)
+	cjkPronounSet    = runeSetOf(cjkPronounChars)
+	cjkAspectSet     = runeSetOf(cjkAspect)
+	cjkRankSet       = runeSetOf(cjkRanks)
+	// cjkFollowSet are characters that follow a name as its clause goes
+	// on; they tell nothing of where the name ends.
+	cjkFollowSet = runeSetOf(cjkAdverbs + cjkInnerStop + "道说笑问听见叹答回哭喝骂叫喜怒惊嚷劝曰闻等来去进出坐走起站")
+	cjkTitleList = func() *runeList {
+		var ws []string
+		for _, t := range cjkTitles {
+			ws = append(ws, t.t)
+		}
+		return runeListOf(ws)
+	}()
+	cjkTitleSex = func() map[string]byte {
+		m := map[string]byte{}
+		for _, t := range cjkTitles {
+			m[t.t] = t.sex
+		}
+		return m
+	}()
+)
+
+// runeSet is a set of characters of the Basic Multilingual Plane, a
+// bitmap: it is asked several times per character of the manuscript.
+type runeSet struct{ bits [1 << 16 / 64]uint64 }
+
+func runeSetOf(s string) *runeSet {
+	m := &runeSet{}
+	for _, r := range s {
+		if r >= 0 && r < 1<<16 {
+			m.bits[r>>6] |= 1 << (r & 63)
+		}
+	}
+	return m
+}
+
+func (m *runeSet) has(r rune) bool {
+	return r >= 0 && r < 1<<16 && m.bits[r>>6]&(1<<(r&63)) != 0
+}
+
+// runeList is a list of words as runes, longest first.
+type runeList struct{ words [][]rune }
+
+func runeListOf(ws []string) *runeList {
+	l := &runeList{}
+	for _, w := range ws {
+		l.words = append(l.words, []rune(w))
+	}
+	slices.SortStableFunc(l.words, func(a, b []rune) int { return len(b) - len(a) })
+	return l
+}
+
+// prefix returns the length of the longest word rs starts with, or 0.
+func (l *runeList) prefix(rs []rune) int {
+	for _, w := range l.words {
+		if len(rs) >= len(w) && slices.Equal(rs[:len(w)], w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// suffix returns the length of the longest word rs ends with, or 0.
+func (l *runeList) suffix(rs []rune) int {
+	for _, w := range l.words {
+		if len(rs) >= len(w) && slices.Equal(rs[len(rs)-len(w):], w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// cjkBreak reports whether r ends a run of text before a name:
+// punctuation, a quotation mark, a line break, anything not CJK.
+func cjkBreak(r rune) bool { return !textsearch.IsCJK(r) }
+
+// cjkChapter is a chapter folded to simplified characters, rune for
+// rune, with the original runes beside.
+type cjkChapter struct {
+	folded, orig []rune
+	para         []int32 // paragraph of each rune
+}
+
+// cjkCand is what the cues say of a candidate name.
+type cjkCand struct {
+	speak, title, loc int // cue counts
+	n                 int // occurrences anywhere
+	common            int // after a classifier or before a plural
+	verb              int // after a pronoun or before an aspect particle
+	cleanLeft         int // after punctuation or a function word
+	left, right       map[rune]int32
+}
+
+const maxCJKName = 5
+
+// extractCJK finds the name forms of Chinese text and their mentions.
+func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Folder) (*extraction, error) {
+	chs := make([]cjkChapter, len(chapters))
+	for ci, ch := range chapters {
+		text := ch.Text
+		if first, rest, ok := strings.Cut(text, "\n"); ok && isCJKHeading(first) {
+			text = strings.Repeat("\n", 1) + rest
+		}
+		var c cjkChapter
+		c.orig = []rune(text)
+		c.folded = make([]rune, len(c.orig))
+		c.para = make([]int32, len(c.orig))
+		var para int32
+		for i, r := range c.orig {
+			c.folded[i] = folder.FoldRune(r)
+			if r == '\n' {
+				para++
+			}
+			c.para[i] = para
+		}
+		chs[ci] = c
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("suggest entities: %w", err)
+	}
+	cands := map[string]*cjkCand{}
+	get := func(rs []rune) *cjkCand {
+		k := string(rs)
+		c := cands[k]
+		if c == nil {
+			c = &cjkCand{}
+			cands[k] = c
+		}
+		return c
+	}
+	clean := func(rs []rune, i int) bool { return i < 0 || cjkBreak(rs[i]) || cjkPreNameSet.has(rs[i]) }
+	nameRunes := func(rs []rune) bool {
+		if !textsearch.IsCJK(rs[0]) || cjkFirstStopSet.has(rs[0]) {
+			return false
+		}
+		for _, r := range rs[1:] {
+			if !textsearch.IsCJK(r) || cjkInnerStopSet.has(r) {
+				return false
+			}
+		}
+		return true
+	}
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i < len(rs); i++ {
+			if !textsearch.IsCJK(rs[i]) {
+				continue
+			}
+			// A speaker: "，寶玉笑道", "那八戒便道".
+			if n := cjkSpeechList.prefix(rs[i:]); n > 0 {
+				p := i
+				for k := 0; k < 2 && p > 0 && cjkAdverbSet.has(rs[p-1]); k++ {
+					p--
+				}
+				for n := 2; n <= maxCJKName && p-n >= 0; n++ {
+					s := rs[p-n : p]
+					if !textsearch.IsCJK(s[0]) {
+						break
+					}
+					if nameRunes(s) && clean(rs, p-n-1) {
+						get(s).speak++
+					}
+				}
+				i += n - 1
+				continue
+			}
+			// A form of address: "林姑娘", "寶二爺".
+			if n := cjkTitleList.prefix(rs[i:]); n > 0 && n >= 2 {
+				for k := 1; k <= 3 && i-k >= 0; k++ {
+					s := rs[i-k : i+n]
+					if !textsearch.IsCJK(s[0]) {
+						break
+					}
+					if nameRunes(s[:k]) && clean(rs, i-k-1) {
+						get(s).title++
+					}
+				}
+			}
+			// A place: "往大觀園來", "回榮府".
+			if cjkPlacePrepSet.has(rs[i]) {
+				for n := 2; n <= maxCJKName && i+1+n <= len(rs); n++ {
+					s := rs[i+1 : i+1+n]
+					if !textsearch.IsCJK(s[n-1]) || !nameRunes(s) {
+						break
+					}
+					if cjkPlaceEndSet.has(s[n-1]) {
+						get(s).loc++
+					}
+				}
+			}
+		}
+	}
+	// Keep the candidates the cues name often enough, then count them
+	// everywhere with their neighbours.
+	for k, c := range cands {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 {
+			delete(cands, k)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("suggest entities: %w", err)
+	}
+	idx := newCJKIndex(cands)
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i+1 < len(rs); i++ {
+			for _, k := range idx.at(rs, i) {
+				c := cands[k.s]
+				c.n++
+				if c.left == nil {
+					c.left, c.right = map[rune]int32{}, map[rune]int32{}
+				}
+				if i > 0 {
+					l := rs[i-1]
+					c.left[l]++
+					switch {
+					case cjkClassifierSet.has(l):
+						c.common++
+					case cjkPronounSet.has(l):
+						c.verb++
+					}
+					if cjkBreak(l) || cjkPreNameSet.has(l) {
+						c.cleanLeft++
+					}
+				} else {
+					c.cleanLeft++
+				}
+				if e := i + k.n; e < len(rs) {
+					r := rs[e]
+					c.right[r]++
+					switch {
+					case cjkPluralSet.has(r):
+						c.common++
+					case cjkAspectSet.has(r):
+						c.verb++
+					}
+				}
+			}
+		}
+	}
+	accepted := map[string]*cjkCand{}
+	for k, c := range cands {
+		if cjkValid(k, c) {
+			accepted[k] = c
+		}
+	}
+	// A family name before an accepted given name ("賈寶玉" beside "寶
+	// 玉") is the full name, however seldom it speaks.
+	full := map[string]*cjkCand{}
+	for k := range accepted {
+		rs := []rune(k)
+		if len(rs) != 2 || cjkTitleList.suffix(rs) > 0 {
+			continue
+		}
+		for l, n := range accepted[k].left {
+			if n >= 2 && cjkSurnameSet.has(l) && !cjkPreNameSet.has(l) && !cjkFirstStopSet.has(l) {
+				fk := string(l) + k
+				if _, ok := accepted[fk]; !ok {
+					full[fk] = &cjkCand{}
+				}
+			}
+		}
+	}
+	// Count them, and keep those that begin where a name may begin.
+	fidx := newCJKIndex(full)
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i+1 < len(rs); i++ {
+			for _, k := range fidx.at(rs, i) {
+				c := full[k.s]
+				c.n++
+				if i == 0 || cjkBreak(rs[i-1]) || cjkPreNameSet.has(rs[i-1]) {
+					c.cleanLeft++
+				}
+			}
+		}
+	}
+	for k, c := range full {
+		if c.n >= 2 && 2*c.cleanLeft >= c.n {
+			accepted[k] = c
+		}
+	}
+	// A candidate that is an accepted name and one more character, far
+	// rarer, is that name in a phrase ("見寶玉"); not so a family name
+	// before a given name ("賈寶玉").
+	var drop []string
+	for k, c := range accepted {
+		rs := []rune(k)
+		if len(rs) < 3 {
+			continue
+		}
+		if cjkPhrase(rs, c, accepted) {
+			drop = append(drop, k)
+		}
+	}
+	for _, k := range drop {
+		delete(accepted, k)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("suggest entities: %w", err)
+	}
+	// What follows a name right after it is what the person does
+	// ("行者掣鐵棒", "大聖吩咐"): a run that mostly comes right after an
+	// accepted name is a predicate.
+	after := map[string]int{}
+	total := map[string]int{}
+	aidx := newCJKIndex(accepted)
+	for ci := range chs {
+		rs := chs[ci].folded
+		prevEnd := -1
+		for i := 0; i+1 < len(rs); {
+			ks := aidx.at(rs, i)
+			if len(ks) == 0 {
+				i++
+				continue
+			}
+			k := ks[0]
+			total[k.s]++
+			// Adverbs may stand between ("行者即忙吩咐").
+			j := i
+			for j > 0 && j > prevEnd && j > i-2 && cjkAdverbSet.has(rs[j-1]) {
+				j--
+			}
+			if prevEnd == j {
+				after[k.s]++
+			}
+			prevEnd = i + k.n
+			i += k.n
+		}
+	}
+	for k := range accepted {
+		if t := total[k]; t > 0 && float64(after[k]) >= 0.3*float64(t) && cjkTitleList.suffix([]rune(k)) == 0 {
+			delete(accepted, k)
+		}
+	}
+	return cjkMentions(chs, accepted), nil
+}
+
+// isCJKHeading reports whether a first line is a chapter heading ("第一回
+// …"): it ends no sentence.
+func isCJKHeading(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || len(line) > 200 {
+		return line == ""
+	}
+	return !strings.ContainsAny(line, "。．！？”：")
+}
+
+// cjkPhrase reports whether a candidate is an accepted name in a phrase
+// rather than a name: a function word or a verb before it ("見紫鵑"), a
+// far rarer run with a character before or after ("見寶玉", "寶玉答應"),
+// two names side by side ("平兒襲人").
+func cjkPhrase(rs []rune, c *cjkCand, accepted map[string]*cjkCand) bool {
+	n := len(rs)
+	titled := cjkTitleList.suffix(rs) > 0
+	for a := 1; a < n-1; a++ {
+		head, tail := accepted[string(rs[:a])], accepted[string(rs[a:])]
+		if a >= 2 && head != nil && tail != nil && !titled {
+			return true
+		}
+		if a == 1 && tail != nil && (cjkPreNameSet.has(rs[0]) || tail.n >= 10*c.n && !cjkSurnameSet.has(rs[0])) {
+			return true
+		}
+		if a >= 2 && tail != nil && tail.n >= 10*c.n && !titled {
+			return true // "遞與行者"
+		}
+	}
+	for a := 2; a < n; a++ {
+		if head := accepted[string(rs[:a])]; head != nil && head.n >= 5*c.n && !titled && rs[n-1] != '儿' {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkValid judges a candidate by its counts: frequent enough, not mostly
+// part of a longer run of characters on either side, not a common noun.
+func cjkValid(k string, c *cjkCand) bool {
+	if c.n < 5 {
+		return false
+	}
+	if float64(c.common) >= 0.08*float64(c.n) || float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
+		return false
+	}
+	if cjkPronouns[k] {
+		return false
+	}
+	for r, n := range c.left {
+		if cjkBreak(r) || cjkPreNameSet.has(r) || cjkFirstStopSet.has(r) {
+			continue
+		}
+		if float64(n) > 0.6*float64(c.n) {
+			return false
+		}
+	}
+	for r, n := range c.right {
+		if cjkBreak(r) || cjkFollowSet.has(r) {
+			continue
+		}
+		if float64(n) > 0.6*float64(c.n) {
+			return false
+		}
+	}
+	return true
+}
+
+// cjkIndex finds the candidates that start at a position: keyed by their
+// first two characters.
+type cjkIndex struct {
+	by map[[2]rune][]cjkKey
+}
+
+type cjkKey struct {
+	s  string
+	rs []rune
+	n  int
+}
+
+func newCJKIndex[V any](m map[string]V) *cjkIndex {
+	x := &cjkIndex{by: map[[2]rune][]cjkKey{}}
+	for k := range m {
+		rs := []rune(k)
+		if len(rs) < 2 {
+			continue
+		}
+		b := [2]rune{rs[0], rs[1]}
+		x.by[b] = append(x.by[b], cjkKey{s: k, rs: rs, n: len(rs)})
+	}
+	for b, ks := range x.by {
+		slices.SortFunc(ks, func(a, c cjkKey) int {
+			if a.n != c.n {
+				return c.n - a.n
+			}
+			return strings.Compare(a.s, c.s)
+		})
+		x.by[b] = ks
+	}
+	return x
+}
+
+// at returns the candidates that rs holds at i, longest first.
+func (x *cjkIndex) at(rs []rune, i int) []cjkKey {
+	if i+1 >= len(rs) {
+		return nil
+	}
+	ks := x.by[[2]rune{rs[i], rs[i+1]}]
+	if len(ks) == 0 {
+		return nil
+	}
+	var out []cjkKey
+	for _, k := range ks {
+		if i+k.n <= len(rs) && slices.Equal(rs[i:i+k.n], k.rs) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// cjkMentions reads every mention of the accepted names (leftmost,
+// longest) and builds their forms.
+func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
+	ex := &extraction{window: 200, fuller: cjkFuller}
+	idx := newCJKIndex(accepted)
+	byKey := map[string]int32{}
+	surface := map[int32]map[string]int{}
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i+1 < len(rs); {
+			ks := idx.at(rs, i)
+			if len(ks) == 0 {
+				i++
+				continue
+			}
+			k := ks[0]
+			fi, ok := byKey[k.s]
+			if !ok {
+				fi = int32(len(ex.forms))
+				byKey[k.s] = fi
+				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s]))
+				surface[fi] = map[string]int{}
+			}
+			f := ex.forms[fi]
+			f.count++
+			surface[fi][string(chs[ci].orig[i:i+k.n])]++
+			if i > 0 && cjkPlacePrepSet.has(rs[i-1]) {
+				f.loc++
+			}
+			if i+k.n < len(rs) && cjkSpeechList.prefix(rs[i+k.n:]) > 0 {
+				f.person++
+			}
+			ex.stream = append(ex.stream, mention{chap: int32(ci), pos: int32(i), para: chs[ci].para[i], form: fi})
+			i += k.n
+		}
+	}
+	for fi, f := range ex.forms {
+		best, bc := f.text, 0
+		for s, c := range surface[int32(fi)] {
+			if c > bc || c == bc && s < best {
+				best, bc = s, c
+			}
+		}
+		f.text = best
+	}
+	return ex
+}
+
+// cjkForm builds the form of a name (folded runes) and what the cues said
+// of it.
+func cjkForm(rs []rune, c *cjkCand) *form {
+	f := &form{text: string(rs)}
+	n := len(rs)
+	for a := 0; a < n; a++ {
+		for b := a + 2; b <= n; b++ {
+			f.provides = append(f.provides, "sub:"+string(rs[a:b]))
+		}
+	}
+	if c != nil {
+		f.person += float64(c.speak + c.title)
+		f.loc += float64(c.loc)
+	}
+	if cjkPlaceEndSet.has(rs[n-1]) && c != nil && c.loc > 0 {
+		f.loc += float64(c.loc)
+		f.provides = append(f.provides, "place:"+string(rs))
+	}
+	if tn := cjkTitleList.suffix(rs); tn > 0 {
+		t := string(rs[n-tn:])
+		x := rs[:n-tn]
+		f.sex = cjkTitleSex[t]
+		f.titles = []string{t}
+		f.provides = append(f.provides, "title:"+t)
+		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
+			x = x[:len(x)-1] // 寶二爺, 尤三姐
+		}
+		ranked := false
+		if len(x) == 1 && cjkRankSet.has(x[0]) {
+			x, ranked = x[:0], true // "三姑娘", "二奶奶": a rank and a title
+		}
+		switch len(x) {
+		case 0:
+			if cjkKin[t] && !ranked {
+				f.drop = true // "姐姐", "二爺" address anyone of the family
+			}
+			// A title alone ("老太太", "菩薩") stands for whoever the scene
+			// is about: it joins one entry only on the nearby text.
+			f.votesOnly = true
+			f.needs = append(f.needs, "sub:"+string(rs))
+			f.spec = 5
+			return f
+		case 1:
+			// A family name or a character of a given name with a title:
+			// "林姑娘", "寶姑娘", "鳳姐".
+			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))
+			if cjkSurnameSet.has(x[0]) {
+				f.provides = append(f.provides, "sur:"+string(x))
+			}
+			f.spec = 12
+		default:
+			// A name with a title: "觀音菩薩", "黛玉妹妹".
+			f.needs = append(f.needs, "given:"+string(x), "sub:"+string(rs))
+			f.provides = append(f.provides, "given:"+string(x))
+			f.spec = 25
+		}
+		return f
+	}
+	switch {
+	case n == 2 && (rs[0] == '老' || rs[0] == '小'):
+		// "老孫", "小張": a family name made familiar.
+		f.needs = append(f.needs, "sur:"+string(rs[1:]))
+		f.spec = 11
+	case n == 3 && (cjkSurnameSet.has(rs[0]) || !cjkTitleList.prefixed(rs[1:])):
+		// A family name and a given name: "賈寶玉", "豬八戒".
+		f.full = true
+		f.provides = append(f.provides, "sur:"+string(rs[:1]), "given:"+string(rs[1:]), "gchar:"+string(rs[1:2]), "gchar:"+string(rs[2:3]))
+		f.needs = append(f.needs, "sub:"+string(rs))
+		f.spec = 30
+	case n == 2:
+		f.provides = append(f.provides, "given:"+string(rs), "gchar:"+string(rs[:1]), "gchar:"+string(rs[1:]))
+		f.needs = append(f.needs, "given:"+string(rs), "sub:"+string(rs))
+		if cjkSurnameSet.has(rs[0]) {
+			f.provides = append(f.provides, "sur:"+string(rs[:1]))
+		}
+		f.spec = 20
+	default:
+		f.needs = append(f.needs, "sub:"+string(rs))
+		f.spec = 10 * min(n, 3)
+	}
+	return f
+}
+
+// prefixed reports whether rs starts with a title.
+func (l *runeList) prefixed(rs []rune) bool { return l.prefix(rs) > 0 }
+
+// cjkFuller reports whether a is a fuller name than b.
+func cjkFuller(a, b *form) bool {
+	if a.full != b.full {
+		return a.full
+	}
+	return len([]rune(a.text)) > len([]rune(b.text)) && a.votesOnly == b.votesOnly && 2*a.count >= b.count
+}

@@ -1,0 +1,690 @@
+// Package entitysuggest finds the characters and places a manuscript is
+// about, for the author to accept as entity files: proper-name sequences
+// of English text (titles, possessives, sentence-initial capitals told
+// apart from names by counts over the whole manuscript), names of Chinese
+// text (speakers before speech verbs, forms of address, places after
+// verbs of motion, with boundaries judged by n-gram counts over the whole
+// manuscript, traditional and simplified alike), the forms of one person
+// merged into one entry only on evidence (containment of one form in
+// another, agreement of titles, and which person the nearby text is
+// about), ranked by mentions and spread over chapters.
+//
+// It only reads: nothing is written but by [WriteDrafts], on request.
+package entitysuggest
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// The kinds of entry.
+const (
+	KindCharacter = "character"
+	KindLocation  = "location"
+)
+
+// Chapter is one chapter of the manuscript.
+type Chapter struct {
+	Number int
+	Text   string
+}
+
+// Suggestion is one entity the manuscript is about.
+type Suggestion struct {
+	// Name is the fullest form the text commonly uses.
+	Name string `json:"name"`
+	// Aliases are the other forms merged into this entry, most used first.
+	Aliases []string `json:"aliases"`
+	// Kind is KindCharacter or KindLocation.
+	Kind string `json:"kind"`
+	// Mentions counts the occurrences of the name and aliases.
+	Mentions int `json:"mentions"`
+	// FirstChapter and LastChapter are the chapter numbers of the first
+	// and the last mention.
+	FirstChapter int `json:"first_chapter"`
+	LastChapter  int `json:"last_chapter"`
+	// Related are the names of the entries most often mentioned in the
+	// same paragraphs: candidate relations.
+	Related []string `json:"related"`
+	// Chapters counts the chapters that mention the entry.
+	Chapters int `json:"-"`
+	// Score is the importance the entries are ranked by.
+	Score float64 `json:"-"`
+}
+
+// Names returns the name followed by the aliases.
+func (s *Suggestion) Names() []string { return append([]string{s.Name}, s.Aliases...) }
+
+// Options tune Suggest.
+type Options struct {
+	// Top keeps the Top most important entries; 0 keeps all.
+	Top int
+	// Related is the number of related entries listed per entry (default 5).
+	Related int
+	// Folder folds traditional and simplified Chinese; nil makes one.
+	Folder *textsearch.Folder
+}
+
+// Suggest returns the entities the chapters are about, most important
+// first. It honours ctx between its stages.
+func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion, error) {
+	if opt.Related == 0 {
+		opt.Related = 5
+	}
+	if opt.Folder == nil {
+		opt.Folder = textsearch.NewFolder()
+	}
+	chapters = slices.Clone(chapters)
+	slices.SortStableFunc(chapters, func(a, b Chapter) int { return a.Number - b.Number })
+	latin, cjk := scriptShares(chapters)
+	var parts []*extraction
+	if latin > 0.2 || cjk == 0 {
+		ex, err := extractLatin(ctx, chapters)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, ex)
+	}
+	if cjk > 0.2 {
+		ex, err := extractCJK(ctx, chapters, opt.Folder)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, ex)
+	}
+	var out []Suggestion
+	for _, ex := range parts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("suggest entities: %w", err)
+		}
+		r := resolve(ex)
+		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
+	}
+	slices.SortStableFunc(out, func(a, b Suggestion) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	if opt.Top > 0 && len(out) > opt.Top {
+		out = out[:opt.Top]
+	}
+	keep := map[string]bool{}
+	for _, s := range out {
+		keep[s.Name] = true
+	}
+	for i := range out {
+		out[i].Related = slices.DeleteFunc(out[i].Related, func(n string) bool { return !keep[n] })
+		if len(out[i].Related) > opt.Related {
+			out[i].Related = out[i].Related[:opt.Related]
+		}
+	}
+	return out, nil
+}
+
+// FromProject suggests entities from a loaded project's manuscript.
+func FromProject(ctx context.Context, p *knowledge.Project, opt Options) ([]Suggestion, error) {
+	chs := make([]Chapter, 0, len(p.Chapters))
+	for _, c := range p.Chapters {
+		chs = append(chs, Chapter{Number: c.Number, Text: c.Document.Body})
+	}
+	return Suggest(ctx, chs, opt)
+}
+
+// scriptShares returns the shares of Latin letters and of CJK characters
+// among the letters of the chapters.
+func scriptShares(chs []Chapter) (latin, cjk float64) {
+	var l, c int
+	for _, ch := range chs {
+		for _, r := range ch.Text {
+			switch {
+			case r < 0x80:
+				if 'a' <= r|0x20 && r|0x20 <= 'z' {
+					l++
+				}
+			case textsearch.IsCJK(r):
+				c++
+			case unicode.IsLetter(r):
+				l++
+			}
+		}
+	}
+	if l+c == 0 {
+		return 0, 0
+	}
+	return float64(l) / float64(l+c), float64(c) / float64(l+c)
+}
+
+// form is one way the text names someone or something ("Mr. Darcy",
+// "寶玉").
+type form struct {
+	text  string // as the text most often writes it
+	count int
+	// sex is 'm', 'f' or 0, from a title; married is 'w' (Mrs.), 'u'
+	// (Miss) or 0.
+	sex, married byte
+	// spec orders resolution: a more specific form ("Elizabeth Bennet")
+	// is placed before the shorter forms that may join it.
+	spec int
+	// provides are the features the form gives the entry it belongs to
+	// ("first:Elizabeth", "last:Bennet", "title:Colonel").
+	provides []string
+	// needs are the features an entry must have for the form to join it
+	// (any one of them).
+	needs []string
+	// malePref marks a bare surname: where men and women share it, the
+	// bare form names the man ("Darcy" is Mr. Darcy, not Miss Darcy).
+	malePref bool
+	// votesOnly marks a form that may join an entry only on the evidence
+	// of the nearby text, however often it occurs ("the countess").
+	votesOnly bool
+	// he and she count subject pronouns right after the form.
+	he, she int
+	// loc and person weigh the evidence of a place and of a person.
+	loc, person float64
+	// drop marks a form that names no entity (a nationality, a group).
+	drop bool
+	// titles are the titles the form carries (in their shown form).
+	titles []string
+	// full marks a full name, of one person only ("Elizabeth Bennet").
+	full bool
+}
+
+// mention is one occurrence of a form.
+type mention struct {
+	chap int32 // index into the chapters
+	pos  int32 // token (Latin) or character (CJK) index in the chapter
+	para int32 // paragraph index in the chapter
+	form int32
+}
+
+// extraction is what a script's extractor found: the forms and every
+// occurrence of them in text order.
+type extraction struct {
+	forms  []*form
+	stream []mention
+	// window is how far back (in pos units) the nearby text reaches when
+	// a form's referent is in question.
+	window int32
+	// fuller reports whether a is a fuller form than b for the entry's
+	// name.
+	fuller func(a, b *form) bool
+}
+
+// entry is a set of forms judged to name one entity.
+type entry struct {
+	forms []int32
+	count int
+	m, f  int // weight of male and female evidence
+	w, u  int // weight of married and unmarried titles
+	feats map[string]bool
+	// fulls counts the full names (two words or more) among its forms.
+	fulls int
+	dead  bool // merged into another entry
+}
+
+func (e *entry) sex() byte {
+	switch {
+	case e.m > 2*e.f && e.m >= 2:
+		return 'm'
+	case e.f > 2*e.m && e.f >= 2:
+		return 'f'
+	}
+	return 0
+}
+
+func (e *entry) married() byte {
+	switch {
+	case e.w > 0 && e.u == 0:
+		return 'w'
+	case e.u > 0 && e.w == 0:
+		return 'u'
+	}
+	return 0
+}
+
+// resolution maps forms to entries; -1 for forms left out (dropped or
+// ambiguous).
+type resolution struct {
+	of      []int32
+	entries []*entry
+}
+
+// resolve groups forms into entries, most specific forms first: a form
+// joins an entry that has one of the features it needs when only one
+// entry qualifies and either the form is that entry's main name or the
+// nearby text points at that entry; when several qualify, only when the
+// nearby text points at one of them, clearly; otherwise an ambiguous form
+// is left out rather than risk merging two people.
+func resolve(ex *extraction) *resolution {
+	r := &resolution{of: make([]int32, len(ex.forms))}
+	for i := range r.of {
+		r.of[i] = -1
+	}
+	byFeat := map[string][]int32{}
+	occ := make([][]int32, len(ex.forms))
+	for i, m := range ex.stream {
+		occ[m.form] = append(occ[m.form], int32(i))
+	}
+	order := make([]int32, 0, len(ex.forms))
+	for i, f := range ex.forms {
+		if !f.drop && f.count > 0 {
+			order = append(order, int32(i))
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		fa, fb := ex.forms[a], ex.forms[b]
+		if c := cmp.Compare(fb.spec, fa.spec); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(fb.count, fa.count); c != 0 {
+			return c
+		}
+		return strings.Compare(fa.text, fb.text)
+	})
+	join := func(fi int32, ei int32) {
+		f, e := ex.forms[fi], r.entries[ei]
+		r.of[fi] = ei
+		e.forms = append(e.forms, fi)
+		e.count += f.count
+		switch f.sex {
+		case 'm':
+			e.m += f.count + 2
+		case 'f':
+			e.f += f.count + 2
+		}
+		e.m += f.he
+		e.f += f.she
+		if f.full {
+			e.fulls++
+		}
+		switch f.married {
+		case 'w':
+			e.w += f.count
+		case 'u':
+			e.u += f.count
+		}
+		for _, p := range f.provides {
+			if !e.feats[p] {
+				e.feats[p] = true
+				byFeat[p] = append(byFeat[p], ei)
+			}
+		}
+	}
+	merge := func(dst, src int32) {
+		d, sr := r.entries[dst], r.entries[src]
+		for _, fi := range sr.forms {
+			r.of[fi] = dst
+		}
+		d.forms = append(d.forms, sr.forms...)
+		d.count += sr.count
+		d.m, d.f, d.w, d.u, d.fulls = d.m+sr.m, d.f+sr.f, d.w+sr.w, d.u+sr.u, d.fulls+sr.fulls
+		for p := range sr.feats {
+			if !d.feats[p] {
+				d.feats[p] = true
+				byFeat[p] = append(byFeat[p], dst)
+			}
+		}
+		*sr = entry{dead: true}
+	}
+	for _, fi := range order {
+		f := ex.forms[fi]
+		var cands []int32
+		strength := map[int32]int{}
+		for _, n := range f.needs {
+			st := needStrength(n)
+			for _, ei := range byFeat[n] {
+				if r.entries[ei].dead || !compatible(f, r.entries[ei]) {
+					continue
+				}
+				if !slices.Contains(cands, ei) {
+					cands = append(cands, ei)
+				}
+				strength[ei] = max(strength[ei], st)
+			}
+		}
+		if f.malePref && len(cands) > 1 {
+			men := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool { return r.entries[ei].sex() != 'm' })
+			if len(men) > 0 {
+				cands = men
+			}
+		}
+		if f.titles != nil && len(cands) > 1 {
+			// "Prince Vasíli" is the Vasíli called prince elsewhere.
+			same := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
+				for _, t := range f.titles {
+					if r.entries[ei].feats["title:"+t] {
+						return false
+					}
+				}
+				return true
+			})
+			if len(same) > 0 {
+				cands = same
+			}
+		}
+		newEntry := func() {
+			r.entries = append(r.entries, &entry{feats: map[string]bool{}})
+			join(fi, int32(len(r.entries)-1))
+		}
+		if len(cands) == 0 {
+			newEntry()
+			continue
+		}
+		var whole []int32
+		for _, c := range cands {
+			if strength[c] == linkWhole {
+				whole = append(whole, c)
+			}
+		}
+		if len(whole) == 1 {
+			// The same full name, with or without a title.
+			join(fi, whole[0])
+			continue
+		}
+		votes, cast := vote(ex, r, occ[fi], cands)
+		best := cands[0]
+		for _, c := range cands {
+			if votes[c] > votes[best] || votes[c] == votes[best] && r.entries[c].count > r.entries[best].count {
+				best = c
+			}
+		}
+		nb := votes[best]
+		fulls := 0
+		men := true
+		for _, c := range cands {
+			men = men && strength[c] == linkWeak // the same word as a family name in all
+			if r.entries[c].fulls > 0 {
+				fulls++
+			}
+			men = men && r.entries[c].sex() == 'm'
+		}
+		switch {
+		case f.votesOnly:
+			// A rank standing for a person ("the countess") joins the
+			// one person of that rank the nearby text names, if the text
+			// has one; else it is an entry of its own.
+			if len(cands) == 1 && float64(nb) >= 0.5*float64(f.count) && nb >= 2 {
+				join(fi, best)
+			} else {
+				newEntry()
+			}
+		case len(cands) > 1 && f.malePref && men && fulls <= 1:
+			// "Kutúzov" beside "General Kutúzov" and "Prince Kutúzov":
+			// one man under several titles, as no two given names
+			// tell two men of that name apart.
+			join(fi, best)
+			for _, c := range cands {
+				if c != best {
+					merge(best, c)
+				}
+			}
+		case len(cands) == 1 && f.malePref && r.entries[best].sex() == 'm':
+			// A bare name shared by one man only: "Bingley" is Mr.
+			// Bingley, whatever his sisters are called.
+			join(fi, best)
+		case len(cands) == 1 && strength[best] >= linkGiven && !f.votesOnly && f.count >= r.entries[best].count:
+			// The form is the entry's main name ("Elizabeth"): the rarer
+			// fuller form that founded the entry only spells it out. Not
+			// so for a family name: "Mr. Bingley" is not "Caroline
+			// Bingley".
+			join(fi, best)
+		case len(cands) == 1 && float64(nb) >= 0.3*float64(f.count) && nb >= 2:
+			join(fi, best)
+		case len(cands) > 1 && float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)):
+			join(fi, best)
+		default:
+			// Nothing says which entry the form is of, or that it is the
+			// one entry's: someone else of the same name ("Catherine"
+			// beside "Lady Catherine", "Mrs. Bennet" beside "Jane
+			// Bennet").
+			newEntry()
+		}
+	}
+	return r
+}
+
+// How strongly a feature ties a form to an entry.
+const (
+	linkWeak  = 1 // a family name, a title: shared by a family, a rank
+	linkGiven = 2 // a given name
+	linkWhole = 3 // a whole name of two or more words
+)
+
+// needStrength tells how strongly the need n ties a form to an entry.
+func needStrength(n string) int {
+	kind, _, _ := strings.Cut(n, ":")
+	switch kind {
+	case "full", "first2", "last2", "whole":
+		return linkWhole
+	case "first", "given", "place", "sub":
+		return linkGiven
+	}
+	return linkWeak
+}
+
+// compatible reports whether f may name someone of entry e: no clash of
+// sex or of married and unmarried titles.
+func compatible(f *form, e *entry) bool {
+	if f.sex != 0 {
+		if s := e.sex(); s != 0 && s != f.sex {
+			return false
+		}
+	}
+	if f.married != 0 {
+		if m := e.married(); m != 0 && m != f.married {
+			return false
+		}
+	}
+	return true
+}
+
+// vote asks, for each occurrence of a form, which candidate entry the
+// nearest mention around it (within the window, the same chapter; the
+// preceding text first) belongs to.
+func vote(ex *extraction, r *resolution, occ []int32, cands []int32) (map[int32]int, int) {
+	votes := map[int32]int{}
+	cast := 0
+	isCand := func(fi int32) (int32, bool) {
+		ei := r.of[fi]
+		if ei < 0 {
+			return 0, false
+		}
+		return ei, slices.Contains(cands, ei)
+	}
+	for _, si := range occ {
+		m := ex.stream[si]
+		found := false
+		for j := si - 1; j >= 0; j-- {
+			o := ex.stream[j]
+			if o.chap != m.chap || o.pos < m.pos-ex.window {
+				break
+			}
+			if ei, ok := isCand(o.form); ok {
+				votes[ei]++
+				cast++
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		for j := si + 1; j < int32(len(ex.stream)); j++ {
+			o := ex.stream[j]
+			if o.chap != m.chap || o.pos > m.pos+ex.window {
+				break
+			}
+			if ei, ok := isCand(o.form); ok {
+				votes[ei]++
+				cast++
+				break
+			}
+		}
+	}
+	return votes, cast
+}
+
+// suggestions turns the entries into suggestions with mentions, chapter
+// span, kind, related entries and score.
+func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated int) []Suggestion {
+	n := len(r.entries)
+	first := make([]int32, n)
+	last := make([]int32, n)
+	mentions := make([]int, n)
+	chapSeen := make([]int32, n)
+	nChap := make([]int, n)
+	for i := range first {
+		first[i], last[i], chapSeen[i] = -1, -1, -1
+	}
+	type pk struct{ chap, para int32 }
+	var cur pk
+	var inPara []int32
+	pair := map[[2]int32]int{}
+	flush := func() {
+		for a := 0; a < len(inPara); a++ {
+			for b := a + 1; b < len(inPara); b++ {
+				x, y := inPara[a], inPara[b]
+				if x > y {
+					x, y = y, x
+				}
+				pair[[2]int32{x, y}]++
+			}
+		}
+		inPara = inPara[:0]
+	}
+	for _, m := range ex.stream {
+		ei := r.of[m.form]
+		if ei < 0 {
+			continue
+		}
+		if k := (pk{m.chap, m.para}); k != cur {
+			flush()
+			cur = k
+		}
+		if !slices.Contains(inPara, ei) {
+			inPara = append(inPara, ei)
+		}
+		mentions[ei]++
+		if first[ei] < 0 {
+			first[ei] = m.chap
+		}
+		last[ei] = m.chap
+		if chapSeen[ei] != m.chap {
+			chapSeen[ei] = m.chap
+			nChap[ei]++
+		}
+	}
+	flush()
+	related := make([][]int32, n)
+	relScore := map[[2]int32]float64{}
+	for k, c := range pair {
+		if c < 2 {
+			continue
+		}
+		s := float64(c) / math.Sqrt(float64(mentions[k[0]])*float64(mentions[k[1]]))
+		relScore[k] = s
+		related[k[0]] = append(related[k[0]], k[1])
+		related[k[1]] = append(related[k[1]], k[0])
+	}
+	total := max(1, len(chapters))
+	out := make([]Suggestion, 0, n)
+	idx := make([]int, n)
+	for ei, e := range r.entries {
+		idx[ei] = -1
+		if mentions[ei] == 0 {
+			continue
+		}
+		name, aliases := ex.names(e)
+		if name == "" {
+			continue
+		}
+		var loc, person float64
+		for _, fi := range e.forms {
+			loc += ex.forms[fi].loc
+			person += ex.forms[fi].person
+		}
+		kind := KindCharacter
+		if loc >= 0.15*float64(mentions[ei]) && loc > 2*person {
+			kind = KindLocation
+		}
+		spread := float64(nChap[ei]) / float64(total)
+		idx[ei] = len(out)
+		out = append(out, Suggestion{
+			Name:         name,
+			Aliases:      aliases,
+			Kind:         kind,
+			Mentions:     mentions[ei],
+			FirstChapter: chapters[first[ei]].Number,
+			LastChapter:  chapters[last[ei]].Number,
+			Chapters:     nChap[ei],
+			Score:        float64(mentions[ei]) * math.Sqrt(0.1+spread),
+		})
+	}
+	for ei := range r.entries {
+		if idx[ei] < 0 {
+			continue
+		}
+		rel := related[ei]
+		key := func(o int32) [2]int32 {
+			if o < int32(ei) {
+				return [2]int32{o, int32(ei)}
+			}
+			return [2]int32{int32(ei), o}
+		}
+		slices.SortStableFunc(rel, func(a, b int32) int {
+			if c := cmp.Compare(relScore[key(b)], relScore[key(a)]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, o := range rel {
+			if idx[o] >= 0 {
+				out[idx[ei]].Related = append(out[idx[ei]].Related, out[idx[o]].Name)
+			}
+			if len(out[idx[ei]].Related) >= 4*nRelated {
+				break // Suggest trims to the entries it keeps
+			}
+		}
+	}
+	return out
+}
+
+// names picks an entry's name (the fullest form it commonly uses) and its
+// aliases (the other forms, most used first).
+func (ex *extraction) names(e *entry) (string, []string) {
+	forms := slices.Clone(e.forms)
+	slices.SortStableFunc(forms, func(a, b int32) int {
+		if c := cmp.Compare(ex.forms[b].count, ex.forms[a].count); c != 0 {
+			return c
+		}
+		return strings.Compare(ex.forms[a].text, ex.forms[b].text)
+	})
+	top := ex.forms[forms[0]].count
+	name := forms[0]
+	for _, fi := range forms[1:] {
+		f := ex.forms[fi]
+		if f.count >= 2 && f.count*100 >= top && ex.fuller(f, ex.forms[name]) {
+			name = fi
+		}
+	}
+	var aliases []string
+	seen := map[string]bool{ex.forms[name].text: true}
+	for _, fi := range forms {
+		t := ex.forms[fi].text
+		if fi == name || seen[t] {
+			continue
+		}
+		seen[t] = true
+		aliases = append(aliases, t)
+	}
+	return ex.forms[name].text, aliases
+}

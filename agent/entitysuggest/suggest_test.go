@@ -1,0 +1,161 @@
+package entitysuggest
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// book repeats paragraphs into chapters: the counts the suggester judges
+// by need more than one sentence of each kind.
+func book(times int, paras ...string) []Chapter {
+	var chs []Chapter
+	for n := 1; n <= 3; n++ {
+		var b strings.Builder
+		b.WriteString("Chapter\n\n")
+		for range times {
+			for _, p := range paras {
+				b.WriteString(p)
+				b.WriteString("\n\n")
+			}
+		}
+		chs = append(chs, Chapter{Number: n, Text: b.String()})
+	}
+	return chs
+}
+
+var testFolder = textsearch.NewFolder()
+
+// entryOf returns the entry carrying name (traditional and simplified
+// folded), or nil.
+func entryOf(sugg []Suggestion, name string) *Suggestion {
+	for i := range sugg {
+		if hasName(&sugg[i], name) {
+			return &sugg[i]
+		}
+	}
+	return nil
+}
+
+func hasName(s *Suggestion, name string) bool {
+	return slices.ContainsFunc(s.Names(), func(n string) bool { return testFolder.Fold(n) == testFolder.Fold(name) })
+}
+
+func TestSuggest(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		// together lists names that must be in one entry; apart, names
+		// that must not; absent, words that must be in no entry.
+		together [][]string
+		apart    [][2]string
+		absent   []string
+		kinds    map[string]string
+	}{
+		{
+			name: "english given name joins its full name; titles keep two people apart",
+			chapters: book(4,
+				"Elizabeth Bennet walked to Meryton with her sister, and the walk was long.",
+				"However tired she was, Elizabeth said nothing; the road went on, and Elizabeth smiled at Jane.",
+				"Mrs. Bennet was loud, and Mr. Bennet was quiet in the library at Longbourn.",
+				"The evening came. Jane laughed, and Mr. Bennet read while Mrs. Bennet talked of Netherfield Park.",
+				"They dined at Netherfield, and she said that Netherfield was grand; Darcy's pride was plain.",
+				"Mr. Darcy bowed, and Darcy said little; Elizabeth's answer was quick.",
+			),
+			together: [][]string{{"Elizabeth Bennet", "Elizabeth"}, {"Mr. Darcy", "Darcy"}, {"Netherfield Park", "Netherfield"}},
+			apart:    [][2]string{{"Mr. Bennet", "Mrs. Bennet"}, {"Elizabeth", "Jane"}},
+			absent:   []string{"However", "The", "They"},
+			kinds:    map[string]string{"Netherfield": KindLocation, "Elizabeth": KindCharacter, "Mr. Darcy": KindCharacter},
+		},
+		{
+			name: "a bare given name with nothing nearby tying it to the titled one stays apart",
+			chapters: append(book(3,
+				"Lady Catherine spoke at Rosings, and Lady Catherine de Bourgh ruled the table.",
+				"Lady Catherine asked again; Lady Catherine was displeased.",
+			), Chapter{Number: 4, Text: strings.Repeat("Far away, Kitty and Catherine ran to the shops in the village.\n\nCatherine laughed at the shops, and Kitty laughed with her.\n\n", 3)}),
+			together: [][]string{{"Lady Catherine", "Lady Catherine de Bourgh"}},
+			apart:    [][2]string{{"Catherine", "Lady Catherine"}},
+		},
+		{
+			name: "chinese speakers, full names and forms of address, traditional and simplified folded",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回　開卷\n\n" + strings.Repeat("賈寶玉進來了。寶玉笑道：“好。”黛玉道：“去罷。”林黛玉聽了，便往大觀園來。寶玉說：“妹妹。”黛玉笑道：“是。”眾人都說：“好。”一個婆子道：“來了。”婆子們都笑。\n", 6)},
+				{Number: 2, Text: "第二回　又一回\n\n" + strings.Repeat("宝玉笑道：“来。”黛玉道：“不。”林黛玉叹道：“罢了。”宝玉便往大观园去。贾宝玉说道：“是。”林姑娘道：“嗯。”\n", 6)},
+			},
+			together: [][]string{{"寶玉", "賈寶玉"}, {"黛玉", "林黛玉"}},
+			apart:    [][2]string{{"寶玉", "黛玉"}},
+			absent:   []string{"眾人", "婆子", "一個"},
+			kinds:    map[string]string{"大觀園": KindLocation, "寶玉": KindCharacter},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, tg := range c.together {
+				e := entryOf(sugg, tg[0])
+				if e == nil {
+					t.Errorf("no entry with %q in %v", tg[0], got)
+					continue
+				}
+				for _, n := range tg[1:] {
+					if !hasName(e, n) {
+						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+					}
+				}
+			}
+			for _, ap := range c.apart {
+				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+			for _, a := range c.absent {
+				if e := entryOf(sugg, a); e != nil {
+					t.Errorf("%q suggested: %v", a, e.Names())
+				}
+			}
+			for n, k := range c.kinds {
+				if e := entryOf(sugg, n); e == nil || e.Kind != k {
+					t.Errorf("kind of %q: got %+v, want %s", n, e, k)
+				}
+			}
+			for _, s := range sugg {
+				if s.FirstChapter > s.LastChapter || s.Mentions <= 0 {
+					t.Errorf("bad span or count: %+v", s)
+				}
+			}
+		})
+	}
+}
+
+func TestSuggestEmptyAndCancelled(t *testing.T) {
+	sugg, err := Suggest(context.Background(), nil, Options{})
+	if err != nil || len(sugg) != 0 {
+		t.Fatalf("no chapters: %v %v", sugg, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Suggest(ctx, book(2, "Elizabeth met Jane, and Elizabeth smiled at Jane."), Options{}); err == nil {
+		t.Fatal("a cancelled context must stop the suggester")
+	}
+}
+
+// FuzzSuggest: any text gives suggestions or an error, never a panic.
+func FuzzSuggest(f *testing.F) {
+	f.Add("Mr. Darcy said, “Elizabeth!” and Elizabeth's reply came.", "寶玉笑道：“好。”往大觀園來。")
+	f.Add("\x00\xff'’s — “", "道道道說")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if _, err := Suggest(context.Background(), []Chapter{{Number: 1, Text: a}, {Number: 2, Text: b}}, Options{Folder: testFolder}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
