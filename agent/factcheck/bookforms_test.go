@@ -169,3 +169,32 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestContinuityAgainstTheBook: "Russian" after a chapter that wrote
+// "Russia" is no misspelling when the book uses both often; a form the
+// book has used once is still questioned.
+func TestContinuityAgainstTheBook(t *testing.T) {
+	often := bookProject(t, map[string]string{
+		"manuscript/chapter-01/content.md": "Chapter I\n\n" + strings.Repeat("Russia and the Russian army. ", 10),
+	})
+	rarely := bookProject(t, map[string]string{
+		"manuscript/chapter-01/content.md": "Chapter I\n\n" + strings.Repeat("Russia. ", 10) + "The Russian army.",
+	})
+	prev := "Chapter I\n\nThe Emperor of Russia spoke. Russia was at war."
+	text := "The Russian army marched."
+	count := func(k *Knowledge) int {
+		n := 0
+		for _, f := range Check(text, 2, k, prev) {
+			if f.Type == TypeContinuity {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(often); n != 0 {
+		t.Errorf("a form the book uses often: %d continuity findings", n)
+	}
+	if n := count(rarely); n != 1 {
+		t.Errorf("a form the book used once: %d continuity findings, want 1", n)
+	}
+}

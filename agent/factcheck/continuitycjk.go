@@ -299,7 +299,8 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 						continue
 					}
 					start, end := d.roff[i], d.roff[i+n]
-					if d.overlapsMention(start, end) || countRunes(rs, window) > 1 || countRunes(prs, window) > 0 {
+					if d.overlapsMention(start, end) || countRunes(rs, window) > 1 || countRunes(prs, window) > 0 ||
+						k.book.knownCJK(string(window), string(c.runes)) {
 						continue
 					}
 					was := prevSpelling(prev, prs, c.runes)
