@@ -63,7 +63,7 @@ func TestEvalBooks(t *testing.T) {
 		aliasShare     float64
 	}{
 		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.55},
-		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.20},
+		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.33},
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.40},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.30},
 		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.15},

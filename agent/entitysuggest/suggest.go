@@ -108,6 +108,9 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 		r := resolve(ex)
 		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
 	}
+	if cjk > 0.2 {
+		addressForms(out, chapters, opt.Folder)
+	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c

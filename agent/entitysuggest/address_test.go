@@ -1,0 +1,34 @@
+package entitysuggest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestAddressForms: forms of address built on a name join its entry
+// (琏二爷, 林姑娘, 云丫头) counted apart from the full name; a stem two
+// entries share (宝 of 宝玉 and 宝钗) and words that name someone else by
+// the name (琏二奶奶, the wife) join no one.
+func TestAddressForms(t *testing.T) {
+	text := strings.Repeat("贾琏笑道。琏二爷来了。", 4) + strings.Repeat("林黛玉哭了。林姑娘不理。", 4) +
+		strings.Repeat("史湘云笑道。云丫头来了。", 4) + strings.Repeat("宝玉道。宝钗道。宝姑娘来了。", 4) +
+		strings.Repeat("琏二奶奶来了。", 3) + strings.Repeat("鸳鸯姐姐说。", 4)
+	out := []Suggestion{
+		{Name: "贾琏", Kind: KindCharacter}, {Name: "林黛玉", Kind: KindCharacter}, {Name: "史湘云", Aliases: []string{"湘云"}, Kind: KindCharacter},
+		{Name: "宝玉", Kind: KindCharacter}, {Name: "宝钗", Kind: KindCharacter}, {Name: "鸳鸯", Kind: KindCharacter},
+	}
+	addressForms(out, []Chapter{{Number: 1, Text: text}}, testFolder)
+	want := map[string][]string{
+		"贾琏": {"琏二爷"}, "林黛玉": {"林姑娘"}, "史湘云": {"湘云", "云丫头"}, "宝玉": nil, "宝钗": nil, "鸳鸯": {"鸳鸯姐姐"},
+	}
+	for _, s := range out {
+		got := slices.Clone(s.Aliases)
+		slices.Sort(got)
+		w := slices.Clone(want[s.Name])
+		slices.Sort(w)
+		if !slices.Equal(got, w) {
+			t.Errorf("%s: aliases %v, want %v", s.Name, got, w)
+		}
+	}
+}
