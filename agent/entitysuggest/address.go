@@ -29,15 +29,6 @@ const minAddressUses = 3
 // 薛 of 薛蟠 and 薛姨妈) addresses neither for sure and is left alone, so
 // that no entry merges two people.
 func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folder) {
-	var book, orig strings.Builder
-	for _, c := range chapters {
-		book.WriteString(folder.Fold(c.Text))
-		book.WriteByte('\n')
-		orig.WriteString(c.Text)
-		orig.WriteByte('\n')
-	}
-	folded := book.String()
-	origRunes := []rune(orig.String())
 	// stems[s] are the entries a stem may address; before[s] the
 	// characters that stand before the stem in those names (鸳 of 鸳鸯
 	// before 鸯); taken[n] the entry that has n as a name already.
@@ -61,47 +52,105 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 			}
 		}
 	}
+	byFirst := map[rune][]string{}
+	for st, owners := range stems {
+		if len(owners) == 1 {
+			r, _ := utf8.DecodeRuneInString(st)
+			byFirst[r] = append(byFirst[r], st)
+		}
+	}
+	if len(byFirst) == 0 {
+		return
+	}
+	// One pass over the book counts every stem and every form built on
+	// one, and keeps where each form first stands, to show it as written.
+	type seen struct {
+		n       int
+		written string
+	}
+	forms := map[string]*seen{}
+	single := map[string]int{}
+	for _, c := range chapters {
+		orig := []rune(c.Text)
+		rs := []rune(folder.Fold(c.Text))
+		if len(rs) != len(orig) {
+			orig = rs // folding keeps one rune for one; never trust it blindly
+		}
+		for i, r := range rs {
+			for _, st := range byFirst[r] {
+				sr := []rune(st)
+				if !hasRunes(rs[i:], sr) {
+					continue
+				}
+				if len(sr) == 1 {
+					single[st]++
+				}
+				if followsAny(rs[:i], before[st]) {
+					continue // inside the full name (鸳鸯姐姐 for 鸯姐姐)
+				}
+				rest := rs[i+len(sr):]
+				for _, suf := range addressSuffixes {
+					fr := []rune(suf)
+					if !hasRunes(rest, fr) {
+						continue
+					}
+					form := st + suf
+					f := forms[form]
+					if f == nil {
+						f = &seen{written: string(orig[i : i+len(sr)+len(fr)])}
+						forms[form] = f
+					}
+					f.n++
+				}
+			}
+		}
+	}
 	for st, owners := range stems {
 		if len(owners) != 1 {
 			continue
 		}
 		s := &out[owners[0]]
-		// One character addresses someone only where the book uses it
-		// in their names a third of the times at least (琏, 黛); 之 of
-		// 林之孝 is everywhere.
-		if utf8.RuneCountInString(st) == 1 {
-			inNames := 0
-			for _, n := range s.Names() {
-				if f := folder.Fold(n); strings.Contains(f, st) {
-					inNames += strings.Count(folded, f)
-				}
-			}
-			if strings.Count(folded, st) > 3*inNames {
-				continue
-			}
+		// One character addresses someone only where the book uses it in
+		// their names a third of the times at least (琏, 黛); 之 of 林之孝
+		// is everywhere.
+		if n, ok := single[st]; ok && n > 3*s.Mentions {
+			continue
 		}
 		for _, suf := range addressSuffixes {
 			form := st + suf
-			if taken[form] {
+			f := forms[form]
+			if taken[form] || f == nil || f.n < minAddressUses {
 				continue
 			}
-			// Occurrences inside the full name (鸳鸯姐姐 for 鸯姐姐) are
-			// the name's, not this form's.
-			n := strings.Count(folded, form)
-			for _, b := range before[st] {
-				n -= strings.Count(folded, b+form)
-			}
-			if n < minAddressUses {
-				continue
-			}
-			// Shown as the book writes it: folding keeps one rune for one.
-			at := utf8.RuneCountInString(folded[:strings.Index(folded, form)])
-			written := string(origRunes[at : at+utf8.RuneCountInString(form)])
-			s.Aliases = append(s.Aliases, written)
-			s.Mentions += n
+			s.Aliases = append(s.Aliases, f.written)
+			s.Mentions += f.n
 			taken[form] = true
 		}
 	}
+}
+
+// hasRunes reports whether rs starts with prefix.
+func hasRunes(rs, prefix []rune) bool {
+	if len(rs) < len(prefix) {
+		return false
+	}
+	for i, r := range prefix {
+		if rs[i] != r {
+			return false
+		}
+	}
+	return true
+}
+
+// followsAny reports whether rs ends with one of the strings.
+func followsAny(rs []rune, ends []string) bool {
+	for _, e := range ends {
+		er := []rune(e)
+		if len(rs) >= len(er) && hasRunes(rs[len(rs)-len(er):], er) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameStems are the parts of a (folded) Chinese name a form of address

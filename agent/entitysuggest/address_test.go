@@ -15,8 +15,9 @@ func TestAddressForms(t *testing.T) {
 		strings.Repeat("史湘云笑道。云丫头来了。", 4) + strings.Repeat("宝玉道。宝钗道。宝姑娘来了。", 4) +
 		strings.Repeat("琏二奶奶来了。", 3) + strings.Repeat("鸳鸯姐姐说。", 4)
 	out := []Suggestion{
-		{Name: "贾琏", Kind: KindCharacter}, {Name: "林黛玉", Kind: KindCharacter}, {Name: "史湘云", Aliases: []string{"湘云"}, Kind: KindCharacter},
-		{Name: "宝玉", Kind: KindCharacter}, {Name: "宝钗", Kind: KindCharacter}, {Name: "鸳鸯", Kind: KindCharacter},
+		{Name: "贾琏", Kind: KindCharacter, Mentions: 4}, {Name: "林黛玉", Kind: KindCharacter, Mentions: 4},
+		{Name: "史湘云", Aliases: []string{"湘云"}, Kind: KindCharacter, Mentions: 4},
+		{Name: "宝玉", Kind: KindCharacter, Mentions: 4}, {Name: "宝钗", Kind: KindCharacter, Mentions: 4}, {Name: "鸳鸯", Kind: KindCharacter, Mentions: 4},
 	}
 	addressForms(out, []Chapter{{Number: 1, Text: text}}, testFolder)
 	want := map[string][]string{
