@@ -239,6 +239,20 @@ func usePath(fromPath, usePath string) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(fromPath), filepath.FromSlash(usePath)))
 }
 
+// Tokens is what the resource written as path costs at level, as far as
+// the snapshot knows: the full text (L2) estimated from the file's size
+// (front matter included), never under: a token is at least a CJK
+// character (3 bytes in UTF-8) or three bytes of other text, as `flowcabal
+// check` estimates. L0 and L1 are written by the store, which the
+// snapshot does not read: ok is false for them.
+func (s *Snapshot) Tokens(path, level string) (int, bool) {
+	r, ok := s.resByPath[path]
+	if !ok || level != "L2" {
+		return 0, false
+	}
+	return int((r.Size + 2) / 3), true
+}
+
 // Budget is the project's default Role A budget.
 func (s *Snapshot) Budget() int {
 	if s.Config == nil {
@@ -278,16 +292,7 @@ func (s *Snapshot) env(deps *[]string, load func(path string, f *File) *workflow
 			}
 			return out
 		},
-		// Estimated from the file's size (front matter included), never
-		// under: a token is at least a CJK character (3 bytes in UTF-8) or
-		// three bytes of other text, as `flowcabal check` estimates.
-		Tokens: func(path, level string) (int, bool) {
-			r, ok := s.resByPath[path]
-			if !ok || level != "L2" {
-				return 0, false
-			}
-			return int((r.Size + 2) / 3), true
-		},
+		Tokens:        s.Tokens,
 		DefaultBudget: s.Budget(),
 		Models:        s.models(),
 		Root:          s.Root,
