@@ -99,7 +99,8 @@ func TestEveryPositionAnswers(t *testing.T) {
 	s.open("workflows/a.flow")
 	lines := strings.Split(astralFlow, "\n")
 	methods := []string{"textDocument/hover", "textDocument/definition", "textDocument/references",
-		"textDocument/completion", "textDocument/prepareRename", "textDocument/codeAction"}
+		"textDocument/completion", "textDocument/prepareRename", "textDocument/codeAction",
+		"textDocument/documentHighlight", "textDocument/selectionRange", "textDocument/prepareCallHierarchy"}
 	for l, line := range lines {
 		units := 0
 		for _, r := range line {
@@ -116,6 +117,7 @@ func TestEveryPositionAnswers(t *testing.T) {
 				params := docPos(uri, p)
 				params["context"] = map[string]any{"includeDeclaration": true, "diagnostics": []any{}}
 				params["range"] = protocol.Range{Start: p, End: p}
+				params["positions"] = []protocol.Position{p}
 				err := s.client.Call(s.ctx, m, params, nil)
 				if code := codeOf(err); err != nil && code != codeRequestFailed && code != jsonrpc2.InvalidParams {
 					t.Fatalf("%s at %d:%d: %v", m, l, c, err)
@@ -230,5 +232,93 @@ func TestLargeOutlineFraming(t *testing.T) {
 	s.call("flowcabal/ping", nil, &pong)
 	if pong != "pong" {
 		t.Errorf("ping after a large answer: %q", pong)
+	}
+}
+
+// TestNavigationInEveryEncoding asks documentHighlight, documentLink,
+// selectionRange and the call hierarchy of a file with Chinese names and
+// astral characters, in UTF-16 (VS Code) and UTF-8 (negotiated): the text
+// each range covers, cut by the client in its own encoding, must be the
+// same in both.
+func TestNavigationInEveryEncoding(t *testing.T) {
+	text := astralFlow + "\nnode 尾声 {\n  user \"\"\"\n    😀𠀀 {{@meta/style-guide:L1}} 与 {{大纲}}\n  \"\"\"\n}\n"
+	for _, tc := range []struct {
+		payload string
+		utf8    bool
+	}{{"vscode-1.100.json", false}, {"spec-3.17-extremes.json", true}} {
+		t.Run(tc.payload, func(t *testing.T) {
+			files := flowFiles()
+			files["workflows/a.flow"] = text
+			s := newSession(t, tc.payload, files)
+			if s.utf8 != tc.utf8 {
+				t.Fatalf("negotiated utf-8 %v, want %v", s.utf8, tc.utf8)
+			}
+			uri := s.uri("workflows/a.flow")
+			doc := map[string]any{"uri": uri}
+			s.open("workflows/a.flow")
+			slice := func(r protocol.Range) string {
+				sl, err := lsptest.Slice(text, r, s.utf8)
+				if err != nil {
+					return "!" + err.Error()
+				}
+				return sl
+			}
+			check := func(what string, got, want []string) {
+				t.Helper()
+				if strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("%s:\n got %q\nwant %q", what, got, want)
+				}
+			}
+
+			var hs []protocol.DocumentHighlight
+			s.call("textDocument/documentHighlight", docPos(uri, s.pos(text, "{{前|提}}")), &hs)
+			var got []string
+			for _, h := range hs {
+				got = append(got, h.Kind.String()+" "+slice(h.Range))
+			}
+			check("highlight", got, []string{"Write 前提", "Read {{前提}}"})
+
+			var links []protocol.DocumentLink
+			s.call("textDocument/documentLink", map[string]any{"textDocument": doc}, &links)
+			got = nil
+			for _, l := range links {
+				got = append(got, slice(l.Range)+" "+string(l.Target)[len(s.uri("")):]+" "+l.Tooltip)
+			}
+			check("links", got, []string{"@meta/style-guide:L1 /meta/style-guide.md meta/style-guide.md at L1 (overview); its full text (L2) is ~12 tokens"})
+
+			var srs []protocol.SelectionRange
+			s.call("textDocument/selectionRange", map[string]any{"textDocument": doc, "positions": []protocol.Position{s.pos(text, "与 {{大|纲}}")}}, &srs)
+			got = nil
+			for r := &srs[0]; r != nil; r = r.Parent {
+				got = append(got, slice(r.Range))
+			}
+			node := text[strings.Index(text, "node 尾声"):]
+			check("selection", got, []string{"{{大纲}}", "😀𠀀 {{@meta/style-guide:L1}} 与 {{大纲}}", node[strings.Index(node, "user") : len(node)-3], node[:len(node)-1], text})
+
+			var items []protocol.CallHierarchyItem
+			s.call("textDocument/prepareCallHierarchy", docPos(uri, s.pos(text, "与 {{大|纲}}")), &items)
+			if len(items) != 1 || slice(items[0].SelectionRange) != "大纲" {
+				t.Fatalf("prepareCallHierarchy: %+v", items)
+			}
+			var in []protocol.CallHierarchyIncomingCall
+			s.call("callHierarchy/incomingCalls", map[string]any{"item": items[0]}, &in)
+			got = nil
+			for _, c := range in {
+				for _, r := range c.FromRanges {
+					got = append(got, c.From.Name+" "+slice(c.From.SelectionRange)+" "+slice(r))
+				}
+			}
+			check("incoming", got, []string{"尾声 尾声 {{大纲}}"})
+			var out []protocol.CallHierarchyOutgoingCall
+			s.call("callHierarchy/outgoingCalls", map[string]any{"item": items[0]}, &out)
+			got = nil
+			for _, c := range out {
+				for _, r := range c.FromRanges {
+					got = append(got, c.To.Name+" "+slice(r))
+				}
+			}
+			// {{premis}} names no node: no call.
+			check("outgoing", got, []string{"前提 {{前提}}", "premise {{premise}}"})
+		})
 	}
 }

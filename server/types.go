@@ -134,6 +134,10 @@ type serverCapabilities struct {
 	HoverProvider              bool                              `json:"hoverProvider"`
 	DefinitionProvider         bool                              `json:"definitionProvider"`
 	ReferencesProvider         bool                              `json:"referencesProvider"`
+	DocumentHighlightProvider  bool                              `json:"documentHighlightProvider"`
+	DocumentLinkProvider       *protocol.DocumentLinkOptions     `json:"documentLinkProvider,omitempty"`
+	SelectionRangeProvider     bool                              `json:"selectionRangeProvider"`
+	CallHierarchyProvider      bool                              `json:"callHierarchyProvider"`
 	DocumentSymbolProvider     bool                              `json:"documentSymbolProvider"`
 	WorkspaceSymbolProvider    bool                              `json:"workspaceSymbolProvider"`
 	CodeActionProvider         *codeActionOptions                `json:"codeActionProvider,omitempty"`

@@ -125,6 +125,7 @@ type useSite struct {
 	PF   *workflowlang.File
 	Ref  *workflowlang.Ref
 	Key  *workflowlang.Ident // set instead of Ref: a `use` argument filling an input
+	Node *workflowlang.Node  // the node whose prompt holds Ref; nil elsewhere
 }
 
 // span is what a rename replaces and references show.
@@ -155,7 +156,7 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 	var out []useSite
 	for _, r := range allRefs(t.PF) {
 		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == t.Name {
-			out = append(out, useSite{t.File, t.PF, r.Ref, nil})
+			out = append(out, useSite{t.File, t.PF, r.Ref, nil, r.Node})
 		}
 	}
 	if t.File.Path == "" {
@@ -174,13 +175,13 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 			}
 			for _, r := range allRefs(opf) {
 				if r.Ref.Kind == workflowlang.RefUse && r.Ref.Alias == u.Alias.Name && r.Ref.Name == t.Name {
-					out = append(out, useSite{of, opf, r.Ref, nil})
+					out = append(out, useSite{of, opf, r.Ref, nil, r.Node})
 				}
 			}
 			if input {
 				for _, a := range u.Args {
 					if a.Key.Name == t.Name {
-						out = append(out, useSite{of, opf, nil, &a.Key})
+						out = append(out, useSite{of, opf, nil, &a.Key, nil})
 					}
 				}
 			}

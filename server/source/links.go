@@ -1,0 +1,72 @@
+package source
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/workflowlang"
+	"go.lsp.dev/protocol"
+)
+
+// levelNames say what each level of a resource is, for tooltips.
+var levelNames = map[string]string{"L0": "one line", "L1": "overview", "L2": "full text"}
+
+// DocumentLinks returns a link for every {{@path}} of f (in prompts, `use`
+// arguments and input defaults) to the resource's file, and for the path
+// of every `use` to the workflow it names. A path that names nothing is
+// not a link: its diagnostic says what is wrong, and a link would open an
+// empty file.
+func DocumentLinks(snap *cache.Snapshot, f *cache.File, o Options) []protocol.DocumentLink {
+	pf := snap.Parse(f)
+	out := []protocol.DocumentLink{}
+	for _, u := range pf.Uses {
+		uf, ok := usedFile(snap, pf, u)
+		if !ok {
+			continue
+		}
+		tip := fmt.Sprintf("%s, used as %s: %d nodes", containerName(uf), u.Alias.Name, len(snap.Summary(uf).Nodes))
+		out = append(out, protocol.DocumentLink{Range: Range(pf, unquoted(pf.Src, u.Path.Span), o.Encoding), Target: uf.URI, Tooltip: tip})
+	}
+	for _, r := range allRefs(pf) {
+		if r.Ref.Kind != workflowlang.RefKnowledge {
+			continue
+		}
+		res, ok := snap.Resource(r.Ref.Path)
+		if !ok {
+			continue
+		}
+		out = append(out, protocol.DocumentLink{Range: Range(pf, r.Ref.Inner, o.Encoding), Target: cache.FileURI(res.File),
+			Tooltip: knowledgeTooltip(snap, res, r.Ref.Level)})
+	}
+	return out
+}
+
+// knowledgeTooltip names the level a reference injects and what it costs
+// there; when the snapshot cannot count that level, what the full text
+// costs, labelled as such, so that no figure is passed off as another's.
+func knowledgeTooltip(snap *cache.Snapshot, res *cache.Resource, level string) string {
+	if level == "" {
+		level = "L2"
+	}
+	name := filepath.Base(res.File)
+	if rel, err := filepath.Rel(snap.Root, res.File); err == nil && snap.Root != "" {
+		name = filepath.ToSlash(rel)
+	}
+	tip := fmt.Sprintf("%s at %s (%s)", name, level, levelNames[level])
+	if n, ok := snap.Tokens(res.Path, level); ok {
+		return tip + fmt.Sprintf(": ~%d tokens", n)
+	}
+	if n, ok := snap.Tokens(res.Path, "L2"); ok {
+		return tip + fmt.Sprintf("; its full text (L2) is ~%d tokens", n)
+	}
+	return tip
+}
+
+// unquoted is sp without the quotes around it, when it has them.
+func unquoted(src []byte, sp workflowlang.Span) workflowlang.Span {
+	if sp.Len() >= 2 && sp.End <= len(src) && src[sp.Start] == '"' && src[sp.End-1] == '"' {
+		return workflowlang.Span{Start: sp.Start + 1, End: sp.End - 1}
+	}
+	return sp
+}
