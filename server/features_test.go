@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -320,5 +322,118 @@ func TestNavigationInEveryEncoding(t *testing.T) {
 			// {{premis}} names no node: no call.
 			check("outgoing", got, []string{"前提 {{前提}}", "premise {{premise}}"})
 		})
+	}
+}
+
+// TestCodeActionResolveFollowsTheClient: the costly edits of
+// Options.CodeActions wait for codeAction/resolve only with a client that
+// keeps data and resolves edits (VS Code, Neovim 0.7) and a server that
+// can resolve; resolveProvider is advertised exactly then; other clients
+// get the edit at once, as before.
+func TestCodeActionResolveFollowsTheClient(t *testing.T) {
+	for _, tc := range []struct {
+		payload  string
+		resolver bool
+		lazy     bool
+	}{
+		{"vscode-1.100.json", true, true},
+		{"nvim-0.7.2.json", true, true},
+		{"spec-3.17-extremes.json", true, false}, // no codeAction capabilities at all
+		{"vscode-1.100.json", false, false},      // nothing to resolve with
+	} {
+		t.Run(fmt.Sprintf("%s resolver=%v", tc.payload, tc.resolver), func(t *testing.T) {
+			var sawLazy []bool
+			edit := func(uri protocol.DocumentURI) *protocol.WorkspaceEdit {
+				return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: {{NewText: "😀"}}}}
+			}
+			s := start(t, flowFiles(), func(srv *Server) {
+				srv.opts.CodeActions = func(_ context.Context, _ *cache.Snapshot, f *cache.File, _ protocol.Range, _ []protocol.CodeActionKind, _ workflowlang.Encoding, lazy bool) []protocol.CodeAction {
+					sawLazy = append(sawLazy, lazy)
+					a := protocol.CodeAction{Title: "Costly", Kind: protocol.Refactor}
+					if lazy {
+						a.Data = map[string]any{"uri": f.URI}
+					} else {
+						a.Edit = edit(f.URI)
+					}
+					return []protocol.CodeAction{a}
+				}
+				if tc.resolver {
+					srv.opts.ResolveCodeAction = func(_ context.Context, _ *cache.Snapshot, a protocol.CodeAction, _ workflowlang.Encoding) (protocol.CodeAction, error) {
+						d, _ := a.Data.(map[string]any)
+						uri, _ := d["uri"].(string)
+						a.Edit = edit(protocol.DocumentURI(uri))
+						return a, nil
+					}
+				}
+			})
+			s.initialize(tc.payload)
+			if got := s.init.Capabilities.CodeActionProvider.ResolveProvider; got != tc.lazy {
+				t.Errorf("resolveProvider %v, want %v", got, tc.lazy)
+			}
+			uri := s.uri("workflows/a.flow")
+			s.open("workflows/a.flow")
+			p := s.pos(astralFlow, "{{前|提}}")
+			var acts []protocol.CodeAction
+			s.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": protocol.Range{Start: p, End: p},
+				"context": map[string]any{"diagnostics": []any{}}}, &acts)
+			if len(sawLazy) != 1 || sawLazy[0] != tc.lazy {
+				t.Fatalf("the hook was told lazy=%v, want %v", sawLazy, tc.lazy)
+			}
+			var costly protocol.CodeAction
+			for _, a := range acts {
+				if a.Title == "Costly" {
+					costly = a
+				}
+			}
+			if (costly.Edit == nil) != tc.lazy || (costly.Data != nil) != tc.lazy {
+				t.Fatalf("listed action: %+v", costly)
+			}
+			var res protocol.CodeAction
+			s.call("codeAction/resolve", costly, &res)
+			if res.Edit == nil || res.Edit.Changes[uri][0].NewText != "😀" || res.Title != "Costly" {
+				t.Errorf("resolved: %+v", res)
+			}
+		})
+	}
+}
+
+// stubProse follows Markdown documents and answers nothing.
+type stubProse struct{}
+
+func (stubProse) Open(Editor, protocol.DocumentURI, int32, string, workflowlang.Encoding)   {}
+func (stubProse) Change(Editor, protocol.DocumentURI, int32, string, workflowlang.Encoding) {}
+func (stubProse) Close(Editor, protocol.DocumentURI)                                        {}
+func (stubProse) CodeActions(context.Context, protocol.DocumentURI, protocol.Range, []protocol.Diagnostic, workflowlang.Encoding) ([]protocol.CodeAction, error) {
+	return nil, nil
+}
+func (stubProse) CodeLenses(protocol.DocumentURI) []protocol.CodeLens { return nil }
+func (stubProse) Hover(protocol.DocumentURI, protocol.Position, workflowlang.Encoding) string {
+	return ""
+}
+
+// TestFlowFeaturesOnProseAnswerNothing: the features of .flow files asked
+// of a chapter the server follows answer null, not an error a client
+// would show (VS Code sends them for every document it shares).
+func TestFlowFeaturesOnProseAnswerNothing(t *testing.T) {
+	s := start(t, flowFiles(), func(srv *Server) { srv.opts.Prose = stubProse{} })
+	s.initialize("vscode-1.100.json")
+	uri := s.uri("manuscript/chapter-01/content.md")
+	if err := s.client.Notify(s.ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "markdown", "version": 1, "text": "# 第一回 😀\n\n甄士隱夢幻識通靈。\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := protocol.Position{Line: 2, Character: 1}
+	for _, m := range []string{"textDocument/documentHighlight", "textDocument/documentLink", "textDocument/selectionRange", "textDocument/prepareCallHierarchy"} {
+		params := docPos(uri, p)
+		params["positions"] = []protocol.Position{p}
+		var raw json.RawMessage
+		if err := s.client.Call(s.ctx, m, params, &raw); err != nil || len(raw) > 0 && string(raw) != "null" {
+			t.Errorf("%s on a chapter: %s, %v", m, raw, err)
+		}
+	}
+	// A .flow the server does not know is still the client's mistake.
+	err := s.client.Call(s.ctx, "textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": s.uri("workflows/nope.flow")}}, nil)
+	if codeOf(err) != jsonrpc2.InvalidParams {
+		t.Errorf("documentLink on an unknown document: %v", err)
 	}
 }

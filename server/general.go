@@ -128,7 +128,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 		CallHierarchyProvider:      true,
 		DocumentSymbolProvider:     true,
 		WorkspaceSymbolProvider:    true,
-		CodeActionProvider:         &codeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, source.SourceFixAll}},
+		CodeActionProvider:         &codeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, source.SourceFixAll}, ResolveProvider: s.lazyCodeActions()},
 		CodeLensProvider:           &protocol.CodeLensOptions{},
 		DocumentFormattingProvider: true,
 		RenameProvider:             rename,

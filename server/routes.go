@@ -50,6 +50,7 @@ var routes = map[string]route{
 	protocol.MethodTextDocumentPrepareCallHierarchy: req((*Server).prepareCallHierarchy),
 	protocol.MethodCallHierarchyIncomingCalls:       req((*Server).incomingCalls),
 	protocol.MethodCallHierarchyOutgoingCalls:       req((*Server).outgoingCalls),
+	"codeAction/resolve":                            req((*Server).resolveCodeAction),
 
 	// A no-op request: the floor of a round trip, for benchmarks and
 	// health checks.

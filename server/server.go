@@ -49,8 +49,15 @@ type Options struct {
 	// snippet syntax.
 	Completions func(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding, snippets bool) []protocol.CompletionItem
 	// CodeActions adds code actions on a workflow (Role B's actions on a
-	// node); only is the client's requested kinds.
-	CodeActions func(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction
+	// node); only is the client's requested kinds. lazy says the client
+	// resolves code actions (codeAction/resolve with the "edit" property)
+	// and ResolveCodeAction is set: an action whose edit is costly to make
+	// may then come with Data and no Edit, to be completed by
+	// ResolveCodeAction when the author picks it.
+	CodeActions func(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding, lazy bool) []protocol.CodeAction
+	// ResolveCodeAction fills in the edit of an action CodeActions listed
+	// lazily (its Data set, its Edit not). Nil: no action is listed lazily.
+	ResolveCodeAction func(ctx context.Context, snap *cache.Snapshot, a protocol.CodeAction, enc workflowlang.Encoding) (protocol.CodeAction, error)
 	// FilesChanged is told of the files the client saw change on disk
 	// (knowledge files re-indexed, Role A's view rebuilt).
 	FilesChanged func(paths []string)

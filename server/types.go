@@ -90,6 +90,10 @@ type clientCapabilities struct {
 		} `json:"rename"`
 		CodeAction struct {
 			CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport,omitempty"`
+			DataSupport              bool            `json:"dataSupport"`
+			ResolveSupport           struct {
+				Properties []string `json:"properties"`
+			} `json:"resolveSupport"`
 		} `json:"codeAction"`
 		SemanticTokens json.RawMessage `json:"semanticTokens,omitempty"`
 	} `json:"textDocument"`
@@ -152,6 +156,7 @@ type serverCapabilities struct {
 
 type codeActionOptions struct {
 	CodeActionKinds []protocol.CodeActionKind `json:"codeActionKinds,omitempty"`
+	ResolveProvider bool                      `json:"resolveProvider,omitempty"`
 }
 
 type semanticTokensOptions struct {

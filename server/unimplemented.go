@@ -33,7 +33,6 @@ var unimplemented = []string{
 	"textDocument/diagnostic",
 	"workspace/diagnostic",
 	"textDocument/willSaveWaitUntil",
-	"codeAction/resolve",
 	"codeLens/resolve",
 	"workspaceSymbol/resolve",
 	"workspace/willCreateFiles",
