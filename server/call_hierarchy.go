@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
+	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -24,29 +26,42 @@ func (s *Server) prepareCallHierarchy(ctx context.Context, p *positionParams) ([
 	return items, featureError(err)
 }
 
-func (s *Server) incomingCalls(ctx context.Context, p *protocol.CallHierarchyIncomingCallsParams) ([]protocol.CallHierarchyIncomingCall, error) {
-	snap, err := s.snapshot()
+// callsParams is CallHierarchyIncomingCallsParams (and Outgoing) as far
+// as the server reads them: the item's name and data, not its ranges.
+type callsParams struct {
+	Item struct {
+		Name string               `json:"name"`
+		URI  protocol.DocumentURI `json:"uri"`
+		Data json.RawMessage      `json:"data,omitempty"`
+	} `json:"item"`
+}
+
+func (s *Server) incomingCalls(ctx context.Context, p *callsParams) ([]protocol.CallHierarchyIncomingCall, error) {
+	snap, d, err := s.callItem(p)
 	if err != nil {
 		return nil, err
 	}
-	calls, err := source.IncomingCalls(snap, p.Item, s.sourceOptions())
-	return calls, itemError(err)
+	return source.IncomingCalls(snap, d, s.sourceOptions()), nil
 }
 
-func (s *Server) outgoingCalls(ctx context.Context, p *protocol.CallHierarchyOutgoingCallsParams) ([]protocol.CallHierarchyOutgoingCall, error) {
-	snap, err := s.snapshot()
+func (s *Server) outgoingCalls(ctx context.Context, p *callsParams) ([]protocol.CallHierarchyOutgoingCall, error) {
+	snap, d, err := s.callItem(p)
 	if err != nil {
 		return nil, err
 	}
-	calls, err := source.OutgoingCalls(snap, p.Item, s.sourceOptions())
-	return calls, itemError(err)
+	return source.OutgoingCalls(snap, d, s.sourceOptions()), nil
 }
 
-// itemError makes an item the server cannot have made the client's
-// mistake.
-func itemError(err error) error {
+// callItem reads what an item names; an item the server cannot have made
+// is the client's mistake.
+func (s *Server) callItem(p *callsParams) (*cache.Snapshot, source.CallData, error) {
+	snap, err := s.snapshot()
+	if err != nil {
+		return nil, source.CallData{}, err
+	}
+	d, err := source.ItemData(p.Item.URI, p.Item.Name, p.Item.Data)
 	if errors.Is(err, source.ErrBadItem) {
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+		return nil, d, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	return err
+	return snap, d, err
 }

@@ -126,6 +126,14 @@ type Snapshot struct {
 	resByPath map[string]*Resource
 
 	trees *treeCache // shared by every snapshot of a workspace
+	order *fileOrder // Files, sorted once
+}
+
+// fileOrder is a snapshot's files sorted by key, made on first use:
+// cross-file features walk them on every request.
+type fileOrder struct {
+	once  sync.Once
+	files []*File
 }
 
 // File returns the document at uri.
@@ -140,8 +148,17 @@ func (s *Snapshot) FileByPath(path string) (*File, bool) {
 	return f, ok
 }
 
-// Files returns every .flow document, sorted by key.
+// Files returns every .flow document, sorted by key. The slice is the
+// snapshot's own: callers must not modify it.
 func (s *Snapshot) Files() []*File {
+	if s.order == nil {
+		return s.sortFiles()
+	}
+	s.order.once.Do(func() { s.order.files = s.sortFiles() })
+	return s.order.files
+}
+
+func (s *Snapshot) sortFiles() []*File {
 	out := make([]*File, 0, len(s.files))
 	for _, f := range s.files {
 		out = append(out, f)

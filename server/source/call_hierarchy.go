@@ -52,36 +52,39 @@ func callItem(f *cache.File, pf *workflowlang.File, n *workflowlang.Node, o Opti
 // make.
 var ErrBadItem = fmt.Errorf("not a call-hierarchy item of this server")
 
-// itemNode finds the node an item stands for, from its data when it has
-// some, else from its URI and name. n is nil when the node is gone (the
-// file was edited or closed since): the item has no calls any more.
-func itemNode(snap *cache.Snapshot, it protocol.CallHierarchyItem) (t target, n *workflowlang.Node, err error) {
-	d := CallData{URI: it.URI, Node: it.Name}
-	if it.Data != nil {
-		raw, err := json.Marshal(it.Data)
-		if err != nil {
-			return target{}, nil, fmt.Errorf("call-hierarchy item data: %w", err)
-		}
-		if err := json.Unmarshal(raw, &d); err != nil || d.URI == "" || d.Node == "" {
-			return target{}, nil, fmt.Errorf("%w: data %s", ErrBadItem, raw)
-		}
+// ItemData returns what an item names: its data when it has some, else
+// its URI and name. Clients send items back whole; only this is read of
+// them.
+func ItemData(uri protocol.DocumentURI, name string, data json.RawMessage) (CallData, error) {
+	d := CallData{URI: uri, Node: name}
+	if len(data) == 0 || string(data) == "null" {
+		return d, nil
 	}
+	if err := json.Unmarshal(data, &d); err != nil || d.URI == "" || d.Node == "" {
+		return d, fmt.Errorf("%w: data %s", ErrBadItem, data)
+	}
+	return d, nil
+}
+
+// itemNode finds the node d names. n is nil when the node is gone (the
+// file was edited or closed since): the item has no calls any more.
+func itemNode(snap *cache.Snapshot, d CallData) (t target, n *workflowlang.Node) {
 	f, ok := snap.File(d.URI)
 	if !ok {
-		return target{}, nil, nil
+		return target{}, nil
 	}
 	pf := snap.Parse(f)
-	return target{File: f, PF: pf, Name: d.Node}, pf.Node(d.Node), nil
+	return target{File: f, PF: pf, Name: d.Node}, pf.Node(d.Node)
 }
 
 // IncomingCalls returns the nodes that read the item's node, with the
 // {{references}} through which they do: in its own file and in every
 // workflow of the snapshot that `use`s that file. References in `use`
 // arguments and input defaults belong to no node and are left out.
-func IncomingCalls(snap *cache.Snapshot, it protocol.CallHierarchyItem, o Options) ([]protocol.CallHierarchyIncomingCall, error) {
-	t, n, err := itemNode(snap, it)
-	if err != nil || n == nil {
-		return nil, err
+func IncomingCalls(snap *cache.Snapshot, d CallData, o Options) []protocol.CallHierarchyIncomingCall {
+	t, n := itemNode(snap, d)
+	if n == nil {
+		return nil
 	}
 	out := []protocol.CallHierarchyIncomingCall{}
 	index := map[string]int{} // caller's URI and name -> its place in out
@@ -98,17 +101,17 @@ func IncomingCalls(snap *cache.Snapshot, it protocol.CallHierarchyItem, o Option
 		}
 		out[i].FromRanges = append(out[i].FromRanges, Range(u.PF, u.Ref.Span, o.Encoding))
 	}
-	return out, nil
+	return out
 }
 
 // OutgoingCalls returns the nodes the item's node reads, in its file and
 // in used files, with the {{references}} that read them. Inputs and
 // resources are not nodes and are left out, and so are references that
 // resolve to nothing.
-func OutgoingCalls(snap *cache.Snapshot, it protocol.CallHierarchyItem, o Options) ([]protocol.CallHierarchyOutgoingCall, error) {
-	t, n, err := itemNode(snap, it)
-	if err != nil || n == nil {
-		return nil, err
+func OutgoingCalls(snap *cache.Snapshot, d CallData, o Options) []protocol.CallHierarchyOutgoingCall {
+	t, n := itemNode(snap, d)
+	if n == nil {
+		return nil
 	}
 	out := []protocol.CallHierarchyOutgoingCall{}
 	index := map[string]int{}
@@ -149,5 +152,5 @@ func OutgoingCalls(snap *cache.Snapshot, it protocol.CallHierarchyItem, o Option
 		}
 		out[i].FromRanges = append(out[i].FromRanges, Range(t.PF, r.Span, o.Encoding))
 	}
-	return out, nil
+	return out
 }

@@ -18,37 +18,27 @@ func DocumentHighlights(snap *cache.Snapshot, f *cache.File, p protocol.Position
 		return nil, ErrOutOfRange
 	}
 	var (
-		match func(r *workflowlang.Ref) (workflowlang.Span, bool)
+		key   string // refIndex's key of the references to light up
 		decl  *workflowlang.Span
+		alias bool // light up the alias of each reference, not all of it
 	)
 	switch {
-	case c.Ref != nil && c.Ref.Kind == workflowlang.RefKnowledge:
-		path := c.Ref.Path
-		match = func(r *workflowlang.Ref) (workflowlang.Span, bool) {
-			return r.Span, r.Kind == workflowlang.RefKnowledge && r.Path == path
-		}
-	case c.Ref != nil && c.Ref.Kind == workflowlang.RefUse:
-		alias, name := c.Ref.Alias, c.Ref.Name
-		match = func(r *workflowlang.Ref) (workflowlang.Span, bool) {
-			return r.Span, r.Kind == workflowlang.RefUse && r.Alias == alias && r.Name == name
-		}
 	case c.Ref != nil:
-		decl = declSpan(pf, c.Ref.Name)
-		match = nodeRefs(c.Ref.Name)
+		key = refKey(c.Ref)
+		if c.Ref.Kind == workflowlang.RefNode {
+			decl = declSpan(pf, c.Ref.Name)
+		}
 	case c.OnName && c.Node != nil:
 		decl = &c.Node.Name.Span
-		match = nodeRefs(c.Node.Name.Name)
+		key = "n:" + c.Node.Name.Name
 	case c.OnName && c.Input != nil:
 		decl = &c.Input.Name.Span
-		match = nodeRefs(c.Input.Name.Name)
+		key = "n:" + c.Input.Name.Name
 	case c.Use != nil && c.Use.Alias.Span.Len() > 0 && c.Use.Alias.Span.Contains(c.Off):
-		alias := c.Use.Alias.Name
-		decl = &c.Use.Alias.Span
 		// The alias part alone: {{alias.a}} and {{alias.b}} share it and
 		// nothing else.
-		match = func(r *workflowlang.Ref) (workflowlang.Span, bool) {
-			return r.AliasSpan, r.Kind == workflowlang.RefUse && r.Alias == alias
-		}
+		decl = &c.Use.Alias.Span
+		key, alias = "a:"+c.Use.Alias.Name, true
 	default:
 		return nil, nil
 	}
@@ -56,18 +46,12 @@ func DocumentHighlights(snap *cache.Snapshot, f *cache.File, p protocol.Position
 	if decl != nil {
 		out = append(out, protocol.DocumentHighlight{Range: Range(pf, *decl, o.Encoding), Kind: protocol.DocumentHighlightKindWrite})
 	}
-	for _, r := range allRefs(pf) {
-		if sp, ok := match(r.Ref); ok {
-			out = append(out, protocol.DocumentHighlight{Range: Range(pf, sp, o.Encoding), Kind: protocol.DocumentHighlightKindRead})
+	for _, r := range refIndex(f, pf)[key] {
+		sp := r.Ref.Span
+		if alias {
+			sp = r.Ref.AliasSpan
 		}
+		out = append(out, protocol.DocumentHighlight{Range: Range(pf, sp, o.Encoding), Kind: protocol.DocumentHighlightKindRead})
 	}
 	return out, nil
-}
-
-// nodeRefs matches the {{name}} references of the file's own nodes and
-// inputs.
-func nodeRefs(name string) func(r *workflowlang.Ref) (workflowlang.Span, bool) {
-	return func(r *workflowlang.Ref) (workflowlang.Span, bool) {
-		return r.Span, r.Kind == workflowlang.RefNode && r.Name == name
-	}
 }

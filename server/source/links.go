@@ -2,7 +2,10 @@ package source
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -28,7 +31,7 @@ func DocumentLinks(snap *cache.Snapshot, f *cache.File, o Options) []protocol.Do
 		tip := fmt.Sprintf("%s, used as %s: %d nodes", containerName(uf), u.Alias.Name, len(snap.Summary(uf).Nodes))
 		out = append(out, protocol.DocumentLink{Range: Range(pf, unquoted(pf.Src, u.Path.Span), o.Encoding), Target: uf.URI, Tooltip: tip})
 	}
-	for _, r := range allRefs(pf) {
+	for _, r := range refsOf(f, pf) {
 		if r.Ref.Kind != workflowlang.RefKnowledge {
 			continue
 		}
@@ -45,20 +48,22 @@ func DocumentLinks(snap *cache.Snapshot, f *cache.File, o Options) []protocol.Do
 // knowledgeTooltip names the level a reference injects and what it costs
 // there; when the snapshot cannot count that level, what the full text
 // costs, labelled as such, so that no figure is passed off as another's.
+// It is built by concatenation: a workflow has a link per reference, and
+// the answer is asked for as the author scrolls.
 func knowledgeTooltip(snap *cache.Snapshot, res *cache.Resource, level string) string {
 	if level == "" {
 		level = "L2"
 	}
 	name := filepath.Base(res.File)
-	if rel, err := filepath.Rel(snap.Root, res.File); err == nil && snap.Root != "" {
-		name = filepath.ToSlash(rel)
+	if root := snap.Root; root != "" && strings.HasPrefix(res.File, root) && len(res.File) > len(root) && os.IsPathSeparator(res.File[len(root)]) {
+		name = filepath.ToSlash(res.File[len(root)+1:])
 	}
-	tip := fmt.Sprintf("%s at %s (%s)", name, level, levelNames[level])
+	tip := name + " at " + level + " (" + levelNames[level] + ")"
 	if n, ok := snap.Tokens(res.Path, level); ok {
-		return tip + fmt.Sprintf(": ~%d tokens", n)
+		return tip + ": ~" + strconv.Itoa(n) + " tokens"
 	}
 	if n, ok := snap.Tokens(res.Path, "L2"); ok {
-		return tip + fmt.Sprintf("; its full text (L2) is ~%d tokens", n)
+		return tip + "; its full text (L2) is ~" + strconv.Itoa(n) + " tokens"
 	}
 	return tip
 }

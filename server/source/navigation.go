@@ -154,10 +154,8 @@ func isInput(f *workflowlang.File, name string) bool {
 // `use` it.
 func uses(snap *cache.Snapshot, t target) []useSite {
 	var out []useSite
-	for _, r := range allRefs(t.PF) {
-		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == t.Name {
-			out = append(out, useSite{t.File, t.PF, r.Ref, nil, r.Node})
-		}
+	for _, r := range refIndex(t.File, t.PF)["n:"+t.Name] {
+		out = append(out, useSite{t.File, t.PF, r.Ref, nil, r.Node})
 	}
 	if t.File.Path == "" {
 		return out
@@ -173,11 +171,11 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 			if !ok || uf.Path != t.File.Path {
 				continue
 			}
-			for _, r := range allRefs(opf) {
+			eachRef(opf, func(r refSite) {
 				if r.Ref.Kind == workflowlang.RefUse && r.Ref.Alias == u.Alias.Name && r.Ref.Name == t.Name {
 					out = append(out, useSite{of, opf, r.Ref, nil, r.Node})
 				}
-			}
+			})
 			if input {
 				for _, a := range u.Args {
 					if a.Key.Name == t.Name {
@@ -200,7 +198,7 @@ func mayUse(snap *cache.Snapshot, of *cache.File, t target, input bool) bool {
 	}
 	sum := snap.Summary(of)
 	for _, u := range sum.Uses {
-		if filepath.Join(filepath.Dir(of.Path), filepath.FromSlash(u.Path)) != t.File.Path {
+		if u.Target != t.File.Path {
 			continue
 		}
 		if sum.References(u.Alias, t.Name) || input && slices.Contains(u.Args, t.Name) {
@@ -229,11 +227,11 @@ func References(snap *cache.Snapshot, f *cache.File, p protocol.Position, includ
 				continue
 			}
 			opf := snap.Parse(of)
-			for _, r := range allRefs(opf) {
+			eachRef(opf, func(r refSite) {
 				if r.Ref.Kind == workflowlang.RefKnowledge && r.Ref.Path == t.KnowPath {
 					out = append(out, protocol.Location{URI: of.URI, Range: Range(opf, r.Ref.Span, o.Encoding)})
 				}
-			}
+			})
 		}
 		return out, nil
 	}
