@@ -437,3 +437,46 @@ func TestFlowFeaturesOnProseAnswerNothing(t *testing.T) {
 		t.Errorf("documentLink on an unknown document: %v", err)
 	}
 }
+
+// TestWillRenameFilesAdvertisedAndHonest: the server asks to hear of
+// renames of knowledge files, workflows and folders; a rename whose
+// references no edit can mend (a knowledge file moved out of the
+// knowledge folders) gets no edit and a warning naming them; URIs that
+// are not files are ignored.
+func TestWillRenameFilesAdvertisedAndHonest(t *testing.T) {
+	files := flowFiles()
+	files["workflows/b.flow"] = "node 风格 {\n  user \"😀 {{@meta/style-guide:L1}}\"\n}\n"
+	s := newSession(t, "vscode-1.100.json", files)
+	fo := s.init.Capabilities.Workspace.FileOperations
+	if fo == nil || fo.WillRename == nil {
+		t.Fatalf("fileOperations.willRename not advertised: %+v", s.init.Capabilities.Workspace)
+	}
+	var globs []string
+	for _, f := range fo.WillRename.Filters {
+		globs = append(globs, f.Scheme+":"+f.Pattern.Glob+":"+f.Pattern.Matches)
+	}
+	if got := strings.Join(globs, " "); got != "file:**/*.md:file file:**/*.flow:file file:**:folder" {
+		t.Errorf("filters %s", got)
+	}
+	for _, tc := range []struct {
+		old, new protocol.DocumentURI
+		edit     bool
+		warn     string
+	}{
+		{s.uri("meta/style-guide.md"), s.uri("meta/文风.md"), true, ""},
+		{s.uri("meta/style-guide.md"), s.uri("notes/style-guide.md"), false, "{{@meta/style-guide}} names a file that leaves the knowledge folders"},
+		{"untitled:Untitled-1", s.uri("meta/x.md"), false, ""},
+	} {
+		var e *protocol.WorkspaceEdit
+		s.call("workspace/willRenameFiles", map[string]any{"files": []map[string]any{{"oldUri": tc.old, "newUri": tc.new}}}, &e)
+		if (e != nil) != tc.edit {
+			t.Errorf("%s -> %s: edit %+v", tc.old, tc.new, e)
+		}
+		if e != nil && e.Changes[s.uri("workflows/b.flow")][0].NewText != "meta/文风" {
+			t.Errorf("%s -> %s: %+v", tc.old, tc.new, e.Changes)
+		}
+		if tc.warn != "" && !strings.Contains(s.logs.String(), tc.warn) {
+			t.Errorf("%s -> %s: no warning %q in\n%s", tc.old, tc.new, tc.warn, s.logs.String())
+		}
+	}
+}

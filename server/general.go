@@ -141,6 +141,15 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 		Workspace: &workspaceServerCaps{},
 	}
 	caps.Workspace.WorkspaceFolders.Supported = true
+	// Renames that can change what workflows name: knowledge files,
+	// workflows, and folders of them (a chapter's folder, entities/…).
+	var filters []fileOperationFilter
+	for _, g := range []struct{ glob, matches string }{{"**/*.md", "file"}, {"**/*.flow", "file"}, {"**", "folder"}} {
+		f := fileOperationFilter{Scheme: "file"}
+		f.Pattern.Glob, f.Pattern.Matches = g.glob, g.matches
+		filters = append(filters, f)
+	}
+	caps.Workspace.FileOperations = &fileOperationsCaps{WillRename: &fileOperationRegistration{Filters: filters}}
 	return &initializeResult{
 		Capabilities: caps,
 		ServerInfo:   &protocol.ServerInfo{Name: "flowcabal", Version: s.opts.Version},

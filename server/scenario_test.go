@@ -37,6 +37,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of the scenari
 //	tokens FILE                lens FILE
 //	highlight FILE PATTERN     links FILE
 //	selection FILE PATTERN...  calls FILE PATTERN (prepare, incoming, outgoing)
+//	wrename OLD NEW            (workspace/willRenameFiles: a file or folder)
 //	init PAYLOAD (first line only; default vscode-1.100.json)
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "lsp", "scenarios", "*.txt"))
@@ -391,6 +392,17 @@ func runScenario(t *testing.T, path string) {
 					}
 				}
 			}
+		case "wrename":
+			var e *protocol.WorkspaceEdit
+			params := map[string]any{"files": []map[string]any{{"oldUri": s.uri(args[1]), "newUri": s.uri(args[2])}}}
+			if errOut(s.client.Call(s.ctx, "workspace/willRenameFiles", params, &e)) {
+				continue
+			}
+			if e == nil {
+				out.WriteString("  (no edit)\n")
+				continue
+			}
+			apply(e.Changes)
 		default:
 			t.Fatalf("unknown script command %q", args[0])
 		}

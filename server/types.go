@@ -175,6 +175,25 @@ type workspaceServerCaps struct {
 		Supported           bool `json:"supported"`
 		ChangeNotifications bool `json:"changeNotifications"`
 	} `json:"workspaceFolders"`
+	FileOperations *fileOperationsCaps `json:"fileOperations,omitempty"`
+}
+
+// fileOperationsCaps is the 3.16 workspace.fileOperations capability,
+// which go.lsp.dev/protocol v0.12.0 lacks.
+type fileOperationsCaps struct {
+	WillRename *fileOperationRegistration `json:"willRename,omitempty"`
+}
+
+type fileOperationRegistration struct {
+	Filters []fileOperationFilter `json:"filters"`
+}
+
+type fileOperationFilter struct {
+	Scheme  string `json:"scheme,omitempty"`
+	Pattern struct {
+		Glob    string `json:"glob"`
+		Matches string `json:"matches,omitempty"` // "file" or "folder"
+	} `json:"pattern"`
 }
 
 // semanticTokens is the result of textDocument/semanticTokens/full.

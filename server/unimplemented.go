@@ -36,7 +36,6 @@ var unimplemented = []string{
 	"codeLens/resolve",
 	"workspaceSymbol/resolve",
 	"workspace/willCreateFiles",
-	"workspace/willRenameFiles",
 	"workspace/willDeleteFiles",
 }
 
