@@ -9,6 +9,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/server/source"
 	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -478,5 +479,64 @@ func TestWillRenameFilesAdvertisedAndHonest(t *testing.T) {
 		if tc.warn != "" && !strings.Contains(s.logs.String(), tc.warn) {
 			t.Errorf("%s -> %s: no warning %q in\n%s", tc.old, tc.new, tc.warn, s.logs.String())
 		}
+	}
+}
+
+// TestInlayHints: after each {{@path}} its cost at the reference's level,
+// exact from Options.LevelTokens, else the full text's estimate for L2,
+// else nothing; positions right after astral text in UTF-16 and UTF-8;
+// initializationOptions.inlayHints=false withdraws the capability and the
+// hints.
+func TestInlayHints(t *testing.T) {
+	text := "node 甲 {\n  user \"😀𠀀 {{@meta/style-guide:L1}} {{@meta/style-guide}}😀 {{@meta/nope}}\"\n}\n"
+	afterL1 := strings.Index(text, ":L1}}") + len(":L1}}")
+	afterL2 := strings.Index(text, "guide}}😀") + len("guide}}")
+	for _, tc := range []struct {
+		name    string
+		payload string
+		opts    any
+		exact   bool
+		want    []string // "offset label"
+	}{
+		{"estimate", "vscode-1.100.json", nil, false, []string{fmt.Sprint(afterL2, " ~12 tok")}},
+		{"estimate utf-8", "spec-3.17-extremes.json", map[string]any{"inlayHints": true}, false, []string{fmt.Sprint(afterL2, " ~12 tok")}},
+		{"exact", "vscode-1.100.json", nil, true, []string{fmt.Sprint(afterL1, " 7 tok"), fmt.Sprint(afterL2, " 30 tok")}},
+		{"off", "vscode-1.100.json", map[string]any{"inlayHints": false}, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := flowFiles()
+			files["workflows/a.flow"] = text
+			s := start(t, files, func(srv *Server) {
+				if tc.exact {
+					srv.opts.LevelTokens = func(_ *cache.Snapshot, path, level string) (int, bool) {
+						return map[string]int{"L1": 7, "L2": 30}[level], path == "meta/style-guide"
+					}
+				}
+			})
+			p := initParams(t, tc.payload, s.dir)
+			p["initializationOptions"] = tc.opts
+			if err := s.client.Call(s.ctx, "initialize", p, &s.init); err != nil {
+				t.Fatal(err)
+			}
+			s.utf8 = s.init.Capabilities.PositionEncoding == "utf-8"
+			if got := s.init.Capabilities.InlayHintProvider; got != (tc.want != nil) {
+				t.Errorf("inlayHintProvider %v", got)
+			}
+			s.open("workflows/a.flow")
+			var hs []source.InlayHint
+			whole := protocol.Range{End: lsptest.Position(text, len(text), s.utf8)}
+			s.call("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": s.uri("workflows/a.flow")}, "range": whole}, &hs)
+			var got []string
+			for _, h := range hs {
+				off, err := lsptest.Offset(text, h.Position, s.utf8)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprint(off, " ", h.Label))
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("hints %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

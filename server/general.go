@@ -93,6 +93,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 	s.caps = p.Capabilities
 	s.compactOutline = compact
 	s.hoverLinks = links
+	s.inlayHints = io.InlayHints == nil || *io.InlayHints
 	s.enc = enc
 	s.ws = ws
 	s.state = stateInitialized
@@ -138,7 +139,8 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 			Legend: semanticTokensLegend{TokenTypes: source.TokenTypes, TokenModifiers: source.TokenModifiers},
 			Full:   true,
 		},
-		Workspace: &workspaceServerCaps{},
+		InlayHintProvider: s.inlayHints,
+		Workspace:         &workspaceServerCaps{},
 	}
 	caps.Workspace.WorkspaceFolders.Supported = true
 	// Renames that can change what workflows name: knowledge files,

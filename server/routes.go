@@ -51,6 +51,7 @@ var routes = map[string]route{
 	protocol.MethodCallHierarchyIncomingCalls:       req((*Server).incomingCalls),
 	protocol.MethodCallHierarchyOutgoingCalls:       req((*Server).outgoingCalls),
 	"codeAction/resolve":                            req((*Server).resolveCodeAction),
+	"textDocument/inlayHint":                        req((*Server).inlayHint),
 	protocol.MethodWillRenameFiles:                  req((*Server).willRenameFiles),
 
 	// A no-op request: the floor of a round trip, for benchmarks and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/server/source"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -38,6 +39,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of the scenari
 //	highlight FILE PATTERN     links FILE
 //	selection FILE PATTERN...  calls FILE PATTERN (prepare, incoming, outgoing)
 //	wrename OLD NEW            (workspace/willRenameFiles: a file or folder)
+//	hints FILE                 (textDocument/inlayHint over the whole file)
 //	init PAYLOAD (first line only; default vscode-1.100.json)
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "lsp", "scenarios", "*.txt"))
@@ -391,6 +393,15 @@ func runScenario(t *testing.T, path string) {
 						fmt.Fprintf(&out, "         from %s\n", rng(rel(it.URI), r))
 					}
 				}
+			}
+		case "hints":
+			var hs []source.InlayHint
+			whole := protocol.Range{End: lsptest.Position(text(file), len(text(file)), s.utf8)}
+			if errOut(s.client.Call(s.ctx, "textDocument/inlayHint", map[string]any{"textDocument": tdoc, "range": whole}, &hs)) {
+				continue
+			}
+			for _, h := range hs {
+				fmt.Fprintf(&out, "  after %s: %q (%s)\n", rng(file, protocol.Range{Start: protocol.Position{Line: h.Position.Line}, End: h.Position}), h.Label, h.Tooltip)
 			}
 		case "wrename":
 			var e *protocol.WorkspaceEdit

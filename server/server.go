@@ -65,6 +65,13 @@ type Options struct {
 	// itself has nothing to say there (Role A on an entity's name); it
 	// returns Markdown, or "" for nothing.
 	TextHover func(snap *cache.Snapshot, f *cache.File, pos protocol.Position, enc workflowlang.Encoding) string
+	// LevelTokens gives what a knowledge resource costs at a level
+	// ("L0", "L1", "L2") when something knows it exactly (Role A's counts
+	// of the levels the store holds), for the inlay hints; it must answer
+	// from what is at hand, never call a model or wait. Nil, or ok false,
+	// leaves the snapshot's estimate (the full text's size) where there
+	// is one.
+	LevelTokens func(snap *cache.Snapshot, path, level string) (n int, ok bool)
 	// Prose handles the Markdown documents opened beside the workflows
 	// (manuscript chapters, node outputs); nil ignores them.
 	Prose Prose
@@ -107,6 +114,7 @@ type Server struct {
 	caps           clientCapabilities
 	compactOutline bool // initializationOptions.outline = "nodes"
 	hoverLinks     bool // the client renders Markdown links in hovers
+	inlayHints     bool // initializationOptions.inlayHints is not false
 	enc            workflowlang.Encoding
 	ws             *cache.Workspace
 	inflight       map[string]context.CancelFunc

@@ -25,6 +25,7 @@ func FuzzSession(f *testing.F) {
 		`{"jsonrpc":"2.0","id":7,"method":"callHierarchy/outgoingCalls","params":{"item":{"name":"a","uri":"file:///w/a.flow","data":"x"}}}`,
 		`{"jsonrpc":"2.0","id":8,"method":"textDocument/documentLink","params":{"textDocument":{"uri":"untitled:1"}}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"workspace/willRenameFiles","params":{"files":[{"oldUri":"file:///","newUri":"file:///w/../.."},{"oldUri":1}]}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"file:///w/a.flow"},"range":{"start":{"line":5,"character":3},"end":{"line":0,"character":0}}}}`,
 		`[1,2,3]`, `{"id":{}}`, `null`,
 	} {
 		f.Add([]byte(s))

@@ -38,6 +38,9 @@ type initOptions struct {
 	// shows hover Markdown as text (Neovim up to 0.10) gets "compact":
 	// there every link prints its whole file:// URI and wraps its row.
 	Hover string `json:"hover,omitempty"`
+	// InlayHints, when false, turns off the token counts shown after
+	// each {{@path}} (and the capability that offers them).
+	InlayHints *bool `json:"inlayHints,omitempty"`
 }
 
 // clientCapabilities is the part of ClientCapabilities the server honours.
@@ -151,6 +154,7 @@ type serverCapabilities struct {
 	FoldingRangeProvider       bool                              `json:"foldingRangeProvider"`
 	ExecuteCommandProvider     *protocol.ExecuteCommandOptions   `json:"executeCommandProvider,omitempty"`
 	SemanticTokensProvider     *semanticTokensOptions            `json:"semanticTokensProvider,omitempty"`
+	InlayHintProvider          bool                              `json:"inlayHintProvider,omitempty"`
 	Workspace                  *workspaceServerCaps              `json:"workspace,omitempty"`
 }
 

@@ -27,7 +27,6 @@ var unimplemented = []string{
 	"typeHierarchy/subtypes",
 	"textDocument/semanticTokens/full/delta",
 	"textDocument/semanticTokens/range",
-	"textDocument/inlayHint",
 	"inlayHint/resolve",
 	"textDocument/inlineValue",
 	"textDocument/diagnostic",
