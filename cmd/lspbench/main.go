@@ -4,7 +4,8 @@
 // corpus), starts `flowcabal serve`, and reports p50/p99 latencies of
 // hover, completion, documentSymbol, definition, references,
 // documentHighlight, documentLink, selectionRange, the call hierarchy,
-// code actions and their resolution, and didChange -> publishDiagnostics, each also as a ratio to a no-op request
+// inlay hints, willRenameFiles, code actions and their resolution, and
+// didChange -> publishDiagnostics, each also as a ratio to a no-op request
 // on the same connection, plus start -> first diagnostics and the server's
 // peak resident memory.
 //
@@ -162,6 +163,14 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		{"documentLink", "textDocument/documentLink", map[string]any{"textDocument": doc}, 1.5},
 		{"selectionRange", "textDocument/selectionRange", map[string]any{"textDocument": doc, "positions": []protocol.Position{refPos}}, 1.5},
 		{"prepareCallHierarchy", "textDocument/prepareCallHierarchy", at(refPos), 1.5},
+		{"inlayHint (whole file)", "textDocument/inlayHint", map[string]any{"textDocument": doc, "range": protocol.Range{End: lsptest.Position(text, len(text), false)}}, 1.5},
+	}
+	// Renames the editor announces: a chapter no workflow names, and one
+	// every workflow names (49 of them closed, parsed for the edit).
+	for _, r := range []struct{ name, chapter string }{{"a chapter nothing names", "chapter-050"}, {"a chapter all 50 workflows name", "chapter-001"}} {
+		old := filepath.Join(ws, "manuscript", r.chapter)
+		ops = append(ops, op{"willRenameFiles (" + r.name + ")", "workspace/willRenameFiles",
+			map[string]any{"files": []map[string]any{{"oldUri": cache.FileURI(old), "newUri": cache.FileURI(old + "-renamed")}}}, 0})
 	}
 	// The call hierarchy's items come from the server: n150 (callers and
 	// callees in its file) and n199, which the next file reads through
@@ -219,29 +228,43 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		return err
 	}
 	fp50 := pct(floor, 50)
-	fmt.Printf("\n%-40s %10s %10s %10s %10s %12s\n", "measure (to the answer's last byte)", "p50", "p99", "p50/floor", "p99/floor", "p50 decoded")
-	row := func(name string, d, dec []time.Duration) {
+	fmt.Printf("\n%-40s %10s %10s %10s %10s %12s %10s\n", "measure (to the answer's last byte)", "p50", "p99", "p50/floor", "p99/floor", "p50 decoded", "p50/adj.")
+	// adj is the p50 of no-op requests measured just before a row: the
+	// first floor is taken before Role A's snapshot is loaded (by the
+	// node hover), and every request after it shares the bigger heap's
+	// garbage collection, a no-op included.
+	row := func(name string, d, dec []time.Duration, adj time.Duration) {
 		p50, p99 := pct(d, 50), pct(d, 99)
 		decoded := ""
 		if dec != nil {
 			decoded = ms(pct(dec, 50))
 		}
-		fmt.Printf("%-40s %10s %10s %9.2fx %9.2fx %12s\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)), decoded)
+		adjRatio := ""
+		if adj > 0 {
+			adjRatio = fmt.Sprintf("%9.2fx", float64(p50)/float64(adj))
+		}
+		fmt.Printf("%-40s %10s %10s %9.2fx %9.2fx %12s %10s\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)), decoded, adjRatio)
 	}
-	row("no-op round trip (floor)", floor, floorDecoded)
+	row("no-op round trip (floor)", floor, floorDecoded, 0)
 	type sized struct {
 		name  string
 		bytes int
 	}
 	var answers []sized
+	var lastAdj time.Duration
 	for _, o := range ops {
+		adj, _, err := measure("flowcabal/ping", nil)
+		if err != nil {
+			return err
+		}
 		d, dec, err := measure(o.method, o.params)
 		if err != nil {
 			return err
 		}
 		var raw json.RawMessage
 		_ = c.Call(ctx, o.method, o.params, &raw)
-		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec)
+		lastAdj = pct(adj, 50)
+		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec, lastAdj)
 		if o.target > 0 {
 			answers = append(answers, sized{o.name, len(raw)})
 		}
@@ -273,7 +296,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 			changes = append(changes, time.Since(t))
 		}
 	}
-	row("didChange -> publishDiagnostics", changes, nil)
+	row("didChange -> publishDiagnostics", changes, nil, lastAdj)
 	// An incremental one-character edit, what typing sends.
 	var typing []time.Duration
 	edit := lsptest.Position(text, strings.Index(text, "Write part")+5, false)
@@ -288,7 +311,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 			typing = append(typing, time.Since(t))
 		}
 	}
-	row("typing (1 char) -> publishDiagnostics", typing, nil)
+	row("typing (1 char) -> publishDiagnostics", typing, nil, lastAdj)
 
 	rss := peakRSS(cmd.Process.Pid)
 	_ = c.Call(ctx, "shutdown", nil, nil)
@@ -297,7 +320,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 	c.Close()
 	fmt.Printf("\nstart -> first diagnostics: %s (target < 170 ms; initialize answered at %s)\n", ms(first), ms(initDone))
 	fmt.Printf("peak resident memory: %.1f MB (target < 100 MB)\n", float64(rss)/1024)
-	fmt.Printf("targets: hover, definition, documentSymbol, documentHighlight, documentLink, selectionRange, the call hierarchy p50 <= 1.5x floor; completion p99 < 5 ms; didChange -> publishDiagnostics p99 < 5 ms\n")
+	fmt.Printf("targets: hover, definition, documentSymbol, documentHighlight, documentLink, selectionRange, the call hierarchy, inlayHint p50 <= 1.5x floor; completion p99 < 5 ms; didChange -> publishDiagnostics p99 < 5 ms\n")
 
 	// The same sizes through the same kind of pipes, from a process that
 	// does nothing but write answers built in advance.
