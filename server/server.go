@@ -22,6 +22,7 @@ import (
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
 	"github.com/flowcabal/flowcabal/workflowlang"
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -249,12 +250,15 @@ func (s *Server) notify(ctx context.Context, method string, params any) {
 	}
 }
 
-// decode unmarshals params, reporting a failure as InvalidParams.
+// decode unmarshals params, reporting a failure as InvalidParams. It uses
+// segmentio/encoding/json, the codec jsonrpc2 already reads every message
+// with and a drop-in for encoding/json: the standard decoder's reflection
+// was a third of what the server spends on a small request.
 func decode(raw json.RawMessage, v any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := fastjson.Unmarshal(raw, v); err != nil {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("invalid params: %v", err))
 	}
 	return nil
