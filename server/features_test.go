@@ -540,3 +540,41 @@ func TestInlayHints(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentLinksFollowChanges: links are kept per snapshot, so they
+// must follow an edit of the workflow and a knowledge file appearing on
+// disk.
+func TestDocumentLinksFollowChanges(t *testing.T) {
+	text := "node 甲 {\n  user \"😀 {{@meta/新}} {{@meta/style-guide}}\"\n}\n"
+	files := flowFiles()
+	files["workflows/a.flow"] = text
+	s := newSession(t, "vscode-1.100.json", files)
+	uri := s.uri("workflows/a.flow")
+	s.open("workflows/a.flow")
+	links := func() []string {
+		var ls []protocol.DocumentLink
+		s.call("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": uri}}, &ls)
+		var out []string
+		for _, l := range ls {
+			out = append(out, string(l.Target)[len(s.uri("")):])
+		}
+		return out
+	}
+	want := func(step string, got []string, w ...string) {
+		t.Helper()
+		if strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Errorf("%s: links %q, want %q", step, got, w)
+		}
+	}
+	want("start", links(), "/meta/style-guide.md")
+	want("asked again", links(), "/meta/style-guide.md")
+	writeFiles(t, s.dir, map[string]string{"meta/新.md": "# 新\n"})
+	before := len(s.client.PublishedFor(uri))
+	_ = s.client.Notify(s.ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": s.uri("meta/新.md"), "type": 1}}})
+	if err := s.client.WaitFor(s.ctx, "new diagnostics", func(v *lsptest.View) bool { return len(s.client.PublishedFor(uri)) > before }); err != nil {
+		t.Fatal(err)
+	}
+	want("after the file appeared", links(), string(s.uri("meta/新.md")[len(s.uri("")):]), "/meta/style-guide.md")
+	s.change(uri, 2, strings.Replace(text, " {{@meta/style-guide}}", "", 1))
+	want("after the edit", links(), string(s.uri("meta/新.md")[len(s.uri("")):]))
+}

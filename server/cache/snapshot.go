@@ -127,6 +127,22 @@ type Snapshot struct {
 
 	trees *treeCache // shared by every snapshot of a workspace
 	order *fileOrder // Files, sorted once
+	memo  *sync.Map  // key -> *memoEntry: results derived from the whole snapshot
+}
+
+// Memo returns fn's result for key, computed at most once per snapshot:
+// for results that depend on more than one file's text (a workflow's
+// links name resources and other workflows), asked again and again while
+// the author reads and made anew after an edit. The key must name the
+// file and everything else the result depends on (the position encoding).
+func (s *Snapshot) Memo(key string, fn func() any) any {
+	if s.memo == nil {
+		return fn()
+	}
+	e, _ := s.memo.LoadOrStore(key, &memoEntry{})
+	me := e.(*memoEntry)
+	me.once.Do(func() { me.v = fn() })
+	return me.v
 }
 
 // fileOrder is a snapshot's files sorted by key, made on first use:

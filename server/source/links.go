@@ -20,7 +20,15 @@ var levelNames = map[string]string{"L0": "one line", "L1": "overview", "L2": "fu
 // of every `use` to the workflow it names. A path that names nothing is
 // not a link: its diagnostic says what is wrong, and a link would open an
 // empty file.
+//
+// The links are made once per snapshot: they are asked for again as the
+// author scrolls and switches tabs, and only an edit changes them.
 func DocumentLinks(snap *cache.Snapshot, f *cache.File, o Options) []protocol.DocumentLink {
+	key := "links\x00" + string(f.Key) + "\x00" + strconv.Itoa(int(o.Encoding))
+	return snap.Memo(key, func() any { return documentLinks(snap, f, o) }).([]protocol.DocumentLink)
+}
+
+func documentLinks(snap *cache.Snapshot, f *cache.File, o Options) []protocol.DocumentLink {
 	pf := snap.Parse(f)
 	out := []protocol.DocumentLink{}
 	for _, u := range pf.Uses {

@@ -24,7 +24,7 @@ func BenchmarkDocumentHighlightChain(b *testing.B) {
 func BenchmarkDocumentLinksChain(b *testing.B) {
 	snap, f, _ := chainSetup(b)
 	for b.Loop() {
-		if ls := DocumentLinks(snap, f, Options{}); len(ls) != 1 {
+		if ls := documentLinks(snap, f, Options{}); len(ls) != 1 {
 			b.Fatalf("%d links", len(ls))
 		}
 	}
