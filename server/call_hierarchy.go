@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -32,7 +31,9 @@ type callsParams struct {
 	Item struct {
 		Name string               `json:"name"`
 		URI  protocol.DocumentURI `json:"uri"`
-		Data json.RawMessage      `json:"data,omitempty"`
+		// An item's data is the server's own (source.CallData); other
+		// data is not an item of this server and fails to decode.
+		Data *source.CallData `json:"data,omitempty"`
 	} `json:"item"`
 }
 

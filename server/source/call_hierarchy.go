@@ -1,7 +1,6 @@
 package source
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -55,15 +54,14 @@ var ErrBadItem = fmt.Errorf("not a call-hierarchy item of this server")
 // ItemData returns what an item names: its data when it has some, else
 // its URI and name. Clients send items back whole; only this is read of
 // them.
-func ItemData(uri protocol.DocumentURI, name string, data json.RawMessage) (CallData, error) {
-	d := CallData{URI: uri, Node: name}
-	if len(data) == 0 || string(data) == "null" {
-		return d, nil
+func ItemData(uri protocol.DocumentURI, name string, data *CallData) (CallData, error) {
+	if data == nil {
+		return CallData{URI: uri, Node: name}, nil
 	}
-	if err := json.Unmarshal(data, &d); err != nil || d.URI == "" || d.Node == "" {
-		return d, fmt.Errorf("%w: data %s", ErrBadItem, data)
+	if data.URI == "" || data.Node == "" {
+		return *data, fmt.Errorf("%w: data without a document and a node", ErrBadItem)
 	}
-	return d, nil
+	return *data, nil
 }
 
 // itemNode finds the node d names. n is nil when the node is gone (the
@@ -74,7 +72,7 @@ func itemNode(snap *cache.Snapshot, d CallData) (t target, n *workflowlang.Node)
 		return target{}, nil
 	}
 	pf := snap.Parse(f)
-	return target{File: f, PF: pf, Name: d.Node}, pf.Node(d.Node)
+	return target{File: f, PF: pf, Name: d.Node}, nodeOf(f, pf, d.Node)
 }
 
 // IncomingCalls returns the nodes that read the item's node, with the
@@ -139,7 +137,7 @@ func OutgoingCalls(snap *cache.Snapshot, d CallData, o Options) []protocol.CallH
 		default:
 			continue
 		}
-		callee := cpf.Node(r.Name)
+		callee := nodeOf(cf, cpf, r.Name)
 		if callee == nil {
 			continue
 		}

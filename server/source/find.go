@@ -102,6 +102,25 @@ func refsOf(f *cache.File, pf *workflowlang.File) []refSite {
 	return f.Memo("refs", func() any { return allRefs(pf) }).([]refSite)
 }
 
+// nodeOf is pf.Node(name) (the first node of that name) through an index
+// made once per content of an open document: the call hierarchy looks
+// nodes up by name in files of hundreds.
+func nodeOf(f *cache.File, pf *workflowlang.File, name string) *workflowlang.Node {
+	if !f.Open {
+		return pf.Node(name)
+	}
+	m := f.Memo("nodes", func() any {
+		m := make(map[string]*workflowlang.Node, len(pf.Nodes))
+		for _, n := range pf.Nodes {
+			if _, dup := m[n.Name.Name]; !dup {
+				m[n.Name.Name] = n
+			}
+		}
+		return m
+	}).(map[string]*workflowlang.Node)
+	return m[name]
+}
+
 // refKey is how refIndex files a reference: by what it names as written.
 func refKey(r *workflowlang.Ref) string {
 	switch r.Kind {

@@ -160,7 +160,7 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 	if t.File.Path == "" {
 		return out
 	}
-	input := isInput(t.PF, t.Name)
+	input := nodeOf(t.File, t.PF, t.Name) == nil && isInput(t.PF, t.Name)
 	for _, of := range snap.Files() {
 		if !mayUse(snap, of, t, input) {
 			continue // not worth parsing: no {{alias.name}} of a use of t's file
