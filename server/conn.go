@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -276,9 +277,12 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 }
 
 // encodeTo appends v as JSON without HTML escaping (prompts are full of
-// '<', '>' and '&' that need none).
+// '<', '>' and '&' that need none), with the codec decode uses, for the
+// same reason: encoding/json's reflection was another quarter of a small
+// request's cost. The output is encoding/json's, byte for byte, on the
+// cases tested (invalid UTF-8, U+2028, floats, nil slices).
 func encodeTo(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
+	enc := fastjson.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err

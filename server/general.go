@@ -93,6 +93,7 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 	s.caps = p.Capabilities
 	s.compactOutline = compact
 	s.hoverLinks = links
+	s.inlayHints = io.InlayHints == nil || *io.InlayHints
 	s.enc = enc
 	s.ws = ws
 	s.state = stateInitialized
@@ -122,9 +123,13 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 		HoverProvider:              true,
 		DefinitionProvider:         true,
 		ReferencesProvider:         true,
+		DocumentHighlightProvider:  true,
+		DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
+		SelectionRangeProvider:     true,
+		CallHierarchyProvider:      true,
 		DocumentSymbolProvider:     true,
 		WorkspaceSymbolProvider:    true,
-		CodeActionProvider:         &codeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, source.SourceFixAll}},
+		CodeActionProvider:         &codeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, source.SourceFixAll}, ResolveProvider: s.lazyCodeActions()},
 		CodeLensProvider:           &protocol.CodeLensOptions{},
 		DocumentFormattingProvider: true,
 		RenameProvider:             rename,
@@ -134,9 +139,19 @@ func (s *Server) initialize(ctx context.Context, p *initializeParams) (*initiali
 			Legend: semanticTokensLegend{TokenTypes: source.TokenTypes, TokenModifiers: source.TokenModifiers},
 			Full:   true,
 		},
-		Workspace: &workspaceServerCaps{},
+		InlayHintProvider: s.inlayHints,
+		Workspace:         &workspaceServerCaps{},
 	}
 	caps.Workspace.WorkspaceFolders.Supported = true
+	// Renames that can change what workflows name: knowledge files,
+	// workflows, and folders of them (a chapter's folder, entities/…).
+	var filters []fileOperationFilter
+	for _, g := range []struct{ glob, matches string }{{"**/*.md", "file"}, {"**/*.flow", "file"}, {"**", "folder"}} {
+		f := fileOperationFilter{Scheme: "file"}
+		f.Pattern.Glob, f.Pattern.Matches = g.glob, g.matches
+		filters = append(filters, f)
+	}
+	caps.Workspace.FileOperations = &fileOperationsCaps{WillRename: &fileOperationRegistration{Filters: filters}}
 	return &initializeResult{
 		Capabilities: caps,
 		ServerInfo:   &protocol.ServerInfo{Name: "flowcabal", Version: s.opts.Version},

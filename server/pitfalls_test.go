@@ -439,7 +439,7 @@ func TestPitfall11UnimplementedMethodsAndPanics(t *testing.T) {
 		}}}
 	})
 	s.initialize("vscode-1.100.json")
-	for _, m := range []string{"textDocument/inlayHint", "textDocument/signatureHelp", "codeLens/resolve", "callHierarchy/incomingCalls"} {
+	for _, m := range []string{"inlayHint/resolve", "textDocument/signatureHelp", "codeLens/resolve", "textDocument/moniker"} {
 		err := s.client.Call(s.ctx, m, map[string]any{}, nil)
 		if codeOf(err) != jsonrpc2.MethodNotFound || !strings.Contains(err.Error(), "not implemented") {
 			t.Errorf("%s: %v", m, err)

@@ -18,9 +18,11 @@ func TestOutOfRangePositions(t *testing.T) {
 	s := newSession(t, "vscode-1.100.json", flowFiles())
 	uri := s.uri("workflows/a.flow")
 	s.open("workflows/a.flow")
-	for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/references", "textDocument/prepareRename"} {
+	for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/references", "textDocument/prepareRename",
+		"textDocument/documentHighlight", "textDocument/selectionRange", "textDocument/prepareCallHierarchy"} {
 		params := docPos(uri, protocol.Position{Line: 9999, Character: 0})
 		params["context"] = map[string]any{"includeDeclaration": true}
+		params["positions"] = []protocol.Position{{Line: 0, Character: 0}, {Line: 9999, Character: 0}}
 		err := s.client.Call(s.ctx, m, params, nil)
 		if codeOf(err) != jsonrpc2.InvalidParams {
 			t.Errorf("%s past the last line: %v", m, err)
@@ -28,6 +30,7 @@ func TestOutOfRangePositions(t *testing.T) {
 		// A column past the end of a line is clamped, as the spec asks.
 		params = docPos(uri, protocol.Position{Line: 0, Character: 9999})
 		params["context"] = map[string]any{"includeDeclaration": true}
+		params["positions"] = []protocol.Position{{Line: 0, Character: 9999}}
 		if err := s.client.Call(s.ctx, m, params, nil); err != nil && !strings.Contains(err.Error(), "renamed") {
 			t.Errorf("%s past the end of a line: %v", m, err)
 		}

@@ -44,6 +44,16 @@ var routes = map[string]route{
 	protocol.MethodTextDocumentFoldingRange:   req((*Server).foldingRange),
 	protocol.MethodSemanticTokensFull:         req((*Server).semanticTokensFull),
 
+	protocol.MethodTextDocumentDocumentHighlight:    req((*Server).documentHighlight),
+	protocol.MethodTextDocumentDocumentLink:         req((*Server).documentLink),
+	"textDocument/selectionRange":                   req((*Server).selectionRange),
+	protocol.MethodTextDocumentPrepareCallHierarchy: req((*Server).prepareCallHierarchy),
+	protocol.MethodCallHierarchyIncomingCalls:       req((*Server).incomingCalls),
+	protocol.MethodCallHierarchyOutgoingCalls:       req((*Server).outgoingCalls),
+	"codeAction/resolve":                            req((*Server).resolveCodeAction),
+	"textDocument/inlayHint":                        req((*Server).inlayHint),
+	protocol.MethodWillRenameFiles:                  req((*Server).willRenameFiles),
+
 	// A no-op request: the floor of a round trip, for benchmarks and
 	// health checks.
 	"flowcabal/ping": req((*Server).ping),
@@ -66,6 +76,17 @@ func (s *Server) fileOf(uri protocol.DocumentURI) (*cache.Snapshot, *cache.File,
 		return nil, nil, errNotOpen(uri)
 	}
 	return snap, f, nil
+}
+
+// isProse reports whether uri is a Markdown document the server follows
+// for Options.Prose. The features of .flow files answer nothing there
+// rather than an error: a client may ask them of every document it shares
+// with the server.
+func (s *Server) isProse(uri protocol.DocumentURI) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.prose[uri]
+	return ok
 }
 
 // featureError gives feature errors their codes: a position outside the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/server/source"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -35,6 +36,10 @@ var update = flag.Bool("update", false, "rewrite the golden files of the scenari
 //	symbols FILE               wsymbol QUERY
 //	format FILE                folding FILE
 //	tokens FILE                lens FILE
+//	highlight FILE PATTERN     links FILE
+//	selection FILE PATTERN...  calls FILE PATTERN (prepare, incoming, outgoing)
+//	wrename OLD NEW            (workspace/willRenameFiles: a file or folder)
+//	hints FILE                 (textDocument/inlayHint over the whole file)
 //	init PAYLOAD (first line only; default vscode-1.100.json)
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "testdata", "lsp", "scenarios", "*.txt"))
@@ -316,6 +321,99 @@ func runScenario(t *testing.T, path string) {
 				a, _ := json.Marshal(l.Command.Arguments)
 				fmt.Fprintf(&out, "  line %d: %s %s %s\n", l.Range.Start.Line, l.Command.Title, l.Command.Command, strings.ReplaceAll(string(a), string(s.uri(""))+"/", ""))
 			}
+		case "highlight":
+			var hs []protocol.DocumentHighlight
+			if errOut(s.client.Call(s.ctx, "textDocument/documentHighlight", docPos(uri, pos), &hs)) {
+				continue
+			}
+			if len(hs) == 0 {
+				out.WriteString("  (none)\n")
+			}
+			for _, h := range hs {
+				fmt.Fprintf(&out, "  %v %s\n", h.Kind, rng(file, h.Range))
+			}
+		case "links":
+			var links []protocol.DocumentLink
+			if errOut(s.client.Call(s.ctx, "textDocument/documentLink", map[string]any{"textDocument": tdoc}, &links)) {
+				continue
+			}
+			for _, l := range links {
+				fmt.Fprintf(&out, "  %s -> %s\n    %s\n", rng(file, l.Range), rel(l.Target), l.Tooltip)
+			}
+		case "selection":
+			var ps []protocol.Position
+			for _, m := range args[2:] {
+				off, err := markerOffset(text(file), m)
+				if err != nil {
+					t.Fatalf("%s: %v", line, err)
+				}
+				ps = append(ps, lsptest.Position(text(file), off, s.utf8))
+			}
+			var srs []protocol.SelectionRange
+			if errOut(s.client.Call(s.ctx, "textDocument/selectionRange", map[string]any{"textDocument": tdoc, "positions": ps}, &srs)) {
+				continue
+			}
+			for i, sr := range srs {
+				fmt.Fprintf(&out, "  at %q\n", args[2+i])
+				for r := &sr; r != nil; r = r.Parent {
+					fmt.Fprintf(&out, "    %s\n", shorten(rng(file, r.Range)))
+				}
+			}
+		case "calls":
+			var items []protocol.CallHierarchyItem
+			if errOut(s.client.Call(s.ctx, "textDocument/prepareCallHierarchy", docPos(uri, pos), &items)) {
+				continue
+			}
+			if len(items) == 0 {
+				out.WriteString("  (none)\n")
+			}
+			item := func(it protocol.CallHierarchyItem) string {
+				f := rel(it.URI)
+				return fmt.Sprintf("%s (%s, kind %v) %s sel %s", it.Name, it.Detail, it.Kind, f, rng(f, it.SelectionRange))
+			}
+			for _, it := range items {
+				fmt.Fprintf(&out, "  item %s\n", item(it))
+				var in []protocol.CallHierarchyIncomingCall
+				if errOut(s.client.Call(s.ctx, "callHierarchy/incomingCalls", map[string]any{"item": it}, &in)) {
+					continue
+				}
+				for _, c := range in {
+					fmt.Fprintf(&out, "    <- %s\n", item(c.From))
+					for _, r := range c.FromRanges {
+						fmt.Fprintf(&out, "         from %s\n", rng(rel(c.From.URI), r))
+					}
+				}
+				var outc []protocol.CallHierarchyOutgoingCall
+				if errOut(s.client.Call(s.ctx, "callHierarchy/outgoingCalls", map[string]any{"item": it}, &outc)) {
+					continue
+				}
+				for _, c := range outc {
+					fmt.Fprintf(&out, "    -> %s\n", item(c.To))
+					for _, r := range c.FromRanges { // in the item's file
+						fmt.Fprintf(&out, "         from %s\n", rng(rel(it.URI), r))
+					}
+				}
+			}
+		case "hints":
+			var hs []source.InlayHint
+			whole := protocol.Range{End: lsptest.Position(text(file), len(text(file)), s.utf8)}
+			if errOut(s.client.Call(s.ctx, "textDocument/inlayHint", map[string]any{"textDocument": tdoc, "range": whole}, &hs)) {
+				continue
+			}
+			for _, h := range hs {
+				fmt.Fprintf(&out, "  after %s: %q (%s)\n", rng(file, protocol.Range{Start: protocol.Position{Line: h.Position.Line}, End: h.Position}), h.Label, h.Tooltip)
+			}
+		case "wrename":
+			var e *protocol.WorkspaceEdit
+			params := map[string]any{"files": []map[string]any{{"oldUri": s.uri(args[1]), "newUri": s.uri(args[2])}}}
+			if errOut(s.client.Call(s.ctx, "workspace/willRenameFiles", params, &e)) {
+				continue
+			}
+			if e == nil {
+				out.WriteString("  (no edit)\n")
+				continue
+			}
+			apply(e.Changes)
 		default:
 			t.Fatalf("unknown script command %q", args[0])
 		}
@@ -334,6 +432,16 @@ func runScenario(t *testing.T, path string) {
 	if string(want) != out.String() {
 		t.Errorf("output differs from %s (run with -update after checking):\n%s", golden, lineDiff(string(want), out.String()))
 	}
+}
+
+// shorten keeps a rendered range on one line of a golden file: the text
+// of a node or a whole file is cut in the middle.
+func shorten(r string) string {
+	r = strings.ReplaceAll(r, `\n`, "⏎")
+	if rs := []rune(r); len(rs) > 90 {
+		return string(rs[:60]) + "…" + string(rs[len(rs)-25:])
+	}
+	return r
 }
 
 func renderDiags(out *strings.Builder, p lsptest.Published, file string, rng func(string, protocol.Range) string) {

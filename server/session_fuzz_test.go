@@ -20,6 +20,12 @@ func FuzzSession(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"x","method":"workspace/executeCommand","params":{"command":"flowcabal.runNode","arguments":[{"uri":"untitled:1"}]}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"$/cancelRequest","params":{"id":3}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"textDocument/completion","params":null}`,
+		`{"jsonrpc":"2.0","id":5,"method":"textDocument/selectionRange","params":{"textDocument":{"uri":"file:///w/a.flow"},"positions":[{"line":0,"character":0},{"line":99,"character":1}]}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"callHierarchy/incomingCalls","params":{"item":{"name":"a","uri":"file:///w/a.flow","data":{"uri":3}}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"callHierarchy/outgoingCalls","params":{"item":{"name":"a","uri":"file:///w/a.flow","data":"x"}}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"textDocument/documentLink","params":{"textDocument":{"uri":"untitled:1"}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"workspace/willRenameFiles","params":{"files":[{"oldUri":"file:///","newUri":"file:///w/../.."},{"oldUri":1}]}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"file:///w/a.flow"},"range":{"start":{"line":5,"character":3},"end":{"line":0,"character":0}}}}`,
 		`[1,2,3]`, `{"id":{}}`, `null`,
 	} {
 		f.Add([]byte(s))

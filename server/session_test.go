@@ -60,7 +60,7 @@ func (b *syncBuffer) String() string {
 }
 
 // writeFiles writes files (slash paths -> content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -38,6 +38,9 @@ type initOptions struct {
 	// shows hover Markdown as text (Neovim up to 0.10) gets "compact":
 	// there every link prints its whole file:// URI and wraps its row.
 	Hover string `json:"hover,omitempty"`
+	// InlayHints, when false, turns off the token counts shown after
+	// each {{@path}} (and the capability that offers them).
+	InlayHints *bool `json:"inlayHints,omitempty"`
 }
 
 // clientCapabilities is the part of ClientCapabilities the server honours.
@@ -90,6 +93,10 @@ type clientCapabilities struct {
 		} `json:"rename"`
 		CodeAction struct {
 			CodeActionLiteralSupport json.RawMessage `json:"codeActionLiteralSupport,omitempty"`
+			DataSupport              bool            `json:"dataSupport"`
+			ResolveSupport           struct {
+				Properties []string `json:"properties"`
+			} `json:"resolveSupport"`
 		} `json:"codeAction"`
 		SemanticTokens json.RawMessage `json:"semanticTokens,omitempty"`
 	} `json:"textDocument"`
@@ -134,6 +141,10 @@ type serverCapabilities struct {
 	HoverProvider              bool                              `json:"hoverProvider"`
 	DefinitionProvider         bool                              `json:"definitionProvider"`
 	ReferencesProvider         bool                              `json:"referencesProvider"`
+	DocumentHighlightProvider  bool                              `json:"documentHighlightProvider"`
+	DocumentLinkProvider       *protocol.DocumentLinkOptions     `json:"documentLinkProvider,omitempty"`
+	SelectionRangeProvider     bool                              `json:"selectionRangeProvider"`
+	CallHierarchyProvider      bool                              `json:"callHierarchyProvider"`
 	DocumentSymbolProvider     bool                              `json:"documentSymbolProvider"`
 	WorkspaceSymbolProvider    bool                              `json:"workspaceSymbolProvider"`
 	CodeActionProvider         *codeActionOptions                `json:"codeActionProvider,omitempty"`
@@ -143,11 +154,13 @@ type serverCapabilities struct {
 	FoldingRangeProvider       bool                              `json:"foldingRangeProvider"`
 	ExecuteCommandProvider     *protocol.ExecuteCommandOptions   `json:"executeCommandProvider,omitempty"`
 	SemanticTokensProvider     *semanticTokensOptions            `json:"semanticTokensProvider,omitempty"`
+	InlayHintProvider          bool                              `json:"inlayHintProvider,omitempty"`
 	Workspace                  *workspaceServerCaps              `json:"workspace,omitempty"`
 }
 
 type codeActionOptions struct {
 	CodeActionKinds []protocol.CodeActionKind `json:"codeActionKinds,omitempty"`
+	ResolveProvider bool                      `json:"resolveProvider,omitempty"`
 }
 
 type semanticTokensOptions struct {
@@ -166,6 +179,25 @@ type workspaceServerCaps struct {
 		Supported           bool `json:"supported"`
 		ChangeNotifications bool `json:"changeNotifications"`
 	} `json:"workspaceFolders"`
+	FileOperations *fileOperationsCaps `json:"fileOperations,omitempty"`
+}
+
+// fileOperationsCaps is the 3.16 workspace.fileOperations capability,
+// which go.lsp.dev/protocol v0.12.0 lacks.
+type fileOperationsCaps struct {
+	WillRename *fileOperationRegistration `json:"willRename,omitempty"`
+}
+
+type fileOperationRegistration struct {
+	Filters []fileOperationFilter `json:"filters"`
+}
+
+type fileOperationFilter struct {
+	Scheme  string `json:"scheme,omitempty"`
+	Pattern struct {
+		Glob    string `json:"glob"`
+		Matches string `json:"matches,omitempty"` // "file" or "folder"
+	} `json:"pattern"`
 }
 
 // semanticTokens is the result of textDocument/semanticTokens/full.

@@ -46,6 +46,7 @@ func commands() []command {
 	return []command{
 		{"check", "report diagnostics of .flow files", runCheck},
 		{"fmt", "format .flow files", runFmt},
+		{"mv", "move a knowledge file, workflow or folder, rewriting the references to it", runMv},
 		{"serve", "run the language server on stdio (or --listen 127.0.0.1:PORT)", runServe},
 		{"index", "index the project's knowledge into .flowcabal/project.db", runIndex},
 		{"context", "show the context Role A assembles for a node", runContext},

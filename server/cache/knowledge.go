@@ -118,6 +118,20 @@ func newResource(root, p string) *Resource {
 	return &Resource{Path: project.ResourcePath(rel), File: p, Size: fi.Size()}
 }
 
+// KnowledgePath returns the resource path authors write after '@' for the
+// file at the absolute path p, when p is (or would be) a Markdown file
+// under one of the project's knowledge folders.
+func (s *Snapshot) KnowledgePath(p string) (string, bool) {
+	if s.Root == "" || !isKnowledgeFile(s.Root, p) {
+		return "", false
+	}
+	rel, err := filepath.Rel(s.Root, p)
+	if err != nil {
+		return "", false
+	}
+	return project.ResourcePath(rel), true
+}
+
 // isKnowledgeFile reports whether p (absolute) is a Markdown file under one
 // of root's knowledge folders.
 func isKnowledgeFile(root, p string) bool {

@@ -126,6 +126,30 @@ type Snapshot struct {
 	resByPath map[string]*Resource
 
 	trees *treeCache // shared by every snapshot of a workspace
+	order *fileOrder // Files, sorted once
+	memo  *sync.Map  // key -> *memoEntry: results derived from the whole snapshot
+}
+
+// Memo returns fn's result for key, computed at most once per snapshot:
+// for results that depend on more than one file's text (a workflow's
+// links name resources and other workflows), asked again and again while
+// the author reads and made anew after an edit. The key must name the
+// file and everything else the result depends on (the position encoding).
+func (s *Snapshot) Memo(key string, fn func() any) any {
+	if s.memo == nil {
+		return fn()
+	}
+	e, _ := s.memo.LoadOrStore(key, &memoEntry{})
+	me := e.(*memoEntry)
+	me.once.Do(func() { me.v = fn() })
+	return me.v
+}
+
+// fileOrder is a snapshot's files sorted by key, made on first use:
+// cross-file features walk them on every request.
+type fileOrder struct {
+	once  sync.Once
+	files []*File
 }
 
 // File returns the document at uri.
@@ -140,8 +164,17 @@ func (s *Snapshot) FileByPath(path string) (*File, bool) {
 	return f, ok
 }
 
-// Files returns every .flow document, sorted by key.
+// Files returns every .flow document, sorted by key. The slice is the
+// snapshot's own: callers must not modify it.
 func (s *Snapshot) Files() []*File {
+	if s.order == nil {
+		return s.sortFiles()
+	}
+	s.order.once.Do(func() { s.order.files = s.sortFiles() })
+	return s.order.files
+}
+
+func (s *Snapshot) sortFiles() []*File {
 	out := make([]*File, 0, len(s.files))
 	for _, f := range s.files {
 		out = append(out, f)
@@ -239,6 +272,20 @@ func usePath(fromPath, usePath string) string {
 	return filepath.Clean(filepath.Join(filepath.Dir(fromPath), filepath.FromSlash(usePath)))
 }
 
+// Tokens is what the resource written as path costs at level, as far as
+// the snapshot knows: the full text (L2) estimated from the file's size
+// (front matter included), never under: a token is at least a CJK
+// character (3 bytes in UTF-8) or three bytes of other text, as `flowcabal
+// check` estimates. L0 and L1 are written by the store, which the
+// snapshot does not read: ok is false for them.
+func (s *Snapshot) Tokens(path, level string) (int, bool) {
+	r, ok := s.resByPath[path]
+	if !ok || level != "L2" {
+		return 0, false
+	}
+	return int((r.Size + 2) / 3), true
+}
+
 // Budget is the project's default Role A budget.
 func (s *Snapshot) Budget() int {
 	if s.Config == nil {
@@ -278,16 +325,7 @@ func (s *Snapshot) env(deps *[]string, load func(path string, f *File) *workflow
 			}
 			return out
 		},
-		// Estimated from the file's size (front matter included), never
-		// under: a token is at least a CJK character (3 bytes in UTF-8) or
-		// three bytes of other text, as `flowcabal check` estimates.
-		Tokens: func(path, level string) (int, bool) {
-			r, ok := s.resByPath[path]
-			if !ok || level != "L2" {
-				return 0, false
-			}
-			return int((r.Size + 2) / 3), true
-		},
+		Tokens:        s.Tokens,
 		DefaultBudget: s.Budget(),
 		Models:        s.models(),
 		Root:          s.Root,

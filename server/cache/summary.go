@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +41,9 @@ type SummaryUse struct {
 	Path  string // as written
 	Alias string
 	Args  []string // the inputs its arguments fill
+	// Target is the absolute path of the file it names, cleaned; empty
+	// when the using file has no absolute path (an untitled document).
+	Target string
 }
 
 // References reports whether the file writes {{alias.node}}.
@@ -97,6 +101,11 @@ func summarize(pf *workflowlang.File) *Summary {
 			}
 		case *workflowlang.Use:
 			u := SummaryUse{Path: it.Path.Value, Alias: it.Alias.Name}
+			if filepath.IsAbs(pf.Path) {
+				// Resolved once here, not by every feature that asks
+				// which files use which.
+				u.Target = usePath(pf.Path, it.Path.Value)
+			}
 			for _, a := range it.Args {
 				u.Args = append(u.Args, a.Key.Name)
 			}

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -36,10 +37,29 @@ type Key string
 
 // KeyOf returns the key of a document URI.
 func KeyOf(u protocol.DocumentURI) Key {
+	if k, ok := canonical(string(u)); ok {
+		return k
+	}
 	if p, ok := URIPath(u); ok {
 		return Key("file://" + filepath.ToSlash(p))
 	}
 	return Key(u)
+}
+
+// canonical reports whether u is already a key: "file://" and a clean
+// absolute path with nothing URL parsing would change (no escapes, query,
+// fragment or host). Every request names its document, and most clients
+// spell ASCII paths so: the key is then had without parsing a URL.
+func canonical(u string) (Key, bool) {
+	const scheme = "file://"
+	if len(u) <= len(scheme) || u[:len(scheme)] != scheme || u[len(scheme)] != '/' || filepath.Separator != '/' {
+		return "", false
+	}
+	p := u[len(scheme):]
+	if strings.ContainsAny(p, "%?#\\") || path.Clean(p) != p {
+		return "", false
+	}
+	return Key(u), true
 }
 
 // keyOfPath returns the key of a file path.

@@ -42,7 +42,7 @@ type Change struct {
 // project around the first folder for knowledge. enc is the negotiated
 // position encoding of incremental changes.
 func NewWorkspace(folders []string, enc workflowlang.Encoding) (*Workspace, error) {
-	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}, trees: &treeCache{}}
+	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}, trees: &treeCache{}, order: &fileOrder{}, memo: &sync.Map{}}
 	var errs []error
 	if len(folders) > 0 {
 		root, err := project.FindRoot(folders[0])
@@ -192,7 +192,7 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 	s := &Snapshot{
 		Seq: old.Seq + 1, Root: old.Root, Folders: old.Folders, Config: old.Config,
 		files: make(map[Key]*File, len(old.files)+len(repl)), byPath: make(map[string]*File, len(old.byPath)),
-		resources: old.resources, resByPath: old.resByPath, trees: old.trees,
+		resources: old.resources, resByPath: old.resByPath, trees: old.trees, order: &fileOrder{}, memo: &sync.Map{},
 	}
 	if res != nil {
 		s.setResources(res)

@@ -3,6 +3,7 @@ package source
 import (
 	"sort"
 
+	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
@@ -95,16 +96,78 @@ type refSite struct {
 	Node *workflowlang.Node // nil for references in use arguments and input defaults
 }
 
+// refsOf is allRefs of f's tree pf, made once per content of an open
+// document. The slice is shared: callers must not modify it.
+func refsOf(f *cache.File, pf *workflowlang.File) []refSite {
+	return f.Memo("refs", func() any { return allRefs(pf) }).([]refSite)
+}
+
+// nodeOf is pf.Node(name) (the first node of that name) through an index
+// made once per content of an open document: the call hierarchy looks
+// nodes up by name in files of hundreds.
+func nodeOf(f *cache.File, pf *workflowlang.File, name string) *workflowlang.Node {
+	if !f.Open {
+		return pf.Node(name)
+	}
+	m := f.Memo("nodes", func() any {
+		m := make(map[string]*workflowlang.Node, len(pf.Nodes))
+		for _, n := range pf.Nodes {
+			if _, dup := m[n.Name.Name]; !dup {
+				m[n.Name.Name] = n
+			}
+		}
+		return m
+	}).(map[string]*workflowlang.Node)
+	return m[name]
+}
+
+// refKey is how refIndex files a reference: by what it names as written.
+func refKey(r *workflowlang.Ref) string {
+	switch r.Kind {
+	case workflowlang.RefUse:
+		return "u:" + r.Alias + "." + r.Name
+	case workflowlang.RefKnowledge:
+		return "k:" + r.Path
+	default:
+		return "n:" + r.Name
+	}
+}
+
+// refIndex files f's references by refKey, and those through a `use` by
+// "a:"+alias as well, each list in allRefs' order; made once per content
+// of an open document, so that a highlight is a lookup, not a walk of
+// every reference of a long workflow.
+func refIndex(f *cache.File, pf *workflowlang.File) map[string][]refSite {
+	return f.Memo("refIndex", func() any {
+		m := map[string][]refSite{}
+		for _, r := range refsOf(f, pf) {
+			k := refKey(r.Ref)
+			m[k] = append(m[k], r)
+			if r.Ref.Kind == workflowlang.RefUse {
+				m["a:"+r.Ref.Alias] = append(m["a:"+r.Ref.Alias], r)
+			}
+		}
+		return m
+	}).(map[string][]refSite)
+}
+
 // allRefs lists every reference of f: in node prompts, in `use`
 // arguments and in input defaults, in source order of their items.
 func allRefs(f *workflowlang.File) []refSite {
 	var out []refSite
+	eachRef(f, func(r refSite) { out = append(out, r) })
+	return out
+}
+
+// eachRef calls fn with every reference of f, in allRefs' order, without
+// collecting them: for files read once (closed files searched for uses).
+func eachRef(f *workflowlang.File, fn func(refSite)) {
 	textRefs := func(attrs []*workflowlang.Attr) {
 		for _, a := range attrs {
 			if tv, ok := a.Value.(*workflowlang.TextValue); ok {
 				for _, b := range tv.Blocks {
 					if r, ok := b.(*workflowlang.Ref); ok {
-						out = append(out, refSite{Ref: r})
+						fn(refSite{Ref: r})
 					}
 				}
 			}
@@ -113,8 +176,12 @@ func allRefs(f *workflowlang.File) []refSite {
 	for _, it := range f.Items {
 		switch it := it.(type) {
 		case *workflowlang.Node:
-			for _, r := range it.Refs() {
-				out = append(out, refSite{Ref: r, Node: it})
+			for _, p := range it.Prompts {
+				for _, b := range p.Blocks {
+					if r, ok := b.(*workflowlang.Ref); ok {
+						fn(refSite{Ref: r, Node: it})
+					}
+				}
 			}
 		case *workflowlang.Use:
 			textRefs(it.Args)
@@ -122,7 +189,6 @@ func allRefs(f *workflowlang.File) []refSite {
 			textRefs(it.Attrs)
 		}
 	}
-	return out
 }
 
 // declared reports whether name is a node or an input of f.

@@ -125,6 +125,7 @@ type useSite struct {
 	PF   *workflowlang.File
 	Ref  *workflowlang.Ref
 	Key  *workflowlang.Ident // set instead of Ref: a `use` argument filling an input
+	Node *workflowlang.Node  // the node whose prompt holds Ref; nil elsewhere
 }
 
 // span is what a rename replaces and references show.
@@ -153,15 +154,13 @@ func isInput(f *workflowlang.File, name string) bool {
 // `use` it.
 func uses(snap *cache.Snapshot, t target) []useSite {
 	var out []useSite
-	for _, r := range allRefs(t.PF) {
-		if r.Ref.Kind == workflowlang.RefNode && r.Ref.Name == t.Name {
-			out = append(out, useSite{t.File, t.PF, r.Ref, nil})
-		}
+	for _, r := range refIndex(t.File, t.PF)["n:"+t.Name] {
+		out = append(out, useSite{t.File, t.PF, r.Ref, nil, r.Node})
 	}
 	if t.File.Path == "" {
 		return out
 	}
-	input := isInput(t.PF, t.Name)
+	input := nodeOf(t.File, t.PF, t.Name) == nil && isInput(t.PF, t.Name)
 	for _, of := range snap.Files() {
 		if !mayUse(snap, of, t, input) {
 			continue // not worth parsing: no {{alias.name}} of a use of t's file
@@ -172,15 +171,15 @@ func uses(snap *cache.Snapshot, t target) []useSite {
 			if !ok || uf.Path != t.File.Path {
 				continue
 			}
-			for _, r := range allRefs(opf) {
+			eachRef(opf, func(r refSite) {
 				if r.Ref.Kind == workflowlang.RefUse && r.Ref.Alias == u.Alias.Name && r.Ref.Name == t.Name {
-					out = append(out, useSite{of, opf, r.Ref, nil})
+					out = append(out, useSite{of, opf, r.Ref, nil, r.Node})
 				}
-			}
+			})
 			if input {
 				for _, a := range u.Args {
 					if a.Key.Name == t.Name {
-						out = append(out, useSite{of, opf, nil, &a.Key})
+						out = append(out, useSite{of, opf, nil, &a.Key, nil})
 					}
 				}
 			}
@@ -199,7 +198,7 @@ func mayUse(snap *cache.Snapshot, of *cache.File, t target, input bool) bool {
 	}
 	sum := snap.Summary(of)
 	for _, u := range sum.Uses {
-		if filepath.Join(filepath.Dir(of.Path), filepath.FromSlash(u.Path)) != t.File.Path {
+		if u.Target != t.File.Path {
 			continue
 		}
 		if sum.References(u.Alias, t.Name) || input && slices.Contains(u.Args, t.Name) {
@@ -228,11 +227,11 @@ func References(snap *cache.Snapshot, f *cache.File, p protocol.Position, includ
 				continue
 			}
 			opf := snap.Parse(of)
-			for _, r := range allRefs(opf) {
+			eachRef(opf, func(r refSite) {
 				if r.Ref.Kind == workflowlang.RefKnowledge && r.Ref.Path == t.KnowPath {
 					out = append(out, protocol.Location{URI: of.URI, Range: Range(opf, r.Ref.Span, o.Encoding)})
 				}
-			}
+			})
 		}
 		return out, nil
 	}

@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -196,8 +197,11 @@ func (w *Workbench) Completions(snap *cache.Snapshot, f *cache.File, pos protoco
 
 // CodeActions offers Role B's actions on the node under the range: those
 // with a ready-made patch carry their edit (no model involved, nothing
-// changes until the author picks one); the others ask the builder.
-func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding) []protocol.CodeAction {
+// changes until the author picks one); the others ask the builder. The
+// edit of a patch is the costly part (the builder applies it and checks
+// the result): with lazy, it waits for ResolveCodeAction and the action
+// carries what that needs as its data.
+func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *cache.File, rng protocol.Range, only []protocol.CodeActionKind, enc workflowlang.Encoding, lazy bool) []protocol.CodeAction {
 	if len(only) > 0 && !slices.ContainsFunc(only, func(k protocol.CodeActionKind) bool {
 		return strings.HasPrefix(string(protocol.Refactor), string(k)) // "", "refactor"
 	}) {
@@ -218,34 +222,97 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 	if err != nil {
 		return nil
 	}
-	b, err := builder.New(builder.Options{Library: lib})
-	if err != nil {
-		return nil
-	}
 	res := snap.Check(f)
 	var out []protocol.CodeAction
 	for _, a := range lib.CodeActions(res, node) {
 		act := protocol.CodeAction{Title: a.Title, Kind: protocol.Refactor}
-		if len(a.Ops) > 0 {
-			s, err := b.Apply(ctx, builder.Request{URI: string(f.URI), Path: f.Path, Text: string(f.Src), Offset: off, Intent: a.Intent, Env: snap.Env()}, a.Title, a.Ops)
+		switch {
+		case len(a.Ops) > 0 && lazy:
+			act.Data = actionData{URI: f.URI, Version: f.Version, Node: node, Title: a.Title, At: rng.Start}
+		case len(a.Ops) > 0:
+			e, err := w.patchEdit(ctx, snap, f, off, a, enc)
 			if err != nil {
 				continue
 			}
-			var edits []protocol.TextEdit
-			for _, e := range s.Ranges(enc) {
-				edits = append(edits, protocol.TextEdit{
-					Range:   protocol.Range{Start: protocol.Position{Line: uint32(e.Start.Line), Character: uint32(e.Start.Col)}, End: protocol.Position{Line: uint32(e.End.Line), Character: uint32(e.End.Col)}},
-					NewText: e.NewText,
-				})
-			}
-			act.Edit = &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}}
-		} else {
+			act.Edit = e
+		default:
 			act.Title += " (asks the agent model)"
 			act.Command = &protocol.Command{Title: a.Title, Command: cmdBuild, Arguments: []any{map[string]any{"uri": f.URI, "node": node, "text": a.Intent}}}
 		}
 		out = append(out, act)
 	}
 	return out
+}
+
+// actionData is what a lazily listed action carries to codeAction/resolve:
+// the action by its node and title, in the version of the document it was
+// listed for.
+type actionData struct {
+	URI     protocol.DocumentURI `json:"uri"`
+	Version int32                `json:"version"`
+	Node    string               `json:"node"`
+	Title   string               `json:"title"`
+	At      protocol.Position    `json:"at"`
+}
+
+// ResolveCodeAction makes the edit of an action CodeActions listed
+// lazily. A document edited since the listing gets ContentModified: the
+// edit would be made against text the author no longer has.
+func (w *Workbench) ResolveCodeAction(ctx context.Context, snap *cache.Snapshot, act protocol.CodeAction, enc workflowlang.Encoding) (protocol.CodeAction, error) {
+	raw, err := json.Marshal(act.Data)
+	if err != nil {
+		return act, fmt.Errorf("resolve %q: %w", act.Title, err)
+	}
+	var d actionData
+	if err := json.Unmarshal(raw, &d); err != nil || d.URI == "" || d.Title == "" {
+		return act, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("resolve %q: data %s is not a Role B action's", act.Title, raw))
+	}
+	f, ok := snap.File(d.URI)
+	if !ok || f.Version != d.Version {
+		return act, jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("resolve %q: %s changed since the action was listed; ask for the actions again", act.Title, d.URI))
+	}
+	lib, err := w.library()
+	if err != nil {
+		return act, fmt.Errorf("resolve %q: %w", act.Title, err)
+	}
+	for _, a := range lib.CodeActions(snap.Check(f), d.Node) {
+		if a.Title != d.Title || len(a.Ops) == 0 {
+			continue
+		}
+		off := snap.Parse(f).Mapper().ClampOffset(workflowlang.Position{Line: int(d.At.Line), Col: int(d.At.Character)}, enc)
+		e, err := w.patchEdit(ctx, snap, f, off, a, enc)
+		if err != nil {
+			return act, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("resolve %q: %v", act.Title, err))
+		}
+		act.Edit = e
+		return act, nil
+	}
+	return act, jsonrpc2.NewError(protocol.CodeContentModified, fmt.Sprintf("resolve %q: node %s no longer offers it", act.Title, d.Node))
+}
+
+// patchEdit is the edit Role B's ready-made patch a makes to f at off:
+// applied by the builder, which checks the workflow it gives.
+func (w *Workbench) patchEdit(ctx context.Context, snap *cache.Snapshot, f *cache.File, off int, a builder.Action, enc workflowlang.Encoding) (*protocol.WorkspaceEdit, error) {
+	lib, err := w.library()
+	if err != nil {
+		return nil, err
+	}
+	b, err := builder.New(builder.Options{Library: lib})
+	if err != nil {
+		return nil, err
+	}
+	s, err := b.Apply(ctx, builder.Request{URI: string(f.URI), Path: f.Path, Text: string(f.Src), Offset: off, Intent: a.Intent, Env: snap.Env()}, a.Title, a.Ops)
+	if err != nil {
+		return nil, err
+	}
+	var edits []protocol.TextEdit
+	for _, e := range s.Ranges(enc) {
+		edits = append(edits, protocol.TextEdit{
+			Range:   protocol.Range{Start: protocol.Position{Line: uint32(e.Start.Line), Character: uint32(e.Start.Col)}, End: protocol.Position{Line: uint32(e.End.Line), Character: uint32(e.End.Col)}},
+			NewText: e.NewText,
+		})
+	}
+	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{f.URI: edits}}, nil
 }
 
 // library is Role B's template base, parsed and indexed once: completion

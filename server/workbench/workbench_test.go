@@ -8,11 +8,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf16"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
@@ -69,7 +71,7 @@ func startAs(t testing.TB, root string, llm *llmtest.Server, extra map[string]an
 	done := make(chan error, 1)
 	go func() {
 		err := server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, ContextSection: wb.ContextSection, Prose: wb.Prose(),
-			Completions: wb.Completions, CodeActions: wb.CodeActions, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
+			Completions: wb.Completions, CodeActions: wb.CodeActions, ResolveCodeAction: wb.ResolveCodeAction, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged})
 		// Runs and the store's background work end before the test's
 		// directory is removed.
 		wb.Close()
@@ -706,6 +708,93 @@ func TestRoleBSnippetsAndNodeActions(t *testing.T) {
 	}
 	if !strings.Contains(out, "node revise") || !strings.HasPrefix(out, string(src[:strings.Index(string(src), "node draft")])) {
 		t.Errorf("the loop edit:\n%s", out)
+	}
+}
+
+// TestRoleBActionsResolveLazily: a client that resolves code actions
+// gets Role B's ready-made patches with data and no edit, and the edit
+// codeAction/resolve then gives is the one a client that does not resolve
+// gets at once (a Chinese workflow, astral characters before the cursor).
+// An action listed before the document changed is refused as
+// ContentModified.
+func TestRoleBActionsResolveLazily(t *testing.T) {
+	const file = "workflows/第六回.flow"
+	lazy := map[string]any{"capabilities": map[string]any{"textDocument": map[string]any{"codeAction": map[string]any{
+		"dataSupport": true, "resolveSupport": map[string]any{"properties": []string{"edit"}}}}}}
+	var edits []string
+	for _, tc := range []struct {
+		name  string
+		extra map[string]any
+		lazy  bool
+	}{{"eager", nil, false}, {"lazy", lazy, true}} {
+		root := projecttest.Copy(t, "hongloumeng")
+		llm := llmtest.New(t, llmtest.Script{})
+		projecttest.UseModels(t, root, llm.URL, "K")
+		path := filepath.Join(root, filepath.FromSlash(file))
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(src), "寫第六回全文", "😀𠀀寫第六回全文", 1)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e := startAs(t, root, llm, tc.extra)
+		uri := e.open(file)
+		at := lsptest.Position(text, strings.Index(text, "寫第六回全文")+3, false)
+		if at.Character != 9 { // four spaces, 😀𠀀 (two units each), 寫: UTF-16, not bytes (15) nor runes (7)
+			t.Fatalf("cursor at %+v", at)
+		}
+		var acts []protocol.CodeAction
+		if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"range": protocol.Range{Start: at, End: at}, "context": map[string]any{"diagnostics": []any{}, "only": []string{"refactor"}}}, &acts); err != nil {
+			t.Fatal(err)
+		}
+		var loop *protocol.CodeAction
+		for i, a := range acts {
+			if a.Title == "Add a critique/revise loop after 正文" {
+				loop = &acts[i]
+			}
+		}
+		if loop == nil || (loop.Edit == nil) != tc.lazy || (loop.Data != nil) != tc.lazy {
+			t.Fatalf("%s: actions %+v", tc.name, acts)
+		}
+		if tc.lazy {
+			var res protocol.CodeAction
+			if err := e.client.Call(e.ctx, "codeAction/resolve", loop, &res); err != nil {
+				t.Fatalf("resolve: %v", err)
+			}
+			loop = &res
+			if loop.Edit == nil {
+				t.Fatalf("resolved without an edit: %+v", res)
+			}
+		}
+		out := applyEdits(t, text, loop.Edit.Changes[uri])
+		if !strings.Contains(out, "node critique") || !strings.Contains(out, "{{正文}}") {
+			t.Errorf("%s: the loop edit:\n%s", tc.name, out)
+		}
+		b, _ := json.Marshal(loop.Edit.Changes[uri]) // the projects' folders differ
+		edits = append(edits, string(b))
+		if !tc.lazy {
+			continue
+		}
+		// The document changes: the listed action is out of date.
+		if err := e.client.Notify(e.ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+			"contentChanges": []map[string]any{{"text": "😀\n" + text}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.client.Diagnostics(e.ctx, uri, 2); err != nil {
+			t.Fatal(err)
+		}
+		stale := acts[slices.IndexFunc(acts, func(a protocol.CodeAction) bool { return a.Title == loop.Title })]
+		err = e.client.Call(e.ctx, "codeAction/resolve", stale, nil)
+		var je *jsonrpc2.Error
+		if !errors.As(err, &je) || je.Code != protocol.CodeContentModified {
+			t.Errorf("resolve after an edit: %v", err)
+		}
+	}
+	if edits[0] != edits[1] {
+		t.Errorf("the resolved edit differs from the eager one:\n eager %s\n  lazy %s", edits[0], edits[1])
 	}
 }
 
