@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,24 +17,17 @@ import (
 // corpus reads the chapter files of a book of ../shared/corpus.
 func corpus(t testing.TB, book string) []string {
 	t.Helper()
-	dir, _ := filepath.Abs(".")
-	for {
-		d := filepath.Join(dir, "shared", "corpus", book)
-		if _, err := os.Stat(filepath.Join(d, "001.txt")); err == nil {
-			var out []string
-			for n := 1; ; n++ {
-				data, err := os.ReadFile(filepath.Join(d, fmt.Sprintf("%03d.txt", n)))
-				if err != nil {
-					return out
-				}
-				out = append(out, string(data))
+	d := filepath.Join(projecttest.Shared(t), "corpus", book)
+	var out []string
+	for n := 1; ; n++ {
+		data, err := os.ReadFile(filepath.Join(d, fmt.Sprintf("%03d.txt", n)))
+		if err != nil {
+			if n == 1 {
+				t.Fatal(err)
 			}
+			return out
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no shared/corpus/%s above the package", book)
-		}
-		dir = parent
+		out = append(out, string(data))
 	}
 }
 

@@ -3,6 +3,7 @@ package textsearch
 import (
 	"bytes"
 	"fmt"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,19 +16,7 @@ import (
 // repository) by walking up from the test's directory.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "corpus")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return filepath.Join(d, "shared")
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("no shared/corpus above %s", dir)
-		}
-	}
+	return projecttest.Shared(t)
 }
 
 func readChapters(t testing.TB, book string) []string {

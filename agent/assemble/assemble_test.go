@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,15 +35,7 @@ func repoRoot(t testing.TB) string {
 // sharedDir finds ../shared beside the repository by walking up.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	for d := repoRoot(t); ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "corpus")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return filepath.Join(d, "shared")
-		}
-		if filepath.Dir(d) == d {
-			t.Fatal("no shared/corpus above the repository")
-		}
-	}
+	return projecttest.Shared(t)
 }
 
 func newBuilder() *Builder {

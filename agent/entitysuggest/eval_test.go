@@ -2,6 +2,7 @@ package entitysuggest
 
 import (
 	"context"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,19 +15,7 @@ import (
 // and the evaluation data live beside the repository (../shared).
 func sharedDir(t testing.TB, rel string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/%s not found above %s", rel, dir)
-		}
-	}
+	return filepath.Join(projecttest.Shared(t), rel)
 }
 
 func loadEntities(t testing.TB, dir string) []*knowledge.Entity {

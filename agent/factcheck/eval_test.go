@@ -3,6 +3,7 @@ package factcheck
 import (
 	"bytes"
 	"fmt"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,19 +17,7 @@ import (
 // evaluation data lives beside the repository (../shared from its root).
 func sharedDir(t testing.TB, rel string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("shared/%s not found above %s", rel, dir)
-		}
-	}
+	return filepath.Join(projecttest.Shared(t), rel)
 }
 
 // evalTargets runs a case file against a project and checks issue 7's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,16 +22,7 @@ import (
 // the test's folder (CI lays it beside the clone).
 func evalShared(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "eval", "role-a-queries.jsonl")
-		if _, err := os.Stat(p); err == nil {
-			return filepath.Join(d, "shared")
-		}
-		if filepath.Dir(d) == d {
-			t.Fatalf("no shared/eval above %s", dir)
-		}
-	}
+	return projecttest.Shared(t)
 }
 
 var closing = regexp.MustCompile(`(?m)^(baseline )?recall: ([0-9.]+) \((\d+)/(\d+)\) evidence: ([0-9.]+) \((\d+)/(\d+)\)$`)

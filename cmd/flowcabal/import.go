@@ -97,15 +97,12 @@ func runImport(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFailure
 	}
 	defer s.Close()
-	bar := newProgressBar(env.stderr)
-	start := time.Now()
-	rep, err := s.Index(ctx, bar.update)
-	bar.finish()
+	rep, took, err := indexWithBar(ctx, s, newProgressBar(env.stderr))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal import: the chapters are written; indexing them failed: %v (run flowcabal index)\n", err)
 		return exitFailure
 	}
-	fmt.Fprintf(env.stdout, "indexed in %s: %d chapters in %d arcs\n", time.Since(start).Round(time.Millisecond), rep.Chapters, rep.Arcs)
+	fmt.Fprintf(env.stdout, "indexed in %s: %d chapters in %d arcs\n", took.Round(time.Millisecond), rep.Chapters, rep.Arcs)
 	return exitOK
 }
 

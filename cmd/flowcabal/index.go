@@ -47,14 +47,11 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	defer s.Close()
 
 	bar := newProgressBar(env.stderr)
-	start := time.Now()
-	rep, err := s.Index(ctx, bar.update)
-	bar.finish()
+	rep, elapsed, err := indexWithBar(ctx, s, bar)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
 		return exitFailure
 	}
-	elapsed := time.Since(start)
 	var summarized int
 	if *summarize && rep.PendingSummaries > 0 {
 		stop := bar.spin("summaries")
@@ -110,6 +107,15 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(w, "%s\n", d)
 	}
 	return exitOK
+}
+
+// indexWithBar indexes the store, drawing its progress on bar (a terminal
+// only), and reports how long it took.
+func indexWithBar(ctx context.Context, s *store.Store, bar *progressBar) (store.IndexReport, time.Duration, error) {
+	start := time.Now()
+	rep, err := s.Index(ctx, bar.update)
+	bar.finish()
+	return rep, time.Since(start), err
 }
 
 // projectRoot finds the project of dir ("" for the current directory).

@@ -78,3 +78,20 @@ func UseEmbedding(t testing.TB, root, baseURL, keyEnv string) {
 		t.Fatal(err)
 	}
 }
+
+// Shared returns the team's shared folder (corpus, evaluation sets), which
+// lies beside the repository (../shared from its root; CI lays a copy
+// there). It fails the test when there is none.
+func Shared(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "shared")
+		if fi, err := os.Stat(filepath.Join(p, "corpus")); err == nil && fi.IsDir() {
+			return p
+		}
+		if filepath.Dir(d) == d {
+			t.Fatalf("no shared/corpus above %s", file)
+		}
+	}
+}
