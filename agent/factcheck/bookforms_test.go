@@ -198,3 +198,35 @@ func TestContinuityAgainstTheBook(t *testing.T) {
 		t.Errorf("a form the book used once: %d continuity findings, want 1", n)
 	}
 }
+
+// TestNearValues: a long Chinese fact value stated with one numeral or
+// one place name changed contradicts the fact, whatever the construction;
+// other wording of the same fact, and a value declared of someone else,
+// do not.
+func TestNearValues(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/tangseng.md": "---\nname: 唐僧\naliases: [三藏]\nkind: character\nfacts: { 原籍: 海州弘農郡聚賢莊 }\n---\n",
+		"entities/characters/wukong.md":   "---\nname: 孫悟空\nkind: character\nfacts: { 金箍棒重: 一萬三千五百斤 }\n---\n",
+		"entities/locations/lingshan.md":  "---\nname: 靈山\nkind: location\nfacts: { 所在: 西天天竺國 }\n---\n",
+		"entities/characters/other.md":    "---\nname: 陳光蕊\nkind: character\nfacts: { 原籍: 泗州弘農郡聚賢莊 }\n---\n",
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"三藏道：我乃是唐朝江州弘農郡聚賢莊人氏。", "江州弘農郡聚賢莊"},
+		{"喚做如意金箍棒，重一萬八千五百斤。", "一萬八千五百斤"},
+		{"如意金箍棒，重一萬三千五百斤。", ""}, // the fact as declared
+		{"那靈山在西方天竺國。", ""},      // the same place in other words
+		{"陳光蕊乃泗州弘農郡聚賢莊人。", ""},  // declared of someone else
+	} {
+		var got []string
+		for _, f := range Check(tc.text, 10, k, "") {
+			if f.Type == TypeFact {
+				got = append(got, tc.text[f.Start:f.End])
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// minNearValue is the shortest Chinese fact value a near value is looked
+// for: shorter values ("八百里") occur as other things too often.
+const minNearValue = 5
+
+// checkNearValues finds Chinese fact values written with one character
+// changed: a value the book declares of an entity (海州弘農郡聚賢莊, a
+// rod's 一萬三千五百斤) stated with another place or number in its place
+// (泗州弘農郡聚賢莊, 一萬八千五百斤). Whatever the construction around it,
+// a long value that matches but for one character is that fact, stated
+// otherwise. A run that is itself a value declared of someone, or a
+// declared name, is not a finding.
+func (k *Knowledge) checkNearValues(d *doc) []Finding {
+	if !d.cjk {
+		return nil
+	}
+	type value struct {
+		e         *entInfo
+		key, text string
+		runes     []rune
+	}
+	var values []value
+	declared := map[string]bool{}
+	for _, e := range k.ents {
+		for key, v := range d.factsOf(e) {
+			rs := k.foldRunes(v)
+			if len(rs) < minNearValue || !allCJK(rs) {
+				continue
+			}
+			values = append(values, value{e, key, v, rs})
+			declared[string(rs)] = true
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	// A window one character from a value matches it at its first or its
+	// second character: only those values are compared at a position.
+	byFirst, bySecond := map[rune][]int{}, map[rune][]int{}
+	for vi, v := range values {
+		byFirst[v.runes[0]] = append(byFirst[v.runes[0]], vi)
+		bySecond[v.runes[1]] = append(bySecond[v.runes[1]], vi)
+	}
+	var out []Finding
+	rs := d.frunes
+	var cands []int // reused: the values to compare at a position
+	for i := range rs {
+		cands = append(cands[:0], byFirst[rs[i]]...)
+		if i+1 < len(rs) {
+			for _, vi := range bySecond[rs[i+1]] {
+				if values[vi].runes[0] != rs[i] {
+					cands = append(cands, vi)
+				}
+			}
+		}
+		for _, vi := range cands {
+			v := values[vi]
+			n := len(v.runes)
+			if i+n > len(rs) {
+				continue
+			}
+			diff, at := 0, -1
+			for j := 0; j < n && diff <= 1; j++ {
+				if rs[i+j] != v.runes[j] {
+					diff++
+					at = j
+				}
+			}
+			// One character changed, and changed as facts change: a
+			// numeral for another (一萬三千 for 一萬八千), or the name
+			// part of a place before its ending (泗州 for 海州). Another
+			// change is as often the same fact in other words (西方 for
+			// 西天).
+			if diff != 1 || !isCJK(rs[i+at]) {
+				continue
+			}
+			a, b := v.runes[at], rs[i+at]
+			numeral := isCJKNumeral(a) && isCJKNumeral(b)
+			place := at+1 < n && placeEnding(v.runes[at+1])
+			if !numeral && !place {
+				continue
+			}
+			window := string(rs[i : i+n])
+			start, end := d.roff[i], d.roff[i+n]
+			if declared[window] || d.overlapsMention(d.roff[i+at], d.roff[i+at+1]) {
+				continue
+			}
+			line, since := v.e.e.FactSource(v.key, d.chapter)
+			out = append(out, Finding{
+				Type:       TypeFact,
+				Start:      start,
+				End:        end,
+				Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], v.e.e.Name, v.key, v.text, d.chapter),
+				Evidence:   Evidence{Path: v.e.e.Path, Resource: v.e.e.Resource, Key: v.key, Value: v.text, Line: line, Since: since},
+				Suggestion: v.text,
+				Confidence: 0.6,
+			})
+		}
+	}
+	return oneHolder(d, out)
+}
+
+// oneHolder keeps, where values of several entities are near the same
+// text, the finding of the one the sentence mentions; none when it
+// mentions none or several of them.
+func oneHolder(d *doc, fs []Finding) []Finding {
+	type span struct{ s, e int }
+	by := map[span][]Finding{}
+	var order []span
+	for _, f := range fs {
+		k := span{f.Start, f.End}
+		if by[k] == nil {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], f)
+	}
+	var out []Finding
+	for _, k := range order {
+		c := by[k]
+		if len(c) == 1 {
+			out = append(out, c[0])
+			continue
+		}
+		sent := d.sents[d.sentenceAt(k.s)]
+		var named []Finding
+		for _, f := range c {
+			for _, m := range d.mentions {
+				if m.start >= sent.start && m.end <= sent.end && slices.ContainsFunc(m.ents, func(e *entInfo) bool { return e.e.Path == f.Evidence.Path }) {
+					named = append(named, f)
+					break
+				}
+			}
+		}
+		if len(named) == 1 {
+			out = append(out, named[0])
+		}
+	}
+	return out
+}
+
+// placeEnding reports whether r ends a Chinese place name (州, 郡, 山,
+// 洞, 國…), folded.
+func placeEnding(r rune) bool {
+	return strings.ContainsRune("州郡县縣府城山洞国國庄莊村河江湖海岛島寺宫宮殿关關岭嶺峰谷坡岗崗", r)
+}
