@@ -230,3 +230,36 @@ func TestNearValues(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicatedRankAndStatus: a rank after a copula and a marital word in
+// apposition or predicated, of a character declared otherwise; the same
+// words said of someone else, or agreeing, are not findings.
+func TestPredicatedRankAndStatus(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bilibin.md": "---\nname: Bilíbin\nkind: character\nfacts: { status: unmarried }\n---\n",
+		"entities/characters/berg.md":    "---\nname: Berg\nkind: character\nfacts: { rank: lieutenant colonel }\n---\n",
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"Bilíbin was a man of thirty-five, a widower, and of the same circle.", "widower"},
+		{"Bilíbin was a widower.", "widower"},
+		{"Bilíbin spoke to the widower’s son.", ""},
+		{"Bilíbin met Berg, a widower.", ""},
+		{"Berg was already a general wearing the orders.", "general"},
+		{"Berg was a colonel.", ""},
+		{"Berg, the Rostóvs’ son-in-law, was already a general.", "general"},
+		{"Berg, who met him, said a general was there.", ""},
+		{"Berg saw a general.", ""},
+	} {
+		var got []string
+		for _, f := range Check(tc.text, 50, k, "") {
+			if f.Type == TypeFact {
+				got = append(got, tc.text[f.Start:f.End])
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -110,6 +110,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	out = append(out, k.checkNames(d)...)
 	out = append(out, k.checkFacts(d)...)
 	out = append(out, k.checkNearValues(d)...)
+	out = append(out, k.predicated(d)...)
 	out = append(out, k.checkState(d)...)
 	out = append(out, k.checkWorld(d)...)
 	if prev != "" {
