@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 # book  entity folder (a project layout: entities/ and meta/)
 books=(
   "pride-and-prejudice $shared/eval/pride-and-prejudice"
-  "hongloumeng testdata/projects/hongloumeng"
+  "hongloumeng testdata/assemble/hongloumeng-entities"
   "xiyouji testdata/eval/xiyouji"
   "war-and-peace testdata/eval/war-and-peace"
 )

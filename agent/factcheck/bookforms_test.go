@@ -263,3 +263,32 @@ func TestPredicatedRankAndStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestCompanionInTheScene: an away character named as the companion of
+// someone acting (同, 與, 和) is in the scene; named after 同 with no one
+// acting, or as an object, is not.
+func TestCompanionInTheScene(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/baigu.md":    "---\nname: 白骨夫人\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/huangpao.md": "---\nname: 黃袍怪\nkind: character\nfacts: { status: away, location: 天宮 }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"當晚那妖魔同白骨夫人進了銀安殿。", 1},
+		{"三個老魔同黃袍怪笑呵呵問道：「你來了？」", 1},
+		{"行者想起同黃袍怪那一場好殺。", 0},
+		{"眾人去看白骨夫人的屍首。", 0},
+	} {
+		n := 0
+		for _, f := range Check(tc.text, 40, k, "") {
+			if f.Type == TypeState {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}

@@ -119,6 +119,26 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 // visiting, recalling, mourning, and prepositions.
 const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对對跟找请請提想念哭祭拜葬因起梦夢了著着"
 
+// cjkCompanions before a name make it someone's companion (同, 與, 和,
+// 跟): with someone acting after it, the name is in the scene.
+const cjkCompanions = "同与與和跟"
+
+// actsNext reports whether an acting character follows within three
+// characters (adverbs between).
+func actsNext(rest string) bool {
+	for n := 0; n < 3 && rest != ""; n++ {
+		r, size := utf8.DecodeRuneInString(rest)
+		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
+			return true
+		}
+		if !strings.ContainsRune(cjkAdverbs, r) {
+			return false
+		}
+		rest = rest[size:]
+	}
+	return false
+}
+
 // cjkAdverbs may stand between a name and its verb.
 const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還"
 
@@ -443,11 +463,17 @@ func coordinated(d *doc, mi int) bool {
 // cjkActs: a CJK name followed (after at most two adverbs) by a verb of
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
+	rest := d.text[m.end:]
+	prev, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
+	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
+	// acting is in the scene.
+	if strings.ContainsRune(cjkCompanions, prev) && actsNext(rest) {
+		return "is in the scene", 0.7
+	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
-	if r, _ := utf8.DecodeLastRuneInString(d.text[:m.start]); strings.ContainsRune(cjkObjectMarkers, r) {
+	if strings.ContainsRune(cjkObjectMarkers, prev) {
 		return "", 0
 	}
-	rest := d.text[m.end:]
 	for _, w := range []string{"去世", "死", "亡", "逝", "歿", "殁", "之死", "的死"} {
 		if strings.HasPrefix(rest, w) {
 			return "", 0
