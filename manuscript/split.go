@@ -211,16 +211,13 @@ func (b *Book) number(pieces []*piece) error {
 	}
 	useOwn := len(numbered) > 0
 	for i, n := range numbered {
-		if (i == 0 && n < 0) || (i > 0 && n <= numbered[i-1]) || (n == 0 && i > 0) {
+		if i > 0 && n <= numbered[i-1] {
 			useOwn = false
 		}
 	}
-	if len(numbered) > 0 && numbered[0] == 0 && !useOwn {
-		useOwn = false
-	}
 	b.Renumbered = !useOwn && len(numbered) > 1
 	var zero *Chapter
-	seq, last := 0, 0
+	last := 0
 	var pendingArc string
 	var pendingSrc string
 	var pendingLine int
@@ -280,7 +277,6 @@ func (b *Book) number(pieces []*piece) error {
 		if kind == KindChapter && useOwn && !p.h.epilogue {
 			n = p.h.num
 		}
-		seq++
 		last = n
 		b.Chapters = append(b.Chapters, Chapter{Number: n, Kind: kind, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
 		if zero != nil && zero.Number == 0 {
