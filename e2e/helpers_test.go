@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,17 +50,7 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 // writeProject writes files (slash paths) into a new temporary project.
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return projecttest.Write(t, files)
 }
 
 // sampleFlow has a broken reference, Chinese names and astral characters.

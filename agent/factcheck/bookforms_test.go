@@ -1,8 +1,7 @@
 package factcheck
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"strings"
 	"testing"
 
@@ -12,30 +11,25 @@ import (
 // bookProject writes a project (files by path) and loads its knowledge.
 func bookProject(t *testing.T, files map[string]string) *Knowledge {
 	t.Helper()
-	root := t.TempDir()
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, errs := knowledge.LoadProject(root)
+	p, errs := knowledge.LoadProject(projecttest.Write(t, files))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	return FromProject(p, testFolder)
 }
 
-func nameFindings(fs []Finding, text string) []string {
+// found returns the texts of the findings of type typ on text, checked as
+// chapter ch.
+func found(k *Knowledge, text string, ch int, typ string) []string {
 	var out []string
-	for _, f := range fs {
-		if f.Type == TypeName {
+	for _, f := range Check(text, ch, k, "") {
+		if f.Type == typ {
 			out = append(out, text[f.Start:f.End])
 		}
 	}
 	return out
 }
+
 
 // TestTheBookIsTheDictionary: a near-miss of a declared name that the
 // manuscript itself uses often is a word of the book, in both languages;
@@ -70,8 +64,7 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"a CJK form the book uses", "忽見那聖贏來了。", used, ""},
 		{"a CJK form used once", "忽見那聖贏來了。", once, "聖贏"},
 	} {
-		fs := Check(tc.text, 2, tc.k, "")
-		if got := strings.Join(nameFindings(fs, tc.text), " "); got != tc.want {
+		if got := strings.Join(found(tc.k, tc.text, 2, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -96,12 +89,7 @@ func TestAwayCharacterTheChapterFollows(t *testing.T) {
 		{"followed, in Chinese", "天王道：「拿下。」天王又道：「放箭。」天王便走了。", 0},
 		{"once, in Chinese", "眾人在花果山上吃酒。天王道：「好酒。」", 1},
 	} {
-		n := 0
-		for _, f := range Check(tc.text, 5, k, "") {
-			if f.Type == TypeState {
-				n++
-			}
-		}
+		n := len(found(k, tc.text, 5, TypeState))
 		if n != tc.state {
 			t.Errorf("%s: %d state findings, want %d", tc.name, n, tc.state)
 		}
@@ -127,12 +115,7 @@ func TestForbiddenTermFoldedFromTheBooksWord(t *testing.T) {
 		{"他点了一支香烟。", 1},
 		{"打了個電話。", 1},
 	} {
-		n := 0
-		for _, f := range Check(tc.text, 2, k, "") {
-			if f.Type == TypeWorld {
-				n++
-			}
-		}
+		n := len(found(k, tc.text, 2, TypeWorld))
 		if n != tc.want {
 			t.Errorf("%s: %d world findings, want %d", tc.text, n, tc.want)
 		}
@@ -163,7 +146,7 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"行者大聲喝道。", ""},        // 大聲 is not 大聖
 		{"這是尊者的話。", ""},        // two characters, the first differing
 	} {
-		got := strings.Join(nameFindings(Check(tc.text, 5, k, ""), tc.text), " ")
+		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
 		}
@@ -219,12 +202,7 @@ func TestNearValues(t *testing.T) {
 		{"那靈山在西方天竺國。", ""},      // the same place in other words
 		{"陳光蕊乃泗州弘農郡聚賢莊人。", ""},  // declared of someone else
 	} {
-		var got []string
-		for _, f := range Check(tc.text, 10, k, "") {
-			if f.Type == TypeFact {
-				got = append(got, tc.text[f.Start:f.End])
-			}
-		}
+		got := found(k, tc.text, 10, TypeFact)
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
 		}
@@ -252,12 +230,7 @@ func TestPredicatedRankAndStatus(t *testing.T) {
 		{"Berg, who met him, said a general was there.", ""},
 		{"Berg saw a general.", ""},
 	} {
-		var got []string
-		for _, f := range Check(tc.text, 50, k, "") {
-			if f.Type == TypeFact {
-				got = append(got, tc.text[f.Start:f.End])
-			}
-		}
+		got := found(k, tc.text, 50, TypeFact)
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
 		}
@@ -281,12 +254,7 @@ func TestCompanionInTheScene(t *testing.T) {
 		{"行者想起同黃袍怪那一場好殺。", 0},
 		{"眾人去看白骨夫人的屍首。", 0},
 	} {
-		n := 0
-		for _, f := range Check(tc.text, 40, k, "") {
-			if f.Type == TypeState {
-				n++
-			}
-		}
+		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
 			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
 		}

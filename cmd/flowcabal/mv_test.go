@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,17 +28,7 @@ func mvProject() map[string]string {
 
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return projecttest.Write(t, files)
 }
 
 // readProject returns every file under dir, by slash path.

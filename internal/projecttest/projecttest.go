@@ -95,3 +95,20 @@ func Shared(t testing.TB) string {
 		}
 	}
 }
+
+// Write makes a project in a new temporary directory from files (path
+// with slashes → content) and returns its path.
+func Write(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
