@@ -30,7 +30,6 @@ func found(k *Knowledge, text string, ch int, typ string) []string {
 	return out
 }
 
-
 // TestTheBookIsTheDictionary: a near-miss of a declared name that the
 // manuscript itself uses often is a word of the book, in both languages;
 // a form used once is a typo; a name in other accents or case is the name.
