@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/knowledge"
@@ -91,6 +92,11 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		return string(b)
 	}
+	// Which declared facts the checkers can read at all, and which only
+	// the model angles can judge; the report's last line stays its own.
+	cov := k.FactCoverage()
+	fmt.Fprintf(env.stdout, "fact keys checked deterministically (%d): %s\n", len(cov.Checked), strings.Join(factcheck.Keys(cov.Checked), ", "))
+	fmt.Fprintf(env.stdout, "fact keys left to the model angles (%d): %s\n", len(cov.Left), strings.Join(factcheck.Keys(cov.Left), ", "))
 	rep := factcheck.Evaluate(cases, k, prev)
 	rep.Write(env.stdout)
 	return exitOK

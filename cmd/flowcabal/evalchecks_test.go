@@ -33,7 +33,8 @@ func TestEvalChecksChinese(t *testing.T) {
 	if m[1] < "0.90" || m[2] < "0.80" || m[3] != "0" {
 		t.Errorf("figures %v", m[1:])
 	}
-	for _, want := range []string{"type confusion", "name ", "fact ", "state ", "world ", "per 10k chars"} {
+	for _, want := range []string{"type confusion", "name ", "fact ", "state ", "world ", "per 10k chars",
+		"fact keys checked deterministically (", "fact keys left to the model angles ("} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -1,0 +1,113 @@
+package factcheck
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Coverage says, for the facts the entity files declare, which keys the
+// deterministic checkers can check and which they leave to the model
+// angles: a value of a kind they read (a number, with its unit or of a
+// counted noun; an age; a rank, title, office, colour or status; a long
+// Chinese value such as a place or a weight) is checked; free text
+// ("前身: 天蓬元帥", "personality: proud") is not guessed at.
+type Coverage struct {
+	// Checked and Left map each fact key to how many entities declare it.
+	Checked, Left map[string]int
+}
+
+// FactCoverage reports the Coverage of k's entity files, as declared and
+// as every progression changes them.
+func (k *Knowledge) FactCoverage() Coverage {
+	c := Coverage{Checked: map[string]int{}, Left: map[string]int{}}
+	for _, e := range k.ents {
+		seen := map[string]bool{}
+		k.eachFact(e, func(key, val string) {
+			if seen[key] {
+				return
+			}
+			seen[key] = true
+			if k.checksFact(key, val) {
+				c.Checked[key]++
+			} else {
+				c.Left[key]++
+			}
+		})
+	}
+	// A key some entity declares in a checkable form is checked there;
+	// list it once, as checked.
+	for key := range c.Checked {
+		delete(c.Left, key)
+	}
+	return c
+}
+
+// Keys returns the keys of m, most declared first.
+func Keys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for key := range m {
+		out = append(out, key)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// checksFact reports whether a deterministic checker reads key: val.
+func (k *Knowledge) checksFact(key, val string) bool {
+	lk := strings.ToLower(strings.TrimSpace(key))
+	v := strings.TrimSpace(val)
+	switch {
+	case v == "":
+		return false
+	case lk == "rank" || lk == "military_rank" || lk == "title":
+		return rankClass[capitalize(lastWord(v))] != ""
+	case lk == "status" || lk == "marital_status" || lk == "marital status" || lk == "state" || lk == "presence":
+		return true // presence (away, dead) and marital words
+	case lk == "location":
+		return true // where an away character is: a scene there is no finding
+	case slices.Contains(strings.FieldsFunc(lk, func(r rune) bool { return r == '_' || r == '-' || r == ' ' }), "age"):
+		_, _, _, ok := parseValue(v)
+		return ok
+	case colourNoun(key) == "eyes" || colourNoun(key) == "hair" || isColourKeyCJK(key):
+		return true
+	}
+	if _, _, rest, ok := parseValue(v); ok {
+		// A count of a noun ("daughters: 5"), or a number with a unit the
+		// text states alike ("ten thousand a year", "forty miles").
+		return countNoun(key) != "" || len(rest) > 0
+	}
+	if _, _, ok := k.cjkQuantity(v); ok {
+		return true
+	}
+	if k.cjkFacts != nil && k.cjkFacts.offices[string(k.foldRunes(v))] {
+		return true
+	}
+	// A long Chinese value with a numeral or a place name in it: the
+	// near-value rule reads those parts of it.
+	if rs := k.foldRunes(v); len(rs) >= minNearValue && allCJK(rs) {
+		for j, r := range rs {
+			if isCJKNumeral(r) || j+1 < len(rs) && placeEnding(rs[j+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lastWord(s string) string {
+	ws := strings.Fields(s)
+	if len(ws) == 0 {
+		return s
+	}
+	w := ws[len(ws)-1]
+	if utf8.RuneCountInString(w) == 0 {
+		return s
+	}
+	return w
+}
