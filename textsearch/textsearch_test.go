@@ -541,3 +541,19 @@ func TestIsGrammaticalPair(t *testing.T) {
 		t.Errorf("kept %q, want only 黛玉", kept)
 	}
 }
+
+func TestRuneSet(t *testing.T) {
+	s := RuneSetOf("贾宝玉a")
+	for _, tc := range []struct {
+		r    rune
+		want bool
+	}{{'贾', true}, {'玉', true}, {'a', true}, {'b', false}, {'林', false}, {'𠀀', false}, {-1, false}} {
+		if s.Has(tc.r) != tc.want {
+			t.Errorf("Has(%q) = %v, want %v", tc.r, !tc.want, tc.want)
+		}
+	}
+	s.Add('𠀀') // outside the plane: never held
+	if s.Has('𠀀') {
+		t.Error("an astral character was added")
+	}
+}

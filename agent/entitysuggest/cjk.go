@@ -130,23 +130,12 @@ var (
 	}()
 )
 
-// runeSet is a set of characters of the Basic Multilingual Plane, a
-// bitmap: it is asked several times per character of the manuscript.
-type runeSet struct{ bits [1 << 16 / 64]uint64 }
+// runeSet is textsearch.RuneSet under the package's lower-case names.
+type runeSet struct{ textsearch.RuneSet }
 
-func runeSetOf(s string) *runeSet {
-	m := &runeSet{}
-	for _, r := range s {
-		if r >= 0 && r < 1<<16 {
-			m.bits[r>>6] |= 1 << (r & 63)
-		}
-	}
-	return m
-}
+func runeSetOf(s string) *runeSet { return &runeSet{*textsearch.RuneSetOf(s)} }
 
-func (m *runeSet) has(r rune) bool {
-	return r >= 0 && r < 1<<16 && m.bits[r>>6]&(1<<(r&63)) != 0
-}
+func (m *runeSet) has(r rune) bool { return m.Has(r) }
 
 // runeList is a list of words as runes, longest first.
 type runeList struct{ words [][]rune }

@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/textsearch"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -47,28 +48,13 @@ func nameBreak(r rune) bool {
 	return strings.ContainsRune("，。．：；！？、”’」』）)\n\r \t“‘「『（(…—\"'!?,.:;", r)
 }
 
-// runeSet is a set of characters of the Basic Multilingual Plane (the
-// tables here hold nothing else), a bitmap: the checker asks it several
-// times per character of a chapter.
-type runeSet struct{ bits [1 << 16 / 64]uint64 }
+// runeSet is textsearch.RuneSet under the package's lower-case names.
+type runeSet struct{ textsearch.RuneSet }
 
-func runeSetOf(s string) *runeSet {
-	m := &runeSet{}
-	for _, r := range s {
-		m.add(r)
-	}
-	return m
-}
+func runeSetOf(s string) *runeSet { return &runeSet{*textsearch.RuneSetOf(s)} }
 
-func (m *runeSet) add(r rune) {
-	if r >= 0 && r < 1<<16 {
-		m.bits[r>>6] |= 1 << (r & 63)
-	}
-}
-
-func (m *runeSet) has(r rune) bool {
-	return r >= 0 && r < 1<<16 && m.bits[r>>6]&(1<<(r&63)) != 0
-}
+func (m *runeSet) add(r rune)      { m.Add(r) }
+func (m *runeSet) has(r rune) bool { return m.Has(r) }
 
 // runeList is a list of words as runes, with the set of their first runes.
 type runeList struct {
