@@ -113,12 +113,29 @@ var confusable = sync.OnceValue(func() map[[2]rune]bool {
 	return m
 })
 
-// similarCJK reports whether a typist could put b for a: they sound the
-// same (an input-method slip) or look alike.
+// similarCJK reports whether a typist could put b for a: they sound
+// alike (an input-method slip, tones aside) or look alike. It is wide, for
+// comparing text against declared names, where the manuscript's counts
+// then judge; [nearCJK] is the narrow measure.
 func similarCJK(a, b rune) bool {
-	if confusable()[[2]rune{a, b}] {
+	return nearCJK(a, b) || lookAlikeCJK(a, b)
+}
+
+// nearCJK reports whether b is a's sound-alike, a well-known confusion, or
+// built on a's phonetic element with nearly as many strokes (僧 增). It
+// compares names of the text with names of the text (continuity), where
+// no declared entity or count says which form is right: the four-corner
+// neighbours are too many there (贾蔷 贾蓉 are two people).
+func nearCJK(a, b rune) bool {
+	if soundAlikeCJK(a, b) || confusable()[[2]rune{a, b}] {
 		return true
 	}
+	pa, pb := phoneticOf()[a], phoneticOf()[b]
+	return pa != nil && pb != nil && abs(pa.strokes-pb.strokes) <= maxStrokeGap && sharesClass(pa, pb)
+}
+
+// soundAlikeCJK reports whether a and b share a toneless reading.
+func soundAlikeCJK(a, b rune) bool {
 	ra, rb := readings()[a], readings()[b]
 	for _, x := range ra {
 		for _, y := range rb {
@@ -127,10 +144,43 @@ func similarCJK(a, b rune) bool {
 			}
 		}
 	}
+	return false
+}
+
+// homophoneCJK reports whether a and b have the same usual reading, tone
+// included: what a pinyin input method offers side by side (紅 洪).
+func homophoneCJK(a, b rune) bool {
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	return sa != nil && sb != nil && sa.reading != "" && sa.reading == sb.reading
+}
+
+// lookAlikeCJK reports whether b could be misread or miswritten for a:
+// the same four corners and nearly as many strokes (王 玉, 空 室), one
+// phonetic element and nearly as many strokes (僧 增), b is a without its
+// radical (藏 臧), or the pair is a well-known confusion.
+func lookAlikeCJK(a, b rune) bool {
+	if confusable()[[2]rune{a, b}] {
+		return true
+	}
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	if sa != nil && sb != nil && sa.four != "" && sa.four == sb.four && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
+		return true
+	}
 	pa, pb := phoneticOf()[a], phoneticOf()[b]
-	if pa == nil || pb == nil || abs(pa.strokes-pb.strokes) > maxStrokeGap {
+	if pa == nil || pb == nil || !sharesClass(pa, pb) {
 		return false
 	}
+	if abs(pa.strokes-pb.strokes) <= maxStrokeGap {
+		return true
+	}
+	// a's phonetic element written alone, its radical dropped (藏 臧): the
+	// strokes beside a's radical are all of b's. Not the other way: a
+	// radical added to a name's character makes a word of its own too
+	// often (王 匡, 山 仙).
+	return sa != nil && int(sa.residual) == pb.strokes
+}
+
+func sharesClass(pa, pb *phonetic) bool {
 	for _, x := range pa.classes {
 		for _, y := range pb.classes {
 			if x == y {
@@ -140,6 +190,45 @@ func similarCJK(a, b rune) bool {
 	}
 	return false
 }
+
+//go:embed data/shape.txt.gz
+var shapeGz []byte
+
+// shape is what Unihan says of a character's look and usual reading
+// (gen_shape.go).
+type shape struct {
+	four            string // four-corner code, 4 digits; "" when unknown
+	total, residual int16  // strokes in all and beside the radical
+	reading         string // first Mandarin reading with its tone; "" when unknown
+}
+
+// shapeOf maps CJK characters of the basic plane to their shape data.
+var shapeOf = sync.OnceValue(func() map[rune]*shape {
+	m := make(map[rune]*shape, 27000)
+	zr, err := gzip.NewReader(bytes.NewReader(shapeGz))
+	if err != nil {
+		return m
+	}
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 5 {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(f[0])
+		total, _ := strconv.Atoi(f[2])
+		residual, _ := strconv.Atoi(f[3])
+		s := &shape{four: f[1], total: int16(total), residual: int16(residual), reading: f[4]}
+		if s.four == "-" {
+			s.four = ""
+		}
+		if s.reading == "-" {
+			s.reading = ""
+		}
+		m[r] = s
+	}
+	return m
+})
 
 // kinshipChars are characters of forms of address and kinship: a name
 // that differs from another only in one of these ("宝二爷", "宝二叔")

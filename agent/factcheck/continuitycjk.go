@@ -281,7 +281,7 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 				key.r[pos] = 0
 				for _, c := range near[key] {
 					a, b := c.runes[pos], window[pos]
-					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !similarCJK(a, b) {
+					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !nearCJK(a, b) {
 						continue
 					}
 					start, end := d.roff[i], d.roff[i+n]

@@ -310,8 +310,9 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					}
 					// The first character differing: only in names of
 					// three characters or more; two-character windows
-					// that sound like a name ("是尊" for 世尊, "姓者" for
-					// 行者) are too often words.
+					// that sound or look like a name ("是尊" for 世尊,
+					// "姓者" for 行者, 完春 for 元春) are too often words,
+					// whatever the book's counts say.
 					if pos == 0 && n < 3 {
 						continue
 					}
@@ -332,16 +333,26 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		// differing character counts then.
 		if h.pos == 0 {
 			// The rest a name of its own, the first character is a word
-			// before it (助八戒, 嫁寶玉, 殺和尚) unless it is a family
-			// name put for the name's own first character (朱八戒).
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) {
+			// before it (助八戒, 嫁寶玉, 其中湘雲) unless it is a family
+			// name put for the name's own first character (朱八戒). The
+			// rest a form of address (鳳奶奶, 史姑娘), the first
+			// character is what tells whom it addresses: 奉奶奶 is a
+			// phrase.
+			rest := rs[h.i+1 : h.i+h.n]
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) || allKinship(rest) {
 				continue
 			}
-			// The rest a word the book uses on its own far more than the
-			// name (和尚 beside 沙和尚): the first character is a word
-			// before it (殺和尚), unless it is a family name.
-			if !surnameSet.has(rs[h.i]) && k.book.standsAlone(string(rs[h.i+1:h.i+h.n]), string(h.s.runes)) {
-				continue
+			if k.book != nil {
+				// The manuscript decides whether the first character is
+				// a word before the rest (助八戒, 殺和尚): it is when
+				// the book writes the window elsewhere too. A window the
+				// book never writes is a slip when the character is
+				// what an input method offers for the name's (紅孩兒
+				// typed 洪孩兒) or looks like it (牛 午, 玉 王).
+				a, b := h.s.runes[0], rs[h.i]
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !homophoneCJK(a, b) && !lookAlikeCJK(a, b) {
+					continue
+				}
 			}
 		} else if d.overlapsMention(start, end) {
 			continue
@@ -382,6 +393,17 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		})
 	}
 	return dedupe(out)
+}
+
+// allKinship reports whether every rune of rs is a kinship or address
+// character.
+func allKinship(rs []rune) bool {
+	for _, r := range rs {
+		if !kinshipSet.has(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *doc) overlapsMention(start, end int) bool {
