@@ -137,6 +137,10 @@ var factNouns = wordSet("fortune", "income", "estate", "property", "salary", "we
 
 var ageKeys = wordSet("age", "年龄", "年紀", "年纪", "年齡", "岁数", "歲數")
 
+// ageVerbs before a bare number state an age ("was seventeen", "must
+// have been thirty").
+var ageVerbs = wordSet("was", "is", "turned", "but", "been", "be")
+
 // claims finds the statements of the text that facts can contradict.
 func (k *Knowledge) claims(d *doc) []claim {
 	var out []claim
@@ -171,9 +175,10 @@ func (k *Knowledge) claims(d *doc) []claim {
 			age = true
 		case lw(n.first-1) == "aged":
 			age = true
-		case (lw(n.first-1) == "was" || lw(n.first-1) == "is" || lw(n.first-1) == "turned" || lw(n.first-1) == "but") && v >= 10 && v < 120 &&
+		case ageVerbs[lw(n.first-1)] && v >= 10 && v < 120 &&
 			(next == "" || next == "years" || d.between(n.last, n.last+1) != " ") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
-			// "she was seventeen.", "he is but thirty,"
+			// "she was seventeen.", "he is but thirty,", "he must
+			// have been thirty,"
 			age = true
 		case lw(n.first-1) == "of":
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
@@ -271,7 +276,14 @@ func (k *Knowledge) claims(d *doc) []claim {
 			// year", "Darcy’s ten thousand a year".
 			possessive := lw(n.first-1) == "s" && n.first >= 2 && (d.between(n.first-2, n.first-1) == "’" || d.between(n.first-2, n.first-1) == "'")
 			c.owned = haveBefore(n.first) || lw(n.first-1) == "his" || lw(n.first-1) == "her" || possessive
-			for j := n.first - 1; j >= 0 && j >= n.first-4 && sameClause(d, j, j+1); j-- {
+			// "her fortune of"; "an income which was said to amount
+			// to": the noun further back when the number is what it
+			// amounts to.
+			back := 4
+			if lw(n.first-1) == "to" && strings.HasPrefix(lw(n.first-2), "amount") {
+				back = 9
+			}
+			for j := n.first - 1; j >= 0 && j >= n.first-back && sameClause(d, j, j+1); j-- {
 				if factNouns[lw(j)] {
 					c.owned = true
 					break
@@ -548,12 +560,18 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			inSent = append(inSent, m)
 		}
 	}
-	for _, m := range inSent {
+	for mi, m := range inSent {
 		if m.possessive && !m.relational {
 			continue // "Elizabeth’s" is a possessor, not the subject
 		}
 		// A pronoun before the claim points back: only names before it.
+		// Unless the sentence names no one before its main clause: "since
+		// he had come into an income of…, Pierre felt" (the pronoun in a
+		// clause put first points forward to the subject).
 		if pronounAt >= 0 && m.start > pronounAt {
+			if mi == 0 && !quoted && m.start > c.end && strings.HasSuffix(strings.TrimRight(d.text[sent.start:m.start], " "), ",") && fits(m.ent) && has(m.ent) {
+				return m.ent, 0.7
+			}
 			break
 		}
 		// A name after the claim is its holder only through a relation:
@@ -833,8 +851,9 @@ func numberWords(n int) string {
 
 func placeMatches(key, place string) bool {
 	norm := func(s string) string {
-		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(s))
+		return strings.NewReplacer("-", "_", " ", "_").Replace(unaccented(s))
 	}
+	// "distance_from_smolensk" names Smolénsk: keys are written plain.
 	return norm(key) == norm(place)
 }
 
@@ -882,6 +901,38 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			})
 			break
 		}
+	}
+	// "I'm Major Denísov": a rank before the name of someone whose
+	// declared rank (of the same class) is another, the name not itself
+	// declared with a title.
+	for _, m := range d.mentions {
+		i := m.firstWord - 1
+		if i < 0 || len(m.ents) != 1 || !m.ents[0].person || !nameGap(d.between(i, i+1)) {
+			continue
+		}
+		title := capitalize(d.words[i].s)
+		class := rankClass[title]
+		// "squadron commander Rostóv" names a post, not a rank.
+		if class == "" || title != d.words[i].s || slices.ContainsFunc(out, func(f Finding) bool { return f.Start == d.words[i].start }) {
+			continue
+		}
+		e := m.ents[0]
+		facts := d.factsOf(e)
+		key := firstKey(facts, "rank", "military_rank")
+		words := rankWords(facts[key])
+		if key == "" || len(words) == 0 || rankClass[words[len(words)-1]] != class || containsString(words, title) {
+			continue
+		}
+		line, since := e.e.FactSource(key, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      d.words[i].start,
+			End:        d.words[i].end,
+			Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", d.words[i].s, d.text[m.start:m.end], e.e.Name, key, facts[key], d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: facts[key], Line: line, Since: since},
+			Suggestion: matchCase(strings.Join(words, " "), d.words[i].s),
+			Confidence: 0.8,
+		})
 	}
 	return out
 }
