@@ -191,7 +191,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 
 // scenesFollowed is how many sentences of a text an away character must
 // act in for the text to be taken as following them where they are.
-const scenesFollowed = 3
+const scenesFollowed = 2
 
 // followed drops the state findings of a character who acts in several
 // sentences of the text: a chapter that follows a character is set where
@@ -302,6 +302,23 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if len(prev) > 0 && strings.ToLower(prev[0]) == "by" && sameClause(d, m.firstWord-1, m.firstWord) {
 		return "acts", 0.8
 	}
+	// “…,” interceded Prince Andrew: any verb in the past right after a
+	// quotation attributes it.
+	if len(prev) > 0 && d.between(m.firstWord-1, m.firstWord) == " " && afterQuote(d, m.firstWord-1) {
+		if p := strings.ToLower(prev[0]); pastVerbs[p] || strings.HasSuffix(p, "ed") && len(p) > 4 {
+			return "speaks", 0.85
+		}
+	}
+	// "The countess was sitting with the old count": the companion of
+	// someone sitting, playing or walking is there too.
+	if len(prev) > 1 && strings.ToLower(prev[0]) == "with" {
+		if p := strings.ToLower(prev[1]); companionVerbs[p] {
+			return "is in the scene", 0.75
+		}
+	}
+	if listedPresent(d, m) {
+		return "is listed among those present", 0.75
+	}
 	if how, ok := subjectOf(d, m, strict); ok {
 		return how, 0.8
 	}
@@ -309,6 +326,47 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		return "is in the scene", 0.7
 	}
 	return "", 0
+}
+
+// companionVerbs before "with" put the person after it in the scene.
+var companionVerbs = wordSet("sitting", "sat", "standing", "stood", "playing", "played", "walking", "walked", "talking", "talked",
+	"dancing", "danced", "dining", "dined", "riding", "rode", "chatting", "chatted", "drinking", "supping", "breakfasting")
+
+// presenceLeads open a sentence that lists who is somewhere: "At that
+// table were…", "Round her sat…", "There were…".
+var presenceLeads = wordSet("at", "in", "around", "round", "beside", "near", "among", "there", "by")
+
+// listedPresent reports whether m is an item of the list of those present
+// that a sentence such as "At that table were his mother, …, Sónya,
+// Pétya, Natásha" gives: the sentence opens with a place or "there",
+// then "were" (or "sat", "stood"), then items separated by commas.
+func listedPresent(d *doc, m mention) bool {
+	sent := d.sents[d.sentenceAt(m.start)]
+	after := d.text[m.end:sent.end]
+	if !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, " and ") && !strings.HasPrefix(after, ".") {
+		return false
+	}
+	verb := -1
+	for j := m.firstWord - 1; j >= 0 && d.words[j].start >= sent.start; j-- {
+		if strings.ContainsAny(d.between(j, j+1), ";:“”\"") {
+			return false
+		}
+		switch strings.ToLower(d.words[j].s) {
+		case "were", "sat", "stood":
+			verb = j
+		}
+		if verb >= 0 {
+			break
+		}
+	}
+	if verb < 1 || !strings.Contains(d.between(verb, m.firstWord), ",") {
+		return false
+	}
+	first := 0
+	for first < len(d.words) && d.words[first].start < sent.start {
+		first++
+	}
+	return first < verb && presenceLeads[strings.ToLower(d.words[first].s)]
 }
 
 // partOf matches "on the part of X".
