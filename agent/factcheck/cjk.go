@@ -163,6 +163,9 @@ func lookAlikeCJK(a, b rune) bool {
 		return true
 	}
 	sa, sb := shapeOf()[a], shapeOf()[b]
+	// The same four corners (王 玉). Three of four with the same radical
+	// (怡 恰) was tried: after folding to simplified it also pairs 李 and
+	// 杀, 宝 and 宋, and the false alarms outweighed the finds.
 	if sa != nil && sb != nil && sa.four != "" && sa.four == sb.four && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
 		return true
 	}
@@ -217,8 +220,9 @@ var shapeOf = sync.OnceValue(func() map[rune]*shape {
 		}
 		r, _ := utf8.DecodeRuneInString(f[0])
 		total, _ := strconv.Atoi(f[2])
-		residual, _ := strconv.Atoi(f[3])
-		s := &shape{four: f[1], total: int16(total), residual: int16(residual), reading: f[4]}
+		_, residual, _ := strings.Cut(f[3], ".")
+		rr, _ := strconv.Atoi(residual)
+		s := &shape{four: f[1], total: int16(total), residual: int16(rr), reading: f[4]}
 		if s.four == "-" {
 			s.four = ""
 		}

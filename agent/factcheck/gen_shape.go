@@ -4,12 +4,13 @@
 // Debian's unicode-data package installs it: one line per character of the
 // basic plane that Unihan gives a four-corner code or a Mandarin reading,
 //
-//	字 FOUR TOTAL RESIDUAL READING
+//	字 FOUR TOTAL RADICAL.RESIDUAL READING
 //
 // FOUR is the first four digits of kFourCornerCode ("-" when absent): the
 // shapes of the character's four corners, a lookup code made for telling
 // characters apart by their look. TOTAL is kTotalStrokes (first value),
-// RESIDUAL the strokes beside the radical (kRSUnicode, first value), and
+// RADICAL.RESIDUAL the Kangxi radical and the strokes beside it (kRSUnicode,
+// first value), and
 // READING the first kMandarin reading with its tone mark ("-" when absent).
 //
 //	apt-get install unicode-data && go run gen_shape.go
@@ -56,9 +57,10 @@ func fields(file, field string, f func(r rune, value string)) {
 }
 
 type char struct {
-	four            string
-	total, residual int
-	reading         string
+	four          string
+	total         int
+	radicalStroke string
+	reading       string
 }
 
 func main() {
@@ -66,7 +68,7 @@ func main() {
 	get := func(r rune) *char {
 		c := chars[r]
 		if c == nil {
-			c = &char{four: "-", reading: "-"}
+			c = &char{four: "-", radicalStroke: "0.0", reading: "-"}
 			chars[r] = c
 		}
 		return c
@@ -86,10 +88,7 @@ func main() {
 	})
 	fields("Unihan_IRGSources.txt.bz2", "kRSUnicode", func(r rune, v string) {
 		if c := chars[r]; c != nil {
-			rs := strings.Fields(v)[0]
-			if _, after, ok := strings.Cut(rs, "."); ok {
-				c.residual, _ = strconv.Atoi(after)
-			}
+			c.radicalStroke = strings.Fields(v)[0]
 		}
 	})
 	var rs []rune
@@ -104,7 +103,7 @@ func main() {
 	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
 	for _, r := range rs {
 		c := chars[r]
-		fmt.Fprintf(zw, "%c %s %d %d %s\n", r, c.four, c.total, c.residual, c.reading)
+		fmt.Fprintf(zw, "%c %s %d %s %s\n", r, c.four, c.total, c.radicalStroke, c.reading)
 	}
 	if err := zw.Close(); err != nil {
 		log.Fatal(err)

@@ -308,12 +308,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) {
 						continue
 					}
-					// The first character differing: only in names of
-					// three characters or more; two-character windows
-					// that sound or look like a name ("是尊" for 世尊,
-					// "姓者" for 行者, 完春 for 元春) are too often words,
-					// whatever the book's counts say.
-					if pos == 0 && n < 3 {
+					// The first character differing in a two-character
+					// name: windows that sound like a name ("是尊" for
+					// 世尊, "姓者" for 行者) are too often words. Only a
+					// look-alike (借春 for 惜春) where a name starts (after
+					// a break), of a name the book uses often, and the
+					// book's counts then judge the window.
+					if pos == 0 && n < 3 && (k.book == nil || !lookAlikeCJK(a, b) || nameStopSet.has(b) || i > 0 && !nameBreak(rs[i-1]) ||
+						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
 					hits = append(hits, hit{i, n, pos, s})
@@ -339,7 +341,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// character is what tells whom it addresses: 奉奶奶 is a
 			// phrase.
 			rest := rs[h.i+1 : h.i+h.n]
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) || allKinship(rest) {
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) {
+				continue
+			}
+			// The rest a form of address (鳳奶奶, 劉姥姥), the first
+			// character is all that tells whom it addresses: only where
+			// a name stands, after a break or a preposition (．柳姥姥,
+			// 到連二奶奶那邊), not after a verb's subject (上夜奉奶奶的命).
+			if allKinship(rest) && h.i > 0 && !nameBreak(rs[h.i-1]) && !strings.ContainsRune(cjkNamePrepositions, rs[h.i-1]) {
 				continue
 			}
 			if k.book != nil {
@@ -348,9 +357,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// the book writes the window elsewhere too. A window the
 				// book never writes is a slip when the character is
 				// what an input method offers for the name's (紅孩兒
-				// typed 洪孩兒) or looks like it (牛 午, 玉 王).
+				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
+				// a name starts, after a break, any same syllable
+				// (．柳姥姥 for 劉姥姥).
 				a, b := h.s.runes[0], rs[h.i]
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !homophoneCJK(a, b) && !lookAlikeCJK(a, b) {
+				atBreak := h.i == 0 || nameBreak(rs[h.i-1])
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !homophoneCJK(a, b) && !lookAlikeCJK(a, b) && !(atBreak && soundAlikeCJK(a, b)) {
 					continue
 				}
 			}
@@ -394,6 +406,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	}
 	return dedupe(out)
 }
+
+// minFrequentName is how often the book must use a two-character name for
+// a look-alike of its first character to be questioned.
+const minFrequentName = 20
+
+// cjkNamePrepositions stand before a person as the object of a
+// preposition or a verb of address (folded).
+const cjkNamePrepositions = "到在向对跟和同与给叫请见问告找"
 
 // allKinship reports whether every rune of rs is a kinship or address
 // character.
