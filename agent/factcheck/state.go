@@ -113,7 +113,14 @@ func wordSet(ws ...string) map[string]bool {
 }
 
 // cjkActing are characters that, right after a name, make it the actor.
-const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領"
+// Motion and handling verbs count too (過來, 隨後緊跟, 押後, 舉叉). The
+// disposal markers 將 and 把 were tried: verse that retells the past uses
+// them of the absent (灌江小聖把兵揚).
+const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪"
+
+// cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
+var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
 
 // cjkObjectMarkers before a name make it an object: verbs of seeing,
 // visiting, recalling, mourning, and prepositions.
@@ -122,6 +129,33 @@ const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对
 // cjkCompanions before a name make it someone's companion (同, 與, 和,
 // 跟): with someone acting after it, the name is in the scene.
 const cjkCompanions = "同与與和跟"
+
+// companionAfter finds the companion that starts at byte offset at: a
+// person's name or a group (眾清客, 众人), and returns where it ends.
+func (d *doc) companionAfter(at int) (int, bool) {
+	for _, m := range d.mentionsIn(at, at+1) {
+		if mm := d.mentions[m]; mm.start == at && len(mm.ents) > 0 && mm.ents[0].person {
+			return mm.end, true
+		}
+	}
+	rest := d.text[at:]
+	for _, g := range []string{"眾", "众"} {
+		if !strings.HasPrefix(rest, g) {
+			continue
+		}
+		end := at + len(g)
+		// A group word is short: up to three characters after 眾.
+		for n := 0; n < 3 && end < len(d.text); n++ {
+			r, size := utf8.DecodeRuneInString(d.text[end:])
+			if !isCJK(r) || strings.ContainsRune(cjkAdverbs, r) || strings.ContainsRune(cjkActing, r) {
+				break
+			}
+			end += size
+		}
+		return end, true
+	}
+	return 0, false
+}
 
 // actsNext reports whether an acting character follows within three
 // characters (adverbs between).
@@ -531,6 +565,18 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
 		return "", 0
+	}
+	for _, w := range cjkBeside {
+		if strings.HasPrefix(rest, w) {
+			return "is in the scene", 0.75
+		}
+	}
+	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
+	// subjects acts with the second.
+	if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune(cjkCompanions, r) {
+		if after, ok := d.companionAfter(m.end + size); ok && actsNext(d.text[after:]) {
+			return "acts", 0.7
+		}
 	}
 	for _, w := range []string{"去世", "死", "亡", "逝", "歿", "殁", "之死", "的死"} {
 		if strings.HasPrefix(rest, w) {
