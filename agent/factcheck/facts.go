@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -358,6 +359,11 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 			continue
 		}
 		if j < len(rs) && (rs[j] == '岁' || rs[j] == '歲') {
+			// "活到一百歲", "到八十歲的時候": an age to come.
+			if i > 0 && (rs[i-1] == '到' || rs[i-1] == '至') {
+				i = j
+				continue
+			}
 			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: v, hi: v})
 			i = j
 			continue
@@ -495,6 +501,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkMarriedNames(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
+
 	}
 	return out
 }
@@ -541,6 +548,15 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	// In dialogue "he" and "she" are whoever the speakers have in mind:
 	// only a name in the same sentence or a possessive will do.
 	quoted := d.inQuote(c.start)
+	// 0. "我今年八十五了" in a quotation: the speaker's own.
+	if c.wordIdx < 0 && quoted {
+		if e := k.cjkSpeaker(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.75
+			}
+			return nil, 0
+		}
+	}
 	// 1. A possessive right before: "Mr. Bennet’s five daughters".
 	for _, m := range eff {
 		if m.possessive && !m.relational && m.end <= c.start && c.start-m.end <= 8 {
@@ -607,6 +623,56 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	return nil, 0
+}
+
+// laterValue is the first number a progression after chapter declares
+// for key.
+func laterValue(e *entInfo, key string, chapter int) (int, bool) {
+	for _, p := range e.e.Progressions {
+		if p.Chapter <= chapter {
+			continue
+		}
+		if v, ok := p.Facts[key]; ok {
+			if vals, _, _, ok := parseValue(v); ok {
+				return vals[len(vals)-1], true
+			}
+		}
+	}
+	return 0, false
+}
+
+// cjkSpeaker returns the speaker of the Chinese quotation holding p when
+// the quotation says 我 shortly before p: the person named before the
+// quotation's speech verb (劉姥姥忙立身答道：「我今年八十五了」), or nil.
+func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
+	qi := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > p })
+	if qi >= len(d.quoted) || d.quoted[qi].start > p {
+		return nil
+	}
+	q := d.quoted[qi]
+	lead := []rune(d.text[max(q.start, p-30):p])
+	if !slices.Contains(lead[max(0, len(lead)-8):], '我') {
+		return nil
+	}
+	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
+	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
+		return nil
+	}
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > len(before) {
+			continue
+		}
+		// The name, then a few characters of adverbs and verbs (忙立身答).
+		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) {
+			return nil
+		}
+		if m.ent.person && !m.possessive {
+			return m.ent
+		}
+		return nil
+	}
+	return nil
 }
 
 // holderInScope is the last resort for counts: the only entity with the
@@ -739,6 +805,14 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			dlo, dhi = dlo-2, dhi+2
 		}
 		contradicts = c.hi < dlo || c.lo > dhi
+		// Ages grow between the chapters that state them: 80 as of
+		// chapter 71 and 83 as of chapter 110 allow 81 in chapter 88,
+		// though not in chapter 71 itself.
+		if _, since := e.e.FactSource(key, d.chapter); c.kind == "age" && c.lo > dhi && since < d.chapter {
+			if later, ok := laterValue(e, key, d.chapter); ok && c.hi <= later {
+				contradicts = false
+			}
+		}
 		// "two daughters married" counts some of them: fewer than
 		// declared contradicts only when the text gives the total
 		// ("he had three daughters").

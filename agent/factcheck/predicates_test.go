@@ -36,3 +36,41 @@ func TestEnglishFactConstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseFactConstructions: ages, residences and origins predicated
+// in Chinese, against declared values of the kind they are (a number of
+// years, a place).
+func TestChineseFactConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/liu.md": "---\nname: 劉姥姥\nkind: character\n" +
+			"progressions:\n  - { chapter: 6, facts: { 年紀: 七十五歲 } }\n---\n",
+		"entities/characters/jiamu.md": "---\nname: 賈母\naliases: [老太太]\nkind: character\n" +
+			"progressions:\n  - { chapter: 71, facts: { 年紀: 八十歲 } }\n  - { chapter: 110, facts: { 年紀: 八十三歲 } }\n---\n",
+		"entities/characters/daiyu.md": "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { 住處: 大觀園瀟湘館, 原籍: 蘇州 }\n---\n" +
+			"第二十三回住進大觀園，選了瀟湘館。\n",
+		"entities/locations/ningguo.md": "---\nname: 寧國府\nkind: location\n---\n",
+		"entities/locations/daguan.md":  "---\nname: 大觀園\nkind: location\n---\n",
+		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\n" +
+			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		ch         int
+		want       string
+	}{
+		{"an age after 年方", "只有一女，乳名喚作英蓮，年方五歲。", 1, "五歲"},
+		{"a classical range", "那英蓮年方十三歲。", 4, ""},
+		{"the speaker's own age", "劉姥姥忙立身答道：「我今年八十五了。」", 6, "八十五"},
+		{"an age between two stated ones", "賈母道：「我今年八十一歲的人了。」", 88, ""},
+		{"an age to come", "奉養老太太到一百歲的時候。", 88, ""},
+		{"a residence", "原來黛玉住在寧國府中。", 83, "寧國府"},
+		{"the part of a residence", "原來黛玉住在大觀園中。", 83, ""},
+		{"an origin after a copula", "黛玉本是揚州人氏。", 83, "揚州"},
+		{"the declared origin", "黛玉本是蘇州人氏。", 83, ""},
+	} {
+		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
