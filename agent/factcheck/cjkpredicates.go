@@ -175,3 +175,111 @@ func livesThere(text, place string) bool {
 		i += j + len(place)
 	}
 }
+
+// cjkCopulas stand between a holder and a predicated value (folded).
+var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系"}
+
+// checkCJKValueSwaps finds a value declared of one entity predicated of
+// another with a copula: "沙悟淨，汝本是天蓬元帥" gives 沙悟淨 the 前身 that
+// 豬八戒's file declares, while 沙悟淨's own 前身 is 捲簾大將. A value is
+// an entity here (a former self, a master, a mountain), so it is found
+// by the other entity that holds it, not by its wording.
+func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
+	if !d.cjk || len(k.ents) == 0 {
+		return nil
+	}
+	type held struct {
+		e        *entInfo
+		key, val string
+	}
+	byValue := map[string][]held{}
+	for _, e := range k.ents {
+		for key, v := range d.factsOf(e) {
+			f := string(k.foldRunes(strings.TrimSpace(v)))
+			if utf8.RuneCountInString(f) < 3 || !allCJK([]rune(f)) || strings.EqualFold(key, "status") {
+				continue
+			}
+			byValue[f] = append(byValue[f], held{e, key, v})
+		}
+	}
+	if len(byValue) == 0 {
+		return nil
+	}
+	var eff []effMention
+	var out []Finding
+	ft := string(d.frunes)
+	for val, holders := range byValue {
+		for i := 0; ; {
+			j := strings.Index(ft[i:], val)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(val)
+			// The copula right before the value.
+			lead := ft[:at]
+			cop := ""
+			for _, c := range cjkCopulas {
+				if strings.HasSuffix(lead, c) {
+					cop = c
+					break
+				}
+			}
+			if cop == "" {
+				continue
+			}
+			// The value ends its clause ("汝本是天蓬元帥。", "…是也"): a
+			// value followed by 的 or by more of a name is part of
+			// something else (是王夫人的親戚, 是邢夫人岫煙陪著).
+			if next, _ := utf8.DecodeRuneInString(ft[i:]); i < len(ft) && isCJK(next) && next != '也' {
+				continue
+			}
+			ri := utf8.RuneCountInString(ft[:at])
+			start, end := d.roff[ri], d.roff[ri+utf8.RuneCountInString(val)]
+			copStart := d.roff[ri-utf8.RuneCountInString(cop)]
+			if eff == nil {
+				eff = k.effMentions(d)
+			}
+			h := k.cjkHolder(d, eff, copStart, 24, func(e *entInfo) bool { return e.person })
+			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) || !k.topicOf(d, eff, h, copStart) {
+				continue
+			}
+			for _, x := range holders {
+				own, ok := d.factsOf(h)[x.key]
+				if !ok || strings.Contains(string(k.foldRunes(own)), val) {
+					continue
+				}
+				f := k.cjkFactFinding(d, h, start, end, x.key, own, 0.7)
+				f.Message = fmt.Sprintf("the text makes “%s” %s's %s, but that is %s's; %s's %s is “%s” as of chapter %d", d.text[start:end], h.e.Name, x.key, x.e.e.Name, h.e.Name, x.key, own, d.chapter)
+				f.Suggestion = own
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
+	return out
+}
+
+// topicOf reports whether the latest mention of h before the copula at p
+// is the copula's subject: right before it with at most two adverbs
+// between ("沙悟淨本是"), or addressed and then called 汝 or 你
+// ("沙悟淨，汝本是"). A name a clause earlier ("行者急回頭上望，原來是")
+// is not.
+func (k *Knowledge) topicOf(d *doc, eff []effMention, h *entInfo, p int) bool {
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > p || m.ent != h {
+			continue
+		}
+		gap := []rune(d.text[m.end:p])
+		switch {
+		case len(gap) <= 2 && !slices.ContainsFunc(gap, func(r rune) bool { return !isCJK(r) }):
+			return true
+		case len(gap) == 2 && strings.ContainsRune("，,", gap[0]) && strings.ContainsRune("汝你爾尔", gap[1]):
+			return true
+		}
+		return false
+	}
+	return false
+}
