@@ -48,6 +48,7 @@ func TestChineseFactConstructions(t *testing.T) {
 			"progressions:\n  - { chapter: 71, facts: { 年紀: 八十歲 } }\n  - { chapter: 110, facts: { 年紀: 八十三歲 } }\n---\n",
 		"entities/characters/daiyu.md": "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { 住處: 大觀園瀟湘館, 原籍: 蘇州 }\n---\n" +
 			"第二十三回住進大觀園，選了瀟湘館。\n",
+		"entities/characters/yucun.md":  "---\nname: 賈雨村\naliases: [雨村]\nkind: character\nfacts: { 官職: 知縣 }\n---\n",
 		"entities/characters/bajie.md":  "---\nname: 豬八戒\nkind: character\nfacts: { 前身: 天蓬元帥 }\n---\n",
 		"entities/characters/sha.md":    "---\nname: 沙悟淨\nkind: character\nfacts: { 前身: 捲簾大將 }\n---\n",
 		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { 前身: 石猴 }\n---\n",
@@ -70,6 +71,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"the part of a residence", "原來黛玉住在大觀園中。", 83, ""},
 		{"an origin after a copula", "黛玉本是揚州人氏。", 83, "揚州"},
 		{"the declared origin", "黛玉本是蘇州人氏。", 83, ""},
+		{"an office before the name", "只見知府賈雨村進來。", 3, "知府"},
+		{"an office predicated", "雨村便補授了知府。", 3, "知府"},
+		{"someone else's office", "雨村見了那知府，便說起舊事。", 3, ""},
 		{"another's value, addressed", "如來道：「沙悟淨，汝本是天蓬元帥。」", 100, "天蓬元帥"},
 		{"another's value, as subject", "沙悟淨本是天蓬元帥。", 100, "天蓬元帥"},
 		{"the one who holds it", "豬八戒本是天蓬元帥。", 100, ""},
