@@ -130,6 +130,80 @@ const cjkObjectMarkers = "看见見给給叫同和与與把将將替为為向对
 // 跟): with someone acting after it, the name is in the scene.
 const cjkCompanions = "同与與和跟"
 
+// cjkListed reports whether m is one of a list of names that acts as one
+// subject: "寶釵黛玉寶玉等正在沒法", "鳳姐、平兒都笑了". The names follow
+// one another (bare, or with 、 和 與 及 between) and a group word (等, 們,
+// 都, 二人…) or a verb closes the list.
+func (d *doc) cjkListed(m mention) bool {
+	// Go back to the list's first name.
+	first := m
+	for {
+		prev, ok := d.personEndingAt(first.start)
+		if !ok {
+			break
+		}
+		first = prev
+	}
+	names := 1
+	at := first.end
+	for {
+		next, ok := d.personStartingAt(at)
+		if !ok {
+			break
+		}
+		names++
+		at = next.end
+	}
+	if names < 2 || at < m.end {
+		return false
+	}
+	rest := d.text[at:]
+	grouped := false
+	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
+		if t, ok := strings.CutPrefix(rest, g); ok {
+			rest, grouped = t, true
+			break
+		}
+	}
+	if !grouped {
+		return false
+	}
+	return actsNext(rest) || strings.HasPrefix(rest, "正在") || strings.HasPrefix(rest, "在")
+}
+
+// personStartingAt returns the person mention that starts at offset at,
+// after at most one joining word (、 和 與 及).
+func (d *doc) personStartingAt(at int) (mention, bool) {
+	for _, j := range []string{"", "、", "和", "与", "與", "及", "同"} {
+		if !strings.HasPrefix(d.text[at:], j) {
+			continue
+		}
+		for _, i := range d.mentionsIn(at+len(j), at+len(j)+1) {
+			if mm := d.mentions[i]; mm.start == at+len(j) && len(mm.ents) > 0 && mm.ents[0].person {
+				return mm, true
+			}
+		}
+	}
+	return mention{}, false
+}
+
+// personEndingAt returns the person mention that ends at offset at, before
+// at most one joining word.
+func (d *doc) personEndingAt(at int) (mention, bool) {
+	for _, j := range []string{"", "、", "和", "与", "與", "及", "同"} {
+		if !strings.HasSuffix(d.text[:at], j) {
+			continue
+		}
+		end := at - len(j)
+		for _, i := range d.mentionsIn(end-64, end) {
+			if mm := d.mentions[i]; mm.end == end && len(mm.ents) > 0 && mm.ents[0].person {
+				return mm, true
+			}
+		}
+	}
+	return mention{}, false
+}
+
 // companionAfter finds the companion that starts at byte offset at: a
 // person's name or a group (眾清客, 众人), and returns where it ends.
 func (d *doc) companionAfter(at int) (int, bool) {
@@ -570,6 +644,9 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		if strings.HasPrefix(rest, w) {
 			return "is in the scene", 0.75
 		}
+	}
+	if d.cjkListed(m) {
+		return "is listed among those present", 0.75
 	}
 	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
 	// subjects acts with the second.
