@@ -29,6 +29,9 @@ func TestScenePresenceConstructions(t *testing.T) {
 		"entities/characters/sha.md":       "---\nname: 沙和尚\nkind: character\nfacts: { status: away, location: 流沙河 }\n---\n",
 		"entities/characters/jiamu.md":     "---\nname: 賈母\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/wangfuren.md": "---\nname: 王夫人\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/daiyu.md":     "---\nname: 黛玉\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baochai.md":   "---\nname: 寶釵\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":     "---\nname: 寶玉\nkind: character\nfacts: { status: present }\n---\n",
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew\nkind: character\nfacts: { status: away, location: the army }\n---\n",
 		"entities/characters/petya.md":     "---\nname: Pétya\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
@@ -43,6 +46,8 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"尤二姐在旁听說，便說：「你听見誰說？」", 1}, // beside the speakers
 		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},    // a verb of motion
 		{"眾人想起秦鐘和寶玉的舊事。", 0},       // remembered
+		{"可怜寶釵黛玉寶玉等正在沒法。", 1},      // a list closed by 等
+		{"寶釵想起寶玉黛玉的詩來。", 0},        // a list that is an object
 		{"“It was my fault, mon père,” interceded Prince Andrew, with a blush.", 1},
 		{"“It was his fault,” she said of Prince Andrew.", 0},
 		{"At that table were his mother, his wife, Natásha, Pétya, and old Michael Ivánovich.", 1},
