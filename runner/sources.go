@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// A SourceChange is a file an output was built from that is no longer
+// what it was when the output was made.
+type SourceChange struct {
+	// Path is the file, relative to the project root, with slashes.
+	Path string
+	// Deleted says the file is gone; otherwise its content changed.
+	Deleted bool
+}
+
+// String says what happened: "entities/characters/x.md changed".
+func (c SourceChange) String() string {
+	if c.Deleted {
+		return c.Path + " deleted"
+	}
+	return c.Path + " changed"
+}
+
+// SourcePaths lists the project files a node's output is built from: the
+// sources Role A injected (its provenance) and the resources the node
+// names itself ({{@path}}), as files relative to root, sorted, without
+// the node's own persist target (curating the output into it must not
+// make the output stale).
+func SourcePaths(root string, n *workflowlang.Node, provenance json.RawMessage) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if f := sourceFile(root, p); f != "" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	if len(provenance) > 0 {
+		var prov struct {
+			Sources []struct {
+				Path string `json:"path"`
+			} `json:"sources"`
+		}
+		if json.Unmarshal(provenance, &prov) == nil {
+			for _, s := range prov.Sources {
+				add(s.Path)
+			}
+		}
+	}
+	if n != nil {
+		for _, r := range n.Refs() {
+			if r.Kind == workflowlang.RefKnowledge {
+				add(r.Path)
+			}
+		}
+		if a := n.Attr("persist"); a != nil {
+			if own := sourceFile(root, valueText(a.Value)); own != "" && seen[own] {
+				out = slices.DeleteFunc(out, func(p string) bool { return p == own })
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sourceFile finds the file a resource path names: the path itself, or
+// with ".md", or a chapter folder's content.md. It returns "" for a path
+// that names no file (a derived arc summary that was never written).
+func sourceFile(root, p string) string {
+	p = strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "/")
+	if p == "." || p == "" || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	for _, c := range []string{p, p + ".md", p + "/content.md"} {
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err == nil && fi.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
+}
+
+// HashSources returns the content hash of each file (paths relative to
+// root): what an output's provenance keeps to tell later whether what it
+// was built from has changed. A file that cannot be read is left out.
+func HashSources(root string, paths []string) map[string]string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		if h, err := hashFile(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			out[p] = h
+		}
+	}
+	return out
+}
+
+func hashFile(p string) (string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// ChangedSources compares the hashes an output recorded with the files as
+// they are now, and returns those that differ, sorted by path. An output
+// recorded without hashes (made before they were kept) has none.
+func ChangedSources(root string, hashes map[string]string) []SourceChange {
+	var out []SourceChange
+	for p, want := range hashes {
+		got, err := hashFile(filepath.Join(root, filepath.FromSlash(p)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, SourceChange{Path: p, Deleted: true})
+		case err != nil:
+			// Unreadable now (permissions, a folder in its place): it is
+			// not what the output was built from either.
+			out = append(out, SourceChange{Path: p})
+		case got != want:
+			out = append(out, SourceChange{Path: p})
+		}
+	}
+	slices.SortFunc(out, func(a, b SourceChange) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// StaleSummary says in a few words what changed: the first change, and
+// how many more ("entities/characters/x.md changed (+2 more)").
+func StaleSummary(changes []SourceChange) string {
+	if len(changes) == 0 {
+		return ""
+	}
+	s := changes[0].String()
+	if len(changes) > 1 {
+		s += " (+" + strconv.Itoa(len(changes)-1) + " more)"
+	}
+	return s
+}
