@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
@@ -120,17 +122,19 @@ func hashFile(p string) (string, error) {
 // they are now, and returns those that differ, sorted by path. An output
 // recorded without hashes (made before they were kept) has none.
 func ChangedSources(root string, hashes map[string]string) []SourceChange {
+	return changed(root, hashes, hashFile)
+}
+
+func changed(root string, hashes map[string]string, hash func(string) (string, error)) []SourceChange {
 	var out []SourceChange
 	for p, want := range hashes {
-		got, err := hashFile(filepath.Join(root, filepath.FromSlash(p)))
+		got, err := hash(filepath.Join(root, filepath.FromSlash(p)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			out = append(out, SourceChange{Path: p, Deleted: true})
-		case err != nil:
-			// Unreadable now (permissions, a folder in its place): it is
-			// not what the output was built from either.
-			out = append(out, SourceChange{Path: p})
-		case got != want:
+		case err != nil || got != want:
+			// A file unreadable now (permissions, a folder in its place)
+			// is not what the output was built from either.
 			out = append(out, SourceChange{Path: p})
 		}
 	}
@@ -149,4 +153,49 @@ func StaleSummary(changes []SourceChange) string {
 		s += " (+" + strconv.Itoa(len(changes)-1) + " more)"
 	}
 	return s
+}
+
+// A FileHasher hashes files for ChangedSources, remembering each file's
+// hash by its size and modification time: the lenses and the graph ask
+// again at every redraw, and a workflow's sources are whole chapters.
+// The cache never serves a run (ChangedSources hashes afresh); it is safe
+// for concurrent use.
+type FileHasher struct {
+	mu   sync.Mutex
+	seen map[string]hashedFile
+}
+
+type hashedFile struct {
+	size int64
+	mod  time.Time
+	hash string
+}
+
+// Changed is ChangedSources through the cache.
+func (h *FileHasher) Changed(root string, hashes map[string]string) []SourceChange {
+	return changed(root, hashes, h.hash)
+}
+
+func (h *FileHasher) hash(p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	c, ok := h.seen[p]
+	h.mu.Unlock()
+	if ok && c.size == fi.Size() && c.mod.Equal(fi.ModTime()) {
+		return c.hash, nil
+	}
+	sum, err := hashFile(p)
+	if err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	if h.seen == nil {
+		h.seen = map[string]hashedFile{}
+	}
+	h.seen[p] = hashedFile{size: fi.Size(), mod: fi.ModTime(), hash: sum}
+	h.mu.Unlock()
+	return sum, nil
 }

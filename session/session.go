@@ -109,6 +109,8 @@ type Session struct {
 	embedded *assemble.MemSnapshot
 	workCtx  context.Context // the background work's, cancelled at Close
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
+	// hasher remembers the hashes of source files between lens redraws.
+	hasher runner.FileHasher
 }
 
 type activeRun struct {
@@ -507,6 +509,9 @@ type NodeState struct {
 	// Select lists candidate versions when the node waits for a choice.
 	Select []string
 	RunID  string
+	// Stale lists the files the output was built from that changed since
+	// (approved and frozen outputs only).
+	Stale []runner.SourceChange
 }
 
 // Label renders the state as the lens shows it: "✓ approved · 1,240 tok ·
@@ -515,8 +520,16 @@ func (n NodeState) Label() string {
 	switch {
 	case strings.HasPrefix(n.Status, "running"):
 		return "↻ " + n.Status
+	case n.Status == "frozen" && len(n.Stale) > 0:
+		return fmt.Sprintf("❄ frozen v%d · stale: %s (frozen: not re-run)", n.Version, runner.StaleSummary(n.Stale))
 	case n.Status == "frozen":
 		return fmt.Sprintf("❄ frozen v%d", n.Version)
+	case n.Status == "approved" && len(n.Stale) > 0:
+		s := "⚠ stale: " + runner.StaleSummary(n.Stale)
+		if n.Version > 0 {
+			s += fmt.Sprintf(" · v%d", n.Version)
+		}
+		return s
 	case n.Status == "needs you":
 		if len(n.Select) > 0 {
 			return "⚠ needs you: choose a candidate"
@@ -577,6 +590,9 @@ func (s *Session) States(file string) map[string]NodeState {
 			if nr.Version > 0 {
 				if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
 					ns.Tokens = o.Usage.CompletionTokens
+					if ns.Status == "approved" || ns.Status == "frozen" {
+						ns.Stale = s.hasher.Changed(s.root, o.Sources)
+					}
 				}
 			}
 			out[node] = ns
@@ -591,7 +607,11 @@ func (s *Session) States(file string) map[string]NodeState {
 	}
 	for node := range out {
 		if ns, err := st.Node(wid, node); err == nil && ns.Frozen > 0 {
-			out[node] = NodeState{Status: "frozen", Version: ns.Frozen}
+			fs := NodeState{Status: "frozen", Version: ns.Frozen}
+			if o, err := st.OutputVersion(wid, node, ns.Frozen); err == nil {
+				fs.Stale = s.hasher.Changed(s.root, o.Sources)
+			}
+			out[node] = fs
 		}
 	}
 	if ar != nil {

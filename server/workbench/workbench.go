@@ -645,6 +645,7 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⏭ Skip", Command: cmdSkip, Arguments: arg(n.Name.Name, "")}})
 		case st.Status == "approved":
+			out = append(out, staleLenses(st, r, arg(n.Name.Name, ""))...)
 			if a := n.Attr("persist"); a != nil {
 				out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⤓ Persist", Command: cmdPersist, Arguments: arg(n.Name.Name, "")}})
 			}
