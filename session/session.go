@@ -111,6 +111,8 @@ type Session struct {
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
 	// hasher remembers the hashes of source files between lens redraws.
 	hasher runner.FileHasher
+	// threads are the plot threads, read on demand (threads.go).
+	threads threadCache
 }
 
 type activeRun struct {

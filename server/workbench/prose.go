@@ -190,6 +190,7 @@ model:
 	for _, f := range kept {
 		diags = append(diags, diagnostic(root, m, enc, text, f))
 	}
+	diags = append(diags, p.w.chapterThreadDiagnostics(ss, chapterOf(root, path, text), m, enc, text)...)
 	params := map[string]any{"uri": uri, "diagnostics": diags}
 	if version > 0 {
 		params["version"] = version

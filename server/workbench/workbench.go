@@ -704,6 +704,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 			fmt.Fprintf(&b, "| %s | %s%s | %d | %s |\n", src.Path, src.Level, stale, src.Tokens, mdCell(src.Reason))
 		}
 	}
+	b.WriteString(threadSection(ss, c.Chapter))
 	if len(c.Dropped) > 0 {
 		const max = 5
 		fmt.Fprintf(&b, "\nLeft out (%d):", len(c.Dropped))

@@ -1,0 +1,119 @@
+package workbench
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
+	psession "github.com/flowcabal/flowcabal/session"
+	"github.com/flowcabal/flowcabal/workflowlang"
+)
+
+// codeOverdueThread marks the warning of a plot thread past its due
+// chapter and not resolved.
+const codeOverdueThread = "overdue-thread"
+
+// Diagnostics warns, on each node that writes a chapter (its persist
+// target), of the plot threads past due by that chapter and not
+// resolved, naming the thread and where it was opened. It implements
+// server.Options.Diagnostics.
+func (w *Workbench) Diagnostics(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.Diagnostic {
+	if f.Path == "" {
+		return nil
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return nil
+	}
+	threads, _ := ss.Threads()
+	if len(threads) == 0 {
+		return nil
+	}
+	pf := snap.Parse(f)
+	var out []protocol.Diagnostic
+	for _, n := range pf.Nodes {
+		a := n.Attr("persist")
+		if a == nil || a.Value == nil {
+			continue
+		}
+		v, ok := a.Value.(*workflowlang.StringValue)
+		if !ok {
+			continue
+		}
+		ch, ok := knowledge.ChapterNumber(v.Value)
+		if !ok {
+			continue
+		}
+		rng := source.Range(pf, a.Value.ValueSpan(), enc)
+		for _, t := range knowledge.Overdue(threads, ch) {
+			out = append(out, overdueDiagnostic(ss.Root(), t, ch, rng))
+		}
+	}
+	return out
+}
+
+// overdueDiagnostic is the warning for thread t overdue at chapter ch, at
+// rng, with where the thread was opened as related information.
+func overdueDiagnostic(root string, t *knowledge.Entity, ch int, rng protocol.Range) protocol.Diagnostic {
+	d := protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityWarning, Source: "flowcabal/threads",
+		Code: codeOverdueThread, Message: knowledge.OverdueMessage(t, ch)}
+	line := t.KeyLines["opened"]
+	if line == 0 {
+		line = t.KeyLines["due"]
+	}
+	d.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
+		Location: protocol.Location{URI: cache.FileURI(filepath.Join(root, filepath.FromSlash(t.Path))),
+			Range: protocol.Range{Start: protocol.Position{Line: uint32(max(line-1, 0))}, End: protocol.Position{Line: uint32(max(line-1, 0))}}},
+		Message: fmt.Sprintf("%s: %s, due by chapter %d", t.Name, t.OpenedAt(), t.Due),
+	}}
+	return d
+}
+
+// chapterThreadDiagnostics warns at the top of a chapter (or of a node's
+// output written for it) of the threads overdue by it.
+func (w *Workbench) chapterThreadDiagnostics(ss *psession.Session, ch int, m *workflowlang.Mapper, enc workflowlang.Encoding, text string) []protocol.Diagnostic {
+	if ch <= 0 {
+		return nil
+	}
+	threads, _ := ss.Threads()
+	over := knowledge.Overdue(threads, ch)
+	if len(over) == 0 {
+		return nil
+	}
+	end := strings.IndexByte(text, '\n')
+	if end < 0 {
+		end = len(text)
+	}
+	rng := rangeOf(m, enc, 0, end)
+	out := make([]protocol.Diagnostic, 0, len(over))
+	for _, t := range over {
+		out = append(out, overdueDiagnostic(ss.Root(), t, ch, rng))
+	}
+	return out
+}
+
+// threadSection lists, for a node's hover, the plot threads open as of
+// the chapter it writes and due within the window, or overdue.
+func threadSection(ss *psession.Session, ch int) string {
+	if ch <= 0 {
+		return ""
+	}
+	threads, window := ss.Threads()
+	var lines []string
+	for _, t := range threads {
+		st := t.ThreadStateAt(ch, window)
+		if st != knowledge.ThreadDueSoon && st != knowledge.ThreadOverdue {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("- %s **%s**: due by chapter %d, %s", mdCell(string(st)), mdCell(t.Name), t.Due, mdCell(t.OpenedAt())))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nPlot threads due by chapter %d (within %d chapters of %d):\n\n%s\n", ch+window, window, ch, strings.Join(lines, "\n"))
+}
