@@ -756,7 +756,7 @@ func (ex *execution) node(ctx context.Context, name string, release func(output 
 			out := store.Output{
 				Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
 				Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
-				Provenance: inj.Provenance, Sources: srcs,
+				Provenance: inj.Provenance, Sources: srcs, Params: paramsJSON(params),
 			}
 			// Only now, with the reply in hand, does the node wait for its
 			// inputs to be recorded: they were, long ago, unless the call

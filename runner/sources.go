@@ -199,3 +199,9 @@ func (h *FileHasher) hash(p string) (string, error) {
 	h.mu.Unlock()
 	return sum, nil
 }
+
+// paramsJSON is what an output keeps of the settings of its call.
+func paramsJSON(p Params) json.RawMessage {
+	b, _ := json.Marshal(p) // plain strings and numbers: cannot fail
+	return b
+}

@@ -514,6 +514,9 @@ type NodeState struct {
 	// Stale lists the files the output was built from that changed since
 	// (approved and frozen outputs only).
 	Stale []runner.SourceChange
+	// Current is the node's current output version in the history (0:
+	// none).
+	Current int
 }
 
 // Label renders the state as the lens shows it: "✓ approved · 1,240 tok ·
@@ -608,13 +611,20 @@ func (s *Session) States(file string) map[string]NodeState {
 		}
 	}
 	for node := range out {
-		if ns, err := st.Node(wid, node); err == nil && ns.Frozen > 0 {
+		ns, err := st.Node(wid, node)
+		if err != nil {
+			continue
+		}
+		if ns.Frozen > 0 {
 			fs := NodeState{Status: "frozen", Version: ns.Frozen}
 			if o, err := st.OutputVersion(wid, node, ns.Frozen); err == nil {
 				fs.Stale = s.hasher.Changed(s.root, o.Sources)
 			}
 			out[node] = fs
 		}
+		n := out[node]
+		n.Current = ns.Current
+		out[node] = n
 	}
 	if ar != nil {
 		ar.mu.Lock()

@@ -41,6 +41,9 @@ type Output struct {
 	// root) to its content hash at the time: a later change to one makes
 	// the output stale. Nil for outputs recorded before hashes were kept.
 	Sources map[string]string `json:"sources,omitempty"`
+	// Params are the model settings of the call (configuration, model,
+	// temperature, maximum tokens), as the runner sent them.
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // NodeState is what the store knows of a node's outputs as a whole.

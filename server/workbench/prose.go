@@ -425,6 +425,9 @@ func (p *Prose) CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens {
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg("")}},
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg("")}},
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg("")}})
+	case st.Status == "approved" || st.Status == "frozen":
+		out = append(out, staleLenses(st, top, arg(""))...)
+		out = append(out, compareLens(st, top, arg)...)
 	}
 	return out
 }

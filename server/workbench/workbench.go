@@ -61,7 +61,7 @@ var runnerCommands = map[string]bool{
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
 	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true, cmdSkip: true,
-	cmdCheckChapter: true,
+	cmdCheckChapter: true, cmdCompare: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -533,6 +533,11 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 		}
 		w.show(p, true)
 		return map[string]any{"document": string(cache.FileURI(p))}, nil
+	case cmdCompare:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		return w.compare(ctx, ss, f.Path, node, args)
 	case cmdOpenOutput:
 		if err := needNode(); err != nil {
 			return nil, err
