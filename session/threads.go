@@ -21,20 +21,21 @@ type threadCache struct {
 	printed [32]byte
 	read    bool
 	threads []*knowledge.Entity
+	window  int
 }
 
 // Threads returns the project's plot threads (by due chapter) and the
 // window of chapters in which an open thread counts as due soon
 // (flowcabal.toml thread_window, else the default). Only the entity
-// files are read, and again only when one of them changed.
+// files and flowcabal.toml are read, and again only when one of them
+// changed.
 func (s *Session) Threads() (threads []*knowledge.Entity, window int) {
-	window = knowledge.DefaultThreadWindow
-	if cfg, err := project.LoadConfig(s.root); err == nil && cfg.ThreadWindow > 0 {
-		window = cfg.ThreadWindow
-	}
 	dir := filepath.Join(s.root, "entities")
 	var files []string
 	h := sha256.New()
+	if fi, err := os.Stat(filepath.Join(s.root, project.ConfigFile)); err == nil {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", project.ConfigFile, fi.Size(), fi.ModTime().UnixNano())
+	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return nil
@@ -51,7 +52,11 @@ func (s *Session) Threads() (threads []*knowledge.Entity, window int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.read && c.printed == printed {
-		return c.threads, window
+		return c.threads, c.window
+	}
+	c.window = knowledge.DefaultThreadWindow
+	if cfg, err := project.LoadConfig(s.root); err == nil && cfg.ThreadWindow > 0 {
+		c.window = cfg.ThreadWindow
 	}
 	c.threads = c.threads[:0:0]
 	for _, p := range files {
@@ -73,5 +78,5 @@ func (s *Session) Threads() (threads []*knowledge.Entity, window int) {
 	kp := &knowledge.Project{Entities: c.threads}
 	c.threads = kp.Threads()
 	c.printed, c.read = printed, true
-	return c.threads, window
+	return c.threads, c.window
 }
