@@ -2,11 +2,15 @@ package workbench
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -116,4 +120,48 @@ func threadSection(ss *psession.Session, ch int) string {
 		return ""
 	}
 	return fmt.Sprintf("\nPlot threads due by chapter %d (within %d chapters of %d):\n\n%s\n", ch+window, window, ch, strings.Join(lines, "\n"))
+}
+
+// resolvedEdit writes `resolved: N` into the front matter of the thread
+// a thread-resolved finding names (replacing a resolved line already
+// there), for the author to accept the model's word that the chapter
+// pays the thread off. Nil when the finding is of another kind or the
+// file has no front matter.
+func resolvedEdit(root string, f factcheck.Finding) (*protocol.WorkspaceEdit, string) {
+	if f.Type != monitor.TypeThreadResolved || f.Evidence.Key != "resolved" || !strings.HasPrefix(f.Evidence.Path, "entities/") {
+		return nil, ""
+	}
+	ch, err := strconv.Atoi(f.Evidence.Value)
+	if err != nil || ch <= 0 {
+		return nil, ""
+	}
+	p := filepath.Join(root, filepath.FromSlash(f.Evidence.Path))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, ""
+	}
+	src := string(data)
+	end := strings.Index(src[min(3, len(src)):], "\n---")
+	if !strings.HasPrefix(src, "---") || end < 0 {
+		return nil, ""
+	}
+	end += 3 + 1 // the start of the closing line
+	line := fmt.Sprintf("resolved: %d\n", ch)
+	from, to := end, end
+	for off := 0; off < end; {
+		nl := strings.IndexByte(src[off:end], '\n')
+		if nl < 0 {
+			break
+		}
+		if strings.HasPrefix(src[off:], "resolved:") {
+			from, to = off, off+nl+1
+			break
+		}
+		off += nl + 1
+	}
+	m := workflowlang.NewMapper(data)
+	a, b := m.Position(from, workflowlang.UTF16), m.Position(to, workflowlang.UTF16)
+	r := protocol.Range{Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Col)}, End: protocol.Position{Line: uint32(b.Line), Character: uint32(b.Col)}}
+	title := fmt.Sprintf("Mark the plot thread resolved in chapter %d (%s)", ch, f.Evidence.Path)
+	return &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{cache.FileURI(p): {{Range: r, NewText: line}}}}, title
 }

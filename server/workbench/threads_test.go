@@ -140,3 +140,71 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 		}
 	}
 }
+
+// TestCheckChapterProposesResolvedThread: the author asks the model to
+// check a chapter; the setup/payoff angle says it pays off the entail; the
+// chapter shows it as information at the passage, and a quick-fix writes
+// `resolved: 11` into the thread's front matter, only when the author
+// applies it.
+func TestCheckChapterProposesResolvedThread(t *testing.T) {
+	const quote = "the entail was broken at last"
+	e := start(t, llmtest.Script{
+		Replies: []llmtest.Reply{{Match: &llmtest.Match{System: "the setup and payoff checker"},
+			Content: `{"findings":[],"resolves":[{"thread":"entities/plot-threads/the-entail.md","quote":"` + quote + `","confidence":0.9}]}`}},
+		Default: &llmtest.Reply{Content: `{"findings":[]}`, Times: -1},
+	})
+	text := "# Chapter XI\n\n𝄞 Mr. Collins read the settlement twice: " + quote + ", and Longbourn would stay with the Bennets.\n"
+	uri := e.writeChapter("manuscript/chapter-11/content.md", text)
+	if _, err := e.checkChapter(uri, ""); err != nil {
+		t.Fatal(err)
+	}
+	ds := e.lastDiagnostics(uri, "the proposal", func(ds []protocol.Diagnostic) bool { return withCode(ds, "thread-resolved") != nil })
+	d := withCode(ds, "thread-resolved")
+	want := protocol.Range{Start: at(text, quote), End: lsptest.Position(text, strings.Index(text, quote)+len(quote), false)}
+	if d.Range != want || d.Severity != protocol.DiagnosticSeverityInformation || !strings.Contains(d.Message, `"The entail"`) || !strings.Contains(d.Message, "resolved in chapter 11") {
+		t.Errorf("proposal %+v, want an information at %+v", d, want)
+	}
+	thread := filepath.Join(e.root, "entities", "plot-threads", "the-entail.md")
+	before, _ := os.ReadFile(thread)
+	var acts []protocol.CodeAction
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": d.Range, "context": map[string]any{"diagnostics": []any{*d}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	var mark *protocol.CodeAction
+	for i, a := range acts {
+		if strings.HasPrefix(a.Title, "Mark the plot thread resolved in chapter 11") {
+			mark = &acts[i]
+		}
+		if a.Command != nil && a.Command.Command == cmdRetry {
+			t.Errorf("a proposal is offered a retry: %q", a.Title)
+		}
+	}
+	if mark == nil || mark.Edit == nil {
+		t.Fatalf("no quick-fix marking the thread resolved: %+v", acts)
+	}
+	after, _ := os.ReadFile(thread)
+	if string(after) != string(before) {
+		t.Fatal("the thread file changed before the author applied the fix")
+	}
+	got := applyEdits(t, string(before), mark.Edit.Changes[cache.FileURI(thread)])
+	if !strings.Contains(got, "kind: concerns }\nresolved: 11\n---\n") {
+		t.Fatalf("the thread after the fix:\n%s", got)
+	}
+	// Applied twice (a second check proposing it again), it stays one line.
+	if err := os.WriteFile(thread, []byte(strings.Replace(got, "resolved: 11", "resolved: 12", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.client.Call(e.ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": d.Range, "context": map[string]any{"diagnostics": []any{*d}}}, &acts); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range acts {
+		if strings.HasPrefix(a.Title, "Mark the plot thread resolved") {
+			cur, _ := os.ReadFile(thread)
+			if out := applyEdits(t, string(cur), a.Edit.Changes[cache.FileURI(thread)]); strings.Count(out, "resolved:") != 1 || !strings.Contains(out, "resolved: 11\n") {
+				t.Errorf("re-marking:\n%s", out)
+			}
+		}
+	}
+}
