@@ -578,35 +578,43 @@ func (s *Session) States(file string) map[string]NodeState {
 		return out
 	}
 	defer done()
-	if runs, err := st.Runs(wid, false); err == nil && len(runs) > 0 {
-		last := runs[0]
-		for node, nr := range last.Nodes {
-			ns := NodeState{Version: nr.Version, RunID: last.RunID}
-			switch nr.Status {
-			case "done", "cached":
-				ns.Status = "approved"
-			case "frozen":
-				ns.Status = "frozen"
-			case "flagged":
-				ns.Status = "needs you"
-			case "failed":
-				ns.Status = "failed"
-			}
-			if nr.Version > 0 {
-				if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
-					ns.Tokens = o.Usage.CompletionTokens
-					if ns.Status == "approved" || ns.Status == "frozen" {
-						ns.Stale = s.hasher.Changed(s.root, o.Sources)
+	// Each node as its latest run left it: a node the last run did not
+	// touch keeps what an earlier run made of it (its output is still
+	// the current one, and may have gone stale since).
+	if runs, err := st.Runs(wid, false); err == nil {
+		for _, run := range runs {
+			for node, nr := range run.Nodes {
+				if _, seen := out[node]; seen {
+					continue
+				}
+				ns := NodeState{Version: nr.Version, RunID: run.RunID}
+				switch nr.Status {
+				case "done", "cached":
+					ns.Status = "approved"
+				case "frozen":
+					ns.Status = "frozen"
+				case "flagged":
+					ns.Status = "needs you"
+				case "failed":
+					ns.Status = "failed"
+				default:
+					continue // skipped or cut short there: look further back
+				}
+				if nr.Version > 0 {
+					if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
+						ns.Tokens = o.Usage.CompletionTokens
+						if ns.Status == "approved" || ns.Status == "frozen" {
+							ns.Stale = s.hasher.Changed(s.root, o.Sources)
+						}
 					}
 				}
+				out[node] = ns
 			}
-			out[node] = ns
-		}
-		for _, d := range last.Pending {
-			if d.Kind == "select" {
-				ns := out[d.Node]
-				ns.Select = strings.Split(d.Detail, ",")
-				out[d.Node] = ns
+			for _, d := range run.Pending {
+				if ns, ok := out[d.Node]; ok && d.Kind == "select" && ns.RunID == run.RunID {
+					ns.Select = strings.Split(d.Detail, ",")
+					out[d.Node] = ns
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,43 @@ func TestStaleLensRerunsInOneClick(t *testing.T) {
 	e.waitRuns(3)
 	if n := len(e.srv.Requests()) - before; n != 0 {
 		t.Errorf("a frozen stale node was run: %d model calls", n)
+	}
+}
+
+// TestStaleLensOnANodeAnEarlierRunMade: the whole chapter is run, then
+// the premise alone; the outline and the draft keep the state lens of
+// the run that made their outputs, and say so when the chapter they read
+// is edited.
+func TestStaleLensOnANodeAnEarlierRunMade(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Plain prose."}})
+	uri := e.open("workflows/chapter-11.flow")
+	if _, err := e.command("flowcabal.runWorkflow", map[string]any{"uri": uri}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(1)
+	if _, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "premise", "text": "force"}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRuns(2)
+	states := 0
+	for _, l := range e.codeLenses(uri) {
+		if l.Command != nil && l.Command.Command == cmdOpenOutput {
+			states++
+		}
+	}
+	if states != 3 {
+		t.Fatalf("%d state lenses after running the premise alone, want 3: %v", states, e.lenses(uri))
+	}
+	e.editKnowledge("manuscript/chapter-10/content.md", "\nJane was better the next morning.\n")
+	e.waitLens(uri, "⚠ stale: manuscript/chapter-10/content.md changed")
+	stale := map[string]bool{}
+	for _, l := range e.codeLenses(uri) {
+		if l.Command != nil && l.Command.Command == cmdOpenOutput && strings.Contains(l.Command.Title, "stale") {
+			args, _ := l.Command.Arguments[0].(map[string]any)
+			stale[fmt.Sprint(args["node"])] = true
+		}
+	}
+	if !stale["premise"] || !stale["draft"] {
+		t.Errorf("stale nodes %v, want the premise (its own run) and the draft (an earlier run), both read chapter 10", stale)
 	}
 }
