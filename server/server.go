@@ -73,6 +73,10 @@ type Options struct {
 	// leaves the snapshot's estimate (the full text's size) where there
 	// is one.
 	LevelTokens func(snap *cache.Snapshot, path, level string) (n int, ok bool)
+	// Diagnostics adds diagnostics to an open workflow's (plot threads
+	// overdue at the chapter it writes); it must answer from what is at
+	// hand. Nil adds none.
+	Diagnostics func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.Diagnostic
 	// Prose handles the Markdown documents opened beside the workflows
 	// (manuscript chapters, node outputs); nil ignores them.
 	Prose Prose

@@ -118,7 +118,7 @@ fc.setup({
 })
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
-  'FlowContext', 'FlowCheckChapter', 'FlowGraph' }
+  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare' }
 for _, n in ipairs(names) do
   eq('user command :' .. n, vim.fn.exists(':' .. n), 2)
 end
@@ -202,6 +202,10 @@ done, ex = run('FlowBuildAccept keep act 2')
 eq(':FlowBuildAccept modification', ex and ex.arguments[1].text, 'keep act 2')
 done, ex = run('FlowRestore 3')
 eq(':FlowRestore version', ex and { ex.command, ex.arguments[1].version }, { 'flowcabal.restoreVersion', 3 })
+done, ex = run('FlowCompare 2')
+eq(':FlowCompare N sends the output version as text', ex and { ex.command, ex.arguments[1].text, ex.arguments[1].version }, { 'flowcabal.compare', 'v2', nil })
+done, ex = run('FlowCompare')
+eq(':FlowCompare alone leaves the version to the server', ex and { ex.command, ex.arguments[1].text }, { 'flowcabal.compare', nil })
 done, ex = run('FlowEdit')
 eq(':FlowEdit sends the buffer', ex and ex.arguments[1].text,
   table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n'))
