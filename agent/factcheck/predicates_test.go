@@ -86,3 +86,38 @@ func TestChineseFactConstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishPlaceConstructions: a residence or origin predicated of a
+// sentence's subject, against the declared place; a move narrated in a
+// chapter the file does not date is the story, not a contradiction.
+func TestEnglishPlaceConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/nicholas.md": "---\nname: Nicholas Rostóv\naliases: [Nicholas]\nkind: character\nfacts: { home: Moscow, origin: Moscow }\n" +
+			"progressions:\n  - { chapter: 344, facts: { home: Bald Hills } }\n---\n",
+		"entities/characters/mary.md":      "---\nname: Princess Mary\nkind: character\n---\n",
+		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\n---\n",
+		"entities/locations/bald-hills.md": "---\nname: Bald Hills\nkind: location\n---\n",
+		"entities/locations/moscow.md":     "---\nname: Moscow\nkind: location\n---\nThe old capital; the Rostóvs' house on the Povarskáya.\n",
+		"entities/locations/povarskaya.md": "---\nname: Povarskáya\nkind: location\n---\nA street of Moscow.\n",
+		"entities/locations/voronezh.md":   "---\nname: Vorónezh\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		ch         int
+		want       string
+	}{
+		{"a move in the chapter the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Otrádnoe with his wife.", 344, "Otrádnoe"},
+		{"the move the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Bald Hills with his wife.", 344, ""},
+		{"a move the file does not date", "At the beginning of winter Nicholas moved to Otrádnoe.", 200, ""},
+		{"a residence", "Nicholas lived at Otrádnoe then.", 200, "Otrádnoe"},
+		{"a place inside the declared one", "Nicholas lived in Povarskáya then.", 200, ""},
+		{"an origin", "Nicholas, a native of Vorónezh, came in.", 200, "Vorónezh"},
+		{"the declared origin", "Nicholas, a native of Moscow, came in.", 200, ""},
+		{"someone else's sentence", "Pierre told her that Nicholas lived at Otrádnoe.", 200, ""},
+	} {
+		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
