@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"slices"
 	"strings"
@@ -281,7 +282,7 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 				key.r[pos] = 0
 				for _, c := range near[key] {
 					a, b := c.runes[pos], window[pos]
-					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !nearCJK(a, b) {
+					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !hanzi.Near(a, b) {
 						continue
 					}
 					start, end := d.roff[i], d.roff[i+n]

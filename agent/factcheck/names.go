@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"slices"
 	"strings"
 	"unicode"
@@ -300,7 +301,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
 					// (鐵扇公主 written 鐵扇宮主).
 					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
-					if ka && kb || (ka || kb) && n < 4 || !similarCJK(a, b) {
+					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -314,7 +315,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// look-alike (借春 for 惜春) where a name starts (after
 					// a break), of a name the book uses often, and the
 					// book's counts then judge the window.
-					if pos == 0 && n < 3 && (k.book == nil || !lookAlikeCJK(a, b) || nameStopSet.has(b) || i > 0 && !nameBreak(rs[i-1]) ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) || nameStopSet.has(b) || i > 0 && !nameBreak(rs[i-1]) ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
@@ -362,7 +363,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// (．柳姥姥 for 劉姥姥).
 				a, b := h.s.runes[0], rs[h.i]
 				atBreak := h.i == 0 || nameBreak(rs[h.i-1])
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !homophoneCJK(a, b) && !lookAlikeCJK(a, b) && !(atBreak && soundAlikeCJK(a, b)) {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) {
 					continue
 				}
 			}
