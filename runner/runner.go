@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/flowcabal/flowcabal/agent/builder"
+	"github.com/flowcabal/flowcabal/agent/core"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -72,30 +73,20 @@ type Knowledge interface {
 	Level(ctx context.Context, path, level string) (string, error)
 }
 
-// Decision is the gate's verdict on one output.
-type Decision string
+// Decision, Verdict and Gate are Role C's, declared in agent/core so that
+// the agents that implement the gate do not import the runner.
+type (
+	Decision = core.Decision
+	Verdict  = core.Verdict
+	Gate     = core.Gate
+)
 
 // The gate's decisions.
 const (
-	Approve Decision = "approve"
-	Retry   Decision = "retry"
-	Flag    Decision = "flag"
+	Approve = core.Approve
+	Retry   = core.Retry
+	Flag    = core.Flag
 )
-
-// Verdict is Role C's answer for one output.
-type Verdict struct {
-	Decision Decision
-	// Feedback is appended to the prompt on a retry and shown to the
-	// author on a flag.
-	Feedback string
-	Reasons  []string
-}
-
-// Gate is Role C's decision after each node: approve, retry with
-// feedback, or flag for the author. Attempt counts from 1.
-type Gate interface {
-	Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (Verdict, error)
-}
 
 // Observer receives a run's events. Every field is optional. They come in
 // the DAG's order: a node's start after the ends of the nodes it reads,
