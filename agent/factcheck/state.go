@@ -84,7 +84,7 @@ var notActing = wordSet("would", "could", "should", "might", "must", "may", "wil
 var beForms = wordSet("was", "were", "is")
 
 // elsewhere after "was" keeps the subject out of the scene.
-var elsewhere = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
+var elsewhere = wordSet("abroad", "far", "occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
 
 // pastVerbs are irregular past forms that mark an agent.
 var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", "gave", "made", "saw", "heard",
@@ -98,11 +98,14 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
 	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "smile", "presence")
 
+// familyNouns after a surname make it the family's.
+var familyNouns = wordSet("family", "families", "household", "house", "estate", "estates", "children", "girls", "boys")
+
 // leadWords may stand before a sentence's subject.
 var leadWords = wordSet("but", "and", "then", "so", "now", "yet", "when", "while", "as", "here", "there", "soon", "meanwhile", "presently", "at", "last", "length", "instantly", "immediately", "after", "before", "this", "that", "time")
 
 // notAgent before a name makes it an object, not the actor.
-var notAgent = wordSet("that", "whether", "if", "as", "of", "about", "from", "to", "for", "late", "poor", "dear", "upon", "on", "towards", "toward", "against", "like", "than", "without", "between", "among", "mention", "mentioned", "remember", "remembered", "thought", "think", "letter", "news")
+var notAgent = wordSet("until", "since", "seen", "saw", "see", "seeing", "visited", "visiting", "getting", "that", "whether", "if", "as", "of", "about", "from", "to", "for", "late", "poor", "dear", "upon", "on", "towards", "toward", "against", "like", "than", "without", "between", "among", "mention", "mentioned", "remember", "remembered", "thought", "think", "letter", "news")
 
 func wordSet(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
@@ -384,6 +387,19 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	prev := prevWords(d, m.firstWord, 3)
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
+		return "", 0
+	}
+	// "little Nicholas", "young Nicholas Bolkónski": a child named after
+	// the character; "the Rostóv family": all of them, not one.
+	for _, p := range prev[:min(2, len(prev))] {
+		if lp := strings.ToLower(p); lp == "little" || lp == "young" {
+			return "", 0
+		}
+		if r := p[0]; r < 'A' || r > 'Z' {
+			break
+		}
+	}
+	if next := m.lastWord + 1; next < len(d.words) && familyNouns[strings.ToLower(d.words[next].s)] && d.between(m.lastWord, next) == " " {
 		return "", 0
 	}
 	if m.possessive {

@@ -32,6 +32,7 @@ func TestScenePresenceConstructions(t *testing.T) {
 		"entities/characters/daiyu.md":     "---\nname: 黛玉\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/baochai.md":   "---\nname: 寶釵\nkind: character\nfacts: { status: present }\n---\n",
 		"entities/characters/baoyu.md":     "---\nname: 寶玉\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/nicholas.md":  "---\nname: Nicholas Rostóv\naliases: [Nicholas, Rostóv]\nkind: character\nfacts: { status: away, location: the army }\n---\n",
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew\nkind: character\nfacts: { status: away, location: the army }\n---\n",
 		"entities/characters/petya.md":     "---\nname: Pétya\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
@@ -54,6 +55,11 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"She thought of Natásha, Pétya, and the others.", 0},
 		{"The countess was sitting with the old count, playing grand-patience.", 1},
 		{"The countess had often quarrelled with the old count.", 0},
+		{"Little Nicholas cried because his heart was rent.", 0},        // a child named after him
+		{"She and all the Rostóv family welcomed him.", 0},              // the family
+		{"Anatole was in the provinces; Prince Andrew was abroad.", 0},  // elsewhere
+		{"Until Prince Andrew settled in Boguchárovo, nobody came.", 0}, // a time before
+		{"Nicholas laughed and took the letter.", 1},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
