@@ -27,6 +27,9 @@ type claim struct {
 	// owned marks a quantity tied to a holder ("his having ten thousand
 	// a year", "a fortune of").
 	owned bool
+	// of, when not zero, is 1 + the index of the one mention whose age
+	// the claim can be ("fourteen-year-old Pétya").
+	of int
 }
 
 // effMention is a mention resolved to the entity it speaks of: a
@@ -138,6 +141,43 @@ var factNouns = wordSet("fortune", "income", "estate", "property", "salary", "we
 
 var ageKeys = wordSet("age", "年龄", "年紀", "年纪", "年齡", "岁数", "歲數")
 
+// predicatedNoun reports whether the noun at word i ("girl" of "a girl of
+// sixteen") is said of someone: after a copula ("Véra was a handsome
+// girl of twenty"), in apposition ("Sónya, a girl of sixteen"), or right
+// after a name ("Sónya a girl of sixteen"). "He saw a man of forty" is
+// someone else.
+// of is 1 + the index of the name in apposition, or 0.
+func predicatedNoun(d *doc, i int) (ok bool, of int) {
+	j := i - 1
+	for j >= 0 && j >= i-6 && sameClause(d, j, j+1) {
+		w := strings.ToLower(d.words[j].s)
+		if w == "a" || w == "an" {
+			break
+		}
+		j--
+	}
+	if j < 0 || !sameClause(d, max(j, 0), i) {
+		return false, 0
+	}
+	if w := strings.ToLower(d.words[j].s); w != "a" && w != "an" {
+		return false, 0
+	}
+	if j == 0 {
+		return false, 0
+	}
+	prev := strings.ToLower(d.words[j-1].s)
+	if copula[prev] || prev == "seemed" || prev == "looked" || prev == "became" {
+		return true, 0
+	}
+	// An apposition or a bare name before the article.
+	for mi, m := range d.mentions {
+		if m.lastWord == j-1 && m.ents[0].person && (strings.TrimSpace(d.between(j-1, j)) == "," || strings.TrimSpace(d.between(j-1, j)) == "") {
+			return true, mi + 1
+		}
+	}
+	return false, 0
+}
+
 // ageVerbs before a bare number state an age ("was seventeen", "must
 // have been thirty").
 var ageVerbs = wordSet("was", "is", "turned", "but", "been", "be")
@@ -171,7 +211,20 @@ func (k *Knowledge) claims(d *doc) []claim {
 		// Ages.
 		age := false
 		var g byte
+		of := 0
 		switch {
+		case next == "year" && next2 == "old" && d.between(n.last, n.last+1) == "-":
+			// "fourteen-year-old Pétya": the age of the name it
+			// modifies, and of no one when it modifies a thing
+			// ("thirty-year-old birches", "his forty-year-old stomach").
+			for mi, m := range d.mentions {
+				if m.firstWord == n.last+3 && m.ents[0].person && !d.inQuote(m.start) {
+					age, of = true, mi+1
+				}
+			}
+			if !age {
+				continue
+			}
 		case next == "years" && (next2 == "old" || next2 == "of") || next == "year" && next2 == "old":
 			age = true
 		case lw(n.first-1) == "aged":
@@ -183,7 +236,9 @@ func (k *Knowledge) claims(d *doc) []claim {
 			age = true
 		case lw(n.first-1) == "of":
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
-				age, g = true, gg
+				if pred, mi := predicatedNoun(d, n.first-2); pred {
+					age, g, of = true, gg, mi
+				}
 			} else if gg, ok := ageNouns[lw(n.first-3)]; ok && lw(n.first-2) != "" {
 				// "young man of", "girl of" with one adjective between
 				// is covered above; "man of about thirty" here.
@@ -238,7 +293,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 			}
 		}
 		if age && v > 0 && v < 150 {
-			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g})
+			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g, of: of})
 			continue
 		}
 		// Counts: "six daughters", "her four sisters".
@@ -548,6 +603,14 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	// In dialogue "he" and "she" are whoever the speakers have in mind:
 	// only a name in the same sentence or a possessive will do.
 	quoted := d.inQuote(c.start)
+	// The claim can be only one name's ("fourteen-year-old Pétya").
+	if c.of > 0 {
+		m := d.mentions[c.of-1]
+		if len(m.ents) == 1 && has(m.ents[0]) {
+			return m.ents[0], 0.85
+		}
+		return nil, 0
+	}
 	// 0. "我今年八十五了" in a quotation: the speaker's own.
 	if c.wordIdx < 0 && quoted {
 		if e := k.cjkSpeaker(d, eff, c.start); e != nil {

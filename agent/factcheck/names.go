@@ -37,6 +37,10 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if n < 3 || k.nameWords[w.s] || titleWords[w.s] || rankClass[w.s] != "" {
 			continue
 		}
+		// "Bal-machève": a part of a hyphenated word is no name.
+		if strings.HasPrefix(d.text[w.end:], "-") || w.start > 0 && d.text[w.start-1] == '-' {
+			continue
+		}
 		t, seen := checked[w.s]
 		if !seen {
 			t = k.nearestTarget(d, w.s)

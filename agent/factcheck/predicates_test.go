@@ -29,6 +29,11 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"income the noun amounts to", "Since he had come into an income which was said to amount to fifty thousand rubles a year, Pierre felt poorer.", "fifty thousand rubles a year"},
 		{"a cost is no income", "His Moscow estate, which had cost him eighty thousand rubles a year, brought nothing to Pierre.", ""},
 		{"distance to an accented place", "Bald Hills lay ninety miles east from Smolénsk.", "ninety miles east"},
+		{"an age joined to the name", "Before she had finished, thirty-year-old Karatáev rushed in.", "thirty"},
+		{"an age joined to a thing", "Karatáev sat under the thirty-year-old birches.", ""},
+		{"an age in apposition", "Denísov, a tall young man of thirty, came in.", "thirty"},
+		{"someone else's age", "Denísov saw at the table a man of thirty.", ""},
+		{"an age after a copula", "Karatáev was a tall, heavy-looking old man of thirty.", "thirty"},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {
