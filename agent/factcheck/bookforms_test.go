@@ -62,7 +62,7 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"another case and accents", "NAPOLEON and Napoleon and Napoléon came.", once, ""},
 		{"a CJK form the book uses", "忽見那聖贏來了。", used, ""},
 		{"a CJK form used once", "忽見那聖贏來了。", once, "聖贏"},
-		{"part of a hyphenated word", "“De Mosc-machève!” said the King.", once, ""},
+		{"part of a hyphenated word", "“De Moskow-machève!” said the King.", once, ""},
 	} {
 		if got := strings.Join(found(tc.k, tc.text, 2, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)
