@@ -39,6 +39,25 @@ var placePredicates = []placePredicate{
 	{"籍贯", originKeys, "comes from"},
 }
 
+// The markers as runes, and the set of their first runes, for the scan.
+var (
+	placeMarkerRunes = func() [][]rune {
+		out := make([][]rune, len(placePredicates))
+		for i, pp := range placePredicates {
+			out[i] = []rune(pp.marker)
+		}
+		return out
+	}()
+	placeMarkerFirst = func() *runeSet {
+		s := &runeSet{}
+		for _, pp := range placePredicates {
+			r, _ := utf8.DecodeRuneInString(pp.marker)
+			s.add(r)
+		}
+		return s
+	}()
+)
+
 // placeStop ends a predicated place: punctuation, and the words that
 // follow a place (中, 里, 的, 人氏).
 func placeStop(r rune) bool {
@@ -55,9 +74,12 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 	var out []Finding
 	rs := d.frunes
 	for i := range rs {
-		for _, pp := range placePredicates {
-			mr := []rune(pp.marker)
-			if i+len(mr) > len(rs) || string(rs[i:i+len(mr)]) != pp.marker {
+		if !placeMarkerFirst.has(rs[i]) {
+			continue
+		}
+		for pi, pp := range placePredicates {
+			mr := placeMarkerRunes[pi]
+			if i+len(mr) > len(rs) || !slices.Equal(rs[i:i+len(mr)], mr) {
 				continue
 			}
 			start := i + len(mr)
@@ -74,14 +96,14 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 		}
 		// "是揚州人氏", "乃姑蘇人也": the place before 人氏 or 人也,
 		// after a copula.
-		if i+2 <= len(rs) && (string(rs[i:i+2]) == "人氏" || string(rs[i:i+2]) == "人也") {
-			for _, cop := range []string{"是", "乃", "系", "为"} {
+		if rs[i] == '人' && i+1 < len(rs) && (rs[i+1] == '氏' || rs[i+1] == '也') {
+			for _, cop := range "是乃系为" {
 				j := i - 1
-				for j >= 0 && i-j <= 10 && string(rs[j]) != cop && !placeStop(rs[j]) {
+				for j >= 0 && i-j <= 10 && rs[j] != cop && !placeStop(rs[j]) {
 					j--
 				}
-				if j >= 0 && string(rs[j]) == cop && i-j-1 >= 2 {
-					pp := placePredicate{cop, originKeys, "comes from"}
+				if j >= 0 && rs[j] == cop && i-j-1 >= 2 {
+					pp := placePredicate{string(cop), originKeys, "comes from"}
 					if f, ok := k.judgeCJKPlace(d, eff, d.roff[j], d.roff[j+1], d.roff[i], pp); ok {
 						out = append(out, f)
 					}
