@@ -199,6 +199,28 @@ func TestContinuityAgainstTheBook(t *testing.T) {
 	if n := count(rarely); n != 1 {
 		t.Errorf("a form the book used once: %d continuity findings, want 1", n)
 	}
+	// In Chinese, a window the book writes twice is words of the book,
+	// not a name: “長老莫管他” after a chapter where 老魔 speaks.
+	cjkPrev := "第一回\n\n那老魔笑道：「好！」老魔又道：「來。」"
+	cjkText := "行者道：「長老莫管他。」"
+	for _, tc := range []struct {
+		book string
+		want int
+	}{
+		{"長老莫管他。", 1},
+		{"長老莫管他。長老莫管閒事。", 0},
+	} {
+		k := bookProject(t, map[string]string{"manuscript/chapter-01/content.md": cjkPrev + tc.book})
+		n := 0
+		for _, f := range Check(cjkText, 2, k, cjkPrev) {
+			if f.Type == TypeContinuity {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("book %q: %d continuity findings on %q, want %d", tc.book, n, cjkText, tc.want)
+		}
+	}
 }
 
 // TestNearValues: a long Chinese fact value stated with one numeral or

@@ -74,12 +74,9 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 	var out []Finding
 	rs := d.frunes
 	for i := range rs {
-		if !placeMarkerFirst.has(rs[i]) {
-			continue
-		}
 		for pi, pp := range placePredicates {
 			mr := placeMarkerRunes[pi]
-			if i+len(mr) > len(rs) || !slices.Equal(rs[i:i+len(mr)], mr) {
+			if !placeMarkerFirst.has(rs[i]) || i+len(mr) > len(rs) || !slices.Equal(rs[i:i+len(mr)], mr) {
 				continue
 			}
 			start := i + len(mr)

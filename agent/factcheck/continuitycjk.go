@@ -290,6 +290,13 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 						k.book.knownCJK(string(window), string(c.runes)) {
 						continue
 					}
+					// No declared name says which form is right here, so
+					// the manuscript must: a window the book writes
+					// elsewhere too (那怪忽然, 長老莫管) is words of the
+					// book that only look like a name beside a verb.
+					if k.book != nil && k.book.countCJK(string(window)) > 1 {
+						continue
+					}
 					was := prevSpelling(prev, prs, c.runes)
 					fix := []rune(d.text[start:end])
 					fix[pos] = writtenAs(d, a, []rune(was)[pos])
