@@ -302,3 +302,56 @@ func (k *Knowledge) topicOf(d *doc, eff []effMention, h *entInfo, p int) bool {
 	}
 	return false
 }
+
+// titleHeads end a Chinese title or post; what comes before them tells
+// which one (威烈將軍, 神威將軍).
+var titleHeads = []string{"将军", "元帅", "大将", "尚书", "侍郎", "御史", "知府", "知县", "总兵", "都尉", "校尉", "太尉", "总督", "巡抚", "真君", "天王", "星君", "大仙", "公主", "夫人"}
+
+// checkCJKTitles finds a title put before a character's name that has the
+// head of the declared title but another qualifier: "神威將軍賈珍" where
+// the file says 賈珍 is 世襲三品爵威烈將軍.
+func (k *Knowledge) checkCJKTitles(d *doc) []Finding {
+	if !d.cjk || len(k.ents) == 0 {
+		return nil
+	}
+	var out []Finding
+	for _, m := range d.mentions {
+		if len(m.ents) != 1 || !m.ents[0].person {
+			continue
+		}
+		e := m.ents[0]
+		ri := slices.Index(d.roff, m.start)
+		if ri < 4 {
+			continue
+		}
+		for key, v := range d.factsOf(e) {
+			decl := k.foldRunes(strings.TrimSpace(v))
+			for _, h := range titleHeads {
+				hr := []rune(h)
+				n := len(hr)
+				if len(decl) < n+2 || !slices.Equal(decl[len(decl)-n:], hr) || ri < n+2 || !slices.Equal(d.frunes[ri-n:ri], hr) {
+					continue
+				}
+				// The two characters before the head: the qualifier.
+				q := d.frunes[ri-n-2 : ri-n]
+				dq := decl[len(decl)-n-2 : len(decl)-n]
+				if slices.Equal(q, dq) || !allCJK(q) || slices.ContainsFunc(q, func(r rune) bool { return nameBreak(r) }) {
+					continue
+				}
+				// The text's title must be a title too, not a phrase
+				// ending in a head: it stands after a break or a rank
+				// word of the declared value (三品爵).
+				before := ri - n - 2
+				if before > 0 && !nameBreak(d.frunes[before-1]) && !slices.Contains(decl, d.frunes[before-1]) {
+					continue
+				}
+				start, end := d.roff[ri-n-2], d.roff[ri]
+				f := k.cjkFactFinding(d, e, start, end, key, v, 0.7)
+				f.Message = fmt.Sprintf("the text calls %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, d.text[start:end], e.e.Name, key, v, d.chapter)
+				f.Suggestion = string(dq) + h
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

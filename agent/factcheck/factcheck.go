@@ -112,7 +112,9 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	out = append(out, k.checkNearValues(d)...)
 	// A place predication the value checks above already read (a value
 	// one character off) is said once.
-	for _, f := range append(append(k.checkCJKPlaces(d), k.checkCJKValueSwaps(d)...), k.checkLatinPlaces(d)...) {
+	more := append(k.checkCJKPlaces(d), k.checkCJKValueSwaps(d)...)
+	more = append(more, k.checkCJKTitles(d)...)
+	for _, f := range append(more, k.checkLatinPlaces(d)...) {
 		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
 			out = append(out, f)
 		}
