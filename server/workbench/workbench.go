@@ -386,6 +386,12 @@ func (w *Workbench) resolveTarget(snap *cache.Snapshot, args server.CommandArgs,
 // and report with $/progress. Commands that are not the runner's answer
 // server.ErrNotAvailable.
 func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any, error) {
+	if h := authorCommands[req.Command]; h != nil {
+		w.mu.Lock()
+		w.editor = req.Editor
+		w.mu.Unlock()
+		return h(w, ctx, req)
+	}
 	if !runnerCommands[req.Command] {
 		return nil, server.ErrNotAvailable
 	}
