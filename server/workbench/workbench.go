@@ -83,6 +83,9 @@ type Workbench struct {
 	agentTokens map[string]string
 	// configured marks the sessions that have read the editor's settings.
 	configured map[*psession.Session]bool
+	// warming marks the sessions whose Role A snapshot is being built for
+	// the inlay hints (level_tokens.go).
+	warming map[*psession.Session]bool
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
