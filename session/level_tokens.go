@@ -1,13 +1,26 @@
 package session
 
-import "github.com/flowcabal/flowcabal/agent/assemble"
+import (
+	"sync"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+)
+
+// levelIndex finds the resources of one Role A snapshot by path and
+// keeps what each costs per level, so that the inlay hints of a file of
+// many references cost a map lookup each.
+type levelIndex struct {
+	mu     sync.Mutex
+	snap   *assemble.MemSnapshot
+	byPath map[string]*assemble.Resource
+	counts map[string]int // path|level -> tokens
+}
 
 // LevelTokens returns what the knowledge file at rel (relative to the
 // root, with slashes: "entities/characters/lin.md") costs at level
 // ("L0", "L1", "L2") as Role A would inject it, counted exactly on the
 // levels of its snapshot. It never waits and never calls a model: while
-// the snapshot is not built (or being built) ok is false. Counts are
-// memoised by content.
+// the snapshot is not built (or being built) ok is false.
 func (s *Session) LevelTokens(rel, level string) (n int, ok bool) {
 	var lv int
 	switch level {
@@ -28,18 +41,30 @@ func (s *Session) LevelTokens(rel, level string) (n int, ok bool) {
 	if snap == nil {
 		return 0, false
 	}
-	r := resourceOf(snap, rel)
+	x := &s.levels
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.snap != snap {
+		x.snap, x.byPath, x.counts = snap, indexResources(snap), map[string]int{}
+	}
+	key := rel + "|" + level
+	if n, ok := x.counts[key]; ok {
+		return n, true
+	}
+	r := x.byPath[rel]
 	if r == nil {
 		return 0, false
 	}
-	key := ""
+	ckey := ""
 	if lv == 2 { // L0 and L1 may come from a model: counted by their text
-		key = assemble.CountKey(r.Hash, "L2", "")
-		if n, ok := snap.CachedTokens(key); ok {
-			return n, true
-		}
+		ckey = assemble.CountKey(r.Hash, "L2", "")
 	}
-	return snap.Tokens(key, assemble.InjectedText(r.Text(lv))), true
+	n, ok = snap.CachedTokens(ckey)
+	if !ok {
+		n = snap.Tokens(ckey, assemble.InjectedText(r.Text(lv)))
+	}
+	x.counts[key] = n
+	return n, true
 }
 
 // Warm builds Role A's snapshot of the project if it is not built yet, and
@@ -55,36 +80,32 @@ func (s *Session) Warm() bool {
 	return err == nil
 }
 
-func resourceOf(snap *assemble.MemSnapshot, rel string) *assemble.Resource {
-	for _, r := range snap.Meta() {
-		if r.Path == rel {
-			return r
+func indexResources(snap *assemble.MemSnapshot) map[string]*assemble.Resource {
+	m := map[string]*assemble.Resource{}
+	add := func(r *assemble.Resource) {
+		if _, ok := m[r.Path]; !ok {
+			m[r.Path] = r
 		}
+	}
+	for _, r := range snap.Meta() {
+		add(r)
 	}
 	for _, e := range snap.Entities() {
-		if e.Path == rel {
-			return &e.Resource
-		}
+		add(&e.Resource)
 	}
 	for _, c := range snap.Chapters() {
-		if c.Path == rel {
-			return &c.Resource
-		}
+		add(&c.Resource)
 	}
 	for _, r := range snap.Summaries() {
-		if r.Path == rel {
-			return r
-		}
+		add(r)
 	}
 	for _, a := range snap.Arcs() {
-		if a.Path == rel && !a.Derived {
-			return &a.Resource
+		if !a.Derived {
+			add(&a.Resource)
 		}
 	}
 	for _, p := range snap.Profiles() {
-		if p.Path == rel {
-			return &p.Resource
-		}
+		add(&p.Resource)
 	}
-	return nil
+	return m
 }

@@ -109,6 +109,9 @@ type Session struct {
 	embedded *assemble.MemSnapshot
 	workCtx  context.Context // the background work's, cancelled at Close
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
+	// levels indexes snap's resources by path, with their counts per
+	// level, for the inlay hints (level_tokens.go).
+	levels levelIndex
 }
 
 type activeRun struct {
