@@ -607,7 +607,18 @@ end
 --- Neovim sends no workspace/willRenameFiles; this is its rename.
 function M.move(old, new, on_done)
   on_done = on_done or function() end
+  if not old or not new then
+    notify('FlowMove takes two paths: FlowMove OLD NEW', vim.log.levels.ERROR)
+    return on_done({ message = 'two paths needed' }, nil)
+  end
   old, new = abspath(old), abspath(new)
+  if vim.fn.isdirectory(old) == 1 and vim.fn.has('nvim-0.10') == 0 then
+    -- Neovim before 0.10 renames a file of a workspace edit by writing its
+    -- buffer first, which a folder has not.
+    local msg = 'this Neovim cannot move a folder through the server; run `flowcabal mv OLD NEW` in a terminal'
+    notify(msg, vim.log.levels.ERROR)
+    return on_done({ message = msg }, nil)
+  end
   local root = M.find_root(old)
   local bufnr = project_buffer(root)
   local dirty = {}
