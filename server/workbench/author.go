@@ -20,7 +20,6 @@ import (
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/server"
 	"github.com/flowcabal/flowcabal/server/cache"
-	"github.com/flowcabal/flowcabal/textsearch"
 )
 
 // The author's first hour in the editor: the manuscript brought in and
@@ -252,7 +251,6 @@ func suggestions(ctx context.Context, root string) ([]entitysuggest.Suggestion, 
 	if p == nil || len(p.Chapters) == 0 {
 		return nil, nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s has no manuscript chapters (manuscript/chapter-NN/content.md): import the manuscript first", root))
 	}
-	folder := textsearch.NewFolder()
 	sugg, err := entitysuggest.FromProject(ctx, p, entitysuggest.Options{Top: suggestTop, Folder: folder})
 	if err != nil {
 		return nil, nil, err

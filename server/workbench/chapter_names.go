@@ -24,6 +24,11 @@ import (
 // too often a passing word to bother the author with.
 const minChapterMentions = 3
 
+// folder folds traditional and simplified Chinese for the names of
+// chapters. Its table is immutable and costs some 200 ms to load: loaded
+// once for the process, not per code action.
+var folder = textsearch.NewFolder()
+
 // chapterNames are the names a chapter's text is about, found once per
 // text.
 type chapterNames struct {
@@ -50,7 +55,7 @@ func (p *Prose) namesOf(ctx context.Context, uri protocol.DocumentURI, ch int, t
 		return c
 	}
 	p.mu.Unlock()
-	sugg, err := entitysuggest.Suggest(ctx, []entitysuggest.Chapter{{Number: ch, Text: text}}, entitysuggest.Options{Folder: textsearch.NewFolder()})
+	sugg, err := entitysuggest.Suggest(ctx, []entitysuggest.Chapter{{Number: ch, Text: text}}, entitysuggest.Options{Folder: folder})
 	if err != nil {
 		return nil
 	}
@@ -115,7 +120,7 @@ func (p *Prose) newEntityActions(ctx context.Context, uri protocol.DocumentURI, 
 	if err != nil {
 		return nil
 	}
-	if ex := entitysuggest.Existing([]entitysuggest.Suggestion{*hit}, ss.Entities(), nil); ex[0] != nil {
+	if ex := entitysuggest.Existing([]entitysuggest.Suggestion{*hit}, ss.Entities(), folder); ex[0] != nil {
 		return nil // declared: the hover explains it instead
 	}
 	kind := hit.Kind
@@ -162,7 +167,7 @@ func (w *Workbench) addEntity(ctx context.Context, req server.CommandRequest) (a
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("addEntity: kind is %q or %q, not %q", entitysuggest.KindCharacter, entitysuggest.KindLocation, req.Args.Kind))
 	}
 	if ss, err := w.session(path); err == nil {
-		if ex := entitysuggest.Existing([]entitysuggest.Suggestion{s}, ss.Entities(), nil); ex[0] != nil {
+		if ex := entitysuggest.Existing([]entitysuggest.Suggestion{s}, ss.Entities(), folder); ex[0] != nil {
 			return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s is already declared in %s", name, ex[0].Path))
 		}
 	}
