@@ -18,19 +18,35 @@ func (w *Workbench) LevelTokens(snap *cache.Snapshot, path, level string, refres
 	if !ok {
 		return 0, false
 	}
-	ss, err := w.session(r.File)
-	if err != nil {
-		return 0, false
+	// The file's session and project path, remembered: finding a
+	// project's root stats the folders above, which costs more than the
+	// count itself.
+	var t levelTarget
+	if v, ok := w.levelSessions.Load(r.File); ok {
+		t = v.(levelTarget)
+	} else {
+		ss, err := w.session(r.File)
+		if err != nil {
+			return 0, false
+		}
+		rel, err := filepath.Rel(ss.Root(), r.File)
+		if err != nil {
+			return 0, false
+		}
+		t = levelTarget{ss, filepath.ToSlash(rel)}
+		w.levelSessions.Store(r.File, t)
 	}
-	rel, err := filepath.Rel(ss.Root(), r.File)
-	if err != nil {
-		return 0, false
-	}
-	if n, ok := ss.LevelTokens(filepath.ToSlash(rel), level); ok {
+	if n, ok := t.ss.LevelTokens(t.rel, level); ok {
 		return n, true
 	}
-	w.warm(ss, refresh)
+	w.warm(t.ss, refresh)
 	return 0, false
+}
+
+// levelTarget is a knowledge file's session and its path in the project.
+type levelTarget struct {
+	ss  *psession.Session
+	rel string
 }
 
 // warm builds a session's Role A snapshot once, in the background.

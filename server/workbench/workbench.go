@@ -86,6 +86,9 @@ type Workbench struct {
 	// warming marks the sessions whose Role A snapshot is being built for
 	// the inlay hints (level_tokens.go).
 	warming map[*psession.Session]bool
+	// levelSessions maps a knowledge file to its session and project
+	// path (a levelTarget), for the inlay hints.
+	levelSessions sync.Map
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
@@ -186,6 +189,7 @@ func (w *Workbench) Close() {
 		all = append(all, ss)
 	}
 	w.sessions = map[string]*psession.Session{}
+	w.levelSessions.Clear()
 	w.mu.Unlock()
 	for _, ss := range all {
 		if err := ss.Close(); err != nil {
