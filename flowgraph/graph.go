@@ -44,6 +44,9 @@ type Node struct {
 	Detail string  // a short line under the name: "1,240 tok · v3"
 	Shares []Share // Role A's split of the budget, in category order
 	Budget int     // the budget the shares are measured against; 0 = none
+	// Stale says what changed among the files the node's output was
+	// built from ("entities/characters/x.md changed"); "" when nothing.
+	Stale string
 }
 
 // Share is the tokens Role A gave one category of context.
@@ -253,7 +256,12 @@ func (g *Graph) DOT() string {
 		if n.Detail != "" {
 			label += "\n" + n.Detail
 		}
-		fmt.Fprintf(&b, "  %s [label=%s, fillcolor=%s];\n", dotQuote(n.Name), dotQuote(label), dotQuote(stateColor(n.State).fill))
+		stale := ""
+		if n.Stale != "" {
+			label += "\n⚠ stale: " + n.Stale
+			stale = fmt.Sprintf(", color=%s, style=\"rounded,filled,dashed\"", dotQuote(staleStroke))
+		}
+		fmt.Fprintf(&b, "  %s [label=%s, fillcolor=%s%s];\n", dotQuote(n.Name), dotQuote(label), dotQuote(stateColor(n.State).fill), stale)
 	}
 	for _, e := range g.Edges {
 		style := ""
@@ -285,6 +293,9 @@ func (g *Graph) Mermaid() string {
 		parts = append(parts, mermaidEscape(n.Name))
 		if n.Detail != "" {
 			parts = append(parts, mermaidEscape(n.Detail))
+		}
+		if n.Stale != "" {
+			parts = append(parts, mermaidEscape("⚠ stale: "+n.Stale))
 		}
 		fmt.Fprintf(&b, "  n%d[\"%s\"]\n", i, strings.Join(parts, "<br/>"))
 		if n.State != StateIdle {

@@ -175,3 +175,25 @@ func wellFormed(t *testing.T, doc string) {
 		}
 	}
 }
+
+func TestStaleNodeIsMarked(t *testing.T) {
+	g := &Graph{Nodes: []Node{
+		{Name: "premise", State: StateDone, Stale: "entities/characters/林黛玉.md changed"},
+		{Name: "draft", State: StateDone},
+	}}
+	svg := g.SVG()
+	for _, want := range []string{`data-stale="entities/characters/林黛玉.md changed"`, "⚠ stale", `stroke-dasharray="6,3"`, "stale: entities/characters/林黛玉.md changed"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if strings.Count(svg, "data-stale=") != 1 {
+		t.Errorf("%d nodes marked stale, want 1", strings.Count(svg, "data-stale="))
+	}
+	if dot := g.DOT(); !strings.Contains(dot, "⚠ stale: entities/characters/林黛玉.md changed") || !strings.Contains(dot, "dashed") {
+		t.Errorf("DOT does not mark the stale node:\n%s", dot)
+	}
+	if m := g.Mermaid(); !strings.Contains(m, "⚠ stale: entities/characters/林黛玉.md changed") {
+		t.Errorf("Mermaid does not mark the stale node:\n%s", m)
+	}
+}

@@ -93,9 +93,17 @@ func (g *Graph) SVG() string {
 	for i, n := range g.Nodes {
 		c := stateColor(n.State)
 		bx, by := x(i), y(i)
-		fmt.Fprintf(&b, `<g class="node" data-node="%s" data-state="%s">`, esc(n.Name), esc(string(n.State)))
+		stale, staleAttr := "", ""
+		if n.Stale != "" {
+			// A stale output keeps its state's fill; the orange dashed
+			// border and the line under the name say it needs a re-run.
+			c.stroke, c.text = staleStroke, c.text+" · ⚠ stale"
+			stale = ` stroke-dasharray="6,3"`
+			staleAttr = ` data-stale="` + esc(n.Stale) + `"`
+		}
+		fmt.Fprintf(&b, `<g class="node" data-node="%s" data-state="%s"%s>`, esc(n.Name), esc(string(n.State)), staleAttr)
 		fmt.Fprintf(&b, `<title>%s</title>`, esc(tooltip(n)))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="%s" stroke-width="%s"/>`, bx, by, boxW, boxH, c.fill, c.stroke, strokeWidth(n.State))
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="%s" stroke="%s" stroke-width="%s"%s/>`, bx, by, boxW, boxH, c.fill, c.stroke, strokeWidth(n.State), stale)
 		line1, line2 := n.Name, n.Detail
 		if n.Title != "" {
 			line1, line2 = n.Title, n.Name
@@ -143,6 +151,9 @@ func (g *Graph) SVG() string {
 	return b.String()
 }
 
+// staleStroke outlines a node whose output is stale.
+const staleStroke = "#e65100"
+
 func strokeWidth(s State) string {
 	if s == StateRunning || s == StateNeedsYou {
 		return "2.5"
@@ -160,6 +171,9 @@ func tooltip(n Node) string {
 	}
 	if n.Detail != "" {
 		parts = append(parts, n.Detail)
+	}
+	if n.Stale != "" {
+		parts = append(parts, "stale: "+n.Stale)
 	}
 	for _, s := range n.Shares {
 		parts = append(parts, fmt.Sprintf("%s %d tok", s.Category, s.Tokens))

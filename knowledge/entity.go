@@ -57,6 +57,9 @@ type Entity struct {
 	// KeyLines holds the 1-based file line of each top-level front matter
 	// key ("name", "aliases", "facts"…), for diagnostics that point at it.
 	KeyLines map[string]int
+	// Opened, Due and Resolved are a plot thread's chapters: where it was
+	// planted, by when it must pay off, and where it did (0: not said).
+	Opened, Due, Resolved int
 }
 
 // Progression is a change of facts that holds from Chapter on.
@@ -134,6 +137,23 @@ func EntityFromDocument(d *Document) (*Entity, error) {
 				continue
 			}
 			e.Reveal = n
+		case "opened", "due", "resolved":
+			if isNull(v) {
+				continue
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(scalarText(v)))
+			if err != nil || n < 1 {
+				bad(v, "%s must be a chapter number, not %q", k.Value, scalarText(v))
+				continue
+			}
+			switch k.Value {
+			case "opened":
+				e.Opened = n
+			case "due":
+				e.Due = n
+			default:
+				e.Resolved = n
+			}
 		}
 	}
 	if e.Name == "" {
@@ -141,6 +161,9 @@ func EntityFromDocument(d *Document) (*Entity, error) {
 	}
 	if e.Kind == "" {
 		e.Kind = kindFromPath(d.Path)
+	}
+	if e.Opened > 0 && e.Due > 0 && e.Due < e.Opened {
+		errs = append(errs, &FrontMatterError{Path: d.Path, Line: e.KeyLines["due"], Msg: fmt.Sprintf("due (chapter %d) comes before opened (chapter %d)", e.Due, e.Opened)})
 	}
 	if e.Facts == nil {
 		e.Facts = map[string]string{}

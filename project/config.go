@@ -36,6 +36,11 @@ type Config struct {
 	// per new prompt, its answer cached so that the context stays
 	// deterministic). Off by default: it costs a call per node.
 	RefineIntent bool `toml:"refine_intent"`
+
+	// ThreadWindow is how many chapters ahead of its due chapter an open
+	// plot thread is injected into a chapter's context and listed as due
+	// soon; 0 means the default (knowledge.DefaultThreadWindow, 5).
+	ThreadWindow int `toml:"thread_window"`
 }
 
 // Model is one OpenAI-compatible endpoint. The key itself is never here:

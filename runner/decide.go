@@ -53,14 +53,17 @@ func (r *Runner) Decide(ctx context.Context, runID, node, decision, text string)
 		if text == "" {
 			return Options{}, fmt.Errorf("edit of %s: the edited text is empty", node)
 		}
-		prompt := ""
+		// The author's edit is built on what the model was shown: it
+		// keeps the edited version's provenance and source hashes.
+		var prev store.Output
 		if nr.Version > 0 {
 			if o, err := h.OutputVersion(cp.Workflow, node, nr.Version); err == nil {
-				prompt = o.PromptHash
+				prev = o
 			}
 		}
 		o, err := h.RecordOutput(ctx, store.Output{Workflow: cp.Workflow, Node: node, Text: text,
-			PromptHash: prompt, Model: "author", RunID: runID, At: time.Now().UTC()})
+			PromptHash: prev.PromptHash, Model: "author", RunID: runID, At: time.Now().UTC(),
+			Provenance: prev.Provenance, Sources: prev.Sources})
 		if err != nil {
 			return Options{}, fmt.Errorf("record the edited text of %s: %w", node, err)
 		}

@@ -46,10 +46,14 @@ func (ex *execution) step(ctx context.Context, node, msg string) {
 }
 
 // record stores an output of node made from the prompt with key.
-func (ex *execution) record(ctx context.Context, node, key string, r Reply) (store.Output, error) {
+func (ex *execution) record(ctx context.Context, node, key string, p Params, r Reply) (store.Output, error) {
+	ex.mu.Lock()
+	b := ex.built[node]
+	ex.mu.Unlock()
 	o, err := ex.r.cfg.History.RecordOutput(ctx, store.Output{
 		Workflow: ex.wid, Node: node, Text: r.Text, PromptHash: key,
 		Model: r.Model, Usage: r.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
+		Provenance: b.provenance, Sources: b.sources, Params: paramsJSON(p),
 	})
 	if err != nil {
 		return o, fmt.Errorf("record output of %s: %w", node, err)
@@ -61,7 +65,7 @@ func (ex *execution) record(ctx context.Context, node, key string, r Reply) (sto
 func (ex *execution) generate(ctx context.Context, name string, p Params, msgs []Message, useCache bool) (store.Output, int, error) {
 	key := CacheKey(p, msgs)
 	if useCache {
-		if o, ok := cached(ex.r.cfg.History, ex.wid, name, key); ok {
+		if o, ok := ex.cached(name, key); ok {
 			return o, 0, nil
 		}
 	}
@@ -69,7 +73,7 @@ func (ex *execution) generate(ctx context.Context, name string, p Params, msgs [
 	if err != nil {
 		return store.Output{}, 0, err
 	}
-	o, err := ex.record(ctx, name, key, reply)
+	o, err := ex.record(ctx, name, key, p, reply)
 	return o, reply.Usage.CompletionTokens, err
 }
 

@@ -165,7 +165,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 		}
 		return ""
 	}
-	roleA := RoleA{Snapshot: known.Snapshot, Options: assemble.Options{Budget: cfg.Budget, Shares: shares},
+	roleA := RoleA{Snapshot: known.Snapshot, Options: assemble.Options{Budget: cfg.Budget, Shares: shares, ThreadWindow: cfg.ThreadWindow},
 		Embedding: known.Embedding, Vectors: known.Vectors}
 	if cfg.RefineIntent {
 		if ac, err := clients.Config(llm.Agent); err == nil {

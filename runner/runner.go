@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/flowcabal/flowcabal/agent/builder"
+	"github.com/flowcabal/flowcabal/agent/core"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -72,30 +73,20 @@ type Knowledge interface {
 	Level(ctx context.Context, path, level string) (string, error)
 }
 
-// Decision is the gate's verdict on one output.
-type Decision string
+// Decision, Verdict and Gate are Role C's, declared in agent/core so that
+// the agents that implement the gate do not import the runner.
+type (
+	Decision = core.Decision
+	Verdict  = core.Verdict
+	Gate     = core.Gate
+)
 
 // The gate's decisions.
 const (
-	Approve Decision = "approve"
-	Retry   Decision = "retry"
-	Flag    Decision = "flag"
+	Approve = core.Approve
+	Retry   = core.Retry
+	Flag    = core.Flag
 )
-
-// Verdict is Role C's answer for one output.
-type Verdict struct {
-	Decision Decision
-	// Feedback is appended to the prompt on a retry and shown to the
-	// author on a flag.
-	Feedback string
-	Reasons  []string
-}
-
-// Gate is Role C's decision after each node: approve, retry with
-// feedback, or flag for the author. Attempt counts from 1.
-type Gate interface {
-	Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (Verdict, error)
-}
 
 // Observer receives a run's events. Every field is optional. They come in
 // the DAG's order: a node's start after the ends of the nodes it reads,
@@ -305,6 +296,9 @@ type execution struct {
 	// durable holds, per planned node, whether its output is in the
 	// history; written before the run starts, then read-only.
 	durable map[string]*durable
+	// built holds, per node that assembled its prompt, its sources'
+	// hashes and Role A's provenance (guarded by mu).
+	built map[string]built
 	// told is closed once the observer has been told that the node
 	// started: its progress events wait for it.
 	told map[string]chan struct{}
@@ -695,6 +689,7 @@ func (ex *execution) node(ctx context.Context, name string, release func(output 
 	if err != nil {
 		return fail(res, err)
 	}
+	srcs := ex.builtFrom(name, n, inj)
 	if fb := ex.opts.Feedback[name]; fb != "" {
 		msgs = withFeedback(msgs, fb)
 	}
@@ -718,7 +713,7 @@ func (ex *execution) node(ctx context.Context, name string, release func(output 
 	key := CacheKey(params, msgs)
 	var hit *store.Output
 	if !(ex.opts.Force && ex.plan.Requested[name]) && !slices.Contains(ex.opts.Rerun, name) {
-		if o, ok := cached(h, ex.wid, name, key); ok {
+		if o, ok := ex.cached(name, key); ok {
 			hit = &o
 		}
 	}
@@ -752,7 +747,7 @@ func (ex *execution) node(ctx context.Context, name string, release func(output 
 			out := store.Output{
 				Workflow: ex.wid, Node: name, Text: reply.Text, PromptHash: key,
 				Model: reply.Model, Usage: reply.Usage, RunID: ex.cp.RunID, At: time.Now().UTC(),
-				Provenance: inj.Provenance,
+				Provenance: inj.Provenance, Sources: srcs, Params: paramsJSON(params),
 			}
 			// Only now, with the reply in hand, does the node wait for its
 			// inputs to be recorded: they were, long ago, unless the call
@@ -938,18 +933,47 @@ func withFeedback(msgs []Message, feedback string) []Message {
 }
 
 // cached finds an earlier output of the node made from the same prompt
-// and parameters, newest first.
-func cached(h History, wid, node, key string) (store.Output, bool) {
-	outs, err := h.Outputs(wid, node)
+// and parameters, newest first. An output whose source files changed
+// since it was made is never served, though its prompt be the same (a
+// summary level not yet regenerated renders as before).
+func (ex *execution) cached(node, key string) (store.Output, bool) {
+	outs, err := ex.r.cfg.History.Outputs(ex.wid, node)
 	if err != nil {
 		return store.Output{}, false
 	}
 	for i := len(outs) - 1; i >= 0; i-- {
-		if outs[i].PromptHash == key {
-			return outs[i], true
+		if outs[i].PromptHash != key {
+			continue
 		}
+		if ex.r.cfg.Root != "" && len(ChangedSources(ex.r.cfg.Root, outs[i].Sources)) > 0 {
+			continue
+		}
+		return outs[i], true
 	}
 	return store.Output{}, false
+}
+
+// builtFrom hashes the files a node's output is about to be built from
+// and keeps them, with Role A's provenance, for every output the node
+// records in this run (a refinement's passes, a generation's candidates).
+func (ex *execution) builtFrom(name string, n *workflowlang.Node, inj Injection) map[string]string {
+	var srcs map[string]string
+	if ex.r.cfg.Root != "" {
+		srcs = HashSources(ex.r.cfg.Root, SourcePaths(ex.r.cfg.Root, n, inj.Provenance))
+	}
+	ex.mu.Lock()
+	if ex.built == nil {
+		ex.built = map[string]built{}
+	}
+	ex.built[name] = built{sources: srcs, provenance: inj.Provenance}
+	ex.mu.Unlock()
+	return srcs
+}
+
+// built is what one node's outputs in a run were built from.
+type built struct {
+	sources    map[string]string
+	provenance json.RawMessage
 }
 
 func (ex *execution) params(n *workflowlang.Node) (Params, error) {

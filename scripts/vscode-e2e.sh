@@ -116,6 +116,18 @@ else
   printf -- '---\ntitle: Style guide\n---\nPlain, warm, exact.\n' >"$ws/meta/style-guide.md"
 fi
 mkdir -p "$ws/workflows"
+# A plot thread past due for the sample's chapter-11 workflow.
+mkdir -p "$ws/entities/plot-threads"
+cat >"$ws/entities/plot-threads/the-entail.md" <<'MD'
+---
+name: The entail
+aliases: [the entail, entailed estate]
+kind: plot-thread
+opened: 3
+due: 9
+---
+Longbourn passes to Mr. Collins on Mr. Bennet's death, for want of a son.
+MD
 
 # The scripted stand-in model server (not a model), when the CLI has it.
 llm_port=$(free_port)

@@ -21,7 +21,7 @@ var commands = []string{
 	"flowcabal.approve", "flowcabal.retry", "flowcabal.edit", "flowcabal.freeze",
 	"flowcabal.unfreeze", "flowcabal.restoreVersion", "flowcabal.persist", "flowcabal.build",
 	"flowcabal.buildAccept", "flowcabal.buildReject", "flowcabal.showContext",
-	"flowcabal.select", "flowcabal.openOutput", "flowcabal.dismiss", "flowcabal.skip", "flowcabal.checkChapter", cmdFixAll,
+	"flowcabal.select", "flowcabal.openOutput", "flowcabal.dismiss", "flowcabal.skip", "flowcabal.checkChapter", "flowcabal.compare", cmdFixAll,
 	cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities, CmdAddEntity,
 }
 

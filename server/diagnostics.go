@@ -138,6 +138,9 @@ func (d *diagnoser) step(ctx context.Context) bool {
 		return true
 	}
 	diags := source.Diagnostics(snap, f, d.s.sourceOptions())
+	if extra := d.s.opts.Diagnostics; extra != nil && f.Open {
+		diags = append(diags, extra(snap, f, d.s.encoding())...)
+	}
 	d.mu.Lock()
 	// A newer snapshot with another version of this file makes the result
 	// stale: that version is pending and will be published instead.

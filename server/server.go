@@ -74,6 +74,10 @@ type Options struct {
 	// is one. refresh asks the editor to ask for the hints again, for a
 	// count that was not at hand and will be.
 	LevelTokens func(snap *cache.Snapshot, path, level string, refresh func()) (n int, ok bool)
+	// Diagnostics adds diagnostics to an open workflow's (plot threads
+	// overdue at the chapter it writes); it must answer from what is at
+	// hand. Nil adds none.
+	Diagnostics func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.Diagnostic
 	// Prose handles the Markdown documents opened beside the workflows
 	// (manuscript chapters, node outputs); nil ignores them.
 	Prose Prose

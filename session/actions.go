@@ -275,7 +275,7 @@ func (s *Session) Context(wf *workflowlang.Result, node string) (*assemble.Conte
 	shares := assemble.Shares{Meta: cfg.Shares["meta"], Entities: cfg.Shares["entities"],
 		Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}
 	an := runner.AssembleNode(wf, n, up)
-	opt := assemble.Options{Budget: cfg.Budget, Shares: shares}
+	opt := assemble.Options{Budget: cfg.Budget, Shares: shares, ThreadWindow: cfg.ThreadWindow}
 	s.kmu.Lock()
 	emb, vecs := s.emb, s.vecs
 	if s.snap != snap {

@@ -109,6 +109,10 @@ type Session struct {
 	embedded *assemble.MemSnapshot
 	workCtx  context.Context // the background work's, cancelled at Close
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
+	// hasher remembers the hashes of source files between lens redraws.
+	hasher runner.FileHasher
+	// threads are the plot threads, read on demand (threads.go).
+	threads threadCache
 	// levels indexes snap's resources by path, with their counts per
 	// level, for the inlay hints (level_tokens.go).
 	levels levelIndex
@@ -510,6 +514,12 @@ type NodeState struct {
 	// Select lists candidate versions when the node waits for a choice.
 	Select []string
 	RunID  string
+	// Stale lists the files the output was built from that changed since
+	// (approved and frozen outputs only).
+	Stale []runner.SourceChange
+	// Current is the node's current output version in the history (0:
+	// none).
+	Current int
 }
 
 // Label renders the state as the lens shows it: "✓ approved · 1,240 tok ·
@@ -518,8 +528,16 @@ func (n NodeState) Label() string {
 	switch {
 	case strings.HasPrefix(n.Status, "running"):
 		return "↻ " + n.Status
+	case n.Status == "frozen" && len(n.Stale) > 0:
+		return fmt.Sprintf("❄ frozen v%d · stale: %s (frozen: not re-run)", n.Version, runner.StaleSummary(n.Stale))
 	case n.Status == "frozen":
 		return fmt.Sprintf("❄ frozen v%d", n.Version)
+	case n.Status == "approved" && len(n.Stale) > 0:
+		s := "⚠ stale: " + runner.StaleSummary(n.Stale)
+		if n.Version > 0 {
+			s += fmt.Sprintf(" · v%d", n.Version)
+		}
+		return s
 	case n.Status == "needs you":
 		if len(n.Select) > 0 {
 			return "⚠ needs you: choose a candidate"
@@ -563,39 +581,61 @@ func (s *Session) States(file string) map[string]NodeState {
 		return out
 	}
 	defer done()
-	if runs, err := st.Runs(wid, false); err == nil && len(runs) > 0 {
-		last := runs[0]
-		for node, nr := range last.Nodes {
-			ns := NodeState{Version: nr.Version, RunID: last.RunID}
-			switch nr.Status {
-			case "done", "cached":
-				ns.Status = "approved"
-			case "frozen":
-				ns.Status = "frozen"
-			case "flagged":
-				ns.Status = "needs you"
-			case "failed":
-				ns.Status = "failed"
-			}
-			if nr.Version > 0 {
-				if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
-					ns.Tokens = o.Usage.CompletionTokens
+	// Each node as its latest run left it: a node the last run did not
+	// touch keeps what an earlier run made of it (its output is still
+	// the current one, and may have gone stale since).
+	if runs, err := st.Runs(wid, false); err == nil {
+		for _, run := range runs {
+			for node, nr := range run.Nodes {
+				if _, seen := out[node]; seen {
+					continue
 				}
+				ns := NodeState{Version: nr.Version, RunID: run.RunID}
+				switch nr.Status {
+				case "done", "cached":
+					ns.Status = "approved"
+				case "frozen":
+					ns.Status = "frozen"
+				case "flagged":
+					ns.Status = "needs you"
+				case "failed":
+					ns.Status = "failed"
+				default:
+					continue // skipped or cut short there: look further back
+				}
+				if nr.Version > 0 {
+					if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {
+						ns.Tokens = o.Usage.CompletionTokens
+						if ns.Status == "approved" || ns.Status == "frozen" {
+							ns.Stale = s.hasher.Changed(s.root, o.Sources)
+						}
+					}
+				}
+				out[node] = ns
 			}
-			out[node] = ns
-		}
-		for _, d := range last.Pending {
-			if d.Kind == "select" {
-				ns := out[d.Node]
-				ns.Select = strings.Split(d.Detail, ",")
-				out[d.Node] = ns
+			for _, d := range run.Pending {
+				if ns, ok := out[d.Node]; ok && d.Kind == "select" && ns.RunID == run.RunID {
+					ns.Select = strings.Split(d.Detail, ",")
+					out[d.Node] = ns
+				}
 			}
 		}
 	}
 	for node := range out {
-		if ns, err := st.Node(wid, node); err == nil && ns.Frozen > 0 {
-			out[node] = NodeState{Status: "frozen", Version: ns.Frozen}
+		ns, err := st.Node(wid, node)
+		if err != nil {
+			continue
 		}
+		if ns.Frozen > 0 {
+			fs := NodeState{Status: "frozen", Version: ns.Frozen}
+			if o, err := st.OutputVersion(wid, node, ns.Frozen); err == nil {
+				fs.Stale = s.hasher.Changed(s.root, o.Sources)
+			}
+			out[node] = fs
+		}
+		n := out[node]
+		n.Current = ns.Current
+		out[node] = n
 	}
 	if ar != nil {
 		ar.mu.Lock()

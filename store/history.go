@@ -36,6 +36,14 @@ type Output struct {
 	// Provenance is what Role A injected for this output (its sources and
 	// what it dropped), as the runner recorded it; empty when none.
 	Provenance json.RawMessage `json:"provenance,omitempty"`
+	// Sources maps each project file the output was built from (Role A's
+	// sources and the node's own {{@path}} references, relative to the
+	// root) to its content hash at the time: a later change to one makes
+	// the output stale. Nil for outputs recorded before hashes were kept.
+	Sources map[string]string `json:"sources,omitempty"`
+	// Params are the model settings of the call (configuration, model,
+	// temperature, maximum tokens), as the runner sent them.
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // NodeState is what the store knows of a node's outputs as a whole.

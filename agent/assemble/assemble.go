@@ -81,6 +81,10 @@ type Options struct {
 	// (see refine.go): entities, threads and locations it adds to the
 	// deterministic analysis.
 	Refinement *Refinement
+	// ThreadWindow is how many chapters ahead an open plot thread's due
+	// chapter brings it into the context; 0 means
+	// knowledge.DefaultThreadWindow.
+	ThreadWindow int
 }
 
 // A Source is one item of the context, or one considered and dropped.
@@ -187,7 +191,7 @@ func Assemble(n Node, snap Snapshot, opt Options) (*Context, error) {
 	in := analyze(n, snap, chapter)
 	in.ChapterFrom = from
 
-	a := &assembly{snap: snap, budget: budget, chapter: chapter, intent: in}
+	a := &assembly{snap: snap, budget: budget, chapter: chapter, intent: in, threadWindow: opt.ThreadWindow}
 	if sem, note := semanticOf(opt.Semantic); sem != nil {
 		a.sem = sem
 		a.notes = append(a.notes, sem.note())
@@ -217,6 +221,8 @@ type assembly struct {
 	sem     *semantic // nil: lexical search only
 	refined *refined  // nil: no model's reading
 	notes   []string
+	// threadWindow is Options.ThreadWindow.
+	threadWindow int
 }
 
 func (a *assembly) add(it *item) {

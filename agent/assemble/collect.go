@@ -110,6 +110,9 @@ func (a *assembly) collectEntities() {
 			consider(e.Path, 300, "context: always")
 		}
 	}
+	for _, t := range a.dueThreads(ents) {
+		consider(t.path, t.prio, t.reason)
+	}
 	for i, r := range a.intent.Named {
 		consider(r.Path, 200+float64(r.Count)-float64(i)/100, fmt.Sprintf("named in the prompt as %q", r.Found))
 	}

@@ -250,7 +250,11 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 			// After a title that is not part of the name, the words name
 			// someone else of the family: "Miss Bingley" is not
 			// "Bingley", "Sir William" is not "William".
-			if i > 0 && !s.exclude && isPersonTitle(d.words[i-1].s) && !isPersonTitle(s.words[0]) && nameGap(d.between(i-1, i)) {
+			// A military rank before a name that only one entity bears
+			// is that person's rank ("Major Denísov"): the mention
+			// stands, and the rank is checked against the declared one.
+			if i > 0 && !s.exclude && isPersonTitle(d.words[i-1].s) && !isPersonTitle(s.words[0]) && nameGap(d.between(i-1, i)) &&
+				(rankClass[capitalize(d.words[i-1].s)] != "military" || len(s.ents) != 1) {
 				continue
 			}
 			last := i + len(s.words) - 1

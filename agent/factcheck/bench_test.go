@@ -152,17 +152,13 @@ func BenchmarkHongloumeng120(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadTables measures the one-time costs: the English word list,
-// the pinyin table, and the traditional-to-simplified fold table (OpenCC).
+// BenchmarkLoadTables measures the one-time costs: the English word list
+// and the traditional-to-simplified fold table (OpenCC). The character
+// tables are measured in package hanzi.
 func BenchmarkLoadTables(b *testing.B) {
 	b.Run("words", func(b *testing.B) {
 		for b.Loop() {
 			decodeWords()
-		}
-	})
-	b.Run("pinyin", func(b *testing.B) {
-		for b.Loop() {
-			decodeReadings()
 		}
 	})
 	b.Run("fold", func(b *testing.B) {

@@ -141,7 +141,9 @@ func (b *bookForms) usesExactly(s string) int {
 	return n
 }
 
+// countCJK counts a folded CJK form in the manuscript.
 func (b *bookForms) countCJK(s string) int {
+	b.once.Do(b.build)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n, ok := b.cjkCount[s]

@@ -132,18 +132,37 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		"entities/characters/tieshan.md":   "---\nname: 鐵扇公主\naliases: [羅剎女]\nkind: character\n---\n",
 		"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [大聖, 行者]\nkind: character\n---\n",
 		"entities/characters/rulai.md":     "---\nname: 如來\naliases: [世尊]\nkind: character\n---\n",
-		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3),
+		"entities/characters/honghaier.md": "---\nname: 紅孩兒\naliases: [聖嬰大王]\nkind: character\n---\n",
+		"entities/characters/yudi.md":      "---\nname: 玉帝\naliases: [玉皇大帝]\nkind: character\n---\n",
+		"entities/characters/sanzang.md":   "---\nname: 唐三藏\naliases: [唐僧]\nkind: character\n---\n",
+		"entities/characters/niu.md":       "---\nname: 牛魔王\naliases: [魔王]\nkind: character\n---\n",
+		"entities/characters/xichun.md":    "---\nname: 惜春\nkind: character\n---\n",
+		"entities/characters/liu.md":       "---\nname: 劉姥姥\nkind: character\n---\n",
+		"entities/characters/feng.md":      "---\nname: 王熙鳳\naliases: [鳳奶奶]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3) +
+			strings.Repeat("妖精要殺和尚。", 2) + strings.Repeat("紅孩兒笑道：孩兒去也。", 5) + strings.Repeat("玉帝傳旨，唐三藏與魔王。", 30) +
+			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25),
 	})
 	for _, tc := range []struct {
 		text, want string
 	}{
-		{"只見那朱八戒扛著鈀來。", "朱八戒"}, // the first character, a family name
-		{"那沙增挑著擔子。", "沙增"},     // 僧 and 增 share a phonetic element
-		{"原來是鐵扇宮主。", "鐵扇宮主"},   // a kinship word in a long name
-		{"行者叫聲：助八戒一臂之力。", ""},  // a verb before the alias
-		{"妖精要殺和尚吃。", ""},       // 和尚 is a word the book uses alone
-		{"行者大聲喝道。", ""},        // 大聲 is not 大聖
-		{"這是尊者的話。", ""},        // two characters, the first differing
+		{"只見那朱八戒扛著鈀來。", "朱八戒"},     // the first character, a family name
+		{"那沙增挑著擔子。", "沙增"},         // 僧 and 增 share a phonetic element
+		{"原來是鐵扇宮主。", "鐵扇宮主"},       // a kinship word in a long name
+		{"行者叫聲：助八戒一臂之力。", ""},      // a verb before the alias
+		{"妖精要殺和尚吃。", ""},           // the book writes 殺和尚 elsewhere
+		{"那洪孩兒笑道。", "洪孩兒"},         // 洪 is what an input method offers for 紅
+		{"那午魔王大怒。", ""},            // 魔王 a name of its own, 午 no family name
+		{"只見孫悟室跳將起來。", "孫悟室"},      // 室 and 空 have the same four corners
+		{"玉帝道：宣王帝旨意。", ""},         // two characters, the first differing
+		{"那奉奶奶之命的人。", ""},          // 奶奶 only addresses: 奉 is a word
+		{"那唐三臧下馬。", "唐三臧"},         // 藏 without its radical
+		{"眾人都笑了。借春膽小。", "借春"},      // two characters where a name starts, a look-alike
+		{"眾人都笑了。汝來此何干？", ""},       // 汝 is a pronoun, though it looks like 如
+		{"眾人都笑了。柳姥姥也覷著眼看。", "柳姥姥"}, // after a break, the same syllable
+		{"他們都喜歡柳姥姥的故事。", ""},       // not where a name starts: another tone is not enough
+		{"行者大聲喝道。", ""},            // 大聲 is not 大聖
+		{"這是尊者的話。", ""},            // two characters, the first differing
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {

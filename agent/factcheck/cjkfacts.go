@@ -211,6 +211,43 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 	return f, true
 }
 
+// officeMarkers predicate a post of the name before them (folded):
+// 賈雨村做了知府, 升了知府, 補授知府, 是知府.
+var officeMarkers = []string{"做了", "做", "任", "升", "补", "授", "为", "是", "乃", "当", "选", "调", "中了", "中"}
+
+// officeHolder is the person an office at [start, end) is said of: the
+// name right after it ("知府賈雨村"), or the name before it with a marker
+// of predication between and no one else ("雨村便補授了知府"). A post
+// elsewhere in a sentence that names a character is someone else's
+// ("雨村見了那知府").
+func (k *Knowledge) officeHolder(d *doc, eff []effMention, start, end int) *entInfo {
+	for _, m := range eff {
+		if m.start == end && m.ent.person {
+			return m.ent
+		}
+	}
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > start {
+			continue
+		}
+		if !m.ent.person || m.possessive && !m.relational {
+			return nil
+		}
+		gap := string(k.foldRunes(d.text[m.end:start]))
+		if utf8.RuneCountInString(gap) > 8 || strings.ContainsAny(gap, "。！？；：「」“”\n") {
+			return nil
+		}
+		for _, mk := range officeMarkers {
+			if strings.Contains(gap, mk) {
+				return m.ent
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
 func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, office string, ri int) (Finding, bool) {
 	// "原任知县", "前任知府": a former post.
 	if ri > 0 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-1]) || ri > 1 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-2]) {
@@ -229,7 +266,7 @@ func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, off
 		}
 		return false
 	}
-	e := k.cjkHolder(d, eff, start, 30, func(e *entInfo) bool { return e.person })
+	e := k.officeHolder(d, eff, start, end)
 	if e == nil || !has(e) {
 		return Finding{}, false
 	}

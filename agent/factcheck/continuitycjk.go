@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ var addressTitles = []string{"老爷", "太太", "姑娘", "奶奶", "大人", "
 // nameStop are characters that do not start a name in these positions:
 // pronouns, particles, adverbs and verbs that sit between a break and a
 // speech verb ("他便道", "众人都说").
-const nameStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若如之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两"
+const nameStop = "要会能可该应想叫让请我你他她它们您咱汝吾尔这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若如之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两"
 
 // nameInnerStop are characters that end or continue no name: particles
 // and the adverbs that come between a name and its verb ("黛玉便道").
@@ -281,7 +282,7 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 				key.r[pos] = 0
 				for _, c := range near[key] {
 					a, b := c.runes[pos], window[pos]
-					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !similarCJK(a, b) {
+					if a == b || kinshipSet.has(a) || kinshipSet.has(b) || !hanzi.Near(a, b) {
 						continue
 					}
 					start, end := d.roff[i], d.roff[i+n]

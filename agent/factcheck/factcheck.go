@@ -110,6 +110,13 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	out = append(out, k.checkNames(d)...)
 	out = append(out, k.checkFacts(d)...)
 	out = append(out, k.checkNearValues(d)...)
+	// A place predication the value checks above already read (a value
+	// one character off) is said once.
+	for _, f := range append(append(k.checkCJKPlaces(d), k.checkCJKValueSwaps(d)...), k.checkLatinPlaces(d)...) {
+		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
+			out = append(out, f)
+		}
+	}
 	out = append(out, k.predicated(d)...)
 	out = append(out, k.checkState(d)...)
 	out = append(out, k.checkWorld(d)...)

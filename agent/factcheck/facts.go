@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -137,6 +138,10 @@ var factNouns = wordSet("fortune", "income", "estate", "property", "salary", "we
 
 var ageKeys = wordSet("age", "年龄", "年紀", "年纪", "年齡", "岁数", "歲數")
 
+// ageVerbs before a bare number state an age ("was seventeen", "must
+// have been thirty").
+var ageVerbs = wordSet("was", "is", "turned", "but", "been", "be")
+
 // claims finds the statements of the text that facts can contradict.
 func (k *Knowledge) claims(d *doc) []claim {
 	var out []claim
@@ -171,9 +176,10 @@ func (k *Knowledge) claims(d *doc) []claim {
 			age = true
 		case lw(n.first-1) == "aged":
 			age = true
-		case (lw(n.first-1) == "was" || lw(n.first-1) == "is" || lw(n.first-1) == "turned" || lw(n.first-1) == "but") && v >= 10 && v < 120 &&
+		case ageVerbs[lw(n.first-1)] && v >= 10 && v < 120 &&
 			(next == "" || next == "years" || d.between(n.last, n.last+1) != " ") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
-			// "she was seventeen.", "he is but thirty,"
+			// "she was seventeen.", "he is but thirty,", "he must
+			// have been thirty,"
 			age = true
 		case lw(n.first-1) == "of":
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
@@ -271,7 +277,14 @@ func (k *Knowledge) claims(d *doc) []claim {
 			// year", "Darcy’s ten thousand a year".
 			possessive := lw(n.first-1) == "s" && n.first >= 2 && (d.between(n.first-2, n.first-1) == "’" || d.between(n.first-2, n.first-1) == "'")
 			c.owned = haveBefore(n.first) || lw(n.first-1) == "his" || lw(n.first-1) == "her" || possessive
-			for j := n.first - 1; j >= 0 && j >= n.first-4 && sameClause(d, j, j+1); j-- {
+			// "her fortune of"; "an income which was said to amount
+			// to": the noun further back when the number is what it
+			// amounts to.
+			back := 4
+			if lw(n.first-1) == "to" && strings.HasPrefix(lw(n.first-2), "amount") {
+				back = 9
+			}
+			for j := n.first - 1; j >= 0 && j >= n.first-back && sameClause(d, j, j+1); j-- {
 				if factNouns[lw(j)] {
 					c.owned = true
 					break
@@ -346,6 +359,11 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 			continue
 		}
 		if j < len(rs) && (rs[j] == '岁' || rs[j] == '歲') {
+			// "活到一百歲", "到八十歲的時候": an age to come.
+			if i > 0 && (rs[i-1] == '到' || rs[i-1] == '至') {
+				i = j
+				continue
+			}
 			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: v, hi: v})
 			i = j
 			continue
@@ -483,6 +501,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkMarriedNames(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
+
 	}
 	return out
 }
@@ -529,6 +548,15 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	// In dialogue "he" and "she" are whoever the speakers have in mind:
 	// only a name in the same sentence or a possessive will do.
 	quoted := d.inQuote(c.start)
+	// 0. "我今年八十五了" in a quotation: the speaker's own.
+	if c.wordIdx < 0 && quoted {
+		if e := k.cjkSpeaker(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.75
+			}
+			return nil, 0
+		}
+	}
 	// 1. A possessive right before: "Mr. Bennet’s five daughters".
 	for _, m := range eff {
 		if m.possessive && !m.relational && m.end <= c.start && c.start-m.end <= 8 {
@@ -548,12 +576,18 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			inSent = append(inSent, m)
 		}
 	}
-	for _, m := range inSent {
+	for mi, m := range inSent {
 		if m.possessive && !m.relational {
 			continue // "Elizabeth’s" is a possessor, not the subject
 		}
 		// A pronoun before the claim points back: only names before it.
+		// Unless the sentence names no one before its main clause: "since
+		// he had come into an income of…, Pierre felt" (the pronoun in a
+		// clause put first points forward to the subject).
 		if pronounAt >= 0 && m.start > pronounAt {
+			if mi == 0 && !quoted && m.start > c.end && strings.HasSuffix(strings.TrimRight(d.text[sent.start:m.start], " "), ",") && fits(m.ent) && has(m.ent) {
+				return m.ent, 0.7
+			}
 			break
 		}
 		// A name after the claim is its holder only through a relation:
@@ -589,6 +623,56 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	return nil, 0
+}
+
+// laterValue is the first number a progression after chapter declares
+// for key.
+func laterValue(e *entInfo, key string, chapter int) (int, bool) {
+	for _, p := range e.e.Progressions {
+		if p.Chapter <= chapter {
+			continue
+		}
+		if v, ok := p.Facts[key]; ok {
+			if vals, _, _, ok := parseValue(v); ok {
+				return vals[len(vals)-1], true
+			}
+		}
+	}
+	return 0, false
+}
+
+// cjkSpeaker returns the speaker of the Chinese quotation holding p when
+// the quotation says 我 shortly before p: the person named before the
+// quotation's speech verb (劉姥姥忙立身答道：「我今年八十五了」), or nil.
+func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
+	qi := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > p })
+	if qi >= len(d.quoted) || d.quoted[qi].start > p {
+		return nil
+	}
+	q := d.quoted[qi]
+	lead := []rune(d.text[max(q.start, p-30):p])
+	if !slices.Contains(lead[max(0, len(lead)-8):], '我') {
+		return nil
+	}
+	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
+	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
+		return nil
+	}
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > len(before) {
+			continue
+		}
+		// The name, then a few characters of adverbs and verbs (忙立身答).
+		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) {
+			return nil
+		}
+		if m.ent.person && !m.possessive {
+			return m.ent
+		}
+		return nil
+	}
+	return nil
 }
 
 // holderInScope is the last resort for counts: the only entity with the
@@ -721,6 +805,14 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			dlo, dhi = dlo-2, dhi+2
 		}
 		contradicts = c.hi < dlo || c.lo > dhi
+		// Ages grow between the chapters that state them: 80 as of
+		// chapter 71 and 83 as of chapter 110 allow 81 in chapter 88,
+		// though not in chapter 71 itself.
+		if _, since := e.e.FactSource(key, d.chapter); c.kind == "age" && c.lo > dhi && since < d.chapter {
+			if later, ok := laterValue(e, key, d.chapter); ok && c.hi <= later {
+				contradicts = false
+			}
+		}
 		// "two daughters married" counts some of them: fewer than
 		// declared contradicts only when the text gives the total
 		// ("he had three daughters").
@@ -833,8 +925,9 @@ func numberWords(n int) string {
 
 func placeMatches(key, place string) bool {
 	norm := func(s string) string {
-		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(s))
+		return strings.NewReplacer("-", "_", " ", "_").Replace(unaccented(s))
 	}
+	// "distance_from_smolensk" names Smolénsk: keys are written plain.
 	return norm(key) == norm(place)
 }
 
@@ -882,6 +975,38 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			})
 			break
 		}
+	}
+	// "I'm Major Denísov": a rank before the name of someone whose
+	// declared rank (of the same class) is another, the name not itself
+	// declared with a title.
+	for _, m := range d.mentions {
+		i := m.firstWord - 1
+		if i < 0 || len(m.ents) != 1 || !m.ents[0].person || !nameGap(d.between(i, i+1)) {
+			continue
+		}
+		title := capitalize(d.words[i].s)
+		class := rankClass[title]
+		// "squadron commander Rostóv" names a post, not a rank.
+		if class == "" || title != d.words[i].s || slices.ContainsFunc(out, func(f Finding) bool { return f.Start == d.words[i].start }) {
+			continue
+		}
+		e := m.ents[0]
+		facts := d.factsOf(e)
+		key := firstKey(facts, "rank", "military_rank")
+		words := rankWords(facts[key])
+		if key == "" || len(words) == 0 || rankClass[words[len(words)-1]] != class || containsString(words, title) {
+			continue
+		}
+		line, since := e.e.FactSource(key, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      d.words[i].start,
+			End:        d.words[i].end,
+			Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", d.words[i].s, d.text[m.start:m.end], e.e.Name, key, facts[key], d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: facts[key], Line: line, Since: since},
+			Suggestion: matchCase(strings.Join(words, " "), d.words[i].s),
+			Confidence: 0.8,
+		})
 	}
 	return out
 }

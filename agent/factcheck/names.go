@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"slices"
 	"strings"
 	"unicode"
@@ -300,7 +301,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
 					// (鐵扇公主 written 鐵扇宮主).
 					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
-					if ka && kb || (ka || kb) && n < 4 || !similarCJK(a, b) {
+					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -308,11 +309,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) {
 						continue
 					}
-					// The first character differing: only in names of
-					// three characters or more; two-character windows
-					// that sound like a name ("是尊" for 世尊, "姓者" for
-					// 行者) are too often words.
-					if pos == 0 && n < 3 {
+					// The first character differing in a two-character
+					// name: windows that sound like a name ("是尊" for
+					// 世尊, "姓者" for 行者) are too often words. Only a
+					// look-alike (借春 for 惜春) where a name starts (after
+					// a break), of a name the book uses often, and the
+					// book's counts then judge the window.
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) || nameStopSet.has(b) || i > 0 && !nameBreak(rs[i-1]) ||
+						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
 					hits = append(hits, hit{i, n, pos, s})
@@ -332,16 +336,36 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		// differing character counts then.
 		if h.pos == 0 {
 			// The rest a name of its own, the first character is a word
-			// before it (助八戒, 嫁寶玉, 殺和尚) unless it is a family
-			// name put for the name's own first character (朱八戒).
+			// before it (助八戒, 嫁寶玉, 其中湘雲) unless it is a family
+			// name put for the name's own first character (朱八戒). The
+			// rest a form of address (鳳奶奶, 史姑娘), the first
+			// character is what tells whom it addresses: 奉奶奶 is a
+			// phrase.
+			rest := rs[h.i+1 : h.i+h.n]
 			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) {
 				continue
 			}
-			// The rest a word the book uses on its own far more than the
-			// name (和尚 beside 沙和尚): the first character is a word
-			// before it (殺和尚), unless it is a family name.
-			if !surnameSet.has(rs[h.i]) && k.book.standsAlone(string(rs[h.i+1:h.i+h.n]), string(h.s.runes)) {
+			// The rest a form of address (鳳奶奶, 劉姥姥), the first
+			// character is all that tells whom it addresses: only where
+			// a name stands, after a break or a preposition (．柳姥姥,
+			// 到連二奶奶那邊), not after a verb's subject (上夜奉奶奶的命).
+			if allKinship(rest) && h.i > 0 && !nameBreak(rs[h.i-1]) && !strings.ContainsRune(cjkNamePrepositions, rs[h.i-1]) {
 				continue
+			}
+			if k.book != nil {
+				// The manuscript decides whether the first character is
+				// a word before the rest (助八戒, 殺和尚): it is when
+				// the book writes the window elsewhere too. A window the
+				// book never writes is a slip when the character is
+				// what an input method offers for the name's (紅孩兒
+				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
+				// a name starts, after a break, any same syllable
+				// (．柳姥姥 for 劉姥姥).
+				a, b := h.s.runes[0], rs[h.i]
+				atBreak := h.i == 0 || nameBreak(rs[h.i-1])
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) {
+					continue
+				}
 			}
 		} else if d.overlapsMention(start, end) {
 			continue
@@ -382,6 +406,25 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		})
 	}
 	return dedupe(out)
+}
+
+// minFrequentName is how often the book must use a two-character name for
+// a look-alike of its first character to be questioned.
+const minFrequentName = 20
+
+// cjkNamePrepositions stand before a person as the object of a
+// preposition or a verb of address (folded).
+const cjkNamePrepositions = "到在向对跟和同与给叫请见问告找"
+
+// allKinship reports whether every rune of rs is a kinship or address
+// character.
+func allKinship(rs []rune) bool {
+	for _, r := range rs {
+		if !kinshipSet.has(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *doc) overlapsMention(start, end int) bool {

@@ -163,6 +163,9 @@ func (d *doc) numbersIn() []number {
 func parseValue(v string) (vals []int, approx bool, rest []string, ok bool) {
 	ws := wordsOf(v)
 	if len(ws) == 0 {
+		if vals, approx, ok := parseCJKAge(v); ok {
+			return vals, approx, nil, true
+		}
 		return nil, false, nil, false
 	}
 	i := 0
@@ -176,8 +179,8 @@ func parseValue(v string) (vals []int, approx bool, rest []string, ok bool) {
 	gap := func(a, b int) string { return v[ws[a].end:ws[b].start] }
 	n, found := parseNumberAt(ws, i, gap)
 	if !found {
-		if c, ok := parseCJKNumber(strings.TrimSpace(v)); ok {
-			return []int{c}, approx, nil, true
+		if vals, approx, ok := parseCJKAge(v); ok {
+			return vals, approx, nil, true
 		}
 		return nil, false, nil, false
 	}
@@ -262,4 +265,36 @@ func isCJKNumeral(r rune) bool {
 		return true
 	}
 	return r >= '0' && r <= '9'
+}
+
+// parseCJKAge reads a Chinese age or count as a value gives it: "十五",
+// "三歲", "七十五歲", "約五十歲", "五十上下", and the classical range of two
+// neighbouring numbers, "十二三歲" (twelve or thirteen).
+func parseCJKAge(v string) (vals []int, approx bool, ok bool) {
+	s := strings.TrimSpace(v)
+	for _, p := range []string{"大約", "大约", "約", "约", "將近", "将近"} {
+		if t, found := strings.CutPrefix(s, p); found {
+			s, approx = t, true
+		}
+	}
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "歲"), "岁")
+	for _, p := range []string{"左右", "上下", "多", "餘", "余", "來", "来"} {
+		if t, found := strings.CutSuffix(s, p); found {
+			s, approx = t, true
+		}
+	}
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "歲"), "岁")
+	if n, ok := parseCJKNumber(s); ok {
+		return []int{n}, approx, true
+	}
+	// "十二三": the last two numerals are neighbouring units.
+	rs := []rune(s)
+	if len(rs) >= 2 {
+		a, okA := parseCJKNumber(string(rs[:len(rs)-1]))
+		b, okB := parseCJKNumber(string(rs[len(rs)-1]))
+		if okA && okB && b == a%10+1 && b < 10 {
+			return []int{a, a - a%10 + b}, false, true
+		}
+	}
+	return nil, false, false
 }

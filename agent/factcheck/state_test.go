@@ -18,3 +18,52 @@ func TestAbsence(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceConstructions: the ways a text puts a dead or away
+// character into its scene, in both languages, beside the ways it only
+// talks about them. Each case gives the number of state findings.
+func TestScenePresenceConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinzhong.md":  "---\nname: 秦鐘\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/youer.md":     "---\nname: 尤二姐\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/sha.md":       "---\nname: 沙和尚\nkind: character\nfacts: { status: away, location: 流沙河 }\n---\n",
+		"entities/characters/jiamu.md":     "---\nname: 賈母\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/wangfuren.md": "---\nname: 王夫人\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/daiyu.md":     "---\nname: 黛玉\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baochai.md":   "---\nname: 寶釵\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":     "---\nname: 寶玉\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/nicholas.md":  "---\nname: Nicholas Rostóv\naliases: [Nicholas, Rostóv]\nkind: character\nfacts: { status: away, location: the army }\n---\n",
+		"entities/characters/andrew.md":    "---\nname: Prince Andrew\nkind: character\nfacts: { status: away, location: the army }\n---\n",
+		"entities/characters/petya.md":     "---\nname: Pétya\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/count.md":     "---\nname: Count Ilyá Rostóv\naliases: [the old count]\nkind: character\nfacts: { status: dead }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"秦鐘和眾清客都道：「好山！」", 1},      // the first of joined subjects
+		{"只言賈母和王夫人提起甄寶玉。", 1},      // the same with a name
+		{"尤二姐在旁听說，便說：「你听見誰說？」", 1}, // beside the speakers
+		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},    // a verb of motion
+		{"眾人想起秦鐘和寶玉的舊事。", 0},       // remembered
+		{"可怜寶釵黛玉寶玉等正在沒法。", 1},      // a list closed by 等
+		{"寶釵想起寶玉黛玉的詩來。", 0},        // a list that is an object
+		{"“It was my fault, mon père,” interceded Prince Andrew, with a blush.", 1},
+		{"“It was his fault,” she said of Prince Andrew.", 0},
+		{"At that table were his mother, his wife, Natásha, Pétya, and old Michael Ivánovich.", 1},
+		{"She thought of Natásha, Pétya, and the others.", 0},
+		{"The countess was sitting with the old count, playing grand-patience.", 1},
+		{"The countess had often quarrelled with the old count.", 0},
+		{"Little Nicholas cried because his heart was rent.", 0},        // a child named after him
+		{"She and all the Rostóv family welcomed him.", 0},              // the family
+		{"Anatole was in the provinces; Prince Andrew was abroad.", 0},  // elsewhere
+		{"Until Prince Andrew settled in Boguchárovo, nobody came.", 0}, // a time before
+		{"Nicholas laughed and took the letter.", 1},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}

@@ -46,5 +46,5 @@ func (r *Report) ModelFindings() []factcheck.Finding {
 		}
 		out = append(out, ff)
 	}
-	return out
+	return append(out, r.ResolutionFindings()...)
 }

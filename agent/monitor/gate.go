@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/knowledge"
-	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
-var _ runner.Gate = (*Monitor)(nil)
+var _ core.Gate = (*Monitor)(nil)
 
 // Decision is the gate's verdict with the report it rests on.
 type Decision struct {
-	runner.Verdict
+	core.Verdict
 	// Confidence is how sure the gate is of its decision: for a retry or
 	// a flag, the highest confidence among the findings behind it; for an
 	// approval, 1 minus the highest confidence of what it let through.
@@ -22,16 +22,16 @@ type Decision struct {
 	Report     *Report
 }
 
-// Review implements runner.Gate: it checks output as the chapter the node
+// Review implements core.Gate: it checks output as the chapter the node
 // persists to, with the angles its `checks` attribute asks for, and
 // approves, asks for a retry with the findings as feedback (when any is
 // an error), or flags the output for the author (when a finding only one
 // checker saw is confident, FlagFrom or more).
-// A node without `checks` is approved unchecked, as by runner.FactGate.
-func (m *Monitor) Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (runner.Verdict, error) {
+// A node without `checks` is approved unchecked, as by core.FactGate.
+func (m *Monitor) Review(ctx context.Context, node *workflowlang.Node, output string, attempt int) (core.Verdict, error) {
 	d, err := m.Decide(ctx, node, output, attempt)
 	if err != nil {
-		return runner.Verdict{}, err
+		return core.Verdict{}, err
 	}
 	return d.Verdict, nil
 }
@@ -44,7 +44,7 @@ func (m *Monitor) Decide(ctx context.Context, node *workflowlang.Node, output st
 	}
 	checks, asked := nodeChecks(node)
 	if !asked {
-		return &Decision{Verdict: runner.Verdict{Decision: runner.Approve, Reasons: []string{"no checks asked for"}}, Confidence: 1}, nil
+		return &Decision{Verdict: core.Verdict{Decision: core.Approve, Reasons: []string{"no checks asked for"}}, Confidence: 1}, nil
 	}
 	req := Request{Text: output, Chapter: nodeChapter(node), Angles: anglesForChecks(checks)}
 	if node != nil {
@@ -84,7 +84,7 @@ func (m *Monitor) decide(text string, rep *Report, attempt int) *Decision {
 	}
 	switch {
 	case len(errs) > 0:
-		d.Decision = runner.Retry
+		d.Decision = core.Retry
 		d.Confidence = maxConfidence(errs)
 		lines := make([]string, 0, len(errs)+len(flags))
 		for _, f := range append(errs, flags...) {
@@ -94,7 +94,7 @@ func (m *Monitor) decide(text string, rep *Report, attempt int) *Decision {
 		d.Feedback = "The fact checks found these contradictions with the story so far; fix them and change nothing else:\n" +
 			strings.Join(lines, "\n")
 	case len(flags) > 0:
-		d.Decision = runner.Flag
+		d.Decision = core.Flag
 		d.Confidence = maxConfidence(flags)
 		lines := make([]string, 0, len(flags))
 		for _, f := range flags {
@@ -103,7 +103,7 @@ func (m *Monitor) decide(text string, rep *Report, attempt int) *Decision {
 		d.Reasons = append([]string{fmt.Sprintf("flagged: %d confident finding(s) only one checker saw (%s); the author decides", len(flags), how)}, lines...)
 		d.Feedback = "One checker found these possible contradictions that no other confirmed; please review:\n" + strings.Join(lines, "\n")
 	default:
-		d.Decision = runner.Approve
+		d.Decision = core.Approve
 		d.Confidence = 1 - maxConfidence(rest)
 		if len(rest) == 0 {
 			d.Reasons = []string{"approved: " + how + " found nothing"}

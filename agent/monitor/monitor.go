@@ -19,11 +19,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/core"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -122,6 +124,9 @@ type Report struct {
 	// Notes say what went wrong or was left out: no agent model, an
 	// angle that failed, a quote that matched nothing, an absurd offset.
 	Notes []string
+	// Resolves are the open plot threads the setup/payoff angle says the
+	// text pays off, for the author to mark resolved.
+	Resolves []Resolution `json:",omitempty"`
 }
 
 // Options configure a Monitor. Every field is optional.
@@ -153,6 +158,10 @@ type Options struct {
 	// FlagFrom is the confidence from which an unconfirmed warning makes
 	// the gate flag the output for the author; 0 means 0.8.
 	FlagFrom float64
+	// Threads are the project's plot threads: the setup/payoff angle is
+	// told those open as of the chapter and may say which the text pays
+	// off (Report.Resolves).
+	Threads []*knowledge.Entity
 }
 
 // Monitor runs Role C's checks. It is safe for concurrent use; the agent
@@ -312,9 +321,18 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 	if m.opts.Store != nil {
 		tools = core.ProjectTools(m.opts.Store)
 	}
+	open := openThreads(m.opts.Threads, req.Chapter)
 	agents := make([]*core.Agent, len(angles))
 	for i, a := range angles {
 		agents[i] = angleAgent(a, tools)
+		if a == AngleSetup && len(open) > 0 {
+			agents[i].Instructions += "\n" + strings.TrimSpace(resolvesRule)
+			agents[i].Schema = setupSchema()
+		}
+	}
+	input := angleInput(req, text)
+	if slices.Contains(angles, AngleSetup) {
+		input = threadsInput(open) + input
 	}
 	budget := m.opts.Budget
 	if budget.Steps <= 0 {
@@ -329,7 +347,7 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 		Parallel:    agents,
 		Merge:       func(a []core.SubAnswer) (json.RawMessage, error) { return json.Marshal(a) },
 		Concurrency: m.opts.Concurrency,
-		Input:       angleInput(req, text),
+		Input:       input,
 		Budget:      budget,
 		Node:        req.Node,
 		ID:          req.RunID,
@@ -362,6 +380,9 @@ func (m *Monitor) runAngles(ctx context.Context, req Request, text string, angle
 			continue
 		}
 		answered++
+		if sa.Agent == AngleSetup && len(open) > 0 {
+			m.resolutions(sa.Answer, text, req.Chapter, open, rep)
+		}
 		ar.Findings = len(ans.Findings)
 		if n := len(ans.Findings); n > maxAngleFindings {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the %s angle returned %d findings; only the first %d are kept", sa.Agent, n, maxAngleFindings))

@@ -36,6 +36,7 @@ func ForProject(root string, st *store.Store, agents *core.Manager, opts Options
 		return ""
 	}
 	opts.Store, opts.Agents = st, agents
+	opts.Threads = p.Threads()
 	var err error
 	if len(errs) > 0 {
 		err = fmt.Errorf("monitor: some knowledge files were left out: %w", errors.Join(errs...))

@@ -63,7 +63,7 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 	if *budget > 0 {
 		node.Budget = *budget
 	}
-	opt := assemble.Options{Budget: cfg.Budget, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
+	opt := assemble.Options{Budget: cfg.Budget, ThreadWindow: cfg.ThreadWindow, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
 		Entities: cfg.Shares["entities"], Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}}
 	var notes []string
 	if m, ok := cfg.Models["embedding"]; ok && m.Configured() {

@@ -98,6 +98,7 @@ func workflowGraph(ctx context.Context, path string) (*flowgraph.Graph, error) {
 		st, err := store.Open(ctx, root, store.Options{ReadOnly: true, ReadOnlyIfLocked: true})
 		if err == nil {
 			markStates(g, st, wid)
+			markStale(g, st, root, wid)
 			st.Close()
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -207,4 +208,16 @@ func contextOff(n *workflowlang.Node) bool {
 		return v.Value == "off"
 	}
 	return false
+}
+
+// markStale marks the nodes whose current (or frozen) output was built
+// from files that changed since.
+func markStale(g *flowgraph.Graph, st *store.Store, root, wid string) {
+	for i, n := range g.Nodes {
+		o, ok, err := st.CurrentOutput(wid, n.Name)
+		if err != nil || !ok {
+			continue
+		}
+		g.Nodes[i].Stale = runner.StaleSummary(runner.ChangedSources(root, o.Sources))
+	}
 }

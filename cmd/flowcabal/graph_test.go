@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,6 +31,23 @@ func TestGraphCommandShowsRunStateAndBudget(t *testing.T) {
 		if !strings.Contains(out, `data-node="`+n+`" data-state="done"`) {
 			t.Errorf("after the run, %s is not shown done", n)
 		}
+	}
+	if strings.Contains(out, "data-stale=") {
+		t.Errorf("a node is marked stale right after the run")
+	}
+	// The author edits the chapter the premise read: the premise is
+	// marked stale, naming the file.
+	ch10 := filepath.Join(root, "manuscript", "chapter-10", "content.md")
+	old, err := os.ReadFile(ch10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ch10, append(old, "\nJane was better.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runWithKey("graph", flow, "-format", "svg")
+	if !strings.Contains(out, `data-node="premise" data-state="done" data-stale="manuscript/chapter-10/content.md changed`) {
+		t.Errorf("after editing chapter 10, premise is not marked stale:\n%.1200s", out)
 	}
 	code, out, _ = runWithKey("graph", "-format", "mermaid", filepath.Join(root, "workflows", "book.flow"))
 	if code != exitOK || !strings.Contains(out, "-.->") || !strings.Contains(out, "act1.plan") {

@@ -52,6 +52,7 @@ func commands() []command {
 		{"context", "show the context Role A assembles for a node", runContext},
 		{"run", "run a workflow or one node", runRun},
 		{"graph", "draw a workflow's DAG (SVG, DOT, Mermaid) with run state and budget split", runGraph},
+		{"threads", "print the plot threads' ledger (overdue, due soon, open, resolved) as of a chapter", runThreads},
 		{"entities", "suggest the characters and places the manuscript is about (entities suggest)", runEntities},
 		{"eval", "evaluate retrieval (context), fact checks (checks) or entity suggestions (entities)", runEval},
 		{"init", "make a project (or add what an existing one lacks)", runInit},

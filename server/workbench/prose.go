@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/agent/monitor"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/runner"
@@ -193,6 +194,7 @@ model:
 	for _, f := range kept {
 		diags = append(diags, diagnostic(root, m, enc, text, f))
 	}
+	diags = append(diags, p.w.chapterThreadDiagnostics(ss, chapterOf(root, path, text), m, enc, text)...)
 	params := map[string]any{"uri": uri, "diagnostics": diags}
 	if version > 0 {
 		params["version"] = version
@@ -277,7 +279,10 @@ func (p *Prose) CodeActions(ctx context.Context, uri protocol.DocumentURI, rng p
 			out = append(out, protocol.CodeAction{Title: fmt.Sprintf("The text is the new truth: set %s = «%s» in %s from this chapter", f.Evidence.Key, doc.text[f.Start:f.End], f.Evidence.Path),
 				Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, Edit: e})
 		}
-		if outputHeader.MatchString(doc.text) {
+		if e, title := resolvedEdit(root, f); e != nil {
+			out = append(out, protocol.CodeAction{Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d}, IsPreferred: true, Edit: e})
+		}
+		if outputHeader.MatchString(doc.text) && f.Type != monitor.TypeThreadResolved {
 			quote := doc.text[f.Start:f.End]
 			out = append(out, protocol.CodeAction{Title: "Ask the model to fix this passage", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
 				Command: &protocol.Command{Title: "Ask the model to fix this passage", Command: cmdRetry, Arguments: []any{map[string]any{"uri": uri,
@@ -428,6 +433,9 @@ func (p *Prose) CodeLenses(uri protocol.DocumentURI) []protocol.CodeLens {
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg("")}},
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg("")}},
 			protocol.CodeLens{Range: top, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg("")}})
+	case st.Status == "approved" || st.Status == "frozen":
+		out = append(out, staleLenses(st, top, arg(""))...)
+		out = append(out, compareLens(st, top, arg)...)
 	}
 	return out
 }

@@ -61,7 +61,7 @@ var runnerCommands = map[string]bool{
 	cmdRetry: true, cmdEdit: true, cmdSelect: true, cmdFreeze: true, cmdUnfreeze: true,
 	cmdRestoreVersion: true, cmdPersist: true, cmdShowContext: true, cmdOpenOutput: true,
 	cmdBuild: true, cmdBuildAccept: true, cmdBuildReject: true, cmdDismiss: true, cmdSkip: true,
-	cmdCheckChapter: true,
+	cmdCheckChapter: true, cmdCompare: true,
 }
 
 // Workbench connects each project's session (store, runner, roles) to
@@ -546,6 +546,11 @@ func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any
 		}
 		w.show(p, true)
 		return map[string]any{"document": string(cache.FileURI(p))}, nil
+	case cmdCompare:
+		if err := needNode(); err != nil {
+			return nil, err
+		}
+		return w.compare(ctx, ss, f.Path, node, args)
 	case cmdOpenOutput:
 		if err := needNode(); err != nil {
 			return nil, err
@@ -658,6 +663,7 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⏭ Skip", Command: cmdSkip, Arguments: arg(n.Name.Name, "")}})
 		case st.Status == "approved":
+			out = append(out, staleLenses(st, r, arg(n.Name.Name, ""))...)
 			if a := n.Attr("persist"); a != nil {
 				out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "⤓ Persist", Command: cmdPersist, Arguments: arg(n.Name.Name, "")}})
 			}
@@ -716,6 +722,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 			fmt.Fprintf(&b, "| %s | %s%s | %d | %s |\n", src.Path, src.Level, stale, src.Tokens, mdCell(src.Reason))
 		}
 	}
+	b.WriteString(threadSection(ss, c.Chapter))
 	if len(c.Dropped) > 0 {
 		const max = 5
 		fmt.Fprintf(&b, "\nLeft out (%d):", len(c.Dropped))

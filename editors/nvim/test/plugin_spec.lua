@@ -119,7 +119,7 @@ local opts = {
 fc.setup(opts)
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
-  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowImport', 'FlowEntities', 'FlowMove' }
+  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare', 'FlowImport', 'FlowEntities', 'FlowMove' }
 for _, n in ipairs(names) do
   eq('user command :' .. n, vim.fn.exists(':' .. n), 2)
 end
@@ -206,6 +206,10 @@ done, ex = run('FlowBuildAccept keep act 2')
 eq(':FlowBuildAccept modification', ex and ex.arguments[1].text, 'keep act 2')
 done, ex = run('FlowRestore 3')
 eq(':FlowRestore version', ex and { ex.command, ex.arguments[1].version }, { 'flowcabal.restoreVersion', 3 })
+done, ex = run('FlowCompare 2')
+eq(':FlowCompare N sends the output version as text', ex and { ex.command, ex.arguments[1].text, ex.arguments[1].version }, { 'flowcabal.compare', 'v2', nil })
+done, ex = run('FlowCompare')
+eq(':FlowCompare alone leaves the version to the server', ex and { ex.command, ex.arguments[1].text }, { 'flowcabal.compare', nil })
 done, ex = run('FlowEdit')
 eq(':FlowEdit sends the buffer', ex and ex.arguments[1].text,
   table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n'))

@@ -341,6 +341,101 @@ async function main(): Promise<void> {
     return 'draft ran with model "writer-from-vscode-settings" (settings over flowcabal.toml)';
   });
 
+  // The author's loop: a source edited makes an output stale, a lens
+  // re-runs it, the two versions are compared in the diff editor, and a
+  // plot thread past due is warned of.
+  const openQuick = async (name: string, tab: string): Promise<void> => {
+    await runPalette(page, 'Notifications: Clear All Notifications');
+    await until('quick open', async () => {
+      await page.keyboard.press('Control+P');
+      return page.locator('.quick-input-widget .quick-input-box input').first().isVisible();
+    }, 20000);
+    await page.locator('.quick-input-widget .quick-input-box input').first().fill(name);
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: tab }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: tab }).waitFor();
+  };
+  const lensTexts = async (): Promise<string[]> => page.locator('.codelens-decoration a').allInnerTexts();
+
+  await step(page, 'stale-lens', async () => {
+    // The author adds a rule to the style guide every node is given, and saves.
+    await openQuick('meta/style-guide.md', 'style-guide.md');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Prefer short paragraphs in the drawing-room scenes.');
+    await page.keyboard.press('Control+S');
+    await until('the style guide saved', async () => !(await page.locator('.tab.active.dirty').count()));
+    await page.locator('.tab', { hasText: path.basename(file) }).first().click();
+    await page.mouse.move(5, 450);
+    const stale = await until('a stale lens naming the style guide', async () =>
+      (await lensTexts()).find((t) => t.includes('⚠ stale: meta/style-guide.md changed')));
+    if ((await lensTexts()).filter((t) => t.includes('Re-run')).length === 0) {
+      throw new Error(`no re-run lens beside "${stale}": ${(await lensTexts()).join(' · ')}`);
+    }
+    return `lens "${stale}"`;
+  });
+
+  await step(page, 'stale-rerun', async () => {
+    await page.locator('.codelens-decoration a', { hasText: 'Re-run' }).first().click();
+    const after = await until('premise at v2, no longer stale', async () => {
+      await page.locator('.tab', { hasText: path.basename(file) }).first().click().catch(() => undefined);
+      const all = await lensTexts();
+      const first = all.find((t) => /[✓⚠❄]/.test(t));
+      return first !== undefined && /v2/.test(first) && !/stale/.test(first) ? first : undefined;
+    }, 90000);
+    return `premise lens "${after}"`;
+  });
+
+  await step(page, 'compare-diff', async () => {
+    // The output document the re-run opened (in the explorer too, under .flowcabal/outputs).
+    await runPalette(page, 'Notifications: Clear All Notifications');
+    const outTab = page.locator('.tab', { hasText: 'premise.md' }).first();
+    if ((await outTab.count()) > 0) {
+      await outTab.click();
+    } else {
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'premise.md' }).first().dblclick();
+    }
+    await page.locator('.tab.active', { hasText: 'premise.md' }).waitFor();
+    await page.mouse.move(5, 450);
+    await until('the Compare lens on the output document', async () => (await lensTexts()).some((t) => t.includes('Compare with v1')));
+    await page.locator('.codelens-decoration a', { hasText: 'Compare with v1' }).first().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible' });
+    const tab = await until('the diff tab', async () => (await page.locator('.tab.active').innerText()).includes('v1 ↔ v2') ? (await page.locator('.tab.active').innerText()).trim() : undefined);
+    const right = await until('the v2 side saying what changed', async () => {
+      const t = (await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+      return t.includes('Since v1') && t.includes('content changed: meta/style-guide.md') ? t : undefined;
+    });
+    const left = (await page.locator('.monaco-diff-editor .editor.original .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    if (!left.includes('premise · v1') || !right.includes('premise · v2') || !/tokens: [\d,]+ in/.test(right)) {
+      throw new Error(`the sides do not name their versions and tokens: ${left.slice(0, 200)} | ${right.slice(0, 200)}`);
+    }
+    return `diff "${tab}"; ${right.split('\n').filter((l) => /Since|changed:|model:|tokens:/.test(l)).join(' / ')}`;
+  });
+
+  await step(page, 'overdue-thread-warning', async () => {
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'chapter-11.flow' }).first().click();
+    await page.locator('.tab.active', { hasText: 'chapter-11.flow' }).waitFor();
+    // Like an author: go to the next problem (F8), which shows it in place.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    const text = await until('the warning in the problem peek', async () => {
+      const w = page.locator('.marker-widget').first();
+      if (!(await w.isVisible().catch(() => false))) {
+        await page.keyboard.press('F8');
+        return undefined;
+      }
+      const t = (await w.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      return t.includes('The entail') ? t : undefined;
+    });
+    if (!text.includes('was due by chapter 9') || !text.includes('opened in chapter 3')) {
+      throw new Error(`the warning does not say when the thread was due and where it was opened: ${text}`);
+    }
+    return JSON.stringify(text.slice(0, 200));
+  });
+  await page.mouse.move(5, 450);
+  await page.keyboard.press('Escape');
+
   await step(page, 'graph-panel', async () => {
     await page.locator('.tab', { hasText: path.basename(file) }).first().click();
     await runPalette(page, 'FlowCabal: Show Workflow Graph');

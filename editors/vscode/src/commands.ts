@@ -17,8 +17,8 @@ export interface CommandSpec {
   readonly text: TextKind;
   /** Input box prompt when text is asked for. */
   readonly prompt?: string;
-  /** Asks for a version number. */
-  readonly version?: boolean;
+  /** Asks for a version number ('optional': an empty answer sends none). */
+  readonly version?: boolean | 'optional';
 }
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -38,7 +38,39 @@ export const COMMANDS: readonly CommandSpec[] = [
   { id: 'flowcabal.ui.buildReject', server: 'flowcabal.buildReject', text: 'optional', prompt: 'Why reject it? (optional)' },
   { id: 'flowcabal.ui.showContext', server: 'flowcabal.showContext', text: 'none' },
   { id: 'flowcabal.ui.checkChapter', server: 'flowcabal.checkChapter', text: 'none' },
+  {
+    id: 'flowcabal.ui.compare',
+    server: 'flowcabal.compare',
+    text: 'none',
+    version: 'optional',
+    prompt: 'Compare the current output with version (empty: the one before it)',
+  },
 ];
+
+/** What flowcabal.compare answers that the diff editor needs. */
+export interface CompareView {
+  left: string;
+  right: string;
+  title: string;
+  summary: string;
+}
+
+/** Reads flowcabal.compare's result; undefined when it is not one. */
+export function compareView(result: unknown): CompareView | undefined {
+  if (typeof result !== 'object' || result === null) {
+    return undefined;
+  }
+  const r = result as Record<string, unknown>;
+  if (typeof r.left !== 'string' || typeof r.right !== 'string' || r.left === '' || r.right === '') {
+    return undefined;
+  }
+  return {
+    left: r.left,
+    right: r.right,
+    title: typeof r.title === 'string' ? r.title : 'FlowCabal: compare',
+    summary: typeof r.summary === 'string' ? r.summary : '',
+  };
+}
 
 /** An LSP position (UTF-16 code units, which is what VS Code counts in). */
 export interface Position {

@@ -15,7 +15,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { importManuscript, registerPreviews, suggestEntities } from './author';
-import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
+import { COMMANDS, buildArgs, compareView, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
 import { GraphPanel } from './graph';
 import { slogLevel } from './loglevel';
 import { RunStatus, type ProgressValue } from './progress';
@@ -160,6 +160,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     try {
       const result = await c.sendRequest(ExecuteCommandRequest.type, { command, arguments: args, workDoneToken });
       showResult(command, result);
+      const view = command === 'flowcabal.compare' ? compareView(result) : undefined;
+      if (view !== undefined) {
+        // The two outputs in VS Code's diff editor; what changed in the
+        // injected context heads the newer side, and in a message.
+        await vscode.commands.executeCommand('vscode.diff', vscode.Uri.parse(view.left), vscode.Uri.parse(view.right), view.title);
+        void vscode.window.showInformationMessage(`FlowCabal: ${view.summary}`);
+      }
       return result;
     } catch (err) {
       const msg = errorMessage(command, err);
@@ -375,14 +382,21 @@ async function paletteCommand(spec: CommandSpec, run: (command: string, args: un
     text = editor?.document.getText();
   }
   if (spec.version) {
+    const optional = spec.version === 'optional';
     const answer = await vscode.window.showInputBox({
-      prompt: 'Version to restore',
-      validateInput: (v) => (parseVersion(v) === undefined ? 'a whole number from 1' : undefined),
+      prompt: spec.prompt ?? 'Version to restore',
+      validateInput: (v) => (parseVersion(v) === undefined && !(optional && v.trim() === '') ? 'a whole number from 1' : undefined),
     });
     if (answer === undefined) {
       return;
     }
     version = parseVersion(answer);
+    if (optional) {
+      // An output version travels as text ("v3"): "version" is the
+      // document's. None lets the server take the one before the current.
+      text = version === undefined ? undefined : `v${version}`;
+      version = undefined;
+    }
   }
   let args;
   try {

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, buildArgs, errorMessage, parseVersion, textFromInput, type CommandSpec } from '../src/commands';
+import { COMMANDS, buildArgs, compareView, errorMessage, parseVersion, textFromInput, type CommandSpec } from '../src/commands';
 
 const SERVER_COMMANDS = [
   'runNode', 'runWorkflow', 'runFrom', 'cancel', 'approve', 'retry', 'edit', 'freeze', 'unfreeze',
-  'restoreVersion', 'persist', 'build', 'buildAccept', 'buildReject', 'showContext', 'checkChapter',
+  'restoreVersion', 'persist', 'build', 'buildAccept', 'buildReject', 'showContext', 'checkChapter', 'compare',
 ].map((c) => `flowcabal.${c}`);
 
 test('every server command has a palette entry contributed in package.json', () => {
@@ -106,4 +106,12 @@ test('errorMessage keeps the server words', () => {
   );
   assert.equal(errorMessage('x', new Error('boom')), 'FlowCabal: x failed: boom');
   assert.equal(errorMessage('x', 'plain'), 'FlowCabal: x failed: plain');
+});
+
+test('a comparison result names the two sides for the diff editor', () => {
+  const v = compareView({ left: 'file:///p/.flowcabal/compare/w/draft.v1.md', right: 'file:///p/.flowcabal/compare/w/draft.v2.md', title: 'draft: v1 ↔ v2', summary: 'draft v1 → v2: context: 1 changed' });
+  assert.deepEqual(v, { left: 'file:///p/.flowcabal/compare/w/draft.v1.md', right: 'file:///p/.flowcabal/compare/w/draft.v2.md', title: 'draft: v1 ↔ v2', summary: 'draft v1 → v2: context: 1 changed' });
+  assert.equal(compareView({ left: 'file:///a' }), undefined);
+  assert.equal(compareView(null), undefined);
+  assert.equal(compareView('v1'), undefined);
 });

@@ -75,6 +75,7 @@ M.commands = {
   { user = 'FlowBuildReject', command = 'flowcabal.buildReject', text = 'optional', prompt = 'Reason (optional): ', desc = 'Reject the proposed build' },
   { user = 'FlowContext', command = 'flowcabal.showContext', node_arg = true, show = true, desc = 'Show the context injected for the node' },
   { user = 'FlowCheckChapter', command = 'flowcabal.checkChapter', desc = 'Ask the model to check this manuscript chapter' },
+  { user = 'FlowCompare', command = 'flowcabal.compare', output_version = true, desc = 'Compare the node output with version N (default: the one before) in a diff' },
 }
 
 local function notify(msg, level)
@@ -267,6 +268,9 @@ local function show_result(spec, result)
   if spec.quiet then
     return
   end
+  if spec.command == 'flowcabal.compare' and M.open_compare(result) then
+    return
+  end
   if result == nil or result == vim.NIL then
     notify(spec.command .. ' done')
     return
@@ -291,6 +295,24 @@ local function show_result(spec, result)
     end
   end
   notify(spec.command .. ' done')
+end
+
+--- Opens what flowcabal.compare answered: the two outputs side by side in
+--- a new tab, in diff mode (each headed by its model, settings, tokens and
+--- context; the newer by what changed since), and the summary as a
+--- message. Returns false when result is no comparison.
+function M.open_compare(result)
+  if type(result) ~= 'table' or type(result.left) ~= 'string' or type(result.right) ~= 'string' then
+    return false
+  end
+  vim.cmd('tabnew ' .. vim.fn.fnameescape(vim.uri_to_fname(result.left)))
+  vim.cmd('diffthis')
+  vim.cmd('rightbelow vsplit ' .. vim.fn.fnameescape(vim.uri_to_fname(result.right)))
+  vim.cmd('diffthis')
+  if type(result.summary) == 'string' then
+    notify(result.summary)
+  end
+  return true
 end
 
 function M.open_scratch(text, ft)
@@ -352,7 +374,18 @@ local function run_user_command(spec, cmdargs)
   if spec.node_arg and argstr ~= '' then
     fields.node = argstr
   end
-  if spec.version then
+  if spec.output_version then
+    -- An output version travels as text ("v3": "version" is the
+    -- document's); none lets the server take the one before the current.
+    if argstr ~= '' then
+      local v = tonumber((argstr:gsub('^v', '')))
+      if not v then
+        notify(spec.user .. ' takes an output version (a number), not ' .. argstr, vim.log.levels.ERROR)
+        return
+      end
+      fields.text = 'v' .. v
+    end
+  elseif spec.version then
     local v = tonumber(argstr)
     if not v then
       local input = vim.fn.input('Version to restore: ')
@@ -648,7 +681,7 @@ local function define_user_commands()
     local nargs = '?'
     if spec.text == 'required' or spec.text == 'optional' then
       nargs = '*'
-    elseif spec.text == 'buffer' or not (spec.node_arg or spec.version) then
+    elseif spec.text == 'buffer' or not (spec.node_arg or spec.version or spec.output_version) then
       nargs = 0
     end
     api.nvim_create_user_command(spec.user, function(cmdargs)
@@ -980,6 +1013,12 @@ function M.setup(opts)
   end
   augroup = api.nvim_create_augroup('flowcabal', { clear = true })
   define_user_commands()
+  -- A "Compare with vN" lens opens a diff here: the client runs it, not
+  -- the server alone.
+  vim.lsp.commands['flowcabal.compare'] = function(command, ctx)
+    local args = command.arguments and command.arguments[1] or {}
+    M.execute(ctx.bufnr, command.command, args, nil, { command = command.command })
+  end
 
   -- Filetype detection even under `-u NONE`, where ftdetect/ is not read.
   api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {

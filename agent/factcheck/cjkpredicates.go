@@ -1,0 +1,285 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Chinese predications of a place: where someone lives (住在…, 家住…) and
+// where they come from (原籍…, 本貫…人氏, 是…人氏, …人也). The value is
+// another entity, a place, so the check is not a string compare: a place
+// the text predicates of a character contradicts the declared one only
+// when neither names the other (大觀園 and 大觀園瀟湘館 agree) and no
+// declared location mentioned there is part of the declared value.
+
+// residenceKeys and originKeys are the fact keys of those values, folded
+// and lower case.
+var (
+	residenceKeys = wordSet("住处", "住所", "住址", "居所", "居处", "住", "家", "residence", "home", "lives", "address")
+	originKeys    = wordSet("原籍", "祖籍", "籍贯", "籍", "家乡", "故乡", "origin", "birthplace", "hometown")
+)
+
+// placePredicate is one marker of a place predication, folded.
+type placePredicate struct {
+	marker string
+	keys   map[string]bool
+	what   string
+}
+
+var placePredicates = []placePredicate{
+	{"住在", residenceKeys, "lives in"},
+	{"住于", residenceKeys, "lives in"},
+	{"家住", residenceKeys, "lives in"},
+	{"住的是", residenceKeys, "lives in"},
+	{"原籍", originKeys, "comes from"},
+	{"祖籍", originKeys, "comes from"},
+	{"本贯", originKeys, "comes from"},
+	{"籍贯", originKeys, "comes from"},
+}
+
+// placeStop ends a predicated place: punctuation, and the words that
+// follow a place (中, 里, 的, 人氏).
+func placeStop(r rune) bool {
+	return !isCJK(r) || strings.ContainsRune("中里内的人，。、；：！？了也", r)
+}
+
+// checkCJKPlaces finds places predicated of a character against the
+// declared residence or origin.
+func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
+	if !d.cjk || len(k.ents) == 0 {
+		return nil
+	}
+	eff := k.effMentions(d)
+	var out []Finding
+	rs := d.frunes
+	for i := range rs {
+		for _, pp := range placePredicates {
+			mr := []rune(pp.marker)
+			if i+len(mr) > len(rs) || string(rs[i:i+len(mr)]) != pp.marker {
+				continue
+			}
+			start := i + len(mr)
+			end := start
+			for end < len(rs) && end-start < 10 && !placeStop(rs[end]) {
+				end++
+			}
+			if end-start < 2 {
+				continue
+			}
+			if f, ok := k.judgeCJKPlace(d, eff, d.roff[i], d.roff[start], d.roff[end], pp); ok {
+				out = append(out, f)
+			}
+		}
+		// "是揚州人氏", "乃姑蘇人也": the place before 人氏 or 人也,
+		// after a copula.
+		if i+2 <= len(rs) && (string(rs[i:i+2]) == "人氏" || string(rs[i:i+2]) == "人也") {
+			for _, cop := range []string{"是", "乃", "系", "为"} {
+				j := i - 1
+				for j >= 0 && i-j <= 10 && string(rs[j]) != cop && !placeStop(rs[j]) {
+					j--
+				}
+				if j >= 0 && string(rs[j]) == cop && i-j-1 >= 2 {
+					pp := placePredicate{cop, originKeys, "comes from"}
+					if f, ok := k.judgeCJKPlace(d, eff, d.roff[j], d.roff[j+1], d.roff[i], pp); ok {
+						out = append(out, f)
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end int, pp placePredicate) (Finding, bool) {
+	keyOf := func(e *entInfo) (string, string) {
+		for key, v := range d.factsOf(e) {
+			if pp.keys[strings.ToLower(string(k.foldRunes(key)))] {
+				return key, v
+			}
+		}
+		return "", ""
+	}
+	has := func(e *entInfo) bool { key, _ := keyOf(e); return key != "" && e.person }
+	e := k.cjkHolder(d, eff, marker, 24, has)
+	if e == nil {
+		if d.inQuote(marker) {
+			e = k.cjkSpeaker(d, eff, marker)
+		}
+		if e == nil || !has(e) {
+			return Finding{}, false
+		}
+	}
+	key, declared := keyOf(e)
+	place := string(k.foldRunes(d.text[start:end]))
+	decl := string(k.foldRunes(declared))
+	if strings.Contains(decl, place) || strings.Contains(place, decl) {
+		return Finding{}, false
+	}
+	// The character's own file says they live there too (黛玉 "住進大觀
+	// 園" beside the residence 瀟湘館): the two are not at odds.
+	if livesThere(string(k.foldRunes(e.e.Description)), place) {
+		return Finding{}, false
+	}
+	// The place must be one: a declared location, or a name with a
+	// place's ending (州, 府, 山…).
+	located := false
+	for _, mi := range d.mentionsIn(start, end) {
+		m := d.mentions[mi]
+		if m.end > end {
+			continue
+		}
+		for _, le := range m.ents {
+			if le.person {
+				continue
+			}
+			located = true
+			// A location the declared value names (瀟湘館 inside
+			// 大觀園瀟湘館) agrees with it.
+			for _, n := range append([]string{le.e.Name}, le.e.Aliases...) {
+				if f := string(k.foldRunes(n)); f != "" && strings.Contains(decl, f) {
+					return Finding{}, false
+				}
+			}
+			// The location's file names the declared place (大觀園's
+			// description lists 瀟湘館).
+			if strings.Contains(string(k.foldRunes(le.e.Description)), decl) {
+				return Finding{}, false
+			}
+		}
+	}
+	last, _ := utf8.DecodeLastRuneInString(place)
+	if !located && !placeEnding(last) {
+		return Finding{}, false
+	}
+	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
+	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
+	f.Suggestion = declared
+	return f, true
+}
+
+// livesThere reports whether text (folded) says someone lives at place:
+// 住 at most four characters before it (住进大观园, 住在园中的潇湘馆).
+func livesThere(text, place string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], place)
+		if j < 0 {
+			return false
+		}
+		lead := []rune(text[:i+j])
+		if k := slices.Index(lead[max(0, len(lead)-4):], '住'); k >= 0 {
+			return true
+		}
+		i += j + len(place)
+	}
+}
+
+// cjkCopulas stand between a holder and a predicated value (folded).
+var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系"}
+
+// checkCJKValueSwaps finds a value declared of one entity predicated of
+// another with a copula: "沙悟淨，汝本是天蓬元帥" gives 沙悟淨 the 前身 that
+// 豬八戒's file declares, while 沙悟淨's own 前身 is 捲簾大將. A value is
+// an entity here (a former self, a master, a mountain), so it is found
+// by the other entity that holds it, not by its wording.
+func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
+	if !d.cjk || len(k.ents) == 0 {
+		return nil
+	}
+	type held struct {
+		e        *entInfo
+		key, val string
+	}
+	byValue := map[string][]held{}
+	for _, e := range k.ents {
+		for key, v := range d.factsOf(e) {
+			f := string(k.foldRunes(strings.TrimSpace(v)))
+			if utf8.RuneCountInString(f) < 3 || !allCJK([]rune(f)) || strings.EqualFold(key, "status") {
+				continue
+			}
+			byValue[f] = append(byValue[f], held{e, key, v})
+		}
+	}
+	if len(byValue) == 0 {
+		return nil
+	}
+	var eff []effMention
+	var out []Finding
+	ft := string(d.frunes)
+	for val, holders := range byValue {
+		for i := 0; ; {
+			j := strings.Index(ft[i:], val)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(val)
+			// The copula right before the value.
+			lead := ft[:at]
+			cop := ""
+			for _, c := range cjkCopulas {
+				if strings.HasSuffix(lead, c) {
+					cop = c
+					break
+				}
+			}
+			if cop == "" {
+				continue
+			}
+			// The value ends its clause ("汝本是天蓬元帥。", "…是也"): a
+			// value followed by 的 or by more of a name is part of
+			// something else (是王夫人的親戚, 是邢夫人岫煙陪著).
+			if next, _ := utf8.DecodeRuneInString(ft[i:]); i < len(ft) && isCJK(next) && next != '也' {
+				continue
+			}
+			ri := utf8.RuneCountInString(ft[:at])
+			start, end := d.roff[ri], d.roff[ri+utf8.RuneCountInString(val)]
+			copStart := d.roff[ri-utf8.RuneCountInString(cop)]
+			if eff == nil {
+				eff = k.effMentions(d)
+			}
+			h := k.cjkHolder(d, eff, copStart, 24, func(e *entInfo) bool { return e.person })
+			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) || !k.topicOf(d, eff, h, copStart) {
+				continue
+			}
+			for _, x := range holders {
+				own, ok := d.factsOf(h)[x.key]
+				if !ok || strings.Contains(string(k.foldRunes(own)), val) {
+					continue
+				}
+				f := k.cjkFactFinding(d, h, start, end, x.key, own, 0.7)
+				f.Message = fmt.Sprintf("the text makes “%s” %s's %s, but that is %s's; %s's %s is “%s” as of chapter %d", d.text[start:end], h.e.Name, x.key, x.e.e.Name, h.e.Name, x.key, own, d.chapter)
+				f.Suggestion = own
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return a.Start - b.Start })
+	return out
+}
+
+// topicOf reports whether the latest mention of h before the copula at p
+// is the copula's subject: right before it with at most two adverbs
+// between ("沙悟淨本是"), or addressed and then called 汝 or 你
+// ("沙悟淨，汝本是"). A name a clause earlier ("行者急回頭上望，原來是")
+// is not.
+func (k *Knowledge) topicOf(d *doc, eff []effMention, h *entInfo, p int) bool {
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > p || m.ent != h {
+			continue
+		}
+		gap := []rune(d.text[m.end:p])
+		switch {
+		case len(gap) <= 2 && !slices.ContainsFunc(gap, func(r rune) bool { return !isCJK(r) }):
+			return true
+		case len(gap) == 2 && strings.ContainsRune("，,", gap[0]) && strings.ContainsRune("汝你爾尔", gap[1]):
+			return true
+		}
+		return false
+	}
+	return false
+}

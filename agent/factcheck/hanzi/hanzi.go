@@ -1,0 +1,253 @@
+// Package hanzi says which Chinese characters a writer may put for one
+// another: characters that share a reading (what a pinyin input method
+// offers side by side) and characters that look alike (what a brush, a
+// scan or a hurried eye confuses). Its data come from Unicode's Unihan
+// database and from go-pinyin's dictionary, itself made from Unihan
+// (see data/NOTICE and the gen_*.go generators); the tables are decoded on
+// first use, once per process, and read-only after that.
+package hanzi
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+//go:embed data/pinyin.txt.gz
+var pinyinGz []byte
+
+// readings maps a CJK character to the ids of its toneless pinyin
+// syllables. It is decoded once per process and read-only after that.
+var readings = sync.OnceValue(decodeReadings)
+
+func decodeReadings() map[rune][]uint16 {
+	m := make(map[rune][]uint16, 40000)
+	zr, err := gzip.NewReader(bytes.NewReader(pinyinGz))
+	if err != nil {
+		return m
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	id := uint16(0)
+	for sc.Scan() {
+		_, chars, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		id++
+		for _, r := range chars {
+			m[r] = append(m[r], id)
+		}
+	}
+	return m
+}
+
+//go:embed data/phonetic.txt.gz
+var phoneticGz []byte
+
+// phonetic is what Unihan says of a character's shape (gen_phonetic.go):
+// the kPhonetic classes it belongs to and its stroke count.
+type phonetic struct {
+	classes []uint16
+	strokes int
+}
+
+// phoneticOf maps CJK characters to their phonetic data. Characters built
+// on one phonetic element with nearly as many strokes (僧 增, 賬 帳) look
+// alike; a class alone is too wide (者 都 賭 share one).
+var phoneticOf = sync.OnceValue(decodePhonetic)
+
+func decodePhonetic() map[rune]*phonetic {
+	m := make(map[rune]*phonetic, 20000)
+	zr, err := gzip.NewReader(bytes.NewReader(phoneticGz))
+	if err != nil {
+		return m
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 {
+			continue
+		}
+		id, err := strconv.Atoi(f[0])
+		if err != nil {
+			continue
+		}
+		for _, cs := range f[1:] {
+			r, size := utf8.DecodeRuneInString(cs)
+			n, _ := strconv.Atoi(cs[size:])
+			p := m[r]
+			if p == nil {
+				p = &phonetic{strokes: n}
+				m[r] = p
+			}
+			p.classes = append(p.classes, uint16(id))
+		}
+	}
+	return m
+}
+
+// maxStrokeGap is how far apart in strokes two characters of one
+// phonetic class may be and still look alike.
+const maxStrokeGap = 1
+
+// confusableGroups are characters that look alike: a slip of the brush or
+// of character recognition turns one into another.
+var confusableGroups = []string{
+	"王玉主", "己已巳", "未末", "土士", "日曰", "人入八", "大太犬天夭", "戊戌戍", "贝见", "鸟乌",
+	"刀力", "千干于", "木本术", "目自白", "甲由申田", "毛手", "今令", "候侯", "拔拨", "ㄦ儿几",
+	"壶壸", "裸祼", "祟崇", "赢嬴羸", "汩汨", "冶治", "史吏", "免兔", "析折", "炙灸", "茶荼", "钓钩",
+	"徒徙", "锡赐", "辩辨辫瓣", "溃愦", "衷哀衰", "书韦", "午牛", "勿匆", "母毋", "爪瓜", "凡丸",
+	"己巳", "子孑孓", "问间", "晴睛", "清请情", "旦且", "丐丏", "兵乒乓", "宇字", "官宫", "享亨",
+}
+
+var confusable = sync.OnceValue(func() map[[2]rune]bool {
+	m := map[[2]rune]bool{}
+	for _, g := range confusableGroups {
+		rs := []rune(g)
+		for _, a := range rs {
+			for _, b := range rs {
+				if a != b {
+					m[[2]rune{a, b}] = true
+				}
+			}
+		}
+	}
+	return m
+})
+
+// Similar reports whether a typist could put b for a: they sound
+// alike (an input-method slip, tones aside) or look alike. It is wide, for
+// comparing text against declared names, where the manuscript's counts
+// then judge; [Near] is the narrow measure.
+func Similar(a, b rune) bool {
+	return Near(a, b) || LookAlike(a, b)
+}
+
+// Near reports whether b is a's sound-alike, a well-known confusion, or
+// built on a's phonetic element with nearly as many strokes (僧 增). It
+// compares names of the text with names of the text (continuity), where
+// no declared entity or count says which form is right: the four-corner
+// neighbours are too many there (贾蔷 贾蓉 are two people).
+func Near(a, b rune) bool {
+	if SoundAlike(a, b) || confusable()[[2]rune{a, b}] {
+		return true
+	}
+	pa, pb := phoneticOf()[a], phoneticOf()[b]
+	return pa != nil && pb != nil && abs(pa.strokes-pb.strokes) <= maxStrokeGap && sharesClass(pa, pb)
+}
+
+// SoundAlike reports whether a and b share a toneless reading.
+func SoundAlike(a, b rune) bool {
+	ra, rb := readings()[a], readings()[b]
+	for _, x := range ra {
+		for _, y := range rb {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Homophone reports whether a and b have the same usual reading, tone
+// included: what a pinyin input method offers side by side (紅 洪).
+func Homophone(a, b rune) bool {
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	return sa != nil && sb != nil && sa.reading != "" && sa.reading == sb.reading
+}
+
+// LookAlike reports whether b could be misread or miswritten for a:
+// the same four corners and nearly as many strokes (王 玉, 空 室), one
+// phonetic element and nearly as many strokes (僧 增), b is a without its
+// radical (藏 臧), or the pair is a well-known confusion.
+func LookAlike(a, b rune) bool {
+	if confusable()[[2]rune{a, b}] {
+		return true
+	}
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	// The same four corners (王 玉). Three of four with the same radical
+	// (怡 恰) was tried: after folding to simplified it also pairs 李 and
+	// 杀, 宝 and 宋, and the false alarms outweighed the finds.
+	if sa != nil && sb != nil && sa.four != "" && sa.four == sb.four && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
+		return true
+	}
+	pa, pb := phoneticOf()[a], phoneticOf()[b]
+	if pa == nil || pb == nil || !sharesClass(pa, pb) {
+		return false
+	}
+	if abs(pa.strokes-pb.strokes) <= maxStrokeGap {
+		return true
+	}
+	// a's phonetic element written alone, its radical dropped (藏 臧): the
+	// strokes beside a's radical are all of b's. Not the other way: a
+	// radical added to a name's character makes a word of its own too
+	// often (王 匡, 山 仙).
+	return sa != nil && int(sa.residual) == pb.strokes
+}
+
+func sharesClass(pa, pb *phonetic) bool {
+	for _, x := range pa.classes {
+		for _, y := range pb.classes {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+//go:embed data/shape.txt.gz
+var shapeGz []byte
+
+// shape is what Unihan says of a character's look and usual reading
+// (gen_shape.go).
+type shape struct {
+	four            string // four-corner code, 4 digits; "" when unknown
+	total, residual int16  // strokes in all and beside the radical
+	reading         string // first Mandarin reading with its tone; "" when unknown
+}
+
+// shapeOf maps CJK characters of the basic plane to their shape data.
+var shapeOf = sync.OnceValue(decodeShapes)
+
+func decodeShapes() map[rune]*shape {
+	m := make(map[rune]*shape, 27000)
+	zr, err := gzip.NewReader(bytes.NewReader(shapeGz))
+	if err != nil {
+		return m
+	}
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 5 {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(f[0])
+		total, _ := strconv.Atoi(f[2])
+		_, residual, _ := strings.Cut(f[3], ".")
+		rr, _ := strconv.Atoi(residual)
+		s := &shape{four: f[1], total: int16(total), residual: int16(rr), reading: f[4]}
+		if s.four == "-" {
+			s.four = ""
+		}
+		if s.reading == "-" {
+			s.reading = ""
+		}
+		m[r] = s
+	}
+	return m
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

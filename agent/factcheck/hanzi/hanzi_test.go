@@ -1,0 +1,46 @@
+package hanzi
+
+import "testing"
+
+// TestPairs: what the tables say of pairs authors and typists confuse,
+// and of pairs they do not; folded (simplified) and traditional alike.
+func TestPairs(t *testing.T) {
+	for _, tc := range []struct {
+		a, b                                  rune
+		sound, homophone, look, near, similar bool
+	}{
+		{'红', '洪', true, true, false, true, true},     // hóng, hóng
+		{'刘', '柳', true, false, false, true, true},    // liú, liǔ
+		{'玉', '王', false, false, true, true, true},    // a confusion, and the same four corners
+		{'空', '室', false, false, true, false, true},   // the same four corners only
+		{'藏', '臧', false, false, true, false, true},   // 藏 without its radical
+		{'臧', '藏', false, false, false, false, false}, // a radical added is a word of its own
+		{'僧', '增', false, false, true, true, true},    // one phonetic element
+		{'贾', '宝', false, false, false, false, false},
+	} {
+		got := [5]bool{SoundAlike(tc.a, tc.b), Homophone(tc.a, tc.b), LookAlike(tc.a, tc.b), Near(tc.a, tc.b), Similar(tc.a, tc.b)}
+		want := [5]bool{tc.sound, tc.homophone, tc.look, tc.near, tc.similar}
+		if got != want {
+			t.Errorf("%c %c: sound, homophone, look, near, similar = %v, want %v", tc.a, tc.b, got, want)
+		}
+	}
+}
+
+// BenchmarkDecode measures the one-time cost of each table.
+func BenchmarkDecode(b *testing.B) {
+	b.Run("pinyin", func(b *testing.B) {
+		for b.Loop() {
+			decodeReadings()
+		}
+	})
+	b.Run("phonetic", func(b *testing.B) {
+		for b.Loop() {
+			decodePhonetic()
+		}
+	})
+	b.Run("shape", func(b *testing.B) {
+		for b.Loop() {
+			decodeShapes()
+		}
+	})
+}

@@ -1,0 +1,123 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEnglishFactConstructions: facts stated in constructions beyond a
+// copula and a number with its noun. Each case names the construction
+// and the finding's text ("" for none).
+func TestEnglishFactConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/denisov.md": "---\nname: Vasíli Denísov\naliases: [Denísov, Váska]\nkind: character\n" +
+			"facts: { rank: lieutenant colonel, age: 40 }\n---\n",
+		"entities/characters/karataev.md": "---\nname: Platón Karatáev\naliases: [Karatáev]\nkind: character\nfacts: { age: about fifty }\n---\n",
+		"entities/characters/pierre.md": "---\nname: Pierre Bezúkhov\naliases: [Pierre]\nkind: character\ngender: m\n" +
+			"facts: { income: five hundred thousand rubles a year }\n---\n",
+		"entities/locations/bald-hills.md": "---\nname: Bald Hills\nkind: location\nfacts: { distance_from_smolensk: forty miles east }\n---\n",
+		"entities/locations/smolensk.md":   "---\nname: Smolénsk\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"rank before a name declared without it", "“I’m Major Denísov,” he said.", "Major"},
+		{"the declared rank before the name", "“I’m Colonel Denísov,” he said.", ""},
+		{"a post, not a rank", "The squadron commander Denísov rode up.", ""},
+		{"age after must have been", "Platón Karatáev must have been thirty, judging by his stories.", "thirty"},
+		{"age within the declared range", "Karatáev must have been fifty, judging by his stories.", ""},
+		{"income the noun amounts to", "Since he had come into an income which was said to amount to fifty thousand rubles a year, Pierre felt poorer.", "fifty thousand rubles a year"},
+		{"a cost is no income", "His Moscow estate, which had cost him eighty thousand rubles a year, brought nothing to Pierre.", ""},
+		{"distance to an accented place", "Bald Hills lay ninety miles east from Smolénsk.", "ninety miles east"},
+	} {
+		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestChineseFactConstructions: ages, residences and origins predicated
+// in Chinese, against declared values of the kind they are (a number of
+// years, a place).
+func TestChineseFactConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/liu.md": "---\nname: 劉姥姥\nkind: character\n" +
+			"progressions:\n  - { chapter: 6, facts: { 年紀: 七十五歲 } }\n---\n",
+		"entities/characters/jiamu.md": "---\nname: 賈母\naliases: [老太太]\nkind: character\n" +
+			"progressions:\n  - { chapter: 71, facts: { 年紀: 八十歲 } }\n  - { chapter: 110, facts: { 年紀: 八十三歲 } }\n---\n",
+		"entities/characters/daiyu.md": "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { 住處: 大觀園瀟湘館, 原籍: 蘇州 }\n---\n" +
+			"第二十三回住進大觀園，選了瀟湘館。\n",
+		"entities/characters/yucun.md":  "---\nname: 賈雨村\naliases: [雨村]\nkind: character\nfacts: { 官職: 知縣 }\n---\n",
+		"entities/characters/bajie.md":  "---\nname: 豬八戒\nkind: character\nfacts: { 前身: 天蓬元帥 }\n---\n",
+		"entities/characters/sha.md":    "---\nname: 沙悟淨\nkind: character\nfacts: { 前身: 捲簾大將 }\n---\n",
+		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { 前身: 石猴 }\n---\n",
+		"entities/locations/ningguo.md": "---\nname: 寧國府\nkind: location\n---\n",
+		"entities/locations/daguan.md":  "---\nname: 大觀園\nkind: location\n---\n",
+		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\n" +
+			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		ch         int
+		want       string
+	}{
+		{"an age after 年方", "只有一女，乳名喚作英蓮，年方五歲。", 1, "五歲"},
+		{"a classical range", "那英蓮年方十三歲。", 4, ""},
+		{"the speaker's own age", "劉姥姥忙立身答道：「我今年八十五了。」", 6, "八十五"},
+		{"an age between two stated ones", "賈母道：「我今年八十一歲的人了。」", 88, ""},
+		{"an age to come", "奉養老太太到一百歲的時候。", 88, ""},
+		{"a residence", "原來黛玉住在寧國府中。", 83, "寧國府"},
+		{"the part of a residence", "原來黛玉住在大觀園中。", 83, ""},
+		{"an origin after a copula", "黛玉本是揚州人氏。", 83, "揚州"},
+		{"the declared origin", "黛玉本是蘇州人氏。", 83, ""},
+		{"an office before the name", "只見知府賈雨村進來。", 3, "知府"},
+		{"an office predicated", "雨村便補授了知府。", 3, "知府"},
+		{"someone else's office", "雨村見了那知府，便說起舊事。", 3, ""},
+		{"another's value, addressed", "如來道：「沙悟淨，汝本是天蓬元帥。」", 100, "天蓬元帥"},
+		{"another's value, as subject", "沙悟淨本是天蓬元帥。", 100, "天蓬元帥"},
+		{"the one who holds it", "豬八戒本是天蓬元帥。", 100, ""},
+		{"a clause between", "行者急回頭上望，原來是天蓬元帥。", 100, ""},
+		{"part of something else", "沙悟淨是天蓬元帥的兄弟。", 100, ""},
+	} {
+		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestEnglishPlaceConstructions: a residence or origin predicated of a
+// sentence's subject, against the declared place; a move narrated in a
+// chapter the file does not date is the story, not a contradiction.
+func TestEnglishPlaceConstructions(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/nicholas.md": "---\nname: Nicholas Rostóv\naliases: [Nicholas]\nkind: character\nfacts: { home: Moscow, origin: Moscow }\n" +
+			"progressions:\n  - { chapter: 344, facts: { home: Bald Hills } }\n---\n",
+		"entities/characters/mary.md":      "---\nname: Princess Mary\nkind: character\n---\n",
+		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\n---\n",
+		"entities/locations/bald-hills.md": "---\nname: Bald Hills\nkind: location\n---\n",
+		"entities/locations/moscow.md":     "---\nname: Moscow\nkind: location\n---\nThe old capital; the Rostóvs' house on the Povarskáya.\n",
+		"entities/locations/povarskaya.md": "---\nname: Povarskáya\nkind: location\n---\nA street of Moscow.\n",
+		"entities/locations/voronezh.md":   "---\nname: Vorónezh\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		ch         int
+		want       string
+	}{
+		{"a move in the chapter the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Otrádnoe with his wife.", 344, "Otrádnoe"},
+		{"the move the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Bald Hills with his wife.", 344, ""},
+		{"a move the file does not date", "At the beginning of winter Nicholas moved to Otrádnoe.", 200, ""},
+		{"a residence", "Nicholas lived at Otrádnoe then.", 200, "Otrádnoe"},
+		{"a place inside the declared one", "Nicholas lived in Povarskáya then.", 200, ""},
+		{"an origin", "Nicholas, a native of Vorónezh, came in.", 200, "Vorónezh"},
+		{"the declared origin", "Nicholas, a native of Moscow, came in.", 200, ""},
+		{"someone else's sentence", "Pierre told her that Nicholas lived at Otrádnoe.", 200, ""},
+	} {
+		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
