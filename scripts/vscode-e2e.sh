@@ -175,6 +175,35 @@ node draft {
 }
 FLOW
 
+# For the author steps: a workflow naming an entity at each level (inlay
+# hints, the call hierarchy, the explorer rename) and a manuscript to
+# import whose chapters (a prologue, 98, 99) leave the sample's alone.
+cat >"$ws/workflows/rename.flow" <<'FLOW'
+node 甲 {
+  user """
+    𝄞 一句：{{@entities/locations/meryton:L0}}
+    概要：{{@entities/locations/meryton:L1}}
+    全文：{{@entities/locations/meryton}}
+  """
+}
+
+node 乙 {
+  user """
+    從 {{甲}} 寫起。
+  """
+}
+FLOW
+mkdir -p "$ws/import"
+{
+  printf '楔子\n\n開場一句話 𝄞 𠀀。\n\n'
+  for n in 九十八 九十九; do
+    printf '第%s回　開卷\n\n' "$n"
+    for _ in 1 2 3 4 5 6; do
+      printf '𝄞賈寶玉進來了。寶玉笑道：“好。”黛玉道：“去罷。”林黛玉聽了，便往大觀園來。寶玉說：“妹妹。”黛玉笑道：“是。”\n\n'
+    done
+  done
+} >"$ws/import/書.txt"
+
 cs=$cs_dir/node_modules/code-server
 cfg=$work/code-server
 mkdir -p "$cfg/data/User" "$cfg/ext"

@@ -22,6 +22,7 @@ var commands = []string{
 	"flowcabal.unfreeze", "flowcabal.restoreVersion", "flowcabal.persist", "flowcabal.build",
 	"flowcabal.buildAccept", "flowcabal.buildReject", "flowcabal.showContext",
 	"flowcabal.select", "flowcabal.openOutput", "flowcabal.dismiss", "flowcabal.skip", "flowcabal.checkChapter", "flowcabal.compare", cmdFixAll,
+	cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities, CmdAddEntity,
 }
 
 // cmdFixAll applies source.fixAll to a document through workspace/applyEdit
@@ -40,6 +41,16 @@ type CommandArgs struct {
 	Position *protocol.Position   `json:"position,omitempty"`
 	Text     string               `json:"text,omitempty"`
 	Version  *int32               `json:"version,omitempty"`
+
+	// The project commands' arguments (see project_command.go).
+	NewURI   protocol.DocumentURI `json:"newUri,omitempty"`
+	Files    []string             `json:"files,omitempty"`
+	Names    []string             `json:"names,omitempty"`
+	DryRun   bool                 `json:"dryRun,omitempty"`
+	Force    bool                 `json:"force,omitempty"`
+	Encoding string               `json:"encoding,omitempty"`
+	Plan     string               `json:"plan,omitempty"`
+	Kind     string               `json:"kind,omitempty"`
 }
 
 // ErrNotAvailable is what a CommandRunner returns for a command it does not
@@ -84,6 +95,10 @@ type Editor interface {
 	ShowDocument(ctx context.Context, uri protocol.DocumentURI, takeFocus bool) (bool, error)
 	// ApplyEdit asks the client to apply an edit.
 	ApplyEdit(ctx context.Context, label string, e *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResponse, error)
+	// ApplyDocumentChanges asks the client to apply text edits and file
+	// operations, in order, as one edit; it fails before asking when the
+	// client cannot apply them all.
+	ApplyDocumentChanges(ctx context.Context, label string, changes []DocumentChange) (*protocol.ApplyWorkspaceEditResponse, error)
 	// Call sends a request (window/workDoneProgress/create, …).
 	Call(ctx context.Context, method string, params, result any) error
 	// Notify sends a notification ($/progress, …).
@@ -104,6 +119,10 @@ func (e editor) ShowDocument(ctx context.Context, uri protocol.DocumentURI, take
 
 func (e editor) ApplyEdit(ctx context.Context, label string, ed *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResponse, error) {
 	return e.s.applyEdit(ctx, label, ed)
+}
+
+func (e editor) ApplyDocumentChanges(ctx context.Context, label string, changes []DocumentChange) (*protocol.ApplyWorkspaceEditResponse, error) {
+	return e.s.applyDocumentChanges(ctx, label, changes)
 }
 
 func (e editor) Call(ctx context.Context, method string, params, result any) error {
@@ -135,6 +154,9 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	var args CommandArgs
 	if err := json.Unmarshal(raw, &args); err != nil || args.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument must be an object with a \"uri\"", p.Command))
+	}
+	if projectCommand(p.Command) {
+		return s.executeProjectCommand(ctx, p.Command, args)
 	}
 	if strings.HasSuffix(string(args.URI), ".md") && s.opts.Commands != nil {
 		// A decision taken on an output document (approve, retry, keep

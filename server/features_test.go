@@ -508,7 +508,7 @@ func TestInlayHints(t *testing.T) {
 			files["workflows/a.flow"] = text
 			s := start(t, files, func(srv *Server) {
 				if tc.exact {
-					srv.opts.LevelTokens = func(_ *cache.Snapshot, path, level string) (int, bool) {
+					srv.opts.LevelTokens = func(_ *cache.Snapshot, path, level string, _ func()) (int, bool) {
 						return map[string]int{"L1": 7, "L2": 30}[level], path == "meta/style-guide"
 					}
 				}

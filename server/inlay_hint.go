@@ -27,7 +27,7 @@ func (s *Server) inlayHint(ctx context.Context, p *inlayHintParams) ([]source.In
 	}
 	var exact func(path, level string) (int, bool)
 	if lt := s.opts.LevelTokens; lt != nil {
-		exact = func(path, level string) (int, bool) { return lt(snap, path, level) }
+		exact = func(path, level string) (int, bool) { return lt(snap, path, level, s.refreshInlayHints) }
 	}
 	hs, err := source.InlayHints(snap, f, p.Range, exact, s.sourceOptions())
 	return hs, featureError(err)

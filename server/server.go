@@ -71,8 +71,9 @@ type Options struct {
 	// of the levels the store holds), for the inlay hints; it must answer
 	// from what is at hand, never call a model or wait. Nil, or ok false,
 	// leaves the snapshot's estimate (the full text's size) where there
-	// is one.
-	LevelTokens func(snap *cache.Snapshot, path, level string) (n int, ok bool)
+	// is one. refresh asks the editor to ask for the hints again, for a
+	// count that was not at hand and will be.
+	LevelTokens func(snap *cache.Snapshot, path, level string, refresh func()) (n int, ok bool)
 	// Diagnostics adds diagnostics to an open workflow's (plot threads
 	// overdue at the chapter it writes); it must answer from what is at
 	// hand. Nil adds none.
@@ -120,6 +121,7 @@ type Server struct {
 	compactOutline bool // initializationOptions.outline = "nodes"
 	hoverLinks     bool // the client renders Markdown links in hovers
 	inlayHints     bool // initializationOptions.inlayHints is not false
+	inlay          inlayRefresh
 	enc            workflowlang.Encoding
 	ws             *cache.Workspace
 	inflight       map[string]context.CancelFunc

@@ -92,6 +92,7 @@ func (s *Server) didChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 		}
 	}
 	snap, dirty := s.workspace().FilesChanged(p.Changes)
+	s.knowledgeChanged(p.Changes)
 	if len(dirty) == 0 {
 		return nil
 	}

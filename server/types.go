@@ -51,7 +51,8 @@ type clientCapabilities struct {
 	Workspace struct {
 		ApplyEdit     bool `json:"applyEdit"`
 		WorkspaceEdit struct {
-			DocumentChanges bool `json:"documentChanges"`
+			DocumentChanges    bool     `json:"documentChanges"`
+			ResourceOperations []string `json:"resourceOperations"`
 		} `json:"workspaceEdit"`
 		DidChangeWatchedFiles struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
@@ -62,6 +63,9 @@ type clientCapabilities struct {
 		SemanticTokens struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"semanticTokens"`
+		InlayHint struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"inlayHint"`
 		WorkspaceFolders bool `json:"workspaceFolders"`
 	} `json:"workspace"`
 	TextDocument struct {

@@ -113,6 +113,9 @@ type Session struct {
 	hasher runner.FileHasher
 	// threads are the plot threads, read on demand (threads.go).
 	threads threadCache
+	// levels indexes snap's resources by path, with their counts per
+	// level, for the inlay hints (level_tokens.go).
+	levels levelIndex
 }
 
 type activeRun struct {

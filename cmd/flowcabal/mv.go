@@ -54,7 +54,7 @@ func runMv(ctx context.Context, env *cliEnv, args []string) int {
 	plan, err := planMove(fl.Arg(0), fl.Arg(1))
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal mv: %v\n", err)
-		var r *refusal
+		var r *source.MoveRefusal
 		if errors.As(err, &r) {
 			return exitFindings
 		}
@@ -87,14 +87,6 @@ func runMv(ctx context.Context, env *cliEnv, args []string) int {
 	return exitOK
 }
 
-// A refusal is a move refused for what it would do to the project,
-// rather than a failure to do it.
-type refusal struct{ msg string }
-
-func (r *refusal) Error() string { return r.msg }
-
-func refuse(format string, args ...any) error { return &refusal{fmt.Sprintf(format, args...)} }
-
 // A movePlan is a checked move and the rewrites it needs.
 type movePlan struct {
 	root  string
@@ -102,7 +94,8 @@ type movePlan struct {
 	edits []source.FileEdit
 }
 
-// planMove checks a move and works out the rewrites, changing nothing.
+// planMove checks a move and works out the rewrites, changing nothing
+// (source.PlanMove, which the editors' move command shares).
 func planMove(oldArg, newArg string) (*movePlan, error) {
 	oldAbs, err := filepath.Abs(oldArg)
 	if err != nil {
@@ -116,60 +109,13 @@ func planMove(oldArg, newArg string) (*movePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{oldAbs, newAbs} {
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil, refuse("%s is not in the project at %s", p, root)
-		}
-		if _, err := project.Resolve(root, filepath.ToSlash(rel)); err != nil || rel == "." {
-			return nil, refuse("%s is not in the project at %s", p, root)
-		}
-	}
-	fi, err := os.Lstat(oldAbs)
-	if err != nil {
-		return nil, fmt.Errorf("nothing to move: %w", err)
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, refuse("%s is neither a file nor a folder", oldArg)
-	}
-	if _, err := os.Lstat(newAbs); err == nil {
-		return nil, refuse("%s exists; flowcabal mv never overwrites", newArg)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %w", newArg, err)
-	}
-	if di, err := os.Stat(filepath.Dir(newAbs)); err != nil || !di.IsDir() {
-		return nil, refuse("the folder of %s does not exist", newArg)
-	}
-	if fi.IsDir() && strings.HasPrefix(newAbs, oldAbs+string(filepath.Separator)) {
-		return nil, refuse("cannot move %s into itself", oldArg)
-	}
 	ws, err := cache.NewWorkspace([]string{root}, workflowlang.UTF8)
 	if err != nil {
 		return nil, fmt.Errorf("read the project: %w", err)
 	}
-	snap := ws.Snapshot()
-	if !fi.IsDir() {
-		_, knowledge := snap.KnowledgePath(oldAbs)
-		switch {
-		case strings.HasSuffix(oldAbs, ".flow"):
-			if !strings.HasSuffix(newAbs, ".flow") {
-				return nil, refuse("a workflow keeps its .flow extension (%s)", newArg)
-			}
-		case knowledge:
-			if !strings.HasSuffix(newAbs, ".md") {
-				return nil, refuse("a knowledge file keeps its .md extension (%s)", newArg)
-			}
-		default:
-			return nil, refuse("%s is neither a workflow nor a knowledge file: nothing names it, move it with your shell", oldArg)
-		}
-	}
-	move := source.PathMove{Old: oldAbs, New: newAbs}
-	edits, broken := source.MoveEdits(snap, []source.PathMove{move})
-	if len(broken) > 0 {
-		for i, b := range broken {
-			broken[i] = strings.TrimPrefix(b, root+string(filepath.Separator))
-		}
-		return nil, refuse("the move would break references no rewrite can mend:\n  %s", strings.Join(broken, "\n  "))
+	move, edits, err := source.PlanMove(ws.Snapshot(), root, oldAbs, newAbs)
+	if err != nil {
+		return nil, err
 	}
 	return &movePlan{root: root, move: move, edits: edits}, nil
 }

@@ -79,7 +79,7 @@ func (c *Client) handle(ctx context.Context, reply jsonrpc2.Replier, r jsonrpc2.
 		return reply(ctx, res, nil)
 	case protocol.MethodShowDocument:
 		return reply(ctx, protocol.ShowDocumentResult{Success: true}, nil)
-	case protocol.MethodClientRegisterCapability, protocol.MethodCodeLensRefresh, protocol.MethodSemanticTokensRefresh:
+	case protocol.MethodClientRegisterCapability, protocol.MethodCodeLensRefresh, protocol.MethodSemanticTokensRefresh, "workspace/inlayHint/refresh":
 		return reply(ctx, nil, nil)
 	}
 	if _, ok := r.(*jsonrpc2.Call); ok {

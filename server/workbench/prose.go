@@ -50,6 +50,8 @@ type Prose struct {
 	// for; after closed no check starts.
 	running sync.WaitGroup
 	closed  bool
+	// names are each chapter's frequent names (chapter_names.go).
+	names map[protocol.DocumentURI]*chapterNames
 }
 
 // stopChecks cancels the chapter checks in flight and waits for them.
@@ -99,6 +101,7 @@ func (p *Prose) Close(ed server.Editor, uri protocol.DocumentURI) {
 	p.mu.Lock()
 	delete(p.docs, uri)
 	delete(p.gens, uri)
+	delete(p.names, uri)
 	// The model's findings index the text as the editor had it; on disk
 	// it may differ. A check in flight goes on and publishes when done.
 	delete(p.models, uri)
@@ -288,6 +291,7 @@ func (p *Prose) CodeActions(ctx context.Context, uri protocol.DocumentURI, rng p
 		out = append(out, protocol.CodeAction{Title: "Dismiss this finding", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{d},
 			Command: &protocol.Command{Title: "Dismiss", Command: cmdDismiss, Arguments: []any{map[string]any{"uri": uri, "text": findingKey(doc.text, f)}}}})
 	}
+	out = append(out, p.newEntityActions(ctx, uri, path, doc.text, from, to)...)
 	return append(out, chapterActions(uri, path)...), nil
 }
 

@@ -83,6 +83,12 @@ type Workbench struct {
 	agentTokens map[string]string
 	// configured marks the sessions that have read the editor's settings.
 	configured map[*psession.Session]bool
+	// warming marks the sessions whose Role A snapshot is being built for
+	// the inlay hints (level_tokens.go).
+	warming map[*psession.Session]bool
+	// levelSessions maps a knowledge file to its session and project
+	// path (a levelTarget), for the inlay hints.
+	levelSessions sync.Map
 }
 
 // New returns a Workbench. getenv reads the variables that hold API keys
@@ -183,6 +189,7 @@ func (w *Workbench) Close() {
 		all = append(all, ss)
 	}
 	w.sessions = map[string]*psession.Session{}
+	w.levelSessions.Clear()
 	w.mu.Unlock()
 	for _, ss := range all {
 		if err := ss.Close(); err != nil {
@@ -386,6 +393,12 @@ func (w *Workbench) resolveTarget(snap *cache.Snapshot, args server.CommandArgs,
 // and report with $/progress. Commands that are not the runner's answer
 // server.ErrNotAvailable.
 func (w *Workbench) Execute(ctx context.Context, req server.CommandRequest) (any, error) {
+	if h := authorCommands[req.Command]; h != nil {
+		w.mu.Lock()
+		w.editor = req.Editor
+		w.mu.Unlock()
+		return h(w, ctx, req)
+	}
 	if !runnerCommands[req.Command] {
 		return nil, server.ErrNotAvailable
 	}

@@ -109,16 +109,17 @@ eq('command_args drops empty node', fc.command_args(buf, { node = '' }), { uri =
 
 -- setup() against the scripted stand-in server.
 local cmd = fake
-fc.setup({
+local opts = {
   cmd = cmd,
   settings = { models = { writer = { baseUrl = 'http://127.0.0.1:9/v1', model = 'writer-m', apiKeyEnv = 'K' } } },
   api_key = 'sekret-123',
   codelens_debounce = 20,
   outline = 'nodes',
-})
+}
+fc.setup(opts)
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
-  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare' }
+  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare', 'FlowImport', 'FlowEntities', 'FlowMove' }
 for _, n in ipairs(names) do
   eq('user command :' .. n, vim.fn.exists(':' .. n), 2)
 end
@@ -160,7 +161,10 @@ check('API key reaches the server env', st.envKeySet == true and st.envKeyLength
 eq('hosts of the setup base URLs are trusted with the key', fc.client_config(proj).cmd_env.FLOWCABAL_TRUSTED_HOSTS, '127.0.0.1:9')
 check('API key not in initialize params', not vim.fn.json_encode(st.initialize or {}):find('sekret', 1, true))
 check('API key not in configuration', not vim.fn.json_encode(st.configuration or {}):find('sekret', 1, true))
-eq('outline option sent as initializationOptions', st.initialize and st.initialize.initializationOptions, { outline = 'nodes' })
+eq('outline option sent as initializationOptions', st.initialize and st.initialize.initializationOptions, { outline = 'nodes', inlayHints = true })
+fc.setup(vim.tbl_extend('force', opts, { inlay_hints = false }))
+eq('inlay_hints = false reaches initializationOptions', fc.client_config(proj).init_options.inlayHints, false)
+fc.setup(opts)
 check('client advertises showDocument', st.initialize and st.initialize.capabilities.window.showDocument.support == true)
 
 local function run(cmdline)

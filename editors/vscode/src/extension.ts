@@ -14,6 +14,7 @@ import {
   type ProgressToken,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { importManuscript, registerPreviews, suggestEntities } from './author';
 import { COMMANDS, buildArgs, compareView, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
 import { GraphPanel } from './graph';
 import { slogLevel } from './loglevel';
@@ -208,7 +209,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         { scheme: 'file', language: 'markdown', pattern: PROSE_GLOB },
       ],
       outputChannel: channel,
-      initializationOptions: { outline: vscode.workspace.getConfiguration('flowcabal').get<string>('outline') ?? 'full' },
+      initializationOptions: {
+        outline: vscode.workspace.getConfiguration('flowcabal').get<string>('outline') ?? 'full',
+        // Off: the server offers no inlay hints at all (takes effect on restart).
+        inlayHints: vscode.workspace.getConfiguration('flowcabal').get<boolean>('inlayHints.enabled') ?? true,
+      },
       synchronize: {
         fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.flow,*.md,flowcabal.toml}'),
       },
@@ -284,6 +289,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     reg(spec.id, () => paletteCommand(spec, runServerCommand));
   }
   reg('flowcabal.ui.graph', () => graph.show());
+  registerPreviews(context);
+  reg('flowcabal.ui.importManuscript', () => importManuscript(runServerCommand));
+  reg('flowcabal.ui.suggestEntities', () => suggestEntities(runServerCommand));
   reg('flowcabal.showLog', () => log.show(true));
   reg('flowcabal.restartServer', () => restart());
   reg('flowcabal.setApiKey', async () => {
@@ -310,7 +318,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('flowcabal.serverPath')) {
+      if (e.affectsConfiguration('flowcabal.serverPath') || e.affectsConfiguration('flowcabal.inlayHints')) {
         void restart();
       } else if (e.affectsConfiguration('flowcabal.models') && client?.isRunning()) {
         void client.sendNotification('workspace/didChangeConfiguration', {

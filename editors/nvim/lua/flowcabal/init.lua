@@ -43,6 +43,9 @@ local defaults = {
   -- (project paths alone up to 0.10, whose float shows Markdown as text;
   -- links from 0.11), 'links' or 'compact' to decide.
   hover = nil,
+  -- Token counts after each {{@path}} (inlay hints; shown by Neovim 0.10+).
+  -- false turns them off in the server.
+  inlay_hints = true,
 }
 
 local config = vim.deepcopy(defaults)
@@ -262,6 +265,9 @@ end
 -- Results worth showing: a string, or an object with a message, or a
 -- context/markdown body (opened in a scratch buffer).
 local function show_result(spec, result)
+  if spec.quiet then
+    return
+  end
   if spec.command == 'flowcabal.compare' and M.open_compare(result) then
     return
   end
@@ -493,6 +499,183 @@ function M.graph(bufnr, on_done)
   end
 end
 
+--- The buffer a project command talks through: the current one when a
+--- FlowCabal client serves it, else any buffer of the project that has one.
+local function project_buffer(root)
+  local cur = api.nvim_get_current_buf()
+  if flow_client(cur) then
+    return cur
+  end
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(b) and M.client_id(b) and M.find_root(api.nvim_buf_get_name(b)) == root then
+      return b
+    end
+  end
+  return cur
+end
+
+local function abspath(p)
+  local full = vim.fn.fnamemodify(vim.fn.expand(p), ':p'):gsub('/$', '')
+  return full
+end
+
+--- :FlowImport {file|folder}... — previews the split of the manuscript
+--- (the table of chapters found) and imports it once confirmed. on_done
+--- (optional) gets (err, result); result is nil when cancelled.
+function M.import(files, on_done)
+  on_done = on_done or function() end
+  if #files == 0 then
+    notify('FlowImport needs the manuscript: a file, or a folder of chapter files', vim.log.levels.ERROR)
+    return on_done({ message = 'no file' }, nil)
+  end
+  local root = M.find_root(api.nvim_buf_get_name(0))
+  local bufnr = project_buffer(root)
+  local paths = {}
+  for _, f in ipairs(files) do
+    table.insert(paths, abspath(f))
+  end
+  local args = { uri = vim.uri_from_fname(root), files = paths, dryRun = true }
+  M.execute(bufnr, 'flowcabal.importManuscript', args, function(err, preview)
+    if err then
+      return on_done(err, nil)
+    end
+    local win = api.nvim_get_current_win()
+    local pbuf = M.open_scratch(preview.table or '', 'text')
+    M.last_preview = pbuf
+    vim.schedule(function()
+      vim.ui.select({ 'Import', 'Cancel' }, { prompt = string.format('Import %d chapters into %s? ', #(preview.chapters or {}), root) }, function(choice)
+        if api.nvim_buf_is_valid(pbuf) then
+          api.nvim_buf_delete(pbuf, { force = true })
+        end
+        if api.nvim_win_is_valid(win) then
+          api.nvim_set_current_win(win)
+        end
+        if choice ~= 'Import' then
+          notify('import cancelled: nothing written')
+          return on_done(nil, nil)
+        end
+        args.dryRun = nil
+        args.plan = preview.plan
+        M.execute(bufnr, 'flowcabal.importManuscript', args, on_done, { command = 'flowcabal.importManuscript' })
+      end)
+    end)
+  end, { command = 'flowcabal.importManuscript', quiet = true })
+end
+
+local function describe(s)
+  local aliases = ''
+  if s.aliases and #s.aliases > 0 then
+    aliases = ' · ' .. table.concat(s.aliases, ', ')
+  end
+  return string.format('%s (%s, %d mentions, chapters %d–%d)%s', s.name, s.kind, s.mentions, s.first_chapter, s.last_chapter, aliases)
+end
+
+--- :FlowEntities [name...] — the characters and places the manuscript is
+--- about: pick the ones to accept, then write their drafts (entity files
+--- with draft: true). With names, accepts those at once. on_done (optional)
+--- gets (err, result); result is nil when cancelled.
+function M.entities(names, on_done)
+  on_done = on_done or function() end
+  local root = M.find_root(api.nvim_buf_get_name(0))
+  local bufnr = project_buffer(root)
+  local uri = vim.uri_from_fname(root)
+  local spec = { command = 'flowcabal.acceptEntities' }
+  if names and #names > 0 then
+    return M.execute(bufnr, 'flowcabal.acceptEntities', { uri = uri, names = names }, on_done, spec)
+  end
+  M.execute(bufnr, 'flowcabal.suggestEntities', { uri = uri }, function(err, sugg)
+    if err then
+      return on_done(err, nil)
+    end
+    local open = {}
+    for _, s in ipairs(sugg or {}) do
+      if not s.file or s.file == '' then
+        table.insert(open, s)
+      end
+    end
+    if #open == 0 then
+      notify('every suggested entity has its file already')
+      return on_done(nil, { written = {} })
+    end
+    local chosen = {}
+    local function ask()
+      local items = {}
+      if #chosen > 0 then
+        table.insert(items, { write = true })
+      end
+      for _, s in ipairs(open) do
+        if not vim.tbl_contains(chosen, s.name) then
+          table.insert(items, s)
+        end
+      end
+      vim.ui.select(items, {
+        prompt = #chosen == 0 and 'Accept which entity? ' or ('Chosen: ' .. table.concat(chosen, ', ') .. ' — another, or write: '),
+        format_item = function(it)
+          if it.write then
+            return string.format('✔ Write the drafts of %d chosen: %s', #chosen, table.concat(chosen, ', '))
+          end
+          return describe(it)
+        end,
+      }, function(it)
+        if it == nil then
+          notify('no entity accepted: nothing written')
+          return on_done(nil, nil)
+        end
+        if it.write then
+          return M.execute(bufnr, 'flowcabal.acceptEntities', { uri = uri, names = chosen }, on_done, spec)
+        end
+        table.insert(chosen, it.name)
+        vim.schedule(ask)
+      end)
+    end
+    ask()
+  end, { command = 'flowcabal.suggestEntities', quiet = true })
+end
+
+--- :FlowMove {old} {new} — moves a knowledge file, a workflow or a folder
+--- of them and rewrites every {{@…}} and use that names it, as `flowcabal
+--- mv` does: the server sends the rewrites and the move as one edit, and
+--- the workflows it rewrote are saved unless they had unsaved changes of
+--- the author's (then they are left modified, for the author to save).
+--- Neovim sends no workspace/willRenameFiles; this is its rename.
+function M.move(old, new, on_done)
+  on_done = on_done or function() end
+  if not old or not new then
+    notify('FlowMove takes two paths: FlowMove OLD NEW', vim.log.levels.ERROR)
+    return on_done({ message = 'two paths needed' }, nil)
+  end
+  old, new = abspath(old), abspath(new)
+  if vim.fn.isdirectory(old) == 1 and vim.fn.has('nvim-0.10') == 0 then
+    -- Neovim before 0.10 renames a file of a workspace edit by writing its
+    -- buffer first, which a folder has not.
+    local msg = 'this Neovim cannot move a folder through the server; run `flowcabal mv OLD NEW` in a terminal'
+    notify(msg, vim.log.levels.ERROR)
+    return on_done({ message = msg }, nil)
+  end
+  local root = M.find_root(old)
+  local bufnr = project_buffer(root)
+  local dirty = {}
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(b) and vim.bo[b].modified then
+      dirty[api.nvim_buf_get_name(b)] = true
+    end
+  end
+  M.execute(bufnr, 'flowcabal.move', { uri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) }, function(err, res)
+    if not err and res and res.applied then
+      for _, u in ipairs(res.rewritten or {}) do
+        local fname = vim.uri_to_fname(u)
+        local b = vim.fn.bufnr(fname)
+        if b ~= -1 and api.nvim_buf_is_loaded(b) and vim.bo[b].modified and not dirty[fname] then
+          api.nvim_buf_call(b, function()
+            vim.cmd('silent update')
+          end)
+        end
+      end
+    end
+    on_done(err, res)
+  end, { command = 'flowcabal.move' })
+end
+
 local function define_user_commands()
   for _, spec in ipairs(M.commands) do
     local nargs = '?'
@@ -508,6 +691,15 @@ local function define_user_commands()
   api.nvim_create_user_command('FlowGraph', function()
     M.graph()
   end, { nargs = 0, desc = 'Draw the workflow DAG (SVG) and open it in the browser' })
+  api.nvim_create_user_command('FlowImport', function(c)
+    M.import(c.fargs)
+  end, { nargs = '+', complete = 'file', desc = 'Import the manuscript (a file, or a folder of chapter files) after a preview' })
+  api.nvim_create_user_command('FlowEntities', function(c)
+    M.entities(c.fargs)
+  end, { nargs = '*', desc = 'Accept suggested characters and places as draft entity files' })
+  api.nvim_create_user_command('FlowMove', function(c)
+    M.move(c.fargs[1], c.fargs[2])
+  end, { nargs = '+', complete = 'file', desc = 'Move a knowledge file or workflow; rewrite what names it' })
 end
 
 -- Handlers for requests that Neovim 0.7 lacks or that we want shown.
@@ -545,6 +737,20 @@ local function show_document(_, result)
   return { success = true }
 end
 
+-- Neovim up to 0.9 creates a file of a workspace edit only in a folder
+-- that exists; the spec (and VS Code) make the folders. An entity drafted
+-- as the first of its kind (entities/locations/) needs that.
+local function apply_edit(err, result, ctx, cfg)
+  local changes = result and result.edit and result.edit.documentChanges or {}
+  for _, ch in ipairs(changes) do
+    local target = (ch.kind == 'create' and ch.uri) or (ch.kind == 'rename' and ch.newUri) or nil
+    if target then
+      vim.fn.mkdir(vim.fn.fnamemodify(vim.uri_to_fname(target), ':h'), 'p')
+    end
+  end
+  return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, cfg)
+end
+
 local function codelens_refresh_request()
   local bufnr = api.nvim_get_current_buf()
   vim.schedule(function()
@@ -559,6 +765,7 @@ local function lens_commands()
   local cmds = {}
   local all = vim.deepcopy(M.commands)
   table.insert(all, { command = 'flowcabal.graph' })
+  table.insert(all, { command = 'flowcabal.addEntity' })
   for _, spec in ipairs(all) do
     cmds[spec.command] = function(command, ctx)
       local arg = command.arguments and command.arguments[1]
@@ -577,6 +784,10 @@ local function make_capabilities()
   caps.workspace = caps.workspace or {}
   caps.workspace.codeLens = { refreshSupport = true }
   caps.workspace.configuration = true
+  -- Neovim applies documentChanges (text edits, create, rename) since 0.5
+  -- but 0.7 does not say so; the move and "Add as a character" need them.
+  caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
+  caps.workspace.workspaceEdit.documentChanges = true
   caps.textDocument = caps.textDocument or {}
   caps.textDocument.codeLens = caps.textDocument.codeLens or { dynamicRegistration = false }
   caps.window = caps.window or {}
@@ -629,12 +840,13 @@ function M.client_config(root)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     settings = { flowcabal = config.settings or {} },
-    init_options = { outline = config.outline or 'full', hover = config.hover },
+    init_options = { outline = config.outline or 'full', hover = config.hover, inlayHints = config.inlay_hints ~= false },
     offset_encoding = 'utf-16',
     capabilities = make_capabilities(),
     handlers = {
       ['window/showDocument'] = show_document,
       ['workspace/codeLens/refresh'] = codelens_refresh_request,
+      ['workspace/applyEdit'] = apply_edit,
     },
     commands = lens_commands(),
     on_exit = function(_, _, client_id)
@@ -647,6 +859,12 @@ function M.client_config(root)
       vim.schedule(function()
         refresh_codelens(bufnr)
       end)
+      -- Neovim 0.10+ shows inlay hints (0.7 has none to show).
+      if config.inlay_hints ~= false and vim.lsp.inlay_hint and client.server_capabilities.inlayHintProvider then
+        if not pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr }) then
+          pcall(vim.lsp.inlay_hint.enable, bufnr, true)
+        end
+      end
       if config.on_attach then
         config.on_attach(client, bufnr)
       end
