@@ -195,6 +195,8 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 		Env:         o.Env,
 		Concurrency: conc,
 		Log:         o.Log,
+		Price:       cfg.PriceOf,
+		MaxCost:     cfg.MaxCost,
 	}), nil
 }
 

@@ -87,3 +87,21 @@ func inputDefault(in *workflowlang.Input) *workflowlang.Attr {
 	}
 	return nil
 }
+
+// usedNow is what {{alias.node}} reads now, for an estimate: the node's
+// current output in the used workflow's history, else a stand-in of
+// AssumedOutput tokens. It runs nothing.
+func (ex *execution) usedNow(alias, node string) (string, error) {
+	f := ex.wf.Uses[alias]
+	if f == nil {
+		return "", fmt.Errorf("sub-workflow %s could not be loaded", alias)
+	}
+	h := ex.r.cfg.History
+	wid := WorkflowID(ex.r.cfg.Root, f.Path)
+	if st, err := h.Node(wid, node); err == nil && st.Current > 0 {
+		if o, err := h.OutputVersion(wid, node, st.Current); err == nil {
+			return o.Text, nil
+		}
+	}
+	return standIn(AssumedOutput), nil
+}
