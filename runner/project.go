@@ -39,6 +39,10 @@ type ProjectOptions struct {
 	// Gate replaces the deterministic fact-check gate (Role C's monitor,
 	// which adds the agent model's angles, plugs in here).
 	Gate Gate
+	// Offline wires the runner without calling any model (an estimate):
+	// the passages are not embedded now, so Role A searches lexically
+	// unless Known brings vectors.
+	Offline bool
 	// Known, when set, is what the caller already derived from the
 	// project's files (a session keeps it between runs); else ForProject
 	// reads the files. Its embeddings are then the caller's too.
@@ -119,7 +123,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 			return nil, fmt.Errorf("read the project's knowledge: %w", err)
 		}
 		known = &Known{Snapshot: snap, Project: kp, Facts: factcheck.FromProject(kp, folder)}
-		if e := Embedding(cfg, st, o); e != nil {
+		if e := Embedding(cfg, st, o); e != nil && !o.Offline {
 			e.MaxCalls = runEmbedCalls
 			vecs, rep := e.EmbedChapters(ctx, snap)
 			if rep.Err != nil && o.Log != nil {
