@@ -43,6 +43,11 @@ type ProjectOptions struct {
 	// the passages are not embedded now, so Role A searches lexically
 	// unless Known brings vectors.
 	Offline bool
+	// History, when set, replaces the store as the runner's history, and
+	// Knowledge as its knowledge levels (an estimate on a project with no
+	// store yet: NoHistory, FileKnowledge).
+	History   History
+	Knowledge Knowledge
 	// Known, when set, is what the caller already derived from the
 	// project's files (a session keeps it between runs); else ForProject
 	// reads the files. Its embeddings are then the caller's too.
@@ -140,6 +145,10 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 	for name, m := range o.Overrides {
 		models[name] = mergeModel(models[name], m)
 	}
+	var recorder llm.Recorder
+	if st != nil {
+		recorder = LogRecorder{Store: st}
+	}
 	clients := &Clients{
 		Config: func(name string) (llm.Config, error) {
 			m, ok := models[name]
@@ -152,7 +161,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 			}
 			return c, nil
 		},
-		Options: llm.Options{Getenv: o.Getenv, Retry: o.Retry, Recorder: LogRecorder{Store: st}, Logger: o.Log},
+		Options: llm.Options{Getenv: o.Getenv, Retry: o.Retry, Recorder: recorder, Logger: o.Log},
 	}
 	conc := o.Concurrency
 	if conc <= 0 {
@@ -187,12 +196,20 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 	if o.Gate != nil {
 		gate = o.Gate
 	}
+	var history History = st
+	if o.History != nil {
+		history = o.History
+	}
+	var kn Knowledge = StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)}
+	if o.Knowledge != nil {
+		kn = o.Knowledge
+	}
 	return New(Config{
 		Root:        root,
 		Model:       clients,
-		History:     st,
+		History:     history,
 		Assembler:   roleA,
-		Knowledge:   StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)},
+		Knowledge:   kn,
 		Gate:        gate,
 		Params:      ParamsFromConfig(models),
 		ModelParams: func(name string) (Params, error) { return modelParams(models, name) },

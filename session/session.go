@@ -94,6 +94,10 @@ type Session struct {
 	working  sync.WaitGroup
 	seq      int
 	closed   bool
+	// finished counts the runs ended in this session: an estimate made
+	// before one ended reads outputs it may have replaced.
+	finished int
+	est      estimates
 
 	// Role A and Role C read the knowledge through these, built lazily and
 	// dropped when a knowledge file changes.
@@ -426,6 +430,7 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 		ar.mu.Unlock()
 		s.mu.Lock()
 		delete(s.runs, wid)
+		s.finished++
 		s.mu.Unlock()
 		if ev.RunFinished != nil {
 			ev.RunFinished(info, res, err)

@@ -672,7 +672,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 	}
 	if a := n.Attr("context"); a != nil {
 		if v, ok := a.Value.(*workflowlang.WordValue); ok && v.Name == "off" {
-			return "`context = off`: Role A injects nothing into this node.", nil
+			return w.costSection(snap, f, node) + "`context = off`: Role A injects nothing into this node.", nil
 		}
 	}
 	c, err := ss.Context(snap.Check(f), node)
@@ -687,6 +687,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 		}
 		b.WriteString("\n\n")
 	}
+	b.WriteString(w.costSection(snap, f, node))
 	fmt.Fprintf(&b, "Would be injected now: **%d** of %d tokens", c.Tokens, c.Budget)
 	if c.Chapter > 0 {
 		fmt.Fprintf(&b, " · writing chapter %d", c.Chapter)

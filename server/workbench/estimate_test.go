@@ -1,0 +1,114 @@
+package workbench
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"go.lsp.dev/protocol"
+)
+
+var lensTokens = regexp.MustCompile(`^▶ Run node · ([0-9,]+) tok in \+ ≤([0-9,]+) out · (≈\$[0-9.]+|cached)`)
+
+// runLensTokens returns the prompt tokens the "Run node" lenses of uri
+// announce, in the order of the nodes.
+func (e *editor) runLensTokens(uri protocol.DocumentURI) []int {
+	e.t.Helper()
+	var out []int
+	for _, title := range e.lenses(uri) {
+		if !strings.HasPrefix(title, "▶ Run node") {
+			continue
+		}
+		m := lensTokens.FindStringSubmatch(title)
+		if m == nil {
+			e.t.Fatalf("the Run node lens shows no estimate: %q", title)
+		}
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		out = append(out, n)
+	}
+	return out
+}
+
+func (e *editor) hover(uri protocol.DocumentURI, line, char int) string {
+	e.t.Helper()
+	var h protocol.Hover
+	if err := e.client.Call(e.ctx, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": line, "character": char}}, &h); err != nil {
+		e.t.Fatal(err)
+	}
+	return h.Contents.Value
+}
+
+// TestRunLensShowsWhatTheRunSends opens the sample chapter workflow with
+// prices set: the "Run node" lenses and the node hover show the estimated
+// prompt tokens, the most the node may write and the cost, before any
+// store exists; clicking the lens runs the node, and the scripted
+// endpoint counts, with the same tokeniser, what the lens said (within
+// 2%). After the run the hover says what the node's calls cost, and the
+// next node's lens, which reads that output, is right too.
+func TestRunLensShowsWhatTheRunSends(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Jane came down to the drawing room; Elizabeth watched."}})
+	cfg := filepath.Join(e.root, "flowcabal.toml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append([]byte("[prices.writer]\ninput = 0.15\noutput = 0.60\n[prices.agent]\ninput = 0.15\noutput = 0.60\n\n"), data...)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := e.open("workflows/chapter-11.flow")
+	est := e.runLensTokens(uri)
+	if titles := strings.Join(e.lenses(uri), "\n"); strings.Count(titles, "out · ≈$") != 4 {
+		t.Errorf("before any run, every Run lens has a cost:\n%s", titles)
+	}
+	if len(est) != 3 {
+		t.Fatalf("%d Run node lenses with an estimate, want 3", len(est))
+	}
+	if _, err := os.Stat(filepath.Join(e.root, ".flowcabal")); !os.IsNotExist(err) {
+		t.Fatalf("the estimate created .flowcabal (%v)", err)
+	}
+	var wfLens string
+	for _, title := range e.lenses(uri) {
+		if strings.HasPrefix(title, "▶ Run workflow") {
+			wfLens = title
+		}
+	}
+	if !regexp.MustCompile(`^▶ Run workflow · [0-9,]+ tok in \+ ≤12,288 out · ≈\$`).MatchString(wfLens) {
+		t.Errorf("Run workflow lens: %q", wfLens)
+	}
+	// The hover on the premise node (line 7) says the same.
+	h := e.hover(uri, 6, 6)
+	if !strings.Contains(h, "Cost estimate: **"+groupDigits(est[0])+"** tokens in") || !strings.Contains(h, "up to 4,096 out") {
+		t.Errorf("hover lacks the estimate of %d tokens:\n%s", est[0], h)
+	}
+
+	sent := func(i int) int {
+		reqs := e.srv.Requests()
+		return reqs[i].PromptTokens
+	}
+	for i, node := range []string{"premise", "outline"} {
+		before := e.srv.Count()
+		if i > 0 {
+			est = e.runLensTokens(uri) // now with premise's output
+		}
+		if res, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": node}); err != nil || res["run"] == nil {
+			t.Fatalf("run %s: %v %v", node, res, err)
+		}
+		e.waitRuns(i + 1)
+		got := sent(before)
+		diff := float64(est[i]-got) / float64(got)
+		t.Logf("%s: lens %d tokens, the endpoint counted %d (%+.2f%%)", node, est[i], got, 100*diff)
+		if diff > 0.02 || diff < -0.02 {
+			t.Errorf("%s: the lens said %d tokens, the endpoint counted %d", node, est[i], got)
+		}
+	}
+	h = e.hover(uri, 6, 6)
+	if !strings.Contains(h, "Spent on its last run: 1 call(s), "+groupDigits(sent(0))+" tokens in") {
+		t.Errorf("hover lacks what premise's run cost:\n%s", h)
+	}
+}
