@@ -152,8 +152,14 @@ func Estimating(ctx context.Context) bool {
 // are listed with Reuse and cost nothing.
 func (r *Runner) Estimate(ctx context.Context, wf *workflowlang.Result, opts Options) (*Estimate, error) {
 	plan, err := NewPlan(wf, opts.Target)
+	var broken map[string]error
 	if err != nil {
-		return nil, err
+		if opts.Target.Node != "" || !errors.Is(err, ErrNotRunnable) {
+			return nil, err
+		}
+		// A workflow with an error in some node cannot run whole, but
+		// each node whose own chain is sound can: estimate those.
+		plan, broken = runnablePart(wf)
 	}
 	ctx = context.WithValue(ctx, estimatingKey{}, true)
 	wid := WorkflowID(r.cfg.Root, wf.File.Path)
@@ -184,7 +190,42 @@ func (r *Runner) Estimate(ctx context.Context, wf *workflowlang.Result, opts Opt
 		ex.outputs[name] = standIn(ne.MaxOutput)
 		ex.assumed = append(ex.assumed, name)
 	}
+	for _, n := range wf.File.Nodes {
+		if err, ok := broken[n.Name.Name]; ok {
+			est.Nodes = append(est.Nodes, NodeEstimate{Node: n.Name.Name, Err: err})
+		}
+	}
 	return est, nil
+}
+
+// runnablePart plans every node of wf that can run on its own (its chain
+// free of errors), and returns why the others cannot.
+func runnablePart(wf *workflowlang.Result) (*Plan, map[string]error) {
+	broken := map[string]error{}
+	in := map[string]bool{}
+	p := &Plan{Deps: map[string][]string{}, Requested: map[string]bool{}}
+	for _, n := range wf.File.Nodes {
+		name := n.Name.Name
+		if name == "" {
+			continue
+		}
+		np, err := NewPlan(wf, Target{Node: name})
+		if err != nil {
+			broken[name] = err
+			continue
+		}
+		for _, m := range np.Order {
+			in[m] = true
+			p.Deps[m] = np.Deps[m]
+		}
+		p.Requested[name] = true
+	}
+	for _, m := range wf.Order {
+		if in[m] {
+			p.Order = append(p.Order, m)
+		}
+	}
+	return p, broken
 }
 
 // standIn is text of n tokens in every tokeniser in use (" x" is one

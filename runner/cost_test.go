@@ -345,3 +345,26 @@ func TestMaxCostFromTheWorkflow(t *testing.T) {
 		t.Fatalf("a: %s, %d calls", res.Nodes["a"].Status, len(f.requests()))
 	}
 }
+
+// TestEstimateAWorkflowWithABrokenNode estimates the nodes that can run
+// when another has an error, and says why that one cannot.
+func TestEstimateAWorkflowWithABrokenNode(t *testing.T) {
+	f := newFixture(t, chain+"node d { user \"\"\"Review {{nowhere}}.\"\"\" }\n", llmtest.Script{})
+	src, _ := os.ReadFile(f.flow)
+	wf := workflowlang.Check(workflowlang.Parse(f.flow, src), workflowlang.Env{})
+	est, err := f.run.Estimate(context.Background(), wf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		if ne, ok := est.Node(n); !ok || ne.Err != nil || ne.Input == 0 {
+			t.Errorf("%s: %+v", n, ne)
+		}
+	}
+	if d, ok := est.Node("d"); !ok || !errors.Is(d.Err, ErrNotRunnable) {
+		t.Errorf("d: %+v", d)
+	}
+	if _, err := f.run.Estimate(context.Background(), wf, Options{Target: Target{Node: "d"}}); !errors.Is(err, ErrNotRunnable) {
+		t.Errorf("estimating d alone: %v", err)
+	}
+}

@@ -24,7 +24,25 @@ type estimateEntry struct {
 	at   time.Time
 	est  *runner.Estimate
 	err  error
-	done chan struct{}
+	done chan struct{} // closed once est and err are set
+	// prev is the estimate made before this one, shown while this one is
+	// being made; samePrev says it was made for the same state, only
+	// longer ago than estimateTTL.
+	prev     *runner.Estimate
+	samePrev bool
+}
+
+func (e *estimateEntry) fresh(key [32]byte) bool {
+	return e != nil && e.key == key && time.Since(e.at) < estimateTTL
+}
+
+func (e *estimateEntry) ready() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // estimates caches the latest estimate of each workflow file.
@@ -33,29 +51,75 @@ type estimates struct {
 	m  map[string]*estimateEntry
 }
 
+// entry returns the estimate of wf for its current state, starting it
+// when there is none; started says this call started it.
+func (s *Session) entry(wf *workflowlang.Result) (e *estimateEntry, started bool) {
+	key := s.estimateKey(wf)
+	s.est.mu.Lock()
+	defer s.est.mu.Unlock()
+	if s.est.m == nil {
+		s.est.m = map[string]*estimateEntry{}
+	}
+	old := s.est.m[wf.File.Path]
+	if old.fresh(key) {
+		return old, false
+	}
+	e = &estimateEntry{key: key, at: time.Now(), done: make(chan struct{})}
+	if old != nil {
+		e.prev = old.prev
+		if old.ready() && old.err == nil {
+			e.prev, e.samePrev = old.est, old.key == key
+		}
+	}
+	s.est.m[wf.File.Path] = e
+	return e, true
+}
+
 // Estimate says what running the whole of wf now would send to the models
 // and cost, node by node (runner.Estimate): each node's prompt built as a
 // run builds it, from the current outputs, Role A's context and the
 // project's knowledge. It calls no model and writes nothing; without a
 // store yet, knowledge is read from the files as a first run would.
 func (s *Session) Estimate(wf *workflowlang.Result) (*runner.Estimate, error) {
-	key := s.estimateKey(wf)
-	s.est.mu.Lock()
-	if s.est.m == nil {
-		s.est.m = map[string]*estimateEntry{}
+	e, started := s.entry(wf)
+	if started {
+		s.made(e, wf)
 	}
-	e := s.est.m[wf.File.Path]
-	if e != nil && e.key == key && time.Since(e.at) < estimateTTL {
-		s.est.mu.Unlock()
-		<-e.done
-		return e.est, e.err
-	}
-	e = &estimateEntry{key: key, at: time.Now(), done: make(chan struct{})}
-	s.est.m[wf.File.Path] = e
-	s.est.mu.Unlock()
-	e.est, e.err = s.estimate(wf)
-	close(e.done)
+	<-e.done
 	return e.est, e.err
+}
+
+// EstimateAsync is Estimate for the lenses, which must answer at once:
+// when the estimate of wf's current state is made, it returns it (ok);
+// else it has it made in the background, calling ready once it is, and
+// returns the estimate made before, for an earlier state (nil if none).
+func (s *Session) EstimateAsync(wf *workflowlang.Result, ready func()) (est *runner.Estimate, ok bool) {
+	e, started := s.entry(wf)
+	if started {
+		s.estimating.Add(1)
+		go func() {
+			defer s.estimating.Done()
+			s.made(e, wf)
+			if ready != nil {
+				ready()
+			}
+		}()
+	}
+	if e.ready() {
+		return e.est, e.err == nil
+	}
+	return e.prev, e.samePrev
+}
+
+// made makes e's estimate. Its age counts from when it is made, so that
+// an estimate slower than estimateTTL is not made again and again.
+func (s *Session) made(e *estimateEntry, wf *workflowlang.Result) {
+	est, err := s.estimate(wf)
+	s.est.mu.Lock()
+	e.at = time.Now()
+	s.est.mu.Unlock()
+	e.est, e.err = est, err
+	close(e.done)
 }
 
 // estimateKey identifies what an estimate reads: the workflow's text,

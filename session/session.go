@@ -98,6 +98,8 @@ type Session struct {
 	// before one ended reads outputs it may have replaced.
 	finished int
 	est      estimates
+	// estimating counts the estimates being made in the background.
+	estimating sync.WaitGroup
 
 	// Role A and Role C read the knowledge through these, built lazily and
 	// dropped when a knowledge file changes.
@@ -487,6 +489,7 @@ func (s *Session) Wait(file string) {
 // and closes the store.
 func (s *Session) Close() error {
 	s.Cancel("")
+	s.estimating.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
 // RunEstimate says, for the "Run node" lens of node ("" for "Run
@@ -23,10 +24,23 @@ func (w *Workbench) RunEstimate(snap *cache.Snapshot, f *cache.File, node string
 		return ""
 	}
 	wf := snap.Check(f)
-	est, err := ss.Estimate(wf)
-	if err != nil {
+	// A lens answers at once: the estimate is made in the background and
+	// the lenses redrawn once it is; meanwhile they show the one before,
+	// marked as being updated.
+	est, fresh := ss.EstimateAsync(wf, w.refreshLenses)
+	if est == nil {
 		return ""
 	}
+	s := runEstimateText(wf, est, node)
+	if s != "" && !fresh {
+		s += " (updating)"
+	}
+	return s
+}
+
+// runEstimateText renders est for the Run lens of node ("" for the
+// workflow).
+func runEstimateText(wf *workflowlang.Result, est *runner.Estimate, node string) string {
 	if node == "" {
 		reused := 0
 		for _, n := range est.Nodes {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"go.lsp.dev/protocol"
@@ -14,12 +15,37 @@ import (
 
 var lensTokens = regexp.MustCompile(`^▶ Run node · ([0-9,]+) tok in \+ ≤([0-9,]+) out · (≈\$[0-9.]+|cached)`)
 
+// estimatedLenses returns the lenses of uri once their estimates are
+// made: the first answer may come before (the estimate is made in the
+// background, and the lenses refreshed).
+func (e *editor) estimatedLenses(uri protocol.DocumentURI) []string {
+	e.t.Helper()
+	for {
+		titles := e.lenses(uri)
+		joined := strings.Join(titles, "\n")
+		done := !strings.Contains(joined, "(updating)")
+		for _, title := range titles {
+			if strings.HasPrefix(title, "▶ Run") && !strings.Contains(title, " tok in ") {
+				done = false
+			}
+		}
+		if done {
+			return titles
+		}
+		select {
+		case <-e.ctx.Done():
+			e.t.Fatalf("the lenses never showed a finished estimate:\n%s", joined)
+		case <-time.After(20 * time.Millisecond): // the estimate is made on another goroutine
+		}
+	}
+}
+
 // runLensTokens returns the prompt tokens the "Run node" lenses of uri
 // announce, in the order of the nodes.
 func (e *editor) runLensTokens(uri protocol.DocumentURI) []int {
 	e.t.Helper()
 	var out []int
-	for _, title := range e.lenses(uri) {
+	for _, title := range e.estimatedLenses(uri) {
 		if !strings.HasPrefix(title, "▶ Run node") {
 			continue
 		}
@@ -63,7 +89,7 @@ func TestRunLensShowsWhatTheRunSends(t *testing.T) {
 	}
 	uri := e.open("workflows/chapter-11.flow")
 	est := e.runLensTokens(uri)
-	if titles := strings.Join(e.lenses(uri), "\n"); strings.Count(titles, "out · ≈$") != 4 {
+	if titles := strings.Join(e.estimatedLenses(uri), "\n"); strings.Count(titles, "out · ≈$") != 4 {
 		t.Errorf("before any run, every Run lens has a cost:\n%s", titles)
 	}
 	if len(est) != 3 {
@@ -73,7 +99,7 @@ func TestRunLensShowsWhatTheRunSends(t *testing.T) {
 		t.Fatalf("the estimate created .flowcabal (%v)", err)
 	}
 	var wfLens string
-	for _, title := range e.lenses(uri) {
+	for _, title := range e.estimatedLenses(uri) {
 		if strings.HasPrefix(title, "▶ Run workflow") {
 			wfLens = title
 		}
