@@ -25,7 +25,7 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 			if c := l.Command; c != nil && (c.Command == source.CmdRunNode || c.Command == source.CmdRunWorkflow) && len(c.Arguments) == 1 {
 				m, _ := c.Arguments[0].(map[string]any)
 				node, _ := m["node"].(string)
-				if est := s.opts.RunEstimate(snap, f, node); est != "" {
+				if est := s.opts.RunEstimate(snap, f, node, s.refreshViews); est != "" {
 					c.Title += " · " + est
 				}
 			}

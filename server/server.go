@@ -47,8 +47,10 @@ type Options struct {
 	Lenses func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens
 	// RunEstimate says what running a node ("" for the workflow) would
 	// send and cost, appended to its "Run node" / "Run workflow" lens;
-	// "" adds nothing. Nil adds nothing.
-	RunEstimate func(snap *cache.Snapshot, f *cache.File, node string) string
+	// "" adds nothing. An estimate made in the background calls refresh
+	// once it is made, to have the editor redraw the lenses. Nil adds
+	// nothing.
+	RunEstimate func(snap *cache.Snapshot, f *cache.File, node string, refresh func()) string
 	// Completions adds items to a workflow's completion list (Role B's
 	// whole-node snippets); snippets says whether the client takes LSP
 	// snippet syntax.

@@ -361,6 +361,12 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 	if err != nil {
 		return RunInfo{}, err
 	}
+	// A run takes flowcabal.toml as it is now: the author may have raised
+	// max_cost (or changed a model) to continue a stopped run.
+	if cfg, err = project.LoadConfig(s.root); err != nil {
+		return RunInfo{}, err
+	}
+	s.cfg = cfg
 	wid := s.WorkflowID(wf.File.Path)
 	if r, ok := s.runs[wid]; ok {
 		return RunInfo{}, fmt.Errorf("%s is already running (run %s): cancel it first", wid, r.info.ID)
@@ -509,7 +515,7 @@ func (s *Session) Close() error {
 
 // NodeState is what a code lens shows of a node.
 type NodeState struct {
-	Status  string // "running 3/7", "approved", "needs you", "frozen", "failed", "" (never run)
+	Status  string // "running 3/7", "approved", "needs you", "frozen", "failed", "stopped" (max_cost), "" (never run)
 	Version int
 	Tokens  int
 	// Select lists candidate versions when the node waits for a choice.
@@ -532,6 +538,8 @@ func (n NodeState) Label() string {
 		return "⚠ needs you"
 	case n.Status == "failed":
 		return "✗ failed"
+	case n.Status == "stopped":
+		return "$ stopped at max_cost"
 	case n.Status == "approved":
 		parts := []string{"✓ approved"}
 		if n.Tokens > 0 {
@@ -581,6 +589,8 @@ func (s *Session) States(file string) map[string]NodeState {
 				ns.Status = "needs you"
 			case "failed":
 				ns.Status = "failed"
+			case "stopped":
+				ns.Status = "stopped"
 			}
 			if nr.Version > 0 {
 				if o, err := st.OutputVersion(wid, node, nr.Version); err == nil {

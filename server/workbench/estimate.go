@@ -9,13 +9,13 @@ import (
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
 
-// RunEstimate says, for the "Run node" lens of node ("" for "Run
+// RunEstimate (a server.Options.RunEstimate) says, for the "Run node" lens of node ("" for "Run
 // workflow"), what the run would send and cost now: the node's prompt
 // tokens (Role A's context and its own text, as the run builds them) and
 // the most it may write, and the cost of everything the run would call
 // the model for (the upstream nodes it needs, refinement passes,
 // candidates). "" when there is no estimate (the workflow cannot run).
-func (w *Workbench) RunEstimate(snap *cache.Snapshot, f *cache.File, node string) string {
+func (w *Workbench) RunEstimate(snap *cache.Snapshot, f *cache.File, node string, refresh func()) string {
 	if f.Path == "" {
 		return ""
 	}
@@ -27,7 +27,7 @@ func (w *Workbench) RunEstimate(snap *cache.Snapshot, f *cache.File, node string
 	// A lens answers at once: the estimate is made in the background and
 	// the lenses redrawn once it is; meanwhile they show the one before,
 	// marked as being updated.
-	est, fresh := ss.EstimateAsync(wf, w.refreshLenses)
+	est, fresh := ss.EstimateAsync(wf, refresh)
 	if est == nil {
 		return ""
 	}

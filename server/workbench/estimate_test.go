@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/server/lsptest"
 	"go.lsp.dev/protocol"
 )
 
@@ -88,6 +89,19 @@ func TestRunLensShowsWhatTheRunSends(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := e.open("workflows/chapter-11.flow")
+	// The first lenses come before the estimate is made; once it is, the
+	// server asks the editor to redraw them.
+	e.lenses(uri)
+	if err := e.client.WaitFor(e.ctx, "codeLens/refresh", func(v *lsptest.View) bool {
+		for _, r := range v.Requests {
+			if r.Method == "workspace/codeLens/refresh" {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
 	est := e.runLensTokens(uri)
 	if titles := strings.Join(e.estimatedLenses(uri), "\n"); strings.Count(titles, "out · ≈$") != 4 {
 		t.Errorf("before any run, every Run lens has a cost:\n%s", titles)
@@ -136,5 +150,46 @@ func TestRunLensShowsWhatTheRunSends(t *testing.T) {
 	h = e.hover(uri, 6, 6)
 	if !strings.Contains(h, "Spent on its last run: 1 call(s), "+groupDigits(sent(0))+" tokens in") {
 		t.Errorf("hover lacks what premise's run cost:\n%s", h)
+	}
+}
+
+// TestMaxCostFromTheEditor runs a workflow whose max_cost is too low: its
+// first node stops before its call, its lens says so and offers to resume;
+// with max_cost raised in flowcabal.toml, Resume runs it.
+func TestMaxCostFromTheEditor(t *testing.T) {
+	e := start(t, llmtest.Script{Default: &llmtest.Reply{Content: "Jane came down to the drawing room."}})
+	cfg := filepath.Join(e.root, "flowcabal.toml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prices := "[prices.writer]\ninput = 0.15\noutput = 0.60\n[prices.agent]\ninput = 0.15\noutput = 0.60\n\n"
+	if err := os.WriteFile(cfg, []byte("max_cost = 0.0001\n"+prices+string(data)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := e.open("workflows/chapter-11.flow")
+	if res, err := e.command("flowcabal.runNode", map[string]any{"uri": uri, "node": "premise"}); err != nil || res["run"] == nil {
+		t.Fatalf("run premise: %v %v", res, err)
+	}
+	e.waitRuns(1)
+	if n := e.srv.Count(); n != 0 {
+		t.Fatalf("%d calls past max_cost", n)
+	}
+	titles := strings.Join(e.lenses(uri), " | ")
+	if !strings.Contains(titles, "$ stopped at max_cost") || !strings.Contains(titles, "↻ Resume") {
+		t.Fatalf("lenses after the stop: %s", titles)
+	}
+	if err := os.WriteFile(cfg, []byte("max_cost = 5\n"+prices+string(data)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.command("flowcabal.retry", map[string]any{"uri": uri, "node": "premise"}); err != nil || res["run"] == nil {
+		t.Fatalf("resume premise: %v %v", res, err)
+	}
+	e.waitRuns(2)
+	if n := e.srv.Count(); n != 1 {
+		t.Errorf("%d calls after the resume, want 1", n)
+	}
+	if titles := strings.Join(e.lenses(uri), " | "); !strings.Contains(titles, "✓ approved") {
+		t.Errorf("lenses after the resume: %s", titles)
 	}
 }

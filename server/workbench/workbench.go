@@ -640,6 +640,9 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg(n.Name.Name, "")}})
+		case st.Status == "stopped":
+			// Raise max_cost, then continue the run from here.
+			out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Resume", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}})
 		case st.Status == "failed":
 			out = append(out,
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
