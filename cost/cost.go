@@ -83,6 +83,13 @@ func Build(st Log, cfg *project.Config, q Query) (*Report, error) {
 	rows := map[string]*Row{}
 	chapters := chapterFinder{st: st, known: map[[3]string]int{}}
 	for _, e := range entries {
+		// A call logged without a chapter served the same node of the
+		// same run as one logged with it.
+		if e.Chapter > 0 && e.Workflow != "" && e.Node != "" && e.WorkflowRun != "" {
+			chapters.known[[3]string{e.Workflow, e.Node, e.WorkflowRun}] = e.Chapter
+		}
+	}
+	for _, e := range entries {
 		if !isCall(e) {
 			continue
 		}
@@ -185,9 +192,9 @@ func keyOf(by string, e store.LogEntry, ch *chapterFinder) string {
 	return ""
 }
 
-// chapterFinder finds the chapter of a call logged without one in the
-// history: the chapter Role A took the node's output of that run to
-// write (its provenance).
+// chapterFinder finds the chapter of a call logged without one: from
+// the other calls of the node's run, else from the history (the chapter
+// Role A took the node's output of that run to write, its provenance).
 type chapterFinder struct {
 	st    Log
 	known map[[3]string]int // workflow, node, run -> chapter

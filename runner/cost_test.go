@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,6 +194,12 @@ func TestEstimateMatchesWhatTheRunSends(t *testing.T) {
 				t.Fatal(err)
 			}
 			sent = p.sent(tc.flow, seq)
+			calls, in := p.total(tc.flow, seq)
+			t.Logf("whole run: estimated %d calls, %d prompt tokens (every pass and candidate counted); sent %d calls, %d tokens",
+				countCalls(again), again.Input, calls, in)
+			if calls > countCalls(again) {
+				t.Errorf("the run made %d calls, more than the %d estimated", calls, countCalls(again))
+			}
 			for _, ne := range again.Nodes {
 				if ne.Reuse != "" {
 					t.Errorf("%s: forced, yet estimated as %s", ne.Node, ne.Reuse)
@@ -213,6 +220,73 @@ func TestEstimateMatchesWhatTheRunSends(t *testing.T) {
 			}
 		})
 	}
+}
+
+// total counts the calls made for workflow after log entry seq, and
+// their prompt tokens.
+func (p *costProject) total(workflow string, after uint64) (calls, in int) {
+	entries, _ := p.st.Log(store.LogQuery{Role: "writer"})
+	for _, e := range entries {
+		if e.Seq > after && e.Workflow == workflow && e.Status == "ok" {
+			calls++
+			in += e.TokensIn
+		}
+	}
+	return calls, in
+}
+
+func countCalls(e *Estimate) int {
+	n := 0
+	for _, ne := range e.Nodes {
+		n += len(ne.Calls)
+	}
+	return n
+}
+
+// TestEstimateCountsEveryPassAndCandidate checks the calls an estimate
+// counts for the advanced forms of the explore sample.
+func TestEstimateCountsEveryPassAndCandidate(t *testing.T) {
+	p := newCostProject(t, "pride-and-prejudice", "")
+	est, err := p.runner().Estimate(context.Background(), p.workflow("workflows/explore.flow"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for node, want := range map[string]int{
+		"opening":  4 * 2,   // candidates × generations
+		"polished": 1 + 3*2, // the draft, then a critique and a revision a pass
+		"pick":     3,       // candidates
+	} {
+		ne, _ := est.Node(node)
+		if len(ne.Calls) != want {
+			t.Errorf("%s: %d calls, want %d", node, len(ne.Calls), want)
+		}
+		var sum float64
+		for _, c := range ne.Calls {
+			sum += c.Cost
+		}
+		maxOut := want * 2000 // the writer's max_tokens
+		if node == "polished" {
+			maxOut = 4*2000 + 3*AssumedOutput // the agent's critiques set none
+		}
+		if math.Abs(sum-ne.Cost) > 1e-12 || ne.TotalOutput != maxOut {
+			t.Errorf("%s: cost %v (calls sum to %v), max output %d", node, ne.Cost, sum, ne.TotalOutput)
+		}
+	}
+	polished, _ := est.Node("polished")
+	if polished.Calls[1].ModelName != "agent" || polished.Calls[2].Input <= polished.Calls[0].Input {
+		t.Errorf("refinement calls: %+v", polished.Calls[:3])
+	}
+	if est.Cost <= 0 || est.Input != sumInputs(est) {
+		t.Errorf("workflow: cost %v, input %d", est.Cost, est.Input)
+	}
+}
+
+func sumInputs(e *Estimate) int {
+	n := 0
+	for _, ne := range e.Nodes {
+		n += ne.TotalInput
+	}
+	return n
 }
 
 func hasNodeRef(n *workflowlang.Node) bool {
