@@ -190,12 +190,63 @@ func (r *Runner) Estimate(ctx context.Context, wf *workflowlang.Result, opts Opt
 		ex.outputs[name] = standIn(ne.MaxOutput)
 		ex.assumed = append(ex.assumed, name)
 	}
+	// A node that reads {{alias.node}} has the sub-workflow run what it
+	// needs first, from its own cache: its calls are the caller's too.
+	for _, ne := range ex.subEstimates(ctx, plan) {
+		if ne.Err == nil && ne.Reuse == "" {
+			est.Input += ne.TotalInput
+			est.Output += ne.TotalOutput
+			est.Cost += ne.Cost
+			est.Priced = est.Priced && ne.Priced
+		}
+		est.Nodes = append(est.Nodes, ne)
+	}
 	for _, n := range wf.File.Nodes {
 		if err, ok := broken[n.Name.Name]; ok {
 			est.Nodes = append(est.Nodes, NodeEstimate{Node: n.Name.Name, Err: err})
 		}
 	}
 	return est, nil
+}
+
+// subEstimates estimates the sub-workflow nodes the planned nodes read,
+// with the inputs their use declarations give them now; each is named
+// "alias.node".
+func (ex *execution) subEstimates(ctx context.Context, plan *Plan) []NodeEstimate {
+	type target struct{ alias, node string }
+	var targets []target
+	seen := map[target]bool{}
+	for _, name := range plan.Order {
+		for _, ref := range ex.wf.File.Node(name).Refs() {
+			t := target{ref.Alias, ref.Name}
+			if ref.Kind == workflowlang.RefUse && !seen[t] {
+				seen[t] = true
+				targets = append(targets, t)
+			}
+		}
+	}
+	var out []NodeEstimate
+	done := map[string]bool{}
+	for _, t := range targets {
+		f, inputs, err := ex.useInputs(ctx, t.alias)
+		if err != nil {
+			out = append(out, NodeEstimate{Node: t.alias + "." + t.node, Err: err})
+			continue
+		}
+		sub, err := ex.r.Estimate(ctx, workflowlang.Check(f, ex.r.cfg.Env), Options{Target: Target{Node: t.node}, Inputs: inputs})
+		if err != nil {
+			out = append(out, NodeEstimate{Node: t.alias + "." + t.node, Err: err})
+			continue
+		}
+		for _, ne := range sub.Nodes {
+			ne.Node = t.alias + "." + ne.Node
+			if !done[ne.Node] {
+				done[ne.Node] = true
+				out = append(out, ne)
+			}
+		}
+	}
+	return out
 }
 
 // runnablePart plans every node of wf that can run on its own (its chain
