@@ -85,6 +85,27 @@ func runEstimateText(wf *workflowlang.Result, est *runner.Estimate, node string)
 		total += n.Cost
 		priced = priced && n.Priced
 	}
+	// And the nodes of the sub-workflows they read that it would run.
+	aliases := map[string]bool{}
+	for _, name := range plan.Order {
+		for _, r := range wf.File.Node(name).Refs() {
+			if r.Kind == workflowlang.RefUse {
+				aliases[r.Alias] = true
+			}
+		}
+	}
+	for _, n := range est.Nodes {
+		alias, _, ok := strings.Cut(n.Node, ".")
+		if !ok || !aliases[alias] || n.Reuse != "" {
+			continue
+		}
+		if n.Err != nil {
+			return ""
+		}
+		upstream++
+		total += n.Cost
+		priced = priced && n.Priced
+	}
 	s := fmt.Sprintf("%s tok in + ≤%s out", groupDigits(ne.Input), groupDigits(ne.MaxOutput))
 	if c := len(ne.Calls); c > 1 {
 		s += fmt.Sprintf(" ×%d calls", c)

@@ -193,3 +193,31 @@ func TestMaxCostFromTheEditor(t *testing.T) {
 		t.Errorf("lenses after the resume: %s", titles)
 	}
 }
+
+// TestRunLensCountsTheSubWorkflow: the review node of book.flow reads the
+// act planner's plan; before it ever ran, its Run node lens counts the
+// planner's two nodes as upstream, in its cost too.
+func TestRunLensCountsTheSubWorkflow(t *testing.T) {
+	e := start(t, llmtest.Script{})
+	cfg := filepath.Join(e.root, "flowcabal.toml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, append([]byte("[prices.writer]\ninput = 0.15\noutput = 0.60\n[prices.agent]\ninput = 0.15\noutput = 0.60\n\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := e.open("workflows/book.flow")
+	var review string
+	for _, title := range e.estimatedLenses(uri) {
+		if strings.HasPrefix(title, "▶ Run node") {
+			review = title
+		}
+	}
+	if !lensTokens.MatchString(review) || !strings.HasSuffix(review, "(with 2 upstream)") {
+		t.Errorf("review's lens: %q", review)
+	}
+	if e.srv.Count() != 0 {
+		t.Errorf("the estimate called the model %d times", e.srv.Count())
+	}
+}
