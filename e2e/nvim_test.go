@@ -25,6 +25,16 @@ func TestNeovim(t *testing.T) {
 	proj := sampleProject(t)
 	srv := llmtest.New(t, llmtest.Script{Default: &llmtest.Reply{Content: "Beats from the scripted model."}})
 	projecttest.UseModels(t, proj, srv.URL, "FLOWCABAL_E2E_KEY")
+	// Prices, so that the Run lenses show costs as well as tokens.
+	toml := filepath.Join(proj, "flowcabal.toml")
+	data, err := os.ReadFile(toml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "\n[prices.writer]\ninput = 0.15\noutput = 0.60\n"...)
+	if err := os.WriteFile(toml, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	plugin, _ := filepath.Abs("../editors/nvim")
 	script, _ := filepath.Abs("nvim/scenario.lua")
 	report := filepath.Join(t.TempDir(), "report.txt")

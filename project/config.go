@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -41,6 +43,62 @@ type Config struct {
 	// plot thread is injected into a chapter's context and listed as due
 	// soon; 0 means the default (knowledge.DefaultThreadWindow, 5).
 	ThreadWindow int `toml:"thread_window"`
+
+	// Prices maps a model configuration name ("writer", "agent",
+	// "embedding") or an endpoint's model id to what it costs; none set
+	// means costs are reported in tokens only.
+	Prices map[string]Price `toml:"prices"`
+
+	// MaxCost stops a run before a model call whose estimated cost would
+	// take the run past it (in the prices' currency); 0 means no limit. A
+	// workflow's max_cost overrides it.
+	MaxCost float64 `toml:"max_cost"`
+}
+
+// Price is what a model charges, per million tokens.
+type Price struct {
+	Input  float64 `toml:"input" json:"input"`
+	Output float64 `toml:"output" json:"output"`
+}
+
+// Cost is the price of a call of in prompt and out completion tokens.
+func (p Price) Cost(in, out int) float64 {
+	return (float64(in)*p.Input + float64(out)*p.Output) / 1e6
+}
+
+// PriceOf returns the price of a call made through the model
+// configuration called name to the endpoint's model id: the
+// configuration's own [prices.<name>] first, then one for the model id,
+// then that of any configuration that names the same model id. ok is
+// false when no price applies: the call is counted in tokens only.
+func (c *Config) PriceOf(name, model string) (p Price, ok bool) {
+	if c == nil || len(c.Prices) == 0 {
+		return Price{}, false
+	}
+	if p, ok := c.Prices[name]; ok && name != "" {
+		return p, true
+	}
+	if p, ok := c.Prices[model]; ok && model != "" {
+		return p, true
+	}
+	if model == "" {
+		return Price{}, false
+	}
+	// Agent logs name the model id the endpoint reported, not the
+	// configuration: find the configuration that asks for it.
+	var names []string
+	for n, m := range c.Models {
+		if m.Model == model || strings.HasPrefix(model, m.Model+"-") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if p, ok := c.Prices[n]; ok {
+			return p, true
+		}
+	}
+	return Price{}, false
 }
 
 // Model is one OpenAI-compatible endpoint. The key itself is never here:
@@ -86,6 +144,9 @@ func LoadConfig(root string) (*Config, error) {
 	if _, err := toml.Decode(string(data), c); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
+	if err := c.checkPrices(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
 	c.fill()
 	return c, nil
 }
@@ -97,4 +158,22 @@ func (c *Config) fill() {
 	if c.Budget <= 0 {
 		c.Budget = DefaultBudget
 	}
+}
+
+// checkPrices refuses what would make every cost figure wrong.
+func (c *Config) checkPrices() error {
+	names := make([]string, 0, len(c.Prices))
+	for n := range c.Prices {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if p := c.Prices[n]; p.Input < 0 || p.Output < 0 {
+			return fmt.Errorf("prices.%s: a price cannot be negative", n)
+		}
+	}
+	if c.MaxCost < 0 {
+		return fmt.Errorf("max_cost cannot be negative (0 means no limit)")
+	}
+	return nil
 }

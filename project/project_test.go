@@ -124,3 +124,55 @@ func TestResourcePath(t *testing.T) {
 		}
 	}
 }
+
+func TestPrices(t *testing.T) {
+	dir := t.TempDir()
+	toml := `max_cost = 0.5
+[models.writer]
+base_url = "http://127.0.0.1:1/v1"
+model = "gpt-4o-mini"
+[models.agent]
+base_url = "http://127.0.0.1:1/v1"
+model = "deepseek-chat"
+[prices.writer]
+input = 0.15
+output = 0.60
+[prices."deepseek-chat"]
+input = 0.27
+output = 1.10
+`
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxCost != 0.5 {
+		t.Errorf("max_cost %v", c.MaxCost)
+	}
+	for _, tc := range []struct {
+		name, model string
+		want        Price
+		ok          bool
+	}{
+		{"writer", "gpt-4o-mini", Price{0.15, 0.60}, true},
+		{"", "gpt-4o-mini-2024-07-18", Price{0.15, 0.60}, true}, // the id an endpoint reports
+		{"agent", "deepseek-chat", Price{0.27, 1.10}, true},
+		{"embedding", "text-embedding-3-small", Price{}, false},
+	} {
+		p, ok := c.PriceOf(tc.name, tc.model)
+		if p != tc.want || ok != tc.ok {
+			t.Errorf("PriceOf(%q, %q) = %v, %v; want %v, %v", tc.name, tc.model, p, ok, tc.want, tc.ok)
+		}
+	}
+	if got := (Price{Input: 0.15, Output: 0.60}).Cost(1_000_000, 500_000); got != 0.45 {
+		t.Errorf("Cost = %v, want 0.45", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte("[prices.writer]\ninput = -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "prices.writer") {
+		t.Errorf("a negative price: %v", err)
+	}
+}

@@ -25,6 +25,8 @@ type runData struct {
 	// generation (output versions), so that a resumed or decided run
 	// continues from the right generation.
 	Evolve map[string][]int `json:"evolve,omitempty"`
+	// Spent is what the run's calls cost so far (see max_cost).
+	Spent float64 `json:"spent,omitempty"`
 }
 
 func (ex *execution) data() runData {

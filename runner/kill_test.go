@@ -38,6 +38,9 @@ func runChild(root, url string) int {
 	}
 	f.store = st
 	f.run = f.newRunner(nil)
+	// Every call is recorded in the agent log as it returns, as in a
+	// project's runs (ForProject).
+	f.run.cfg.Model.(*Clients).Options.Recorder = LogRecorder{Store: st}
 	src, err := os.ReadFile(f.flow)
 	if err != nil {
 		return 3
@@ -93,6 +96,11 @@ func TestResumeAfterKill(t *testing.T) {
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("unfinished runs after the kill: %+v %v", runs, err)
 	}
+	// What the killed run spent is what the endpoint billed: every reply
+	// delivered whole is in the agent log, counted to the run, and the
+	// call cut by the kill is not.
+	checkBilled(t, st, f.srv, runs[0].RunID)
+
 	// b ended: its output is in the history, whether or not the
 	// checkpoint that acknowledges it was saved before the kill.
 	if outs, err := st.Outputs("workflows/w.flow", "b"); err != nil || len(outs) != 1 || outs[0].Text != "beta" || outs[0].RunID != runs[0].RunID {
@@ -122,6 +130,41 @@ func TestResumeAfterKill(t *testing.T) {
 	if count["Conclude"] != 2 {
 		t.Errorf("node c was requested %d times, want 2 (killed, then resumed)", count["Conclude"])
 	}
+}
+
+// checkBilled compares the tokens the agent log counts to run with those
+// of the replies the scripted server delivered whole.
+func checkBilled(t *testing.T, st *store.Store, srv *llmtest.Server, run string) {
+	t.Helper()
+	var billedIn, billedOut, billed int
+	for _, r := range srv.Requests() {
+		if r.Billed != nil {
+			billed++
+			billedIn += r.Billed.PromptTokens
+			billedOut += r.Billed.CompletionTokens
+		}
+	}
+	entries, err := st.Log(store.LogQuery{Role: "writer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in, out, calls int
+	for _, e := range entries {
+		if e.WorkflowRun != run {
+			continue
+		}
+		if e.Workflow != "workflows/w.flow" || e.Node == "" {
+			t.Errorf("a log entry is not attributed to its workflow and node: %+v", e)
+		}
+		calls++
+		in += e.TokensIn
+		out += e.TokensOut
+	}
+	if billed == 0 || calls != billed || in != billedIn || out != billedOut {
+		t.Errorf("the log counts %d calls, %d+%d tokens to run %s; the endpoint billed %d calls, %d+%d tokens",
+			calls, in, out, run, billed, billedIn, billedOut)
+	}
+	t.Logf("after the kill: %d calls, %d prompt + %d completion tokens, logged and billed alike", calls, in, out)
 }
 
 func fileContains(path, text string) bool {

@@ -39,6 +39,15 @@ type ProjectOptions struct {
 	// Gate replaces the deterministic fact-check gate (Role C's monitor,
 	// which adds the agent model's angles, plugs in here).
 	Gate Gate
+	// Offline wires the runner without calling any model (an estimate):
+	// the passages are not embedded now, so Role A searches lexically
+	// unless Known brings vectors.
+	Offline bool
+	// History, when set, replaces the store as the runner's history, and
+	// Knowledge as its knowledge levels (an estimate on a project with no
+	// store yet: NoHistory, FileKnowledge).
+	History   History
+	Knowledge Knowledge
 	// Known, when set, is what the caller already derived from the
 	// project's files (a session keeps it between runs); else ForProject
 	// reads the files. Its embeddings are then the caller's too.
@@ -119,7 +128,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 			return nil, fmt.Errorf("read the project's knowledge: %w", err)
 		}
 		known = &Known{Snapshot: snap, Project: kp, Facts: factcheck.FromProject(kp, folder)}
-		if e := Embedding(cfg, st, o); e != nil {
+		if e := Embedding(cfg, st, o); e != nil && !o.Offline {
 			e.MaxCalls = runEmbedCalls
 			vecs, rep := e.EmbedChapters(ctx, snap)
 			if rep.Err != nil && o.Log != nil {
@@ -136,6 +145,10 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 	for name, m := range o.Overrides {
 		models[name] = mergeModel(models[name], m)
 	}
+	var recorder llm.Recorder
+	if st != nil {
+		recorder = LogRecorder{Store: st}
+	}
 	clients := &Clients{
 		Config: func(name string) (llm.Config, error) {
 			m, ok := models[name]
@@ -148,7 +161,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 			}
 			return c, nil
 		},
-		Options: llm.Options{Getenv: o.Getenv, Retry: o.Retry, Recorder: LogRecorder{Store: st}, Logger: o.Log},
+		Options: llm.Options{Getenv: o.Getenv, Retry: o.Retry, Recorder: recorder, Logger: o.Log},
 	}
 	conc := o.Concurrency
 	if conc <= 0 {
@@ -183,18 +196,28 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 	if o.Gate != nil {
 		gate = o.Gate
 	}
+	var history History = st
+	if o.History != nil {
+		history = o.History
+	}
+	var kn Knowledge = StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)}
+	if o.Knowledge != nil {
+		kn = o.Knowledge
+	}
 	return New(Config{
 		Root:        root,
 		Model:       clients,
-		History:     st,
+		History:     history,
 		Assembler:   roleA,
-		Knowledge:   StoreKnowledge{Store: st, Summarizer: summarize.New(an, tc)},
+		Knowledge:   kn,
 		Gate:        gate,
 		Params:      ParamsFromConfig(models),
 		ModelParams: func(name string) (Params, error) { return modelParams(models, name) },
 		Env:         o.Env,
 		Concurrency: conc,
 		Log:         o.Log,
+		Price:       cfg.PriceOf,
+		MaxCost:     cfg.MaxCost,
 	}), nil
 }
 

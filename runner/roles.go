@@ -39,10 +39,18 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	}
 	node := AssembleNode(wf, n, upstream)
 	opt := a.Options
-	if a.Embedding != nil {
+	// An estimate calls no model: it takes what a run left in the caches
+	// (the same answers a run now would get from them).
+	switch {
+	case a.Embedding != nil && Estimating(ctx):
+		opt.Semantic = a.Embedding.CachedSemantic(ctx, a.Vectors, node)
+	case a.Embedding != nil:
 		opt.Semantic = a.Embedding.Semantic(ctx, a.Vectors, node)
 	}
-	if a.Refiner != nil {
+	switch {
+	case a.Refiner != nil && Estimating(ctx):
+		opt.Refinement = a.Refiner.Cached(ctx, node, a.Snapshot)
+	case a.Refiner != nil:
 		opt.Refinement = a.Refiner.Refine(ctx, node, a.Snapshot)
 	}
 	c, err := assemble.Assemble(node, a.Snapshot, opt)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sourcegraph/conc"
 
+	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/store"
 	"github.com/flowcabal/flowcabal/workflowlang"
 )
@@ -139,6 +140,13 @@ type Config struct {
 	// DefaultConcurrency.
 	Concurrency int
 	Log         *slog.Logger
+	// Price gives the price of a call through the model configuration
+	// name to the endpoint's model id (project.Config.PriceOf); nil or
+	// not ok: the call is counted in tokens only.
+	Price func(name, model string) (project.Price, bool)
+	// MaxCost is the project's limit on what one run spends; a
+	// workflow's max_cost and Options.MaxCost override it. 0: none.
+	MaxCost float64
 }
 
 // DefaultConcurrency is how many nodes a run executes at once unless told
@@ -190,6 +198,9 @@ type Options struct {
 	// Feedback maps a node to the author's feedback, appended to its prompt
 	// (a retry with feedback). A node with feedback is run anew.
 	Feedback map[string]string
+	// MaxCost overrides the run's max_cost (a resumed run given a higher
+	// limit); 0 keeps the workflow's or the project's.
+	MaxCost float64
 }
 
 // Result is how a run ended.
@@ -246,6 +257,12 @@ func (r *Runner) Run(ctx context.Context, wf *workflowlang.Result, opts Options)
 	}
 	ex := &execution{r: r, wf: wf, wid: wid, plan: plan, opts: opts, cp: cp,
 		outputs: map[string]string{}, results: map[string]NodeResult{}, cancels: map[string]context.CancelFunc{}}
+	if opts.Resume != "" {
+		ex.spent = ex.spentBefore()
+	}
+	// Every call made for this run, Role C's checks included, is counted
+	// to it in the agent log.
+	ctx = store.WithAttribution(ctx, store.Attribution{Workflow: wid, Run: cp.RunID})
 	if opts.Control != nil {
 		opts.Control(&Control{ex: ex})
 	}
@@ -302,6 +319,16 @@ type execution struct {
 	// told is closed once the observer has been told that the node
 	// started: its progress events wait for it.
 	told map[string]chan struct{}
+
+	// spent is what the run's calls cost so far; held, the estimates of
+	// the calls in flight; stoppedAt, the node whose call max_cost
+	// refused (see reserve).
+	spent, held float64
+	stoppedAt   string
+	// estimate says the execution only builds prompts (Runner.Estimate);
+	// assumed lists the nodes whose outputs it stands in for.
+	estimate bool
+	assumed  []string
 }
 
 func (ex *execution) save(ctx context.Context) error {
@@ -554,6 +581,8 @@ func (ex *execution) run(ctx context.Context) (*Result, error) {
 			}
 		case res.Status == "failed" && status != store.RunCancelled:
 			status = store.RunFailed
+		case res.Status == "stopped" && (status == store.RunDone || status == store.RunWaiting):
+			status = store.RunWaiting // for a higher max_cost; resumable
 		case res.Status == "flagged" && status == store.RunDone:
 			status = store.RunWaiting
 		}
@@ -592,6 +621,9 @@ func (ex *execution) finish(res NodeResult) {
 		delete(ex.outputs, res.Node) // released, then not recorded
 	}
 	ex.cp.Nodes[res.Node] = nr
+	if res.Status == "stopped" {
+		ex.cp.Pending = append(ex.cp.Pending, store.Decision{Node: res.Node, Kind: "max_cost", Detail: nr.Error})
+	}
 	if res.Status == "flagged" {
 		d := store.Decision{Node: res.Node, Kind: "flag"}
 		if res.Verdict != nil {
@@ -676,18 +708,17 @@ func (ex *execution) node(ctx context.Context, name string, release func(output 
 	}
 
 	n := ex.wf.File.Node(name)
-	params, err := ex.params(n)
+	if a, ok := store.AttributionOf(ctx); ok {
+		a.Node, a.Chapter = name, chapterOf(n, Injection{})
+		ctx = store.WithAttribution(ctx, a)
+	}
+	params, inj, msgs, err := ex.prompt(ctx, n)
 	if err != nil {
 		return fail(res, err)
 	}
-	params.Node = name
-	inj, err := ex.inject(ctx, n)
-	if err != nil {
-		return fail(res, fmt.Errorf("Role A: %w", err))
-	}
-	msgs, err := Render(n, inj, ex.resolver(ctx))
-	if err != nil {
-		return fail(res, err)
+	if a, ok := store.AttributionOf(ctx); ok {
+		a.Chapter = chapterOf(n, inj)
+		ctx = store.WithAttribution(ctx, a)
 	}
 	srcs := ex.builtFrom(name, n, inj)
 	if fb := ex.opts.Feedback[name]; fb != "" {
@@ -863,11 +894,46 @@ func (ex *execution) awaitInputs(ctx context.Context, res NodeResult) (NodeResul
 
 func fail(res NodeResult, err error) NodeResult {
 	res.Status, res.Err = "failed", err
+	if errors.Is(err, ErrMaxCost) {
+		// Not a failure: the run waits for a higher limit, resumable.
+		res.Status = "stopped"
+	}
 	return res
 }
 
-// call streams one completion, writing the output document as it grows.
+// prompt builds a node's first prompt exactly as the run sends it: the
+// node's parameters, Role A's injection, and the three layers rendered
+// with its references resolved. Runner.Estimate counts what it returns.
+func (ex *execution) prompt(ctx context.Context, n *workflowlang.Node) (Params, Injection, []Message, error) {
+	params, err := ex.params(n)
+	if err != nil {
+		return params, Injection{}, nil, err
+	}
+	params.Node = n.Name.Name
+	inj, err := ex.inject(ctx, n)
+	if err != nil {
+		return params, inj, nil, fmt.Errorf("Role A: %w", err)
+	}
+	msgs, err := Render(n, inj, ex.resolver(ctx))
+	if err != nil {
+		return params, inj, nil, err
+	}
+	return params, inj, msgs, nil
+}
+
+// call makes one model call within the run's max_cost.
 func (ex *execution) call(ctx context.Context, name string, p Params, msgs []Message) (Reply, error) {
+	held, err := ex.reserve(name, p, msgs)
+	if err != nil {
+		return Reply{}, err
+	}
+	reply, err := ex.stream(ctx, name, p, msgs)
+	ex.settle(p, held, reply.Usage)
+	return reply, err
+}
+
+// stream streams one completion, writing the output document as it grows.
+func (ex *execution) stream(ctx context.Context, name string, p Params, msgs []Message) (Reply, error) {
 	if p.Variant != "" && strings.HasPrefix(p.Variant, "g") {
 		// Candidates stream side by side: their text is shown once
 		// complete, in the generation's document, not interleaved live.
@@ -1028,6 +1094,9 @@ func (rr runResolver) Knowledge(path, level string) (string, error) {
 }
 
 func (rr runResolver) Used(alias, node string) (string, error) {
+	if rr.ex.estimate {
+		return rr.ex.usedNow(alias, node)
+	}
 	return rr.ex.used(rr.ctx, alias, node)
 }
 

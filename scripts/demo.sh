@@ -54,6 +54,11 @@ else
   trap 'kill $llm 2>/dev/null' EXIT
   for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
   sed -i "s#^base_url = .*#base_url = \"http://127.0.0.1:$port/v1\"#" "$proj/flowcabal.toml"
+  # What the run will send (Role A's context and the prompt, counted with
+  # the model's tokeniser), then what it did: tokens only, as the sample
+  # sets no [prices].
+  step cost -estimate "$proj/workflows/chapter-11.flow"
   FLOWCABAL_API_KEY=stand-in step run "$proj/workflows/chapter-11.flow"
+  step cost -by node "$proj"
   step graph "$proj/workflows/chapter-11.flow" -format mermaid
 fi

@@ -154,6 +154,15 @@ api_key_env = "FLOWCABAL_API_KEY"
 base_url = "$llm_url"
 model = "scripted-agent"
 api_key_env = "FLOWCABAL_API_KEY"
+
+# Prices per million tokens: the Run lenses show costs as well as tokens.
+[prices.writer]
+input = 0.15
+output = 0.60
+
+[prices.agent]
+input = 0.15
+output = 0.60
 TOML
 cat >"$ws/workflows/e2e.flow" <<'FLOW'
 # e2e sample for the VS Code test

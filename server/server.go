@@ -45,6 +45,12 @@ type Options struct {
 	// Lenses adds code lenses to a workflow's (the run state of each node
 	// and the decisions it waits for). Nil adds none.
 	Lenses func(snap *cache.Snapshot, f *cache.File, enc workflowlang.Encoding) []protocol.CodeLens
+	// RunEstimate says what running a node ("" for the workflow) would
+	// send and cost, appended to its "Run node" / "Run workflow" lens;
+	// "" adds nothing. An estimate made in the background calls refresh
+	// once it is made, to have the editor redraw the lenses. Nil adds
+	// nothing.
+	RunEstimate func(snap *cache.Snapshot, f *cache.File, node string, refresh func()) string
 	// Completions adds items to a workflow's completion list (Role B's
 	// whole-node snippets); snippets says whether the client takes LSP
 	// snippet syntax.

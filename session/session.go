@@ -94,6 +94,12 @@ type Session struct {
 	working  sync.WaitGroup
 	seq      int
 	closed   bool
+	// finished counts the runs ended in this session: an estimate made
+	// before one ended reads outputs it may have replaced.
+	finished int
+	est      estimates
+	// estimating counts the estimates being made in the background.
+	estimating sync.WaitGroup
 
 	// Role A and Role C read the knowledge through these, built lazily and
 	// dropped when a knowledge file changes.
@@ -362,6 +368,12 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 	if err != nil {
 		return RunInfo{}, err
 	}
+	// A run takes flowcabal.toml as it is now: the author may have raised
+	// max_cost (or changed a model) to continue a stopped run.
+	if cfg, err = project.LoadConfig(s.root); err != nil {
+		return RunInfo{}, err
+	}
+	s.cfg = cfg
 	wid := s.WorkflowID(wf.File.Path)
 	if r, ok := s.runs[wid]; ok {
 		return RunInfo{}, fmt.Errorf("%s is already running (run %s): cancel it first", wid, r.info.ID)
@@ -433,6 +445,7 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 		ar.mu.Unlock()
 		s.mu.Lock()
 		delete(s.runs, wid)
+		s.finished++
 		s.mu.Unlock()
 		if ev.RunFinished != nil {
 			ev.RunFinished(info, res, err)
@@ -489,6 +502,7 @@ func (s *Session) Wait(file string) {
 // and closes the store.
 func (s *Session) Close() error {
 	s.Cancel("")
+	s.estimating.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
@@ -508,7 +522,7 @@ func (s *Session) Close() error {
 
 // NodeState is what a code lens shows of a node.
 type NodeState struct {
-	Status  string // "running 3/7", "approved", "needs you", "frozen", "failed", "" (never run)
+	Status  string // "running 3/7", "approved", "needs you", "frozen", "failed", "stopped" (max_cost), "" (never run)
 	Version int
 	Tokens  int
 	// Select lists candidate versions when the node waits for a choice.
@@ -545,6 +559,8 @@ func (n NodeState) Label() string {
 		return "⚠ needs you"
 	case n.Status == "failed":
 		return "✗ failed"
+	case n.Status == "stopped":
+		return "$ stopped at max_cost"
 	case n.Status == "approved":
 		parts := []string{"✓ approved"}
 		if n.Tokens > 0 {
@@ -600,6 +616,8 @@ func (s *Session) States(file string) map[string]NodeState {
 					ns.Status = "needs you"
 				case "failed":
 					ns.Status = "failed"
+				case "stopped":
+					ns.Status = "stopped"
 				default:
 					continue // skipped or cut short there: look further back
 				}

@@ -16,23 +16,52 @@ const MaxLogText = 4096
 // LogEntry is one LLM call or tool step of an agent.
 type LogEntry struct {
 	// Seq numbers entries from 1 in the order appended.
-	Seq       uint64        `json:"seq"`
-	At        time.Time     `json:"at"`
-	Role      string        `json:"role"`            // "A", "B", "C", "runner", "summarizer"
-	Agent     string        `json:"agent,omitempty"` // sub-agent or angle
-	Tool      string        `json:"tool,omitempty"`  // tool name for tool steps
-	RunID     string        `json:"run_id,omitempty"`
-	Node      string        `json:"node,omitempty"`
-	Model     string        `json:"model,omitempty"`
-	TokensIn  int           `json:"tokens_in"`
-	TokensOut int           `json:"tokens_out"`
-	Duration  time.Duration `json:"duration"`
-	Status    string        `json:"status"` // "ok", "error", "cancelled", …
-	Error     string        `json:"error,omitempty"`
-	Input     string        `json:"input,omitempty"`
-	Output    string        `json:"output,omitempty"`
+	Seq   uint64    `json:"seq"`
+	At    time.Time `json:"at"`
+	Role  string    `json:"role"`            // "A", "B", "C", "runner", "summarizer"
+	Agent string    `json:"agent,omitempty"` // sub-agent or angle
+	Tool  string    `json:"tool,omitempty"`  // tool name for tool steps
+	RunID string    `json:"run_id,omitempty"`
+	// Workflow, WorkflowRun and Chapter say which workflow run the call
+	// served (a Role C check of a node's output included), for cost
+	// reports; AppendLog fills them from the context (WithAttribution).
+	Workflow    string        `json:"workflow,omitempty"`
+	WorkflowRun string        `json:"workflow_run,omitempty"`
+	Chapter     int           `json:"chapter,omitempty"`
+	Node        string        `json:"node,omitempty"`
+	Model       string        `json:"model,omitempty"`
+	TokensIn    int           `json:"tokens_in"`
+	TokensOut   int           `json:"tokens_out"`
+	Duration    time.Duration `json:"duration"`
+	Status      string        `json:"status"` // "ok", "error", "cancelled", …
+	Error       string        `json:"error,omitempty"`
+	Input       string        `json:"input,omitempty"`
+	Output      string        `json:"output,omitempty"`
 	// Truncated is set when Input or Output was cut to MaxLogText.
 	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Attribution is the workflow run a model call serves.
+type Attribution struct {
+	Workflow string // the workflow's id (its path in the project)
+	Run      string // the run's id
+	Chapter  int    // the chapter the node writes; 0 when none
+	Node     string
+}
+
+type attributionKey struct{}
+
+// WithAttribution returns ctx carrying a: the log entries appended under
+// it are counted to that run, whoever makes the call (the runner, Role C's
+// checks of an output).
+func WithAttribution(ctx context.Context, a Attribution) context.Context {
+	return context.WithValue(ctx, attributionKey{}, a)
+}
+
+// AttributionOf returns the attribution ctx carries.
+func AttributionOf(ctx context.Context) (Attribution, bool) {
+	a, ok := ctx.Value(attributionKey{}).(Attribution)
+	return a, ok
 }
 
 // LogQuery selects log entries; zero fields match everything.
@@ -51,6 +80,20 @@ func (s *Store) AppendLog(ctx context.Context, e LogEntry) (LogEntry, error) {
 	}
 	if e.At.IsZero() {
 		e.At = time.Now().UTC()
+	}
+	if a, ok := ctx.Value(attributionKey{}).(Attribution); ok {
+		if e.Workflow == "" {
+			e.Workflow = a.Workflow
+		}
+		if e.WorkflowRun == "" {
+			e.WorkflowRun = a.Run
+		}
+		if e.Chapter == 0 {
+			e.Chapter = a.Chapter
+		}
+		if e.Node == "" {
+			e.Node = a.Node
+		}
 	}
 	var t1, t2 bool
 	e.Input, t1 = truncate(s.clean(e.Input), MaxLogText)

@@ -557,3 +557,19 @@ func TestRuneSet(t *testing.T) {
 		t.Error("an astral character was added")
 	}
 }
+
+func TestCountChat(t *testing.T) {
+	c := NewCounter("gpt-4")
+	// OpenAI's API reference answers this request with prompt_tokens 13.
+	n, err := c.CountChat([]ChatMessage{{Role: "user", Content: "Say this is a test!"}})
+	if err != nil || n != 13 {
+		t.Fatalf("CountChat = %d, %v; want 13", n, err)
+	}
+	sys := []ChatMessage{{Role: "system", Content: "保持文風。"}, {Role: "user", Content: "寫第六回 𝄞"}}
+	two, _ := c.CountChat(sys)
+	a, _ := c.Count(sys[0].Content)
+	b, _ := c.Count(sys[1].Content)
+	if two != 3+(3+1+a)+(3+1+b) {
+		t.Errorf("two messages: %d, want %d", two, 3+(3+1+a)+(3+1+b))
+	}
+}

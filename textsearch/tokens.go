@@ -108,3 +108,38 @@ func (c *Counter) MustCount(s string) int {
 	}
 	return n
 }
+
+// ChatMessage is one message of a chat request, for CountChat.
+type ChatMessage struct {
+	Role    string
+	Content string
+}
+
+// The chat format's framing, as OpenAI documents it for its chat models:
+// each message costs perMessage tokens besides its role and content, and
+// the reply is primed with replyPriming more. Endpoints that serve other
+// models frame messages alike to within a few tokens a message.
+const (
+	perMessage   = 3
+	replyPriming = 3
+)
+
+// CountChat returns the prompt tokens of a chat request made of msgs: their
+// roles and contents with the format's framing. It is how FlowCabal
+// estimates what a call sends, and how the scripted endpoint counts what
+// it receives, so that estimates can be checked against it.
+func (c *Counter) CountChat(msgs []ChatMessage) (int, error) {
+	total := replyPriming
+	for _, m := range msgs {
+		r, err := c.Count(m.Role)
+		if err != nil {
+			return 0, err
+		}
+		n, err := c.Count(m.Content)
+		if err != nil {
+			return 0, err
+		}
+		total += perMessage + r + n
+	}
+	return total, nil
+}

@@ -57,6 +57,12 @@ var attrSchema = map[string]attrSpec{
 	"refine":      {inNode | inWorkflow, "recursive refinement passes, 1 to 10", numberIn(true, 1, 10)},
 	"candidates":  {inNode | inWorkflow, "evolutionary candidates per generation, 1 to 20", numberIn(true, 1, 20)},
 	"generations": {inNode | inWorkflow, "evolutionary generations, 1 to 10", numberIn(true, 1, 10)},
+	"max_cost": {inWorkflow, "the most a run may spend on model calls (prices of flowcabal.toml), > 0", func(c *checker, a *Attr) string {
+		if n, ok := a.Value.(*NumberValue); !ok || n.Value <= 0 {
+			return "max_cost is a number > 0 (in the currency of flowcabal.toml's prices)"
+		}
+		return ""
+	}},
 	"select": {inNode | inWorkflow, "who selects among candidates: auto or human", func(c *checker, a *Attr) string {
 		return oneOf(a.Value, "select", "auto", "human")
 	}},

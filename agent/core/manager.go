@@ -116,6 +116,9 @@ func (m *Manager) Submit(task Task) (*Run, error) {
 // Run submits task and waits for its result. Cancelling ctx cancels the
 // run.
 func (m *Manager) Run(ctx context.Context, task Task) (*Result, error) {
+	if a, ok := store.AttributionOf(ctx); ok && task.Serves == (store.Attribution{}) {
+		task.Serves = a
+	}
 	r, err := m.Submit(task)
 	if err != nil {
 		return nil, err
@@ -163,7 +166,13 @@ func (m *Manager) submit(task Task, resume *state) (*Run, error) {
 		st = &state{Role: task.Role, Agent: name, Node: task.Node, Input: task.Input,
 			Budget: task.Budget.or(m.opts.Budget), Frames: map[string]*frame{}}
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
+	// A run outlives the call that submitted it: it keeps only the run
+	// it serves, for the log.
+	base := context.Background()
+	if task.Serves != (store.Attribution{}) {
+		base = store.WithAttribution(base, task.Serves)
+	}
+	ctx, cancel := context.WithCancelCause(base)
 	r := &Run{ID: task.ID, Role: task.Role, m: m, task: task, prep: prep, ctx: ctx, cancel: cancel,
 		turn: make(chan struct{}), done: make(chan struct{}), status: StatusQueued,
 		wake: make(chan struct{}), st: st, resumed: resume != nil}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/flowcabal/flowcabal/store"
 )
 
 // Budget bounds one run. Steps count model calls (sub-agents included);
@@ -48,6 +50,10 @@ type Task struct {
 	ID string
 	// Node labels the log entries (the workflow node the task is about).
 	Node string
+	// Serves is the workflow run whose cost the task's calls count to
+	// (a Role C check of a node's output); Manager.Run takes it from its
+	// context when unset.
+	Serves store.Attribution
 }
 
 // SubAnswer is one parallel agent's answer.

@@ -51,6 +51,7 @@ func commands() []command {
 		{"index", "index the project's knowledge into .flowcabal/project.db", runIndex},
 		{"context", "show the context Role A assembles for a node", runContext},
 		{"run", "run a workflow or one node", runRun},
+		{"cost", "what model calls cost (by node, workflow, chapter, model…), or will cost (-estimate)", runCost},
 		{"graph", "draw a workflow's DAG (SVG, DOT, Mermaid) with run state and budget split", runGraph},
 		{"threads", "print the plot threads' ledger (overdue, due soon, open, resolved) as of a chapter", runThreads},
 		{"entities", "suggest the characters and places the manuscript is about (entities suggest)", runEntities},

@@ -59,6 +59,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	skipNode := fs.String("skip", "", "let the failed or flagged `node`'s dependents go on without its output")
 	feedback := fs.String("feedback", "", "with -retry: what to change")
 	textFile := fs.String("text-file", "", "with -edit: the file holding the edited text")
+	maxCost := fs.Float64("max-cost", 0, "stop before a call that would take the run past this cost (overrides max_cost; e.g. to resume a stopped run)")
 	concurrency := fs.Int("concurrency", 0, fmt.Sprintf("nodes run at once (default: flowcabal.toml's concurrency, else %d)", runner.DefaultConcurrency))
 	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
@@ -160,6 +161,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 
+	opts.MaxCost = *maxCost
 	show := newRunDisplay(env.stdout, isTerminal(env.stdout))
 	opts.Observer = show.observer()
 	res, err := r.Run(ctx, wf, opts)
@@ -296,6 +298,8 @@ func statusMark(s string) string {
 		return "⚠"
 	case "skipped", "cancelled":
 		return "·"
+	case "stopped":
+		return "$"
 	default:
 		return "✗"
 	}
@@ -348,6 +352,9 @@ func (d *runDisplay) summary(res *runner.Result, wid string) {
 		fmt.Fprintf(d.w, "  %s needs you: decide in the editor, or run again with -approve %s, -retry %s -feedback \"…\", or -edit %s -text-file FILE\n", n, n, n, n)
 	}
 	for n, r := range res.Nodes {
+		if r.Status == "stopped" && r.Err != nil && !strings.HasPrefix(r.Err.Error(), "not started") {
+			fmt.Fprintf(d.w, "  %s stopped at max_cost: raise max_cost in flowcabal.toml or the workflow, or continue with: flowcabal run -resume -max-cost N %s\n", n, wid)
+		}
 		if r.Status == "failed" {
 			fmt.Fprintf(d.w, "  %s failed: run again with -retry %s, go on without it with -skip %s, or stop here\n", n, n, n)
 		}

@@ -75,14 +75,22 @@ end)
 
 step('code lens', function()
   vim.lsp.codelens.refresh()
-  wait(10000, 'code lenses', function()
+  -- The Run node lens of premise says what the run would send and cost
+  -- (the estimate is made in the background, then the lenses redrawn).
+  local estimated = '^▶ Run node · [%d,]+ tok in %+ ≤[%d,]+ out · ≈%$[%d.]+$'
+  wait(10000, 'code lenses with the estimate', function()
+    vim.lsp.codelens.refresh()
     for _, l in ipairs(vim.lsp.codelens.get(buf)) do
-      if l.command and l.command.title:find('Run node', 1, true) then
+      if l.command and l.command.command == 'flowcabal.runNode' and l.command.arguments[1].node == 'premise'
+        and l.command.title:find(estimated) then
         return true
       end
     end
     return false
   end)
+  local h = request(buf, 'textDocument/hover', pos('premise "Where', 1))
+  local hv = type(h.contents) == 'table' and (h.contents.value or '') or tostring(h.contents)
+  assert(hv:find('Cost estimate: **', 1, true) and hv:find('tokens in', 1, true), 'node hover lacks the cost estimate: ' .. hv)
   -- The author types first, so the lenses were drawn for an older
   -- version; then clicks "Run node" on 大纲, whose chain (premise → 大纲)
   -- is valid while draft, downstream, has a broken reference. The run

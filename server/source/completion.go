@@ -26,6 +26,7 @@ var attrDocs = map[string]string{
 	"candidates":  "Evolutionary iteration: candidates per generation.",
 	"generations": "Evolutionary iteration: number of generations.",
 	"select":      "Who picks among candidates: \"auto\" (Role C) or \"human\".",
+	"max_cost":    "The most one run of this workflow may spend on model calls (flowcabal.toml's prices); a run stops before a call that would exceed it, resumable.",
 }
 
 var attrOrder = []string{"model", "temperature", "max_tokens", "context", "budget", "checks", "retries", "persist", "refine", "candidates", "generations", "select"}

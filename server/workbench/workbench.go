@@ -658,6 +658,9 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✓ Approve", Command: cmdApprove, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "✎ Use my edit", Command: cmdEdit, Arguments: arg(n.Name.Name, "")}})
+		case st.Status == "stopped":
+			// Raise max_cost, then continue the run from here.
+			out = append(out, protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Resume", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}})
 		case st.Status == "failed":
 			out = append(out,
 				protocol.CodeLens{Range: r, Command: &protocol.Command{Title: "↻ Retry", Command: cmdRetry, Arguments: arg(n.Name.Name, "")}},
@@ -691,7 +694,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 	}
 	if a := n.Attr("context"); a != nil {
 		if v, ok := a.Value.(*workflowlang.WordValue); ok && v.Name == "off" {
-			return "`context = off`: Role A injects nothing into this node.", nil
+			return w.costSection(snap, f, node) + "`context = off`: Role A injects nothing into this node.", nil
 		}
 	}
 	c, err := ss.Context(snap.Check(f), node)
@@ -706,6 +709,7 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 		}
 		b.WriteString("\n\n")
 	}
+	b.WriteString(w.costSection(snap, f, node))
 	fmt.Fprintf(&b, "Would be injected now: **%d** of %d tokens", c.Tokens, c.Budget)
 	if c.Chapter > 0 {
 		fmt.Fprintf(&b, " · writing chapter %d", c.Chapter)

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/textsearch"
 )
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
@@ -28,6 +31,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	for _, t := range cb.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
+	req.PromptTokens = promptTokens(req.Model, req.Messages)
 	if rf := cb.ResponseFormat; rf != nil && rf.JSONSchema != nil {
 		req.Schema = rf.JSONSchema.Schema
 	}
@@ -71,7 +75,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if len(calls) > 0 {
 		finish = "tool_calls"
 	}
-	usage := Usage{PromptTokens: promptTokens(req.Messages), CompletionTokens: countTokens(content)}
+	usage := Usage{PromptTokens: req.PromptTokens, CompletionTokens: countTokens(req.Model, content)}
 	if reply.Usage != nil {
 		usage = *reply.Usage
 	}
@@ -116,6 +120,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			abort(w)
 		}
 		writeJSON(w, http.StatusOK, resp)
+		s.bill(seq, usage)
 		return
 	}
 
@@ -224,6 +229,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if flusher != nil {
 		flusher.Flush()
 	}
+	s.bill(seq, usage)
 }
 
 func usageJSON(u Usage) map[string]any {
@@ -330,36 +336,34 @@ func split(text string, n int) []string {
 	return out
 }
 
-// countTokens is a deterministic stand-in for a tokenizer: a word of
-// letters or digits is one token, a CJK character is one, punctuation is
-// one.
-func countTokens(text string) int {
-	n := 0
-	inWord := false
-	for _, r := range text {
-		switch {
-		case isCJK(r):
-			n++
-			inWord = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if !inWord {
-				n++
-			}
-			inWord = true
-		case unicode.IsSpace(r):
-			inWord = false
-		default:
-			n++
-			inWord = false
-		}
+// counters holds one tokeniser per encoding, loaded on first use.
+var counters sync.Map // encoding name -> *textsearch.Counter
+
+func counterFor(model string) *textsearch.Counter {
+	enc := textsearch.EncodingFor(model)
+	if c, ok := counters.Load(enc); ok {
+		return c.(*textsearch.Counter)
 	}
-	return n
+	c, _ := counters.LoadOrStore(enc, textsearch.NewCounter(model))
+	return c.(*textsearch.Counter)
 }
 
-func promptTokens(msgs []Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += 4 + countTokens(m.Content)
+// countTokens counts text with the real tokeniser of model's family, as an
+// endpoint does (textsearch.Counter).
+func countTokens(model, text string) int {
+	return counterFor(model).MustCount(text)
+}
+
+// promptTokens counts a chat request's messages, framing included, as
+// FlowCabal's estimates do (textsearch.Counter.CountChat).
+func promptTokens(model string, msgs []Message) int {
+	cm := make([]textsearch.ChatMessage, len(msgs))
+	for i, m := range msgs {
+		cm[i] = textsearch.ChatMessage{Role: m.Role, Content: m.Content}
+	}
+	n, err := counterFor(model).CountChat(cm)
+	if err != nil {
+		return 0
 	}
 	return n
 }

@@ -78,7 +78,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	tokens := 0
 	for i, in := range inputs {
 		v := EmbedWith(in, dim, sc.Synonyms)
-		tokens += countTokens(in)
+		tokens += countTokens(eb.Model, in)
 		var emb any = v
 		if eb.EncodingFormat == "base64" {
 			buf := make([]byte, 4*len(v))

@@ -43,6 +43,14 @@ type Request struct {
 	Schema json.RawMessage
 	// Fault is what the server did instead of a normal reply.
 	Fault Fault
+	// PromptTokens is what the server counted in the messages it
+	// received, with the real tokeniser of the requested model (see
+	// textsearch.Counter.CountChat): what an estimate is checked against.
+	PromptTokens int
+	// Billed is the usage the reply reported once it was delivered whole
+	// (the usage chunk of a stream sent); nil when the reply failed or was
+	// cut before it: what an endpoint bills.
+	Billed *Usage
 }
 
 // Message is a chat message as received.
@@ -326,6 +334,18 @@ func (s *Server) record(req Request, accept func(*Reply) bool) (Reply, Fault, Sc
 	s.reqs = append(s.reqs, req)
 	s.trim()
 	return reply, fault, sc, req
+}
+
+// bill marks request seq as delivered with usage u.
+func (s *Server) bill(seq int, u Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.reqs) - 1; i >= 0; i-- {
+		if s.reqs[i].Seq == seq {
+			s.reqs[i].Billed = &u
+			return
+		}
+	}
 }
 
 // notify tells the OnRequest function about req once it is answered.

@@ -240,8 +240,16 @@ async function main(): Promise<void> {
   await step(page, 'run-node-lens', async () => {
     const lens = page.locator('.codelens-decoration a', { hasText: 'Run node' }).first();
     await lens.waitFor({ state: 'visible' });
+    // The lens of premise (the first node) says what its run would send
+    // and cost; the estimate is made in the background and the lenses
+    // redrawn once it is.
+    const estimated = /Run node · [\d,]+ tok in \+ ≤[\d,]+ out · ≈\$[\d.]+/;
+    const title = await until('the Run node lens to show its estimate', async () => {
+      const t = (await lens.innerText()).trim();
+      return estimated.test(t) ? t : undefined;
+    });
     const all = await page.locator('.codelens-decoration a').allInnerTexts();
-    return all.join(' · ');
+    return `${title} (all: ${all.join(' · ')})`;
   });
 
   await step(page, 'quick-fix', async () => {
