@@ -73,10 +73,13 @@ func (s *Session) Compare(ctx context.Context, file, node string, older int) (*C
 	}
 	c.Left = filepath.Join(dir, fmt.Sprintf("%s.v%d.md", node, old.Version))
 	c.Right = filepath.Join(dir, fmt.Sprintf("%s.v%d.md", node, cur.Version))
-	if err := os.WriteFile(c.Left, []byte(compareDoc(old, nil)), 0o644); err != nil {
+	// A project without prices, or with a broken flowcabal.toml, still
+	// compares: in tokens only.
+	cfg, _ := project.LoadConfig(s.root)
+	if err := os.WriteFile(c.Left, []byte(compareDoc(old, nil, cfg)), 0o644); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(c.Right, []byte(compareDoc(cur, c)), 0o644); err != nil {
+	if err := os.WriteFile(c.Right, []byte(compareDoc(cur, c, cfg)), 0o644); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -164,7 +167,7 @@ func orNone(s string) string {
 // compareDoc is one side of the comparison: what the output was made
 // with, the context it was shown, then its text. The newer side (diff
 // set) also says what changed since the older one.
-func compareDoc(o store.Output, diff *Comparison) string {
+func compareDoc(o store.Output, diff *Comparison, cfg *project.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- flowcabal compare: workflow=%s node=%s version=%d -->\n", o.Workflow, o.Node, o.Version)
 	fmt.Fprintf(&b, "# %s · v%d\n\n", o.Node, o.Version)
@@ -176,7 +179,11 @@ func compareDoc(o store.Output, diff *Comparison) string {
 		}
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "- tokens: %s in · %s out\n", groupDigits(o.Usage.PromptTokens), groupDigits(o.Usage.CompletionTokens))
+	fmt.Fprintf(&b, "- tokens: %s in · %s out", groupDigits(o.Usage.PromptTokens), groupDigits(o.Usage.CompletionTokens))
+	if p, ok := cfg.PriceOf(set["configuration"], o.Model); ok {
+		fmt.Fprintf(&b, " · ≈%s", runner.FormatCost(p.Cost(o.Usage.PromptTokens, o.Usage.CompletionTokens)))
+	}
+	b.WriteString("\n")
 	if !o.At.IsZero() {
 		fmt.Fprintf(&b, "- made: %s", o.At.UTC().Format("2006-01-02 15:04 UTC"))
 		if o.RunID != "" {

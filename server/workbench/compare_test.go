@@ -3,6 +3,7 @@ package workbench
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,6 +55,17 @@ func TestCompareWithAnEarlierVersion(t *testing.T) {
 	}
 	e.waitRuns(2)
 
+	// Prices set after the runs still cost them: the comparison prices
+	// each side's tokens with the project's prices as they are now.
+	cfgPath := filepath.Join(e.root, "flowcabal.toml")
+	cfgText, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, append(cfgText, "\n[prices.writer]\ninput = 150\noutput = 600\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	p := filepath.Join(e.root, ".flowcabal", "outputs", "workflows", "chapter-11", "outline.md")
 	text, err := os.ReadFile(p)
 	if err != nil {
@@ -96,6 +108,9 @@ func TestCompareWithAnEarlierVersion(t *testing.T) {
 		t.Errorf("the older side says what changed since:\n%s", left)
 	}
 	for _, side := range []string{left, right} {
+		if !regexp.MustCompile(`- tokens: [0-9,]+ in · [0-9,]+ out · ≈\$[0-9.]+\n`).MatchString(side) {
+			t.Errorf("a side has no cost:\n%s", side)
+		}
 		if strings.Contains(side, "- tokens: 0 in") {
 			t.Errorf("a side has no prompt tokens:\n%s", side)
 		}
