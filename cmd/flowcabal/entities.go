@@ -22,16 +22,6 @@ func runEntities(ctx context.Context, env *cliEnv, args []string) int {
 	return exitUsage
 }
 
-// suggestionJSON is one suggestion as --json prints it.
-type suggestionJSON struct {
-	Name         string   `json:"name"`
-	Aliases      []string `json:"aliases"`
-	Kind         string   `json:"kind"`
-	Mentions     int      `json:"mentions"`
-	FirstChapter int      `json:"first_chapter"`
-	LastChapter  int      `json:"last_chapter"`
-	Related      []string `json:"related"`
-}
 
 // runEntitiesSuggest prints the characters and places the manuscript is
 // about and, with --write, drafts entity files for those that have none.
@@ -85,9 +75,10 @@ func runEntitiesSuggest(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	if *asJSON {
-		out := make([]suggestionJSON, len(sugg))
+		out := make([]entitysuggest.Suggestion, len(sugg))
 		for i, s := range sugg {
-			out[i] = suggestionJSON{s.Name, nonNilStrings(s.Aliases), s.Kind, s.Mentions, s.FirstChapter, s.LastChapter, nonNilStrings(s.Related)}
+			out[i] = s
+			out[i].Aliases, out[i].Related = nonNilStrings(s.Aliases), nonNilStrings(s.Related)
 		}
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")

@@ -234,14 +234,8 @@ func clipRunes(s string, n int) string {
 // SuggestedEntity is one suggestion as the editors get it: the CLI's
 // --json fields, and the entity file that already declares it.
 type SuggestedEntity struct {
-	Name         string   `json:"name"`
-	Aliases      []string `json:"aliases"`
-	Kind         string   `json:"kind"`
-	Mentions     int      `json:"mentions"`
-	FirstChapter int      `json:"first_chapter"`
-	LastChapter  int      `json:"last_chapter"`
-	Related      []string `json:"related"`
-	File         string   `json:"file,omitempty"`
+	entitysuggest.Suggestion
+	File string `json:"file,omitempty"`
 }
 
 // suggestions reads the project from disk (drafts written a moment ago
@@ -269,8 +263,8 @@ func (w *Workbench) suggestEntities(ctx context.Context, req server.CommandReque
 	}
 	out := make([]SuggestedEntity, len(sugg))
 	for i, s := range sugg {
-		out[i] = SuggestedEntity{Name: s.Name, Aliases: nonNil(s.Aliases), Kind: s.Kind, Mentions: s.Mentions,
-			FirstChapter: s.FirstChapter, LastChapter: s.LastChapter, Related: nonNil(s.Related)}
+		out[i] = SuggestedEntity{Suggestion: s}
+		out[i].Aliases, out[i].Related = nonNil(s.Aliases), nonNil(s.Related)
 		if existing[i] != nil {
 			out[i].File = existing[i].Path
 		}
