@@ -3,7 +3,7 @@
 // offers side by side) and characters that look alike (what a brush, a
 // scan or a hurried eye confuses). Its data come from Unicode's Unihan
 // database and from go-pinyin's dictionary, itself made from Unihan
-// (see data/NOTICE and the gen_*.go generators); the tables are decoded on
+// (see data/NOTICE and gen_unihan.go); the tables are decoded on
 // first use, once per process, and read-only after that.
 package hanzi
 
@@ -50,7 +50,7 @@ func decodeReadings() map[rune][]uint16 {
 //go:embed data/phonetic.txt.gz
 var phoneticGz []byte
 
-// phonetic is what Unihan says of a character's shape (gen_phonetic.go):
+// phonetic is what Unihan says of a character's shape (gen_unihan.go):
 // the kPhonetic classes it belongs to and its stroke count.
 type phonetic struct {
 	classes []uint16
@@ -207,7 +207,7 @@ func sharesClass(pa, pb *phonetic) bool {
 var shapeGz []byte
 
 // shape is what Unihan says of a character's look and usual reading
-// (gen_shape.go).
+// (gen_unihan.go).
 type shape struct {
 	four            string // four-corner code, 4 digits; "" when unknown
 	total, residual int16  // strokes in all and beside the radical
