@@ -230,6 +230,12 @@ func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 // knowledge returns Role A's snapshot and Role C's knowledge of the
 // project, built from its files (read only) on first use.
 func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
+	return s.knowledgeFrom(nil)
+}
+
+// knowledgeFrom is knowledge with the session's open store, for a caller
+// that holds s.mu; nil opens the store for reading when it exists.
+func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
 	s.kmu.Lock()
 	defer s.kmu.Unlock()
 	if s.snap != nil {
@@ -251,7 +257,25 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 	if kp == nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %v", errs)
 	}
+	// Role A's indexes kept in the store (flowcabal index, or this
+	// session's store) are read, and only the chapters changed since are
+	// analysed: the whole book is not analysed again on every start.
+	st, done := own, func() {}
+	if st == nil {
+		st, done = s.reader()
+	}
+	if st != nil {
+		b.Keep = st
+	}
 	snap, err := b.Build(assemble.InputFromProject(kp))
+	if st != nil {
+		if err != nil {
+			// reported below
+		} else if _, err := snap.Keep(); err != nil && !errors.Is(err, store.ErrReadOnly) {
+			s.log.Warn("Role A: keep the indexes", "err", err)
+		}
+		done()
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %w", err)
 	}
@@ -300,7 +324,7 @@ func (s *Session) knownLocked(st *store.Store, cfg *project.Config) *runner.Know
 		s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil // changed on disk behind the editor's back
 	}
 	s.kmu.Unlock()
-	snap, fk, kp, err := s.knowledge()
+	snap, fk, kp, err := s.knowledgeFrom(st)
 	if err != nil {
 		return nil
 	}

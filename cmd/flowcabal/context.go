@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/project"
@@ -51,8 +52,15 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
 		return exitFailure
 	}
-	folder := textsearch.NewFolder()
-	snap, errs := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(root)
+	b := assemble.NewBuilder(textsearch.NewAnalyzer(textsearch.NewFolder()), textsearch.NewCounter(cfg.Models["writer"].Model))
+	b.Forget = true
+	// What flowcabal index kept is read rather than the book analysed
+	// again; a project never indexed is read from its files alone.
+	if kept := openKept(ctx, root, env); kept != nil {
+		defer kept.Close()
+		b.Keep = kept
+	}
+	snap, errs := b.LoadProject(root)
 	for _, e := range errs {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", e)
 	}
@@ -151,4 +159,18 @@ func levelStale(s assemble.Source) string {
 		return s.Level + " (stale)"
 	}
 	return strings.TrimSpace(s.Level)
+}
+
+// openKept opens the project's store read-only for Role A's kept
+// indexes, or returns nil when there is none (or it cannot be opened
+// now): the snapshot is then built from the files.
+func openKept(ctx context.Context, root string, env *cliEnv) *store.Store {
+	if _, err := os.Stat(filepath.Join(root, project.DBFile)); err != nil {
+		return nil
+	}
+	st, err := store.Open(ctx, root, store.Options{ReadOnly: true, LockWait: 200 * time.Millisecond, Getenv: env.getenv, Command: "flowcabal context"})
+	if err != nil {
+		return nil
+	}
+	return st
 }
