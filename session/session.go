@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
@@ -109,6 +110,13 @@ type Session struct {
 	embedded *assemble.MemSnapshot
 	workCtx  context.Context // the background work's, cancelled at Close
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
+
+	// building is closed when the snapshot being built in the background
+	// for a preview is ready (nil when none is being built); read and
+	// total are its progress in chapters.
+	bmu         sync.Mutex
+	building    chan struct{}
+	read, total atomic.Int64
 }
 
 type activeRun struct {
@@ -248,6 +256,7 @@ func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factc
 	folder := textsearch.NewFolder()
 	b := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model))
 	b.Forget = true // the snapshot lives as long as the session: keep it small
+	b.Progress = func(done, total int) { s.read.Store(int64(done)); s.total.Store(int64(total)) }
 	// Taken before the files are read: a change while they are read shows
 	// at the next run.
 	printed := fingerprint(s.root)
@@ -684,4 +693,66 @@ func (s *Session) gateLocked(st *store.Store, cfg *project.Config) (runner.Gate,
 	}
 	s.gate = &reportingGate{m: mon, reports: map[[32]byte]*monitor.Report{}}
 	return s.gate, nil
+}
+
+// IndexingError says that Role A's view of the project is still being
+// built: a preview answers with it at once rather than wait.
+type IndexingError struct {
+	Read, Total int // chapters read so far, of
+}
+
+func (e *IndexingError) Error() string {
+	return fmt.Sprintf("context still indexing: %d of %d chapters", e.Read, e.Total)
+}
+
+// previewWait is how long a preview waits for Role A's view before it
+// answers with an [IndexingError]; a work of at most smallWork chapters
+// (read in well under a second) is waited for.
+const (
+	previewWait = 300 * time.Millisecond
+	smallWork   = 300
+)
+
+// knowledgeSoon is knowledge for a preview that must not keep the editor
+// waiting: the view is built in the background, and while it is, the
+// answer is an *IndexingError with its progress.
+func (s *Session) knowledgeSoon() (*assemble.MemSnapshot, error) {
+	if s.kmu.TryLock() {
+		ready := s.snap != nil
+		s.kmu.Unlock()
+		if ready {
+			snap, _, _, err := s.knowledge()
+			return snap, err
+		}
+	}
+	s.bmu.Lock()
+	ch := s.building
+	if ch == nil {
+		ch = make(chan struct{})
+		s.building = ch
+		go func() {
+			_, _, _, _ = s.knowledge()
+			s.bmu.Lock()
+			s.building = nil
+			s.bmu.Unlock()
+			close(ch)
+		}()
+	}
+	s.bmu.Unlock()
+	t := time.NewTimer(previewWait)
+	defer t.Stop()
+	for {
+		select {
+		case <-ch:
+			snap, _, _, err := s.knowledge()
+			return snap, err
+		case <-t.C:
+			// The files are read first (a fraction of a second); then a
+			// long work is not waited for.
+			if total := s.total.Load(); total > smallWork {
+				return nil, &IndexingError{Read: int(s.read.Load()), Total: int(total)}
+			}
+			t.Reset(previewWait)
+		}
+	}
 }

@@ -50,6 +50,10 @@ type Builder struct {
 	// what changed. Set it before the first Build.
 	Keep Keeper
 
+	// Progress, when set, is told how many of the chapters Build has
+	// read (from the kept indexes or by analysing them) so far.
+	Progress func(done, total int)
+
 	mu      sync.Mutex
 	derived map[string]*derived
 	counts  sync.Map // sha256(text) -> int
@@ -272,6 +276,9 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		d   *derived
 		err error
 	}
+	if b.Progress != nil {
+		b.Progress(0, len(chs))
+	}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	batch := make([]done, 0, 16*workers)
 	for lo := 0; lo < len(chs); lo += cap(batch) {
@@ -320,6 +327,9 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			for i, p := range d.passages {
 				s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
 			}
+		}
+		if b.Progress != nil {
+			b.Progress(hi, len(chs))
 		}
 	}
 	if kx != nil {
