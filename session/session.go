@@ -262,6 +262,9 @@ func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factc
 	printed := fingerprint(s.root)
 	// One reading of the files serves Role A and Role C, so the texts are
 	// held once.
+	// A preview says how much there is to read while the files are read.
+	s.read.Store(0)
+	s.total.Store(int64(manuscriptFiles(s.root)))
 	kp, errs := knowledge.LoadProject(s.root)
 	if kp == nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %v", errs)
@@ -755,4 +758,17 @@ func (s *Session) knowledgeSoon() (*assemble.MemSnapshot, error) {
 			t.Reset(previewWait)
 		}
 	}
+}
+
+// manuscriptFiles counts the Markdown files under manuscript/: about the
+// chapters, before they are read.
+func manuscriptFiles(root string) int {
+	n := 0
+	_ = filepath.WalkDir(filepath.Join(root, "manuscript"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			n++
+		}
+		return nil
+	})
+	return n
 }
