@@ -272,21 +272,12 @@ func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factc
 	// Role A's indexes kept in the store (flowcabal index, or this
 	// session's store) are read, and only the chapters changed since are
 	// analysed: the whole book is not analysed again on every start.
-	st, done := own, func() {}
-	if st == nil {
-		st, done = s.reader()
-	}
-	if st != nil {
-		b.Keep = st
-	}
+	b.Keep = keeper{s: s, own: own}
 	snap, err := b.Build(assemble.InputFromProject(kp))
-	if st != nil {
-		if err != nil {
-			// reported below
-		} else if _, err := snap.Keep(); err != nil && !errors.Is(err, store.ErrReadOnly) {
+	if err == nil {
+		if _, err := snap.Keep(); err != nil && !errors.Is(err, store.ErrReadOnly) {
 			s.log.Warn("Role A: keep the indexes", "err", err)
 		}
-		done()
 	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %w", err)
@@ -771,4 +762,39 @@ func manuscriptFiles(root string) int {
 		return nil
 	})
 	return n
+}
+
+// keeper gives Role A's builder the store's kept indexes. The store is
+// opened for each read and closed after (unless the session holds it),
+// so that a long build never keeps the author's first action waiting for
+// the store's lock; only a session's own store is written.
+type keeper struct {
+	s   *Session
+	own *store.Store // the session's store, when the caller holds s.mu
+}
+
+var errNoStore = errors.New("no project store")
+
+func (k keeper) ReadRoleA(keys []string, fn func([][]byte) error) error {
+	st, done := k.own, func() {}
+	if st == nil {
+		if st, done = k.s.reader(); st == nil {
+			return errNoStore
+		}
+	}
+	defer done()
+	return st.ReadRoleA(keys, fn)
+}
+
+func (k keeper) PutRoleA(kv map[string][]byte) error {
+	st := k.own
+	if st == nil {
+		k.s.mu.Lock()
+		st = k.s.st
+		k.s.mu.Unlock()
+	}
+	if st == nil {
+		return store.ErrReadOnly
+	}
+	return st.PutRoleA(kv)
 }

@@ -56,9 +56,20 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 	b.Forget = true
 	// What flowcabal index kept is read rather than the book analysed
 	// again; a project never indexed is read from its files alone.
-	if kept := openKept(ctx, root, env); kept != nil {
-		defer kept.Close()
-		b.Keep = kept
+	// With an embedding model the store is opened for its vectors too:
+	// one handle serves both (a second would wait for the first's lock).
+	var st *store.Store
+	var embNote string
+	m, embed := cfg.Models["embedding"]
+	embed = embed && m.Configured()
+	if embed {
+		st, embNote = openForEmbeddings(ctx, root, env)
+	} else {
+		st = openKept(ctx, root, env)
+	}
+	if st != nil {
+		defer st.Close()
+		b.Keep = st
 	}
 	snap, errs := b.LoadProject(root)
 	for _, e := range errs {
@@ -74,19 +85,17 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 	opt := assemble.Options{Budget: cfg.Budget, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
 		Entities: cfg.Shares["entities"], Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}}
 	var notes []string
-	if m, ok := cfg.Models["embedding"]; ok && m.Configured() {
+	if embed {
 		// As a run does: the store's cached vectors, and at most a few
 		// calls for what is missing. The store is not created here.
-		st, note := openForEmbeddings(ctx, root, env)
 		if st != nil {
-			defer st.Close()
 			if e := runner.Embedding(cfg, st, runner.ProjectOptions{Getenv: env.getenv}); e != nil {
 				e.MaxCalls = contextEmbedCalls
 				vecs, _ := e.EmbedChapters(ctx, snap)
 				opt.Semantic = e.Semantic(ctx, vecs, node)
 			}
 		} else {
-			notes = append(notes, note)
+			notes = append(notes, embNote)
 		}
 	}
 	c, err := assemble.Assemble(node, snap, opt)
