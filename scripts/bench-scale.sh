@@ -5,6 +5,7 @@
 #
 #   bash scripts/bench-scale.sh                 # builds ./cmd/flowcabal
 #   BIN=/tmp/fc SIZES="3000" bash scripts/bench-scale.sh
+#   BIN=/tmp/fc-main GEN=/tmp/fc bash scripts/bench-scale.sh   # a build without bench genproject
 #
 # Prints one Markdown table (a column per size) and keeps the raw figures
 # in $WORK/results.tsv. Wall times are whole processes on this machine;
@@ -19,6 +20,7 @@ if [[ -z "${BIN:-}" ]]; then
 	BIN=$WORK/flowcabal
 	go build -o "$BIN" ./cmd/flowcabal
 fi
+GEN=${GEN:-$BIN}
 go build -o "$WORK/scalebench" ./cmd/scalebench
 RES=$WORK/results.tsv
 : >"$RES"
@@ -35,7 +37,7 @@ timed() {
 for n in $SIZES; do
 	P=$WORK/wn$n
 	rm -rf "$P"
-	"$BIN" bench genproject --chapters "$n" --chapter-chars 3300 --seed "$SEED" "$P" >&2
+	"$GEN" bench genproject --chapters "$n" --chapter-chars 3300 --seed "$SEED" "$P" >&2
 	chars=$(cat "$P"/manuscript/*/content.md | wc -m)
 	bytes=$(cat "$P"/manuscript/*/content.md | wc -c)
 	rec "$n" chars "$chars"
