@@ -259,11 +259,28 @@ func (s *Session) pointAtPrevious(prev *knowledge.Document, fs []factcheck.Findi
 // with upstream outputs taken from the node's history when the store is
 // open.
 func (s *Session) Context(wf *workflowlang.Result, node string) (*assemble.Context, error) {
+	return s.context(wf, node, false)
+}
+
+// ContextPreview is Context for an editor's preview, which must not
+// wait: while Role A's view of a long work is still being read it
+// returns at once an *IndexingError that says how far it got.
+func (s *Session) ContextPreview(wf *workflowlang.Result, node string) (*assemble.Context, error) {
+	return s.context(wf, node, true)
+}
+
+func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*assemble.Context, error) {
 	n := wf.File.Node(node)
 	if n == nil {
 		return nil, fmt.Errorf("no node %q", node)
 	}
-	snap, _, _, err := s.knowledge()
+	var snap *assemble.MemSnapshot
+	var err error
+	if soon {
+		snap, err = s.knowledgeSoon()
+	} else {
+		snap, _, _, err = s.knowledge()
+	}
 	if err != nil {
 		return nil, err
 	}

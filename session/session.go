@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
@@ -122,6 +123,13 @@ type Session struct {
 	// levels indexes snap's resources by path, with their counts per
 	// level, for the inlay hints (level_tokens.go).
 	levels levelIndex
+
+	// building is closed when the snapshot being built in the background
+	// for a preview is ready (nil when none is being built); read and
+	// total are its progress in chapters.
+	bmu         sync.Mutex
+	building    chan struct{}
+	read, total atomic.Int64
 }
 
 type activeRun struct {
@@ -243,6 +251,12 @@ func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 // knowledge returns Role A's snapshot and Role C's knowledge of the
 // project, built from its files (read only) on first use.
 func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
+	return s.knowledgeFrom(nil)
+}
+
+// knowledgeFrom is knowledge with the session's open store, for a caller
+// that holds s.mu; nil opens the store for reading when it exists.
+func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
 	s.kmu.Lock()
 	defer s.kmu.Unlock()
 	if s.snap != nil {
@@ -255,16 +269,29 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 	folder := textsearch.NewFolder()
 	b := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model))
 	b.Forget = true // the snapshot lives as long as the session: keep it small
+	b.Progress = func(done, total int) { s.read.Store(int64(done)); s.total.Store(int64(total)) }
 	// Taken before the files are read: a change while they are read shows
 	// at the next run.
 	printed := fingerprint(s.root)
 	// One reading of the files serves Role A and Role C, so the texts are
 	// held once.
+	// A preview says how much there is to read while the files are read.
+	s.read.Store(0)
+	s.total.Store(int64(manuscriptFiles(s.root)))
 	kp, errs := knowledge.LoadProject(s.root)
 	if kp == nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %v", errs)
 	}
+	// Role A's indexes kept in the store (flowcabal index, or this
+	// session's store) are read, and only the chapters changed since are
+	// analysed: the whole book is not analysed again on every start.
+	b.Keep = keeper{s: s, own: own}
 	snap, err := b.Build(assemble.InputFromProject(kp))
+	if err == nil {
+		if _, err := snap.Keep(); err != nil && !errors.Is(err, store.ErrReadOnly) {
+			s.log.Warn("Role A: keep the indexes", "err", err)
+		}
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read the project's knowledge: %w", err)
 	}
@@ -313,7 +340,7 @@ func (s *Session) knownLocked(st *store.Store, cfg *project.Config) *runner.Know
 		s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil // changed on disk behind the editor's back
 	}
 	s.kmu.Unlock()
-	snap, fk, kp, err := s.knowledge()
+	snap, fk, kp, err := s.knowledgeFrom(st)
 	if err != nil {
 		return nil
 	}
@@ -721,4 +748,114 @@ func (s *Session) gateLocked(st *store.Store, cfg *project.Config) (runner.Gate,
 	}
 	s.gate = &reportingGate{m: mon, reports: map[[32]byte]*monitor.Report{}}
 	return s.gate, nil
+}
+
+// IndexingError says that Role A's view of the project is still being
+// built: a preview answers with it at once rather than wait.
+type IndexingError struct {
+	Read, Total int // chapters read so far, of
+}
+
+func (e *IndexingError) Error() string {
+	return fmt.Sprintf("context still indexing: %d of %d chapters", e.Read, e.Total)
+}
+
+// previewWait is how long a preview waits for Role A's view before it
+// answers with an [IndexingError]; a work of at most smallWork chapters
+// (read in well under a second) is waited for.
+const (
+	previewWait = 300 * time.Millisecond
+	smallWork   = 300
+)
+
+// knowledgeSoon is knowledge for a preview that must not keep the editor
+// waiting: the view is built in the background, and while it is, the
+// answer is an *IndexingError with its progress.
+func (s *Session) knowledgeSoon() (*assemble.MemSnapshot, error) {
+	if s.kmu.TryLock() {
+		ready := s.snap != nil
+		s.kmu.Unlock()
+		if ready {
+			snap, _, _, err := s.knowledge()
+			return snap, err
+		}
+	}
+	s.bmu.Lock()
+	ch := s.building
+	if ch == nil {
+		ch = make(chan struct{})
+		s.building = ch
+		go func() {
+			_, _, _, _ = s.knowledge()
+			s.bmu.Lock()
+			s.building = nil
+			s.bmu.Unlock()
+			close(ch)
+		}()
+	}
+	s.bmu.Unlock()
+	t := time.NewTimer(previewWait)
+	defer t.Stop()
+	for {
+		select {
+		case <-ch:
+			snap, _, _, err := s.knowledge()
+			return snap, err
+		case <-t.C:
+			// The files are read first (a fraction of a second); then a
+			// long work is not waited for.
+			if total := s.total.Load(); total > smallWork {
+				return nil, &IndexingError{Read: int(s.read.Load()), Total: int(total)}
+			}
+			t.Reset(previewWait)
+		}
+	}
+}
+
+// manuscriptFiles counts the Markdown files under manuscript/: about the
+// chapters, before they are read.
+func manuscriptFiles(root string) int {
+	n := 0
+	_ = filepath.WalkDir(filepath.Join(root, "manuscript"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// keeper gives Role A's builder the store's kept indexes. The store is
+// opened for each read and closed after (unless the session holds it),
+// so that a long build never keeps the author's first action waiting for
+// the store's lock; only a session's own store is written.
+type keeper struct {
+	s   *Session
+	own *store.Store // the session's store, when the caller holds s.mu
+}
+
+var errNoStore = errors.New("no project store")
+
+func (k keeper) ReadRoleA(keys []string, fn func([][]byte) error) error {
+	st, done := k.own, func() {}
+	if st == nil {
+		if st, done = k.s.reader(); st == nil {
+			return errNoStore
+		}
+	}
+	defer done()
+	return st.ReadRoleA(keys, fn)
+}
+
+func (k keeper) PutRoleA(kv map[string][]byte) error {
+	st := k.own
+	if st == nil {
+		k.s.mu.Lock()
+		st = k.s.st
+		k.s.mu.Unlock()
+	}
+	if st == nil {
+		return store.ErrReadOnly
+	}
+	return st.PutRoleA(kv)
 }

@@ -33,7 +33,8 @@
 // # Bucket layout
 //
 // Every key is a printable string and every value is a JSON document,
-// except in the search bucket, so that export can write the lot as JSON.
+// except in the search and rolea buckets (derived, binary, not exported),
+// so that export can write the lot as JSON.
 // "\x00" separates the parts of composite keys; sequence numbers are
 // zero-padded decimal so that byte order is numeric order.
 //
@@ -63,6 +64,10 @@
 //	              (Role A's intent refinement)
 //	tasks         kind "\x00" key → Task (durable work of other packages,
 //	              since schema 3)
+//	rolea         Role A's kept indexes (agent/assemble; since schema 4):
+//	              "t/" content hash → a chapter's passages and summary;
+//	              "x/chapters", "x/passages", "x/arcs" → BM25 indexes
+//	              (binary); "x/manifest" → the chapter versions they hold
 //
 // # Invariants
 //

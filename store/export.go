@@ -30,7 +30,7 @@ type Export struct {
 func exported() [][]byte {
 	var out [][]byte
 	for _, b := range allBuckets() {
-		if !bytes.Equal(b, bSearch) && !bytes.Equal(b, bMeta) {
+		if !bytes.Equal(b, bSearch) && !bytes.Equal(b, bMeta) && !bytes.Equal(b, bRoleA) {
 			out = append(out, b)
 		}
 	}

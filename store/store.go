@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open
 // migrates older databases forward and refuses newer ones.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // LockFile is the sidecar, relative to the project root, in which the
 // process holding the store writes who it is.
@@ -383,11 +383,12 @@ var (
 	bAgentLog    = []byte("agentlog")
 	bEmbeddings  = []byte("embeddings") // since schema 2
 	bTasks       = []byte("tasks")      // since schema 3
+	bRoleA       = []byte("rolea")      // since schema 4
 )
 
 func allBuckets() [][]byte {
 	return [][]byte{bMeta, bResources, bByHash, bLevels, bQueue, bArcs, bRelations, bRelationsTo,
-		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings, bTasks}
+		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings, bTasks, bRoleA}
 }
 
 // A migration moves the database from version to-1 to version to, inside
@@ -402,7 +403,7 @@ func builtinMigrations() []migration {
 	return []migration{
 		{to: 1, name: "create the buckets", apply: func(tx *bolt.Tx) error {
 			for _, b := range allBuckets() {
-				if bytes.Equal(b, bEmbeddings) || bytes.Equal(b, bTasks) {
+				if bytes.Equal(b, bEmbeddings) || bytes.Equal(b, bTasks) || bytes.Equal(b, bRoleA) {
 					continue // later versions
 				}
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
@@ -417,6 +418,10 @@ func builtinMigrations() []migration {
 		}},
 		{to: 3, name: "add tasks", apply: func(tx *bolt.Tx) error {
 			_, err := tx.CreateBucketIfNotExists(bTasks)
+			return err
+		}},
+		{to: 4, name: "add Role A's indexes", apply: func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bRoleA)
 			return err
 		}},
 	}

@@ -1,6 +1,7 @@
 package textsearch
 
 import (
+	"bytes"
 	"cmp"
 	"hash/maphash"
 	"math"
@@ -391,8 +392,11 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 	if len(order) == 0 {
 		return nil
 	}
-	// Sum in a fixed order so equal inputs give bit-identical scores.
-	slices.Sort(order)
+	// Sum in a fixed order so equal inputs give bit-identical scores:
+	// the terms' own order, not their ids, which depend on the order the
+	// texts were added in (an index decoded from the store and updated
+	// scores exactly as one built afresh).
+	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(x.dict.bytes(a), x.dict.bytes(b)) })
 	// With a filter, the collection statistics (document count, average
 	// length, document frequencies) are those of the accepted documents
 	// alone, so a search is exactly what it would be on an index that

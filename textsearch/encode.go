@@ -71,8 +71,6 @@ var errCorrupt = errors.New("corrupt BM25 index")
 
 type reader struct {
 	b   []byte
-	s   string // the same bytes as one string, so that strings can be sliced without copying
-	off int    // offset of b in s
 	err error
 }
 
@@ -86,7 +84,6 @@ func (r *reader) uvarint() uint64 {
 		return 0
 	}
 	r.b = r.b[n:]
-	r.off += n
 	return v
 }
 
@@ -99,20 +96,23 @@ func (r *reader) count(max int) int {
 	return int(v)
 }
 
-func (r *reader) str() string {
+// bytes reads a length-prefixed string; the result aliases the input.
+func (r *reader) bytes() []byte {
 	v := r.uvarint()
 	if r.err != nil || v > uint64(len(r.b)) {
 		r.err = errCorrupt
-		return ""
+		return nil
 	}
 	n := int(v)
-	s := r.s[r.off : r.off+n]
+	b := r.b[:n:n]
 	r.b = r.b[n:]
-	r.off += n
-	return s
+	return b
 }
 
-// UnmarshalBinary replaces x with the index encoded in data.
+// UnmarshalBinary replaces x with the index encoded in data. The index
+// comes out compact (see [Index.Compact]): its postings in one array
+// sized by a first pass over data, and nothing of data kept, so a large
+// index decodes at the memory it will use.
 func (x *Index) UnmarshalBinary(data []byte) error {
 	if len(data) < len(indexMagic)+16 || string(data[:len(indexMagic)]) != indexMagic {
 		return fmt.Errorf("decode index: bad header: %w", errCorrupt)
@@ -123,11 +123,15 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("decode index: bad parameters: %w", errCorrupt)
 	}
 	body := data[len(indexMagic)+16:]
-	r := &reader{b: body, s: string(body)}
+	total, err := countPostings(body)
+	if err != nil {
+		return err
+	}
+	r := &reader{b: body}
 	y := NewIndex(k1, bb)
 	nd := r.count(len(r.b))
 	for i := 0; i < nd && r.err == nil; i++ {
-		id := r.str()
+		id := string(r.bytes())
 		l := r.count(math.MaxInt32)
 		if _, dup := y.docByID[id]; dup {
 			r.err = errCorrupt
@@ -140,21 +144,24 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	y.live = len(y.docs)
 	nt := r.count(len(r.b))
 	y.dict.ends = make([]int32, 0, nt)
-	y.post = make([][]posting, 0, nt)
-	var pool []posting // one allocation for many postings lists
+	y.off = make([]int32, 0, nt+1)
+	y.pool = make([]posting, 0, total)
+	var prevTerm []byte
 	for i := 0; i < nt && r.err == nil; i++ {
-		t := r.str()
+		t := r.bytes()
 		np := r.count(len(r.b))
-		if _, dup := y.dict.lookup(t); dup {
+		// Terms are encoded in increasing order: a repeat is corrupt.
+		if i > 0 && string(t) <= string(prevTerm) {
 			r.err = errCorrupt
 			break
 		}
-		y.dict.add(t)
-		if cap(pool)-len(pool) < np {
-			pool = make([]posting, 0, max(np, 1<<16))
+		prevTerm = t
+		y.dict.add(string(t))
+		if np > total-len(y.pool) {
+			r.err = errCorrupt
+			break
 		}
-		ps := pool[len(pool) : len(pool) : len(pool)+np]
-		pool = pool[:len(pool)+np]
+		y.off = append(y.off, int32(len(y.pool)))
 		doc := int64(0)
 		for j := 0; j < np && r.err == nil; j++ {
 			delta := r.uvarint()
@@ -168,17 +175,44 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 				r.err = errCorrupt
 				break
 			}
-			ps = append(ps, posting{doc: int32(doc), tf: int32(tf)})
+			y.pool = append(y.pool, posting{doc: int32(doc), tf: int32(tf)})
 		}
-		y.post = append(y.post, ps)
 	}
+	y.off = append(y.off, int32(len(y.pool)))
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errCorrupt
 	}
 	if r.err != nil {
 		return fmt.Errorf("decode index: %w", r.err)
 	}
+	y.post = nil
 	y.termsStale = true // rebuilt on the first Remove
 	*x = *y
 	return nil
+}
+
+// countPostings reads the encoding's structure without keeping anything
+// and returns its number of postings.
+func countPostings(body []byte) (int, error) {
+	r := &reader{b: body}
+	nd := r.count(len(r.b))
+	for i := 0; i < nd && r.err == nil; i++ {
+		r.bytes()
+		r.uvarint()
+	}
+	nt := r.count(len(r.b))
+	total := 0
+	for i := 0; i < nt && r.err == nil; i++ {
+		r.bytes()
+		np := r.count(len(r.b))
+		total += np
+		for j := 0; j < np && r.err == nil; j++ {
+			r.uvarint()
+			r.uvarint()
+		}
+	}
+	if r.err != nil {
+		return 0, fmt.Errorf("decode index: %w", r.err)
+	}
+	return total, nil
 }

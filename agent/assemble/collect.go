@@ -546,7 +546,29 @@ func matchedWords(q []string, surface map[string]string, id string, x *textsearc
 func (a *assembly) collectSummaries() {
 	w := a.chapter
 	chs := a.snap.Chapters()
+	// In a long work the earlier arcs would crowd their share: all but
+	// the latest recentArcs are read as volumes of volumeArcs arcs.
+	var earlier []*Arc
 	for _, arc := range a.snap.Arcs() {
+		if arc.Last < w && (w-1 < arc.First || w-1 > arc.Last) {
+			earlier = append(earlier, arc)
+		}
+	}
+	inVolume := map[*Arc]bool{}
+	if len(earlier) > recentArcs {
+		old := earlier[:len(earlier)-recentArcs]
+		for i := 0; i < len(old); i += volumeArcs {
+			vol := old[i:min(len(old), i+volumeArcs)]
+			a.addVolume(i/volumeArcs+1, vol)
+			for _, arc := range vol {
+				inVolume[arc] = true
+			}
+		}
+	}
+	for _, arc := range a.snap.Arcs() {
+		if inVolume[arc] {
+			continue
+		}
 		if arc.First >= w {
 			continue
 		}
@@ -607,4 +629,33 @@ func instructionTerms(an *textsearch.Analyzer) map[string]bool {
 		m[t] = true
 	}
 	return m
+}
+
+// Arcs of arcs: the arcs before the latest recentArcs are read in volumes
+// of volumeArcs (300 chapters of ArcSpan), so that at 3,000 chapters the
+// earlier arcs are 19 items rather than 100 and stay within their share.
+const (
+	recentArcs = 10
+	volumeArcs = 10
+)
+
+// addVolume adds the n-th volume of earlier arcs: at L0 its first arc's
+// L0, at L1 the L0s of its arcs, as an arc without a file is its
+// chapters' L0s.
+func (a *assembly) addVolume(n int, arcs []*Arc) {
+	var l0s []string
+	stale := false
+	for _, arc := range arcs {
+		if arc.L0 != "" {
+			l0s = append(l0s, arc.L0)
+		}
+		stale = stale || arc.Stale
+	}
+	if len(l0s) == 0 {
+		return
+	}
+	first, last := arcs[0], arcs[len(arcs)-1]
+	a.add(&item{cat: catSummary, path: fmt.Sprintf("summaries/volume-%d.md", n), text: [3]string{l0s[0], strings.Join(l0s, "\n"), ""},
+		stale: stale, core: true, chapter: first.First, def: 0, prio: 50 - float64(first.Number)/100,
+		reason: fmt.Sprintf("earlier arcs %d-%d (chapters %d-%d), as one volume: its arcs' L0", first.Number, last.Number, first.First, last.Last)})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -42,18 +43,29 @@ type Builder struct {
 	// snapshots of nearly the same project (the evaluation) does not.
 	Forget bool
 
+	// Keep, when set, holds what the builder derived across processes:
+	// each chapter's passages and summary by content hash, and the
+	// encoded indexes over the manuscript. Build reads them and analyses
+	// only the chapters that changed since; [MemSnapshot.Keep] writes back
+	// what changed. Set it before the first Build.
+	Keep Keeper
+
+	// Progress, when set, is told how many of the chapters Build has
+	// read (from the kept indexes or by analysing them) so far.
+	Progress func(done, total int)
+
 	mu      sync.Mutex
 	derived map[string]*derived
 	counts  sync.Map // sha256(text) -> int
 }
 
 type derived struct {
-	counts     [3]int // tokens of InjectedText of the text (index 2)
-	summarized bool   // summary is set
+	summarized bool // summary is set
 	terms      []string
 	passages   []textsearch.Passage
 	pterms     [][]string
 	summary    summarize.Summary
+	kept       bool // the Keeper holds its record
 }
 
 // NewBuilder returns a Builder that analyses with an and counts with tc.
@@ -109,36 +121,50 @@ func hashOf(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-func (b *Builder) derive(text string, passages, summary bool) (*derived, string, error) {
-	h := hashOf(text)
+// need says what derive must make of a text.
+type need struct {
+	terms    bool // the whole text's terms
+	passages bool // the passage spans
+	pterms   bool // each passage's terms
+	summary  bool
+}
+
+func (b *Builder) derive(text string, w need) (*derived, string, error) {
+	return b.deriveHashed(text, hashOf(text), w)
+}
+
+func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error) {
 	b.mu.Lock()
 	d := b.derived[h]
 	b.mu.Unlock()
-	hasTerms := func(d *derived) bool { return d.terms != nil || text == "" }
-	hasPassages := func(d *derived) bool {
-		return text == "" || (d.passages != nil && len(d.pterms) == len(d.passages))
+	has := func(d *derived) bool {
+		return (!w.terms || d.terms != nil || text == "") &&
+			(!w.passages || d.passages != nil || text == "") &&
+			(!w.pterms || (d.passages != nil && len(d.pterms) == len(d.passages)) || text == "") &&
+			(!w.summary || d.summarized)
 	}
-	if d != nil && hasTerms(d) && (!passages || hasPassages(d)) && (!summary || d.summarized) {
+	if d != nil && has(d) {
 		return d, h, nil
 	}
 	nd := &derived{}
 	if d != nil {
 		*nd = *d
-	} else {
-		nd.counts[2] = b.tc.MustCount(InjectedText(text))
 	}
-	if !hasTerms(nd) {
+	if w.terms && nd.terms == nil {
 		nd.terms = b.an.Terms(text)
 	}
-	if summary && !nd.summarized {
+	if w.summary && !nd.summarized {
 		sum, err := b.sum.Summarize(text)
 		if err != nil {
 			return nil, "", err
 		}
-		nd.summary, nd.summarized = sum, true
+		nd.summary, nd.summarized, nd.kept = sum, true, false
 	}
-	if passages && !hasPassages(nd) {
-		nd.passages, nd.pterms = textsearch.Passages(text, 0), nil
+	if (w.passages || w.pterms) && nd.passages == nil {
+		nd.passages, nd.pterms, nd.kept = textsearch.Passages(text, 0), nil, false
+	}
+	if w.pterms && len(nd.pterms) != len(nd.passages) {
+		nd.pterms = nil
 		for _, p := range nd.passages {
 			nd.pterms = append(nd.pterms, b.an.Terms(text[p.Start:p.End]))
 		}
@@ -163,17 +189,21 @@ type StoredLevels struct {
 	Stale      bool // made from an older text; being regenerated
 }
 
-func (b *Builder) resource(p, text string, passages bool) (Resource, *derived, error) {
+func (b *Builder) resource(p, text string, w need) (Resource, *derived, error) {
+	return b.resourceHashed(p, text, hashOf(text), w)
+}
+
+func (b *Builder) resourceHashed(p, text, h string, w need) (Resource, *derived, error) {
 	var stored StoredLevels
 	have := false
 	if b.Levels != nil {
-		stored, have = b.Levels(p, hashOf(text))
+		stored, have = b.Levels(p, h)
 	}
-	d, h, err := b.derive(text, passages, !have)
+	w.summary = !have
+	d, h, err := b.deriveHashed(text, h, w)
 	if err != nil {
 		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
 	}
-	b.counts.Store(CountKey(h, "L2", ""), d.counts[2])
 	if have {
 		return Resource{Path: p, Hash: h, L2: text, L1: stored.L1, L0: stored.L0, Extractive: stored.Extractive, Stale: stored.Stale}, d, nil
 	}
@@ -192,7 +222,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		entityX:  textsearch.NewIndexDict(0, 0, dict),
 	}
 	for _, m := range in.Meta {
-		r, _, err := b.resource(m.Path, m.Text, false)
+		r, _, err := b.resource(m.Path, m.Text, need{})
 		if err != nil {
 			return nil, err
 		}
@@ -200,14 +230,14 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	}
 	slices.SortFunc(s.meta, func(a, c *Resource) int { return cmp.Compare(a.Path, c.Path) })
 	for _, m := range in.Summaries {
-		r, _, err := b.resource(m.Path, m.Text, false)
+		r, _, err := b.resource(m.Path, m.Text, need{})
 		if err != nil {
 			return nil, err
 		}
 		s.summaries = append(s.summaries, &r)
 	}
 	for _, pd := range in.Profiles {
-		r, _, err := b.resource(pd.Path, pd.Text, false)
+		r, _, err := b.resource(pd.Path, pd.Text, need{})
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +246,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	slices.SortFunc(s.profiles, func(a, c *Profile) int { return cmp.Compare(a.Path, c.Path) })
 	var entries []textsearch.MatchEntry
 	for _, e := range in.Entities {
-		r, _, err := b.resource(e.Path, e.Description, false)
+		r, _, err := b.resource(e.Path, e.Description, need{})
 		if err != nil {
 			return nil, err
 		}
@@ -235,18 +265,78 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 
 	chs := slices.Clone(in.Chapters)
 	slices.SortFunc(chs, func(a, c ChapterDoc) int { return cmp.Compare(a.Number, c.Number) })
-	for _, c := range chs {
-		r, d, err := b.resource(c.Path, c.Text, true)
-		if err != nil {
-			return nil, err
+	kx := b.loadKept(chs)
+	if kx != nil {
+		s.chapterX, s.passageX = kx.chapters, kx.passages
+	}
+	// The chapters are analysed on every core, a batch at a time (their
+	// terms are dropped once indexed); the indexes take them in order.
+	type done struct {
+		r   Resource
+		d   *derived
+		err error
+	}
+	if b.Progress != nil {
+		b.Progress(0, len(chs))
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	batch := make([]done, 0, 16*workers)
+	for lo := 0; lo < len(chs); lo += cap(batch) {
+		hi := min(len(chs), lo+cap(batch))
+		batch = batch[:hi-lo]
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range min(workers, hi-lo) {
+			wg.Go(func() {
+				for i := range next {
+					c := chs[i]
+					var h string
+					if kx != nil {
+						h = kx.hashes[i]
+					} else {
+						h = hashOf(c.Text)
+					}
+					fresh := kx == nil || !kx.holds(c.Path, h)
+					r, d, err := b.resourceHashed(c.Path, c.Text, h, need{terms: fresh, passages: true, pterms: fresh})
+					batch[i-lo] = done{r, d, err}
+				}
+			})
 		}
-		ch := &Chapter{Resource: r, Number: c.Number, Passages: d.passages}
-		s.chapters = append(s.chapters, ch)
-		s.chapterX.Add(c.Path, d.terms)
-		for i, p := range d.passages {
-			s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
+		for i := lo; i < hi; i++ {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for i, dn := range batch {
+			c := chs[lo+i]
+			if dn.err != nil {
+				return nil, dn.err
+			}
+			r, d := dn.r, dn.d
+			s.chapters = append(s.chapters, &Chapter{Resource: r, Number: c.Number, Passages: d.passages})
+			batch[i] = done{}
+			if kx != nil && kx.holds(c.Path, r.Hash) {
+				continue
+			}
+			if kx != nil {
+				kx.drop(c.Path)
+				kx.changed = true
+			}
+			s.analysed++
+			s.chapterX.Add(c.Path, d.terms)
+			for i, p := range d.passages {
+				s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
+			}
+		}
+		if b.Progress != nil {
+			b.Progress(hi, len(chs))
 		}
 	}
+	if kx != nil {
+		kx.dropGone(chs)
+		s.arcX = kx.arcs
+	}
+	s.kept = kx
 
 	// Arcs: declared, or fixed spans.
 	specs := slices.Clone(in.Arcs)
@@ -272,7 +362,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		if text == "" {
 			text = strings.Join(l0s, "\n")
 		}
-		r, _, err := b.resource(a.Path, text, false)
+		r, _, err := b.resource(a.Path, text, need{})
 		if err != nil {
 			return nil, err
 		}
@@ -286,7 +376,13 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)
 		// An arc is indexed as the union of its chapters.
+		if kx != nil && !kx.arcFresh(arc.Path, paths, s.chapters) {
+			continue
+		}
 		s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+	}
+	if kx != nil {
+		kx.dropGoneArcs(s.arcs)
 	}
 	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX, s.entityX} {
 		x.Compact()
@@ -371,6 +467,10 @@ type MemSnapshot struct {
 
 	chapterX, passageX, arcX, entityX *textsearch.Index
 	matcher                           *textsearch.Matcher
+	// kept is what was read from the builder's Keeper and changed since,
+	// nil without one.
+	kept     *keptIndexes
+	analysed int
 }
 
 // Meta implements [Snapshot].
@@ -402,6 +502,10 @@ func (s *MemSnapshot) ArcIndex() *textsearch.Index { return s.arcX }
 
 // EntityIndex implements [Snapshot].
 func (s *MemSnapshot) EntityIndex() *textsearch.Index { return s.entityX }
+
+// Analysed returns how many chapters Build analysed (all of them without
+// a Keeper; with one, those the kept indexes did not hold as they are).
+func (s *MemSnapshot) Analysed() int { return s.analysed }
 
 // Matcher implements [Snapshot].
 func (s *MemSnapshot) Matcher() *textsearch.Matcher { return s.matcher }

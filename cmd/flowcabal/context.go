@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/project"
@@ -51,8 +52,26 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", err)
 		return exitFailure
 	}
-	folder := textsearch.NewFolder()
-	snap, errs := assemble.NewBuilder(textsearch.NewAnalyzer(folder), textsearch.NewCounter(cfg.Models["writer"].Model)).LoadProject(root)
+	b := assemble.NewBuilder(textsearch.NewAnalyzer(textsearch.NewFolder()), textsearch.NewCounter(cfg.Models["writer"].Model))
+	b.Forget = true
+	// What flowcabal index kept is read rather than the book analysed
+	// again; a project never indexed is read from its files alone.
+	// With an embedding model the store is opened for its vectors too:
+	// one handle serves both (a second would wait for the first's lock).
+	var st *store.Store
+	var embNote string
+	m, embed := cfg.Models["embedding"]
+	embed = embed && m.Configured()
+	if embed {
+		st, embNote = openForEmbeddings(ctx, root, env)
+	} else {
+		st = openKept(ctx, root, env)
+	}
+	if st != nil {
+		defer st.Close()
+		b.Keep = st
+	}
+	snap, errs := b.LoadProject(root)
 	for _, e := range errs {
 		fmt.Fprintf(env.stderr, "flowcabal context: %v\n", e)
 	}
@@ -66,19 +85,17 @@ func runContext(ctx context.Context, env *cliEnv, args []string) int {
 	opt := assemble.Options{Budget: cfg.Budget, ThreadWindow: cfg.ThreadWindow, Shares: assemble.Shares{Meta: cfg.Shares["meta"],
 		Entities: cfg.Shares["entities"], Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}}
 	var notes []string
-	if m, ok := cfg.Models["embedding"]; ok && m.Configured() {
+	if embed {
 		// As a run does: the store's cached vectors, and at most a few
 		// calls for what is missing. The store is not created here.
-		st, note := openForEmbeddings(ctx, root, env)
 		if st != nil {
-			defer st.Close()
 			if e := runner.Embedding(cfg, st, runner.ProjectOptions{Getenv: env.getenv}); e != nil {
 				e.MaxCalls = contextEmbedCalls
 				vecs, _ := e.EmbedChapters(ctx, snap)
 				opt.Semantic = e.Semantic(ctx, vecs, node)
 			}
 		} else {
-			notes = append(notes, note)
+			notes = append(notes, embNote)
 		}
 	}
 	c, err := assemble.Assemble(node, snap, opt)
@@ -151,4 +168,18 @@ func levelStale(s assemble.Source) string {
 		return s.Level + " (stale)"
 	}
 	return strings.TrimSpace(s.Level)
+}
+
+// openKept opens the project's store read-only for Role A's kept
+// indexes, or returns nil when there is none (or it cannot be opened
+// now): the snapshot is then built from the files.
+func openKept(ctx context.Context, root string, env *cliEnv) *store.Store {
+	if _, err := os.Stat(filepath.Join(root, project.DBFile)); err != nil {
+		return nil
+	}
+	st, err := store.Open(ctx, root, store.Options{ReadOnly: true, LockWait: 200 * time.Millisecond, Getenv: env.getenv, Command: "flowcabal context"})
+	if err != nil {
+		return nil
+	}
+	return st
 }

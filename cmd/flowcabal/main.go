@@ -58,6 +58,7 @@ func commands() []command {
 		{"eval", "evaluate retrieval (context), fact checks (checks) or entity suggestions (entities)", runEval},
 		{"init", "make a project (or add what an existing one lacks)", runInit},
 		{"import", "bring a manuscript in: split a book (or chapter files) into manuscript/chapter-NN", runImport},
+		{"bench", "make a web-novel-size project for the scale benchmarks (bench genproject)", runBench},
 		{"db", "export or import the derived data as JSON (db export, db import)", runDB},
 		{"scripted-llm", "start a scripted OpenAI-compatible stand-in server (for trying the editor flow; not a model)", runScriptedLLM},
 		{"version", "print the version", runVersion},

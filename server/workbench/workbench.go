@@ -697,7 +697,12 @@ func (w *Workbench) ContextSection(snap *cache.Snapshot, f *cache.File, node str
 			return w.costSection(snap, f, node) + "`context = off`: Role A injects nothing into this node.", nil
 		}
 	}
-	c, err := ss.Context(snap.Check(f), node)
+	c, err := ss.ContextPreview(snap.Check(f), node)
+	var indexing *psession.IndexingError
+	if errors.As(err, &indexing) {
+		// The hover answers now; hovering again shows the context.
+		return fmt.Sprintf("_%s; hover again in a moment._", indexing.Error()), nil
+	}
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
+	"github.com/flowcabal/flowcabal/internal/webnovel"
+	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/store"
+)
+
+// nodeContexts returns `flowcabal context --json` of every node of every
+// workflow of the project, by "file node".
+func nodeContexts(t *testing.T, root string) map[string]string {
+	t.Helper()
+	flows, _ := filepath.Glob(filepath.Join(root, "workflows", "*.flow"))
+	out := map[string]string{}
+	for _, f := range flows {
+		lw, err := loadWorkflow(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range lw.Result.File.Nodes {
+			code, stdout, stderr := runCmd(t, runContext, f, n.Name.Name, "--json")
+			if code != exitOK {
+				t.Fatalf("context %s %s: exit %d: %s", f, n.Name.Name, code, stderr)
+			}
+			out[filepath.Base(f)+" "+n.Name.Name] = stdout
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no nodes in %s", root)
+	}
+	return out
+}
+
+// indexRoleA runs flowcabal index and returns its Role A report.
+func indexRoleA(t *testing.T, root string) roleAReport {
+	t.Helper()
+	code, out, errs := runCLI(t, "", "index", "--json", "--no-embed", root)
+	if code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, errs)
+	}
+	var rep struct {
+		RoleA roleAReport `json:"role_a"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return rep.RoleA
+}
+
+// analysedFromStore is how many chapters a new process analyses when it
+// builds Role A's snapshot with the project's store at hand.
+func analysedFromStore(t *testing.T, root string) int {
+	t.Helper()
+	st, err := store.Open(context.Background(), root, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg, err := project.LoadConfig(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newSnapshotBuilder(cfg)
+	b.Keep = st
+	snap, errs := b.LoadProject(root)
+	if snap == nil {
+		t.Fatal(errs)
+	}
+	return snap.Analysed()
+}
+
+func sameContexts(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if got[k] != want[k] {
+			t.Errorf("%s: context of %s differs from a fresh build's\n got: %.400s\nwant: %.400s", what, k, got[k], want[k])
+		}
+	}
+}
+
+// Role A's indexes kept in the store give, for every node of the sample
+// workflows, the context a build from the files gives, byte for byte:
+// after a cold index, and after chapters were changed, added and removed
+// and only those were analysed again. The web-novel project has more
+// chapters than the arc-first search starts at, so the arc index is
+// read too.
+func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
+	repo := filepath.Join("..", "..")
+	big := filepath.Join(t.TempDir(), "webnovel")
+	_, err := webnovel.Generate(big, webnovel.Options{Corpus: filepath.Join(projecttest.Shared(t), "corpus"), Chapters: 320, ChapterChars: 400, Seed: 7,
+		Entities: []string{filepath.Join(repo, "testdata", "assemble", "hongloumeng-entities"), filepath.Join(repo, "testdata", "eval", "xiyouji")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, root     string
+		change, remove string // a chapter edited, a chapter removed
+		add            string // a chapter added
+	}{
+		{"hongloumeng", projecttest.Copy(t, "hongloumeng"), "manuscript/chapter-03/content.md", "manuscript/chapter-02", "manuscript/chapter-09/content.md"},
+		{"pride-and-prejudice", projecttest.Copy(t, "pride-and-prejudice"), "manuscript/chapter-05/content.md", "manuscript/chapter-07", "manuscript/chapter-40/content.md"},
+		{"webnovel", big, webnovel.ChapterDir(150) + "/content.md", webnovel.ChapterDir(12), webnovel.ChapterDir(400) + "/content.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := tc.root
+			fresh := nodeContexts(t, root)
+			rep := indexRoleA(t, root)
+			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written {
+				t.Fatalf("cold index: %+v", rep)
+			}
+			if n := analysedFromStore(t, root); n != 0 {
+				t.Fatalf("a new process analysed %d chapters; want 0 (all kept)", n)
+			}
+			sameContexts(t, "after a cold index", nodeContexts(t, root), fresh)
+
+			// Edit one chapter, remove one, add one: only two are analysed.
+			p := filepath.Join(root, filepath.FromSlash(tc.change))
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Enough of the workflows' words that the edited chapter's arc
+			// ranks first: a stale arc index would leave it out of scope.
+			edit := strings.Repeat("孫悟空大鬧大觀園，林黛玉與賈寶玉在瀟湘館談起取經之事。Elizabeth heard Darcy at Netherfield.\n\n", 12)
+			if err := os.WriteFile(p, append(data, "\n\n"+edit...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(tc.remove))); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, tc.add)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, tc.add), []byte("# 新章\n\n孫悟空與賈寶玉在大觀園裡相見。Mr. Collins proposed again.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep = indexRoleA(t, root)
+			if rep.Analysed != 2 || !rep.Written {
+				t.Fatalf("index after a change: %+v; want 2 chapters analysed", rep)
+			}
+			if n := analysedFromStore(t, root); n != 0 {
+				t.Fatalf("a new process analysed %d chapters after the change; want 0", n)
+			}
+			kept := nodeContexts(t, root)
+			if err := os.Rename(filepath.Join(root, project.DataDir), filepath.Join(root, "away")); err != nil {
+				t.Fatal(err)
+			}
+			sameContexts(t, "after a change", kept, nodeContexts(t, root))
+		})
+	}
+}
+
+// A snapshot made from the store's kept indexes is a snapshot of the
+// files as they are now, even when they changed since the last index and
+// the store cannot be written (a read-only reader).
+func TestKeptIndexesBehindTheFiles(t *testing.T) {
+	root := projecttest.Copy(t, "pride-and-prejudice")
+	indexRoleA(t, root)
+	p := filepath.Join(root, "manuscript", "chapter-03", "content.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, "\n\nMr. Darcy walked to Pemberley with Georgiana.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := analysedFromStore(t, root); n != 1 {
+		t.Fatalf("analysed %d chapters; want the one changed", n)
+	}
+	kept := nodeContexts(t, root)
+	if err := os.Rename(filepath.Join(root, project.DataDir), filepath.Join(root, "away")); err != nil {
+		t.Fatal(err)
+	}
+	sameContexts(t, "files changed since the index", kept, nodeContexts(t, root))
+	var _ assemble.Keeper = (*store.Store)(nil)
+}

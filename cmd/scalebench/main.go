@@ -1,0 +1,184 @@
+// Command scalebench measures `flowcabal serve` on a web-novel-size
+// project (made by `flowcabal bench genproject`), over the server's real
+// stdio transport: start -> first diagnostics of the workflow, the first
+// hover on a node (and the first one whose answer holds Role A's
+// "Context injected"), the warm node hover's p50, and the server's peak
+// resident memory. scripts/bench-scale.sh runs it beside the CLI figures.
+//
+//	go run ./cmd/scalebench -bin /tmp/flowcabal -project /tmp/wn3000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/lsptest"
+	"go.lsp.dev/protocol"
+)
+
+func main() {
+	bin := flag.String("bin", "flowcabal", "the flowcabal binary")
+	proj := flag.String("project", "", "the project (made by flowcabal bench genproject)")
+	wf := flag.String("workflow", "workflows/next-chapter.flow", "the workflow to open, relative to the project")
+	node := flag.String("node", "正文", "the node to hover")
+	n := flag.Int("n", 50, "warm hover samples")
+	cpuprofile := flag.String("cpuprofile", "", "have the server write a CPU profile here")
+	flag.Parse()
+	if *proj == "" {
+		fmt.Fprintln(os.Stderr, "scalebench: -project is required")
+		os.Exit(2)
+	}
+	if err := run(*bin, *proj, *wf, *node, *n, *cpuprofile); err != nil {
+		fmt.Fprintln(os.Stderr, "scalebench:", err)
+		os.Exit(1)
+	}
+}
+
+type pipes struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (p pipes) Close() error {
+	p.WriteCloser.Close()
+	return p.ReadCloser.Close()
+}
+
+func run(bin, proj, wf, node string, n int, cpuprofile string) error {
+	proj, _ = filepath.Abs(proj)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	args := []string{"serve", "--log-level", "warn"}
+	if cpuprofile != "" {
+		args = append(args, "--cpuprofile", cpuprofile)
+	}
+	t0 := time.Now()
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = os.Stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	c := lsptest.Connect(ctx, pipes{stdout, stdin})
+	if err := c.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": cache.FileURI(proj),
+		"capabilities": map[string]any{"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}}}}, nil); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	_ = c.Notify(ctx, "initialized", map[string]any{})
+	name := filepath.Join(proj, filepath.FromSlash(wf))
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	text := string(src)
+	uri := cache.FileURI(name)
+	_ = c.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "flow", "version": 1, "text": text}})
+	if _, err := c.Diagnostics(ctx, uri, 1); err != nil {
+		return err
+	}
+	firstDiag := time.Since(t0)
+
+	i := strings.Index(text, "node "+node)
+	if i < 0 {
+		return fmt.Errorf("no node %s in %s", node, wf)
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": lsptest.Position(text, i+len("node "), false)}
+	hover := func() (string, time.Duration, error) {
+		t := time.Now()
+		var h protocol.Hover
+		if err := c.Call(ctx, "textDocument/hover", params, &h); err != nil {
+			return "", 0, err
+		}
+		return h.Contents.Value, time.Since(t), nil
+	}
+	t1 := time.Now()
+	first, firstTook, err := hover()
+	if err != nil {
+		return err
+	}
+	firstInjected := time.Duration(0)
+	firstText := first
+	for !strings.Contains(firstText, "Context injected") || strings.Contains(firstText, "still indexing") {
+		if time.Since(t1) > 5*time.Minute {
+			return fmt.Errorf("no Context injected after 5 minutes: %q", firstText)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if firstText, _, err = hover(); err != nil {
+			return err
+		}
+	}
+	firstInjected = time.Since(t1)
+	var warm []time.Duration
+	for k := 0; k < n+n/10; k++ {
+		_, d, err := hover()
+		if err != nil {
+			return err
+		}
+		if k >= n/10 {
+			warm = append(warm, d)
+		}
+	}
+	rss := peakRSS(cmd.Process.Pid)
+	_ = c.Call(ctx, "shutdown", nil, nil)
+	_ = c.Notify(ctx, "exit", nil)
+	_ = cmd.Wait()
+	c.Close()
+	out := map[string]any{
+		"first_diagnostics_ms":   ms(firstDiag),
+		"first_hover_ms":         ms(firstTook),
+		"first_hover_indexing":   strings.Contains(first, "still indexing"),
+		"first_hover_first_line": firstLine(first),
+		"first_injected_ms":      ms(firstInjected),
+		"warm_hover_p50_ms":      ms(pct(warm, 50)),
+		"warm_hover_p99_ms":      ms(pct(warm, 99)),
+		"server_peak_rss_mb":     float64(rss) / 1024,
+	}
+	b, _ := json.Marshal(out)
+	fmt.Println(string(b))
+	return nil
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "indexing") || strings.Contains(l, "Would be injected") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(len(s)-1, i-1))]
+}
+
+// peakRSS reads the process's peak resident set (VmHWM) in kB.
+func peakRSS(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			var kb int
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:")), "%d", &kb)
+			return kb
+		}
+	}
+	return 0
+}
