@@ -124,6 +124,9 @@ type Session struct {
 	// level, for the inlay hints (level_tokens.go).
 	levels levelIndex
 
+	// stRef is st, readable without s.mu (reader, keeper).
+	stRef atomic.Pointer[store.Store]
+
 	// building is closed when the snapshot being built in the background
 	// for a preview is ready (nil when none is being built); read and
 	// total are its progress in chapters.
@@ -207,6 +210,7 @@ func (s *Session) storeLocked(ctx context.Context) (*store.Store, *project.Confi
 		return nil, nil, fmt.Errorf("index the project: %w", err)
 	}
 	s.st, s.cfg = st, cfg
+	s.stRef.Store(st)
 	// The durable queue's work (L0/L1 levels, profile regeneration after a
 	// curation) goes on in the background while the session lasts.
 	wctx, stop := context.WithCancel(context.Background())
@@ -540,6 +544,7 @@ func (s *Session) Close() error {
 		s.mu.Lock()
 	}
 	if s.st != nil {
+		s.stRef.Store(nil)
 		err := s.st.Close()
 		s.st = nil
 		return err
@@ -699,10 +704,9 @@ func (s *Session) States(file string) map[string]NodeState {
 // it, a consistent copy is read instead, after a short wait. Nothing is
 // kept open, so the CLI is never locked out by an idle editor.
 func (s *Session) reader() (st *store.Store, done func()) {
-	s.mu.Lock()
-	own := s.st
-	s.mu.Unlock()
-	if own != nil {
+	// Not s.mu: a snapshot build holding kmu reads through here while
+	// opening the store holds s.mu and then waits for kmu.
+	if own := s.stRef.Load(); own != nil {
 		return own, func() {}
 	}
 	if _, err := os.Stat(filepath.Join(s.root, project.DBFile)); err != nil {
@@ -850,9 +854,7 @@ func (k keeper) ReadRoleA(keys []string, fn func([][]byte) error) error {
 func (k keeper) PutRoleA(kv map[string][]byte) error {
 	st := k.own
 	if st == nil {
-		k.s.mu.Lock()
-		st = k.s.st
-		k.s.mu.Unlock()
+		st = k.s.stRef.Load() // not s.mu: see reader
 	}
 	if st == nil {
 		return store.ErrReadOnly
