@@ -22,7 +22,6 @@ func runEntities(ctx context.Context, env *cliEnv, args []string) int {
 	return exitUsage
 }
 
-
 // runEntitiesSuggest prints the characters and places the manuscript is
 // about and, with --write, drafts entity files for those that have none.
 func runEntitiesSuggest(ctx context.Context, env *cliEnv, args []string) int {
