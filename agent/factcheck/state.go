@@ -271,7 +271,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if !absent {
 			continue
 		}
-		if d.inQuote(m.start) {
+		if d.inQuote(m.start) || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
 		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {

@@ -37,6 +37,8 @@ func TestScenePresenceConstructions(t *testing.T) {
 		"entities/characters/petya.md":     "---\nname: Pétya\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
 		"entities/characters/count.md":     "---\nname: Count Ilyá Rostóv\naliases: [the old count]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/erlang.md":    "---\nname: 二郎神\naliases: [二郎, 顯聖二郎神]\nkind: character\nfacts: { status: away, location: 灌江口 }\n---\n",
+		"entities/characters/puti.md":      "---\nname: 須菩提祖師\naliases: [祖師]\nkind: character\nfacts: { status: away, location: 靈臺方寸山 }\n---\n",
 	})
 	for _, tc := range []struct {
 		text string
@@ -60,6 +62,16 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"Anatole was in the provinces; Prince Andrew was abroad.", 0},  // elsewhere
 		{"Until Prince Andrew settled in Boguchárovo, nobody came.", 0}, // a time before
 		{"Nicholas laughed and took the letter.", 1},
+		// The past retold: a flashback and verse name the absent as
+		// actors of what happened before the scene.
+		{"行者按落雲頭觀看。只因他鬧了天宮，此山被顯聖二郎神率領那梅山七弟兄，放火燒壞了。", 0},
+		{"惡鬥一場無勝敗，觀音推薦二郎來。\n兩家對敵分高下，他有梅山兄弟儕。", 0},
+		{"天羅地網漫山布，齊舉刀兵大會垓。  惡鬥一場無勝敗，觀音推薦二郎來。", 0}, // the couplet before
+		{"那大聖回頭看時，二郎神率領眾將趕來。", 1}, // the scene itself
+		// A title shared by many (祖師) means the one named last; with no
+		// fuller name before it, it proves nobody's presence.
+		{"那太子奉旨，前來北天門，見真武。那祖師隨將旗付太子。", 0},
+		{"須菩提祖師走進北天門，那祖師隨將旗付太子。", 2},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
