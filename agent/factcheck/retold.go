@@ -192,3 +192,46 @@ func (d *doc) bareTitle(mi int) bool {
 	}
 	return true
 }
+
+// visionWords mark a dream, a trance or a ghost: there the dead are seen
+// and speak (寶玉's soul in 真如福地, Prince Andrew's delirium). 恍惚
+// (dazed) is not one: the sick are dazed in the scene itself.
+var visionWords = []string{"夢", "梦", "魂魄", "幻境", "鬼魂", "陰魂", "阴魂", "dream", "vision", "delirium", "ghost", "apparition", "phantom"}
+
+// wakeWords end a dream.
+var wakeWords = []string{"醒", "woke", "awoke", "awake", "waking"}
+
+// visionWindow is how far back (in bytes) a mark of a dream reaches: a
+// dream is told at length, three thousand characters or so.
+const visionWindow = 9000
+
+// inVision reports whether p lies in a dream: a word of dream or vision
+// stands before it, no waking after that word. Talking in one's sleep
+// (說夢話) is not a dream told.
+func (d *doc) inVision(p int) bool {
+	from := max(0, p-visionWindow)
+	for from > 0 && !utf8.RuneStart(d.text[from]) {
+		from--
+	}
+	before := strings.ToLower(d.text[from:p])
+	at := -1
+	for _, w := range visionWords {
+		for i := strings.LastIndex(before, w); i >= 0; i = strings.LastIndex(before[:i], w) {
+			if rest := before[i+len(w):]; strings.HasPrefix(rest, "話") || strings.HasPrefix(rest, "话") {
+				continue
+			}
+			at = max(at, i)
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	after := before[at:]
+	for _, w := range wakeWords {
+		if strings.Contains(after, w) {
+			return false
+		}
+	}
+	return true
+}

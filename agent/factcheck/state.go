@@ -277,6 +277,9 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {
 			continue
 		}
+		if why == "dead" && d.inVision(m.start) {
+			continue
+		}
 		how, conf := k.acting(d, mi, why == "dead")
 		if how == "" {
 			continue

@@ -72,6 +72,12 @@ func TestScenePresenceConstructions(t *testing.T) {
 		// fuller name before it, it proves nobody's presence.
 		{"那太子奉旨，前來北天門，見真武。那祖師隨將旗付太子。", 0},
 		{"須菩提祖師走進北天門，那祖師隨將旗付太子。", 2},
+		// The dead are seen in dreams and visions; not after waking, nor
+		// after talk in one's sleep.
+		{"那知寶玉的魂魄早已出了竅了。只見尤二姐走來說道：「你來了。」", 0},
+		{"鳳姐道：「我想是說夢話。」尤二姐走來說道：「奶奶。」", 1},
+		{"寶玉做了一夢，醒來時，尤二姐走來說道：「你來了。」", 1},
+		{"That night he dreamed that Pétya came in and laughed.", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
