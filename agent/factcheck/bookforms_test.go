@@ -140,9 +140,10 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		"entities/characters/xichun.md":    "---\nname: 惜春\nkind: character\n---\n",
 		"entities/characters/liu.md":       "---\nname: 劉姥姥\nkind: character\n---\n",
 		"entities/characters/feng.md":      "---\nname: 王熙鳳\naliases: [鳳奶奶]\nkind: character\n---\n",
+		"entities/locations/yihong.md":     "---\nname: 怡紅院\nkind: location\n---\n",
 		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3) +
 			strings.Repeat("妖精要殺和尚。", 2) + strings.Repeat("紅孩兒笑道：孩兒去也。", 5) + strings.Repeat("玉帝傳旨，唐三藏與魔王。", 30) +
-			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25),
+			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25) + strings.Repeat("回到怡紅院。", 20),
 	})
 	for _, tc := range []struct {
 		text, want string
@@ -164,6 +165,7 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"他們都喜歡柳姥姥的故事。", ""},       // not where a name starts: another tone is not enough
 		{"行者大聲喝道。", ""},            // 大聲 is not 大聖
 		{"這是尊者的話。", ""},            // two characters, the first differing
+		{"寶玉回至恰紅院中。", "恰紅院"},      // one Cangjie frame: 怡 written 恰
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {

@@ -13,14 +13,16 @@
 //   - data/shape.txt.gz: one line per character of the basic plane that
 //     Unihan gives a four-corner code or a Mandarin reading,
 //
-//     字 FOUR TOTAL RADICAL.RESIDUAL READING
+//     字 FOUR TOTAL RADICAL.RESIDUAL READING CANGJIE
 //
 //     FOUR is the first four digits of kFourCornerCode ("-" when absent):
 //     the shapes of the character's four corners, a lookup code made for
 //     telling characters apart by their look. TOTAL is kTotalStrokes (first
 //     value), RADICAL.RESIDUAL the Kangxi radical and the strokes beside it
 //     (kRSUnicode, first value), and READING the first kMandarin reading
-//     with its tone mark ("-" when absent).
+//     with its tone mark ("-" when absent). CANGJIE is kCangjie, the
+//     character's Cangjie input code: its first and last parts by shape
+//     ("-" when absent).
 //
 //     apt-get install unicode-data && go run gen_unihan.go
 package main
@@ -149,6 +151,7 @@ type char struct {
 	total         int
 	radicalStroke string
 	reading       string
+	cangjie       string
 }
 
 func writeShapes() {
@@ -160,7 +163,7 @@ func writeShapes() {
 		}
 		c := chars[r]
 		if c == nil {
-			c = &char{four: "-", radicalStroke: "0.0", reading: "-"}
+			c = &char{four: "-", radicalStroke: "0.0", reading: "-", cangjie: "-"}
 			chars[r] = c
 		}
 		return c
@@ -168,6 +171,11 @@ func writeShapes() {
 	fields("Unihan_DictionaryLikeData.txt.bz2", "kFourCornerCode", func(r rune, v string) {
 		if code := strings.Fields(v)[0]; len(code) >= 4 {
 			get(r).four = code[:4]
+		}
+	})
+	fields("Unihan_DictionaryLikeData.txt.bz2", "kCangjie", func(r rune, v string) {
+		if c := chars[r]; c != nil {
+			c.cangjie = strings.Fields(v)[0]
 		}
 	})
 	fields("Unihan_Readings.txt.bz2", "kMandarin", func(r rune, v string) {
@@ -191,7 +199,7 @@ func writeShapes() {
 	zw, done := create("data/shape.txt.gz")
 	for _, r := range rs {
 		c := chars[r]
-		fmt.Fprintf(zw, "%c %s %d %s %s\n", r, c.four, c.total, c.radicalStroke, c.reading)
+		fmt.Fprintf(zw, "%c %s %d %s %s %s\n", r, c.four, c.total, c.radicalStroke, c.reading, c.cangjie)
 	}
 	done()
 }

@@ -178,6 +178,9 @@ func LookAlike(a, b rune) bool {
 	if sa != nil && sb != nil && sa.four != "" && sa.four == sb.four && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
 		return true
 	}
+	if sa != nil && sb != nil && sameFrame(sa.cangjie, sb.cangjie) && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
+		return true
+	}
 	pa, pb := phoneticOf()[a], phoneticOf()[b]
 	if pa == nil || pb == nil || !sharesClass(pa, pb) {
 		return false
@@ -190,6 +193,38 @@ func LookAlike(a, b rune) bool {
 	// radical added to a name's character makes a word of its own too
 	// often (王 匡, 山 仙).
 	return sa != nil && int(sa.residual) == pb.strokes
+}
+
+// sameFrame reports whether two Cangjie codes describe one frame with a
+// part changed inside it: the same first and last parts (the radical and
+// what closes the character), at least three parts each, and at most two
+// edits apart (怡 PIR, 恰 POMR: 忄 and 口 kept, 台 become 合).
+func sameFrame(a, b string) bool {
+	if len(a) < 3 || len(b) < 3 || a == b || a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
+		return false
+	}
+	return editDistance(a, b) <= 2
+}
+
+// editDistance is the Levenshtein distance of two short ASCII codes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func sharesClass(pa, pb *phonetic) bool {
@@ -212,6 +247,7 @@ type shape struct {
 	four            string // four-corner code, 4 digits; "" when unknown
 	total, residual int16  // strokes in all and beside the radical
 	reading         string // first Mandarin reading with its tone; "" when unknown
+	cangjie         string // Cangjie code: the parts by shape; "" when unknown
 }
 
 // shapeOf maps CJK characters of the basic plane to their shape data.
@@ -226,14 +262,17 @@ func decodeShapes() map[rune]*shape {
 	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 5 {
+		if len(f) != 6 {
 			continue
 		}
 		r, _ := utf8.DecodeRuneInString(f[0])
 		total, _ := strconv.Atoi(f[2])
 		_, residual, _ := strings.Cut(f[3], ".")
 		rr, _ := strconv.Atoi(residual)
-		s := &shape{four: f[1], total: int16(total), residual: int16(rr), reading: f[4]}
+		s := &shape{four: f[1], total: int16(total), residual: int16(rr), reading: f[4], cangjie: f[5]}
+		if s.cangjie == "-" {
+			s.cangjie = ""
+		}
 		if s.four == "-" {
 			s.four = ""
 		}
