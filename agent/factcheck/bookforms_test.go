@@ -165,7 +165,7 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"他們都喜歡柳姥姥的故事。", ""},       // not where a name starts: another tone is not enough
 		{"行者大聲喝道。", ""},            // 大聲 is not 大聖
 		{"這是尊者的話。", ""},            // two characters, the first differing
-		{"寶玉回至恰紅院中。", "恰紅院"},      // one Cangjie frame: 怡 written 恰
+		{"寶玉回至恰紅院中。", "恰紅院"},       // one Cangjie frame: 怡 written 恰
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {

@@ -67,7 +67,7 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"行者按落雲頭觀看。只因他鬧了天宮，此山被顯聖二郎神率領那梅山七弟兄，放火燒壞了。", 0},
 		{"惡鬥一場無勝敗，觀音推薦二郎來。\n兩家對敵分高下，他有梅山兄弟儕。", 0},
 		{"天羅地網漫山布，齊舉刀兵大會垓。  惡鬥一場無勝敗，觀音推薦二郎來。", 0}, // the couplet before
-		{"那大聖回頭看時，二郎神率領眾將趕來。", 1}, // the scene itself
+		{"那大聖回頭看時，二郎神率領眾將趕來。", 1},                 // the scene itself
 		// A title shared by many (祖師) means the one named last; with no
 		// fuller name before it, it proves nobody's presence.
 		{"那太子奉旨，前來北天門，見真武。那祖師隨將旗付太子。", 0},
