@@ -76,6 +76,15 @@ func (k *Knowledge) checksFact(key, val string) bool {
 		return ok
 	case colourNoun(key) == "eyes" || colourNoun(key) == "hair" || isColourKeyCJK(key):
 		return true
+	case residenceKeys[string(k.foldRunes(lk))] || originKeys[string(k.foldRunes(lk))]:
+		return true // a place predicated of the holder (住在, 原籍, lived at, a native of)
+	}
+	for _, role := range []kinRole{roleSpouseOfMan, roleSpouseOfWoman, roleChild} {
+		// A spouse or a parent, where the text makes the holder
+		// someone's wife or daughter (kinship.go).
+		if slices.Contains(role.keys, lk) {
+			return true
+		}
 	}
 	if _, _, rest, ok := parseValue(v); ok {
 		// A count of a noun ("daughters: 5"), or a number with a unit the

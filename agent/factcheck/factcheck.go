@@ -120,6 +120,11 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 		}
 	}
 	out = append(out, k.predicated(d)...)
+	for _, f := range k.checkKinship(d) {
+		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
+			out = append(out, f)
+		}
+	}
 	out = append(out, k.checkState(d)...)
 	out = append(out, k.checkWorld(d)...)
 	if prev != "" {
@@ -211,6 +216,12 @@ type Knowledge struct {
 
 	s2tOnce sync.Once
 	s2t     *opencc.OpenCC
+
+	// families are the family names of the declared people (folded): the
+	// first character of each Chinese name of two or more, made on first
+	// use.
+	familiesOnce sync.Once
+	families     map[rune]bool
 
 	// book is the manuscript as a dictionary of forms (nil without one).
 	book *bookForms

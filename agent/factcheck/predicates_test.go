@@ -17,6 +17,9 @@ func TestEnglishFactConstructions(t *testing.T) {
 			"facts: { income: five hundred thousand rubles a year }\n---\n",
 		"entities/locations/bald-hills.md": "---\nname: Bald Hills\nkind: location\nfacts: { distance_from_smolensk: forty miles east }\n---\n",
 		"entities/locations/smolensk.md":   "---\nname: Smolénsk\nkind: location\n---\n",
+		"entities/characters/lise.md":      "---\nname: Princess Lise Bolkónskaya\naliases: [Lise]\nkind: character\nfacts: { spouse: Prince Andrew Bolkónski }\n---\n",
+		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\n---\n",
+		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string
@@ -34,6 +37,11 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"an age in apposition", "Denísov, a tall young man of thirty, came in.", "thirty"},
 		{"someone else's age", "Denísov saw at the table a man of thirty.", ""},
 		{"an age after a copula", "Karatáev was a tall, heavy-looking old man of thirty.", "thirty"},
+		{"a spouse in apposition", "“I’ll speak to Lise, young Kurágin’s wife, this very evening.”", "young Kurágin’s wife"},
+		{"the declared spouse in apposition", "“I’ll speak to Lise, Prince Andrew’s wife, this very evening.”", ""},
+		{"a spouse before the name", "Kurágin’s wife, Lise, came in.", "Kurágin’s wife"},
+		{"a spouse after a copula", "Lise was the wife of Anatole, they said.", "Anatole"},
+		{"two names in a sentence", "Lise sat beside Kurágin’s wife.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {
@@ -60,7 +68,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { 前身: 石猴 }\n---\n",
 		"entities/locations/ningguo.md":  "---\nname: 寧國府\nkind: location\n---\n",
 		"entities/locations/daguan.md":   "---\nname: 大觀園\nkind: location\n---\n",
-		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\n" +
+		"entities/characters/youer.md":    "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
+		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
 	})
 	for _, tc := range []struct {
@@ -88,6 +97,11 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"the one who holds it", "豬八戒本是天蓬元帥。", 100, ""},
 		{"a clause between", "行者急回頭上望，原來是天蓬元帥。", 100, ""},
 		{"part of something else", "沙悟淨是天蓬元帥的兄弟。", 100, ""},
+		{"another house's daughter", "他就是葫蘆廟旁住的封老爺的小姐，名喚英蓮的。", 4, "封老爺"},
+		{"the father's house", "他就是葫蘆廟旁住的甄老爺的小姐，名喚英蓮的。", 4, ""},
+		{"betrothed to another", "看得尤二姐實系柳湘蓮指腹為婚未娶之妻，因伊貧苦自愿退婚。", 107, "柳湘蓮"},
+		{"the declared betrothed", "看得尤二姐實系張華指腹為婚未娶之妻。", 107, ""},
+		{"someone else's wife seen", "尤二姐見了柳湘蓮之妻。", 107, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {

@@ -1,0 +1,444 @@
+package factcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinship stated of a named character: whose wife, husband, son or
+// daughter the text makes them, against the declared spouse or parents
+// (facts or relations). The value is another entity, so it is compared by
+// entity, not by words: "young Kurágin’s wife" of Lise, declared the
+// wife of Prince Andrew, names a Kurágin, who is not her husband. Only a
+// construction that predicates the kinship of the name counts (apposition,
+// copula, 的/之 before a name with 名喚 or not); two names that merely
+// share a sentence say nothing.
+
+// kinRole is what a kinship word says of the named character: the fact
+// keys (lower case; Chinese as written) that hold the other person.
+type kinRole struct {
+	keys []string
+	// relations are the kinds of declared relations that hold them too.
+	relations []string
+}
+
+var (
+	roleSpouseOfMan   = kinRole{keys: []string{"spouse", "husband", "丈夫", "夫", "夫君", "原聘", "未婚夫", "配偶"}, relations: []string{"spouse", "husband"}}
+	roleSpouseOfWoman = kinRole{keys: []string{"spouse", "wife", "妻子", "妻", "夫人", "配偶"}, relations: []string{"spouse", "wife"}}
+	roleChild         = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
+	// A child of a man or of a woman: only the one parent is compared.
+	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
+	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}}
+)
+
+// latinKin maps an English kinship noun after a possessive ("X’s wife")
+// to what it makes the named character.
+var latinKin = map[string]kinRole{
+	"wife": roleSpouseOfMan, "husband": roleSpouseOfWoman, "son": roleChild, "daughter": roleChild,
+}
+
+// cjkKin are the Chinese kinship words after 的 or 之, longest first.
+var cjkKin = []struct {
+	word string
+	role kinRole
+}{
+	{"未婚妻", roleSpouseOfMan}, {"未娶之妻", roleSpouseOfMan}, {"女兒", roleChild}, {"女儿", roleChild}, {"小姐", roleChild},
+	{"兒子", roleChild}, {"儿子", roleChild}, {"公子", roleChild}, {"妻子", roleSpouseOfMan}, {"夫人", roleSpouseOfMan},
+	{"媳婦", roleSpouseOfMan}, {"媳妇", roleSpouseOfMan}, {"娘子", roleSpouseOfMan}, {"丈夫", roleSpouseOfWoman},
+	{"夫君", roleSpouseOfWoman}, {"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
+}
+
+// kinCopulas join a name to what it is (尤二姐實系…之妻).
+var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "是", "乃", "係", "系", "為", "为"}
+
+// cjkNaming introduce the name after a kinship word (…的小姐，名喚英蓮).
+var cjkNaming = []string{"名喚", "名唤", "名叫", "叫做", "喚做", "唤做", "名", ""}
+
+// cjkHouseTitles after a family name stand for the head of that house
+// (封老爺: Mr. Feng).
+var cjkHouseTitles = []string{"老爺", "老爷", "大爺", "大爷", "員外", "员外", "先生", "老先生", "家"}
+
+// checkKinship finds kinship predicated of a name that contradicts what is
+// declared.
+func (k *Knowledge) checkKinship(d *doc) []Finding {
+	var out []Finding
+	for mi, m := range d.mentions {
+		if len(m.ents) != 1 || !m.ents[0].person {
+			continue
+		}
+		var (
+			ostart, oend int
+			other        *entInfo
+			surname      rune
+			role         kinRole
+			ok           bool
+		)
+		if m.firstWord >= 0 {
+			ostart, oend, other, role, ok = k.latinKinOf(d, mi)
+		} else {
+			ostart, oend, other, surname, role, ok = k.cjkKinOf(d, mi)
+		}
+		if !ok || other == m.ents[0] {
+			continue
+		}
+		// Whose child: a man (by the entity's gender, or a house title
+		// such as 老爺) has the child's father compared, not the mother
+		// (封老爺's daughter against 母親: 封氏).
+		if role.keys[0] == roleChild.keys[0] {
+			switch {
+			case other != nil && other.gender == 'm', other == nil && maleHouseTitle(d.text[ostart:oend]):
+				role = roleChildOfMan
+			case other != nil && other.gender == 'f':
+				role = roleChildOfWoman
+			}
+		}
+		if f, bad := k.judgeKin(d, m.ents[0], ostart, oend, other, surname, role); bad {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// judgeKin compares the other person a kinship construction names (an
+// entity, or only a family name) with e's declared values for the role.
+func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo, surname rune, role kinRole) (Finding, bool) {
+	facts := d.factsOf(e)
+	var key, val string
+	for _, want := range role.keys {
+		for fk, fv := range facts {
+			if strings.ToLower(fk) != want || strings.TrimSpace(fv) == "" {
+				continue
+			}
+			if k.kinMatches(fv, other, surname) {
+				return Finding{}, false
+			}
+			if key == "" {
+				key, val = fk, fv
+			}
+		}
+	}
+	if r := k.related(e, role.relations); r != nil {
+		if other != nil && r == other || other == nil && k.kinMatches(r.e.Name, nil, surname) {
+			return Finding{}, false
+		}
+		if key == "" {
+			key, val = "relations", r.e.Name
+		}
+	}
+	if key == "" {
+		return Finding{}, false // nothing declared: nothing to contradict
+	}
+	conf := 0.7
+	if other == nil {
+		conf = 0.6 // a family name only
+	}
+	f := k.cjkFactFinding(d, e, start, end, key, val, conf)
+	if key == "relations" {
+		f.Message = fmt.Sprintf("the text says %q, but %s's declared relation is %s as of chapter %d", d.text[start:end], e.e.Name, val, d.chapter)
+	}
+	return f, true
+}
+
+// kinMatches reports whether a declared value names the other person: it
+// holds one of the other entity's names (西海龍王敖閏 holds 敖閏), or, when
+// the text gives only a family name, it starts with it.
+func (k *Knowledge) kinMatches(declared string, other *entInfo, surname rune) bool {
+	dv := unaccented(declared)
+	if other == nil {
+		first, _ := utf8.DecodeRuneInString(declared)
+		return k.foldRune(first) == k.foldRune(surname)
+	}
+	for _, n := range other.e.Names() {
+		if nv := unaccented(n); strings.Contains(dv, nv) || strings.Contains(nv, dv) {
+			return true
+		}
+	}
+	// A declared value that names an entity by a name this one does not
+	// bear is another person; one that names no entity cannot be judged.
+	for _, w := range latinWords(declared) {
+		for _, n := range other.e.Names() {
+			for _, nw := range latinWords(n) {
+				if len(nw) > 3 && unaccented(nw) == unaccented(w) && unicode.IsUpper([]rune(nw)[0]) && !titleWords[nw] {
+					return true // a surname both share: one family, not judged
+				}
+			}
+		}
+	}
+	if hasCJK(declared) {
+		// A short Chinese value is a name (張華); a long one is prose
+		// that cannot be judged.
+		return utf8.RuneCountInString(declared) > 8
+	}
+	return !k.namesSomeone(declared)
+}
+
+// namesSomeone reports whether a declared value holds a declared name.
+func (k *Knowledge) namesSomeone(v string) bool {
+	dv := unaccented(v)
+	for _, e := range k.ents {
+		for _, n := range e.e.Names() {
+			if nv := unaccented(n); len(nv) >= 4 && strings.Contains(dv, nv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// latinKinOf reads "NAME, X’s wife", "X’s wife, NAME", "NAME, the wife of
+// X" and "NAME was X’s wife / the wife of X". It returns X's span and
+// entity.
+func (k *Knowledge) latinKinOf(d *doc, mi int) (int, int, *entInfo, kinRole, bool) {
+	m := d.mentions[mi]
+	after := d.text[m.end:]
+	// NAME, X’s wife | NAME was X’s wife
+	for _, lead := range []string{", ", " was ", " is "} {
+		if !strings.HasPrefix(after, lead) {
+			continue
+		}
+		at := m.end + len(lead)
+		rest := d.text[at:]
+		// …the wife of X
+		for _, art := range []string{"the ", "a "} {
+			if !strings.HasPrefix(rest, art) {
+				continue
+			}
+			noun, _, _ := strings.Cut(rest[len(art):], " ")
+			role, ok := latinKin[noun]
+			if !ok || !strings.HasPrefix(rest[len(art)+len(noun):], " of ") {
+				continue
+			}
+			xs := at + len(art) + len(noun) + len(" of ")
+			if om, ok := d.personMentionAt(xs, 2); ok {
+				return xs, om.end, om.ents[0], role, true
+			}
+		}
+		// …X’s wife: X is a name, maybe after young/old/the late.
+		xs := at
+		for _, w := range []string{"young ", "old ", "the late ", "the "} {
+			if strings.HasPrefix(d.text[xs:], w) {
+				xs += len(w)
+				break
+			}
+		}
+		om, ok := d.personMentionAt(xs, 0)
+		if !ok || !om.possessive {
+			continue
+		}
+		rest = d.text[om.end:]
+		for _, p := range []string{"’s ", "'s "} {
+			if r, cut := strings.CutPrefix(rest, p); cut {
+				noun := strings.TrimRight(strings.SplitN(r, " ", 2)[0], ",.;:!?”\"")
+				if role, ok := latinKin[noun]; ok {
+					return at, om.end + len(p) + len(noun), om.ents[0], role, true
+				}
+			}
+		}
+	}
+	// X’s wife, NAME
+	before := d.text[:m.start]
+	if b, cut := strings.CutSuffix(before, ", "); cut {
+		for noun, role := range latinKin {
+			b2, cut := strings.CutSuffix(b, " "+noun)
+			if !cut {
+				continue
+			}
+			for _, p := range []string{"’s", "'s"} {
+				if b3, cut := strings.CutSuffix(b2, p); cut {
+					for _, i := range d.mentionsIn(len(b3)-64, len(b3)) {
+						if om := d.mentions[i]; om.end == len(b3) && len(om.ents) == 1 && om.ents[0].person {
+							return om.start, len(b2) + len(" "+noun), om.ents[0], role, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return 0, 0, nil, kinRole{}, false
+}
+
+// personMentionAt returns the one-person mention that starts at byte
+// offset at (after at most skip bytes).
+func (d *doc) personMentionAt(at, skip int) (mention, bool) {
+	for _, i := range d.mentionsIn(at, at+skip+1) {
+		if om := d.mentions[i]; om.start >= at && om.start <= at+skip && len(om.ents) == 1 && om.ents[0].person {
+			return om, true
+		}
+	}
+	return mention{}, false
+}
+
+// cjkKinOf reads "X的小姐，名喚NAME", "X之女NAME" and "NAME是X的女兒",
+// "NAME實系X…之妻". X is a person's name, or a family name with a title
+// of the house head (封老爺), for which surname is set and the entity is
+// nil.
+func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole, bool) {
+	m := d.mentions[mi]
+	// X的REL[，][名喚]NAME
+	before := d.text[:m.start]
+	for _, nm := range cjkNaming {
+		b, cut := strings.CutSuffix(before, nm)
+		if !cut {
+			continue
+		}
+		b = strings.TrimSuffix(b, "，")
+		for _, kw := range cjkKin {
+			b2, cut := strings.CutSuffix(b, kw.word)
+			if !cut {
+				continue
+			}
+			var b3 string
+			if x, cut := strings.CutSuffix(b2, "的"); cut {
+				b3 = x
+			} else if x, cut := strings.CutSuffix(b2, "之"); cut {
+				b3 = x
+			} else {
+				continue
+			}
+			if nm == "" && utf8.RuneCountInString(kw.word) == 1 && !strings.HasSuffix(b2, "之") {
+				continue // 的女 / 的子 run on into other words
+			}
+			if s, e, other, sur, ok := d.kinHolderEndingAt(k, len(b3)); ok {
+				return s, e, other, sur, kw.role, true
+			}
+		}
+	}
+	// NAME是X…的REL
+	after := d.text[m.end:]
+	for _, c := range kinCopulas {
+		if !strings.HasPrefix(after, c) {
+			continue
+		}
+		xs := m.end + len(c)
+		s, e, other, sur, ok := d.kinHolderStartingAt(k, xs)
+		if !ok {
+			continue
+		}
+		// Up to eight characters between X and 的/之 REL (指腹為婚未娶之妻).
+		rest := d.text[e:]
+		for n := 0; n <= 8 && rest != ""; n++ {
+			for _, mark := range []string{"的", "之"} {
+				if r, cut := strings.CutPrefix(rest, mark); cut {
+					for _, kw := range cjkKin {
+						if strings.HasPrefix(r, kw.word) {
+							return s, e, other, sur, kw.role, true
+						}
+					}
+				}
+			}
+			r, size := utf8.DecodeRuneInString(rest)
+			if !isCJK(r) || strings.ContainsRune("，。；！？", r) {
+				break
+			}
+			rest = rest[size:]
+		}
+		break
+	}
+	return 0, 0, nil, 0, kinRole{}, false
+}
+
+// kinHolderEndingAt finds a person's name, or a family name and a house
+// title, that ends at byte offset end.
+func (d *doc) kinHolderEndingAt(k *Knowledge, end int) (int, int, *entInfo, rune, bool) {
+	// A family name and a title first: 甄老爺 is Mr. Zhen, though 老爺
+	// alone is an alias of the master of the house.
+	for _, t := range cjkHouseTitles {
+		b, cut := strings.CutSuffix(d.text[:end], t)
+		if !cut || b == "" {
+			continue
+		}
+		r, size := utf8.DecodeLastRuneInString(b)
+		if k.isFamilyName(r) && !d.overlapsMention(len(b)-size, len(b)) {
+			return len(b) - size, end, nil, r, true
+		}
+	}
+	for _, i := range d.mentionsIn(end-64, end) {
+		if om := d.mentions[i]; om.end == end && len(om.ents) == 1 && om.ents[0].person {
+			return om.start, om.end, om.ents[0], 0, true
+		}
+	}
+	return 0, 0, nil, 0, false
+}
+
+// kinHolderStartingAt finds a person's name, or a family name and a house
+// title, that starts at byte offset at.
+func (d *doc) kinHolderStartingAt(k *Knowledge, at int) (int, int, *entInfo, rune, bool) {
+	r, size := utf8.DecodeRuneInString(d.text[at:])
+	if k.isFamilyName(r) && !d.overlapsMention(at, at+size) {
+		for _, t := range cjkHouseTitles {
+			if strings.HasPrefix(d.text[at+size:], t) {
+				return at, at + size + len(t), nil, r, true
+			}
+		}
+	}
+	if om, ok := d.personMentionAt(at, 0); ok {
+		return om.start, om.end, om.ents[0], 0, true
+	}
+	if !k.isFamilyName(r) {
+		return 0, 0, nil, 0, false
+	}
+	// A name the files do not declare (柳湘蓮 in a project without him):
+	// a family name and two characters. Only the family name is judged.
+	end := at + size
+	for n := 0; n < 2; n++ {
+		r, size := utf8.DecodeRuneInString(d.text[end:])
+		if !isCJK(r) || strings.ContainsRune("的之是乃", r) {
+			return 0, 0, nil, 0, false
+		}
+		end += size
+	}
+	if d.overlapsMention(at, end) {
+		return 0, 0, nil, 0, false
+	}
+	return at, end, nil, r, true
+}
+
+// isFamilyName reports whether r is a common family name or the first
+// character of a declared person's Chinese name or of a name a kinship
+// fact gives (封 of 母親: 封氏).
+func (k *Knowledge) isFamilyName(r rune) bool {
+	f := k.foldRune(r)
+	if surnameSet.has(f) {
+		return true
+	}
+	k.familiesOnce.Do(func() {
+		k.families = map[rune]bool{}
+		add := func(n string) {
+			if rs := []rune(n); len(rs) >= 2 && len(rs) <= 4 && isCJK(rs[0]) {
+				k.families[k.foldRune(rs[0])] = true
+			}
+		}
+		for _, e := range k.ents {
+			if !e.person {
+				continue
+			}
+			for _, n := range e.e.Names() {
+				add(n)
+			}
+			// The people named in kinship facts (母親: 封氏) have
+			// families too, though no file of their own.
+			k.eachFact(e, func(key, val string) {
+				for _, role := range []kinRole{roleSpouseOfMan, roleSpouseOfWoman, roleChild} {
+					if slices.Contains(role.keys, strings.ToLower(key)) {
+						add(strings.TrimSpace(val))
+					}
+				}
+			})
+		}
+	})
+	return k.families[f]
+}
+
+// maleHouseTitle reports whether a family name's title is a man's (老爺,
+// 先生), not the house's (家).
+func maleHouseTitle(s string) bool {
+	for _, t := range cjkHouseTitles {
+		if t != "家" && strings.HasSuffix(s, t) {
+			return true
+		}
+	}
+	return false
+}
