@@ -68,7 +68,7 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { 前身: 石猴 }\n---\n",
 		"entities/locations/ningguo.md":  "---\nname: 寧國府\nkind: location\n---\n",
 		"entities/locations/daguan.md":   "---\nname: 大觀園\nkind: location\n---\n",
-		"entities/characters/youer.md":    "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
+		"entities/characters/youer.md":   "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
 		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
 	})
