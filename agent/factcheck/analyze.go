@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -291,6 +292,7 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 				}
 			}
 		}
+		found = append(found, k.splitNames(d)...)
 	}
 	sort.SliceStable(found, func(a, b int) bool {
 		if found[a].start != found[b].start {
@@ -331,6 +333,35 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 		m.possessive = strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’ ") || strings.HasPrefix(rest, "的")
 		out = append(out, m)
 		lastEnd = m.end
+	}
+	return out
+}
+
+// splitNames finds names written apart by 姓 and 名, as the old novels
+// introduce people: "姓賈名化" is 賈化, "姓甄，名費" is 甄費. The mention runs
+// from the family name to the end of the given name.
+func (k *Knowledge) splitNames(d *doc) []mention {
+	var out []mention
+	fr := d.frunes
+	for i := 0; i+3 < len(fr); i++ {
+		if fr[i] != '姓' {
+			continue
+		}
+		j := i + 2
+		if j < len(fr) && fr[j] == '，' {
+			j++
+		}
+		if j >= len(fr) || fr[j] != '名' {
+			continue
+		}
+		j++
+		for _, s := range k.cjk[fr[i+1]] {
+			given := s.runes[1:]
+			if s.exclude || len(given) == 0 || j+len(given) > len(fr) || !slices.Equal(fr[j:j+len(given)], given) {
+				continue
+			}
+			out = append(out, mention{start: d.roff[i+1], end: d.roff[j+len(given)], seq: s, firstWord: -1, lastWord: -1})
+		}
 	}
 	return out
 }

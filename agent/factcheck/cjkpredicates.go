@@ -169,8 +169,12 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 			}
 		}
 	}
+	// "…人氏", "…人也" after it say it is a place too (金陵人氏).
 	last, _ := utf8.DecodeLastRuneInString(place)
-	if !located && !placeEnding(last) {
+	after := d.text[end:]
+	native := (strings.HasPrefix(after, "人氏") || strings.HasPrefix(after, "人也")) &&
+		!strings.ContainsFunc(place, func(r rune) bool { return isCJKNumeral(r) || r == '个' || r == '個' }) // 二十個僧人也: a count of people
+	if !located && !placeEnding(last) && !native {
 		return Finding{}, false
 	}
 	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)

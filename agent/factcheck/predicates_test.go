@@ -61,7 +61,7 @@ func TestChineseFactConstructions(t *testing.T) {
 			"progressions:\n  - { chapter: 71, facts: { 年紀: 八十歲 } }\n  - { chapter: 110, facts: { 年紀: 八十三歲 } }\n---\n",
 		"entities/characters/daiyu.md": "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { 住處: 大觀園瀟湘館, 原籍: 蘇州 }\n---\n" +
 			"第二十三回住進大觀園，選了瀟湘館。\n",
-		"entities/characters/yucun.md":   "---\nname: 賈雨村\naliases: [雨村]\nkind: character\nfacts: { 官職: 知縣 }\n---\n",
+		"entities/characters/yucun.md":   "---\nname: 賈雨村\naliases: [雨村, 賈化]\nkind: character\nfacts: { 官職: 知縣, 原籍: 胡州 }\n---\n",
 		"entities/characters/jiazhen.md": "---\nname: 賈珍\nkind: character\nfacts: { 爵位: 世襲三品爵威烈將軍 }\n---\n",
 		"entities/characters/bajie.md":   "---\nname: 豬八戒\nkind: character\nfacts: { 前身: 天蓬元帥 }\n---\n",
 		"entities/characters/sha.md":     "---\nname: 沙悟淨\nkind: character\nfacts: { 前身: 捲簾大將 }\n---\n",
@@ -97,6 +97,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"the one who holds it", "豬八戒本是天蓬元帥。", 100, ""},
 		{"a clause between", "行者急回頭上望，原來是天蓬元帥。", 100, ""},
 		{"part of something else", "沙悟淨是天蓬元帥的兄弟。", 100, ""},
+		{"a name split by 姓 and 名, a place before 人氏", "原來本府新升的太爺姓賈名化，本貫金陵人氏。", 2, "金陵"},
+		{"the declared place before 人氏", "原來本府新升的太爺姓賈名化，本貫胡州人氏。", 2, ""},
+		{"a count of people before 人也", "不是雨村該有命不死，就是二十個僧人也打為肉醬。", 2, ""},
 		{"another house's daughter", "他就是葫蘆廟旁住的封老爺的小姐，名喚英蓮的。", 4, "封老爺"},
 		{"the father's house", "他就是葫蘆廟旁住的甄老爺的小姐，名喚英蓮的。", 4, ""},
 		{"betrothed to another", "看得尤二姐實系柳湘蓮指腹為婚未娶之妻，因伊貧苦自愿退婚。", 107, "柳湘蓮"},
