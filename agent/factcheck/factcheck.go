@@ -114,7 +114,8 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	// one character off) is said once.
 	more := append(k.checkCJKPlaces(d), k.checkCJKValueSwaps(d)...)
 	more = append(more, k.checkCJKTitles(d)...)
-	for _, f := range append(more, k.checkLatinPlaces(d)...) {
+	more = append(more, k.checkLatinPlaces(d)...)
+	for _, f := range append(more, k.checkDemonymOrigins(d)...) {
 		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
 			out = append(out, f)
 		}
@@ -222,6 +223,11 @@ type Knowledge struct {
 	// use.
 	familiesOnce sync.Once
 	families     map[rune]bool
+
+	// originWords are the capitalised words of declared origins
+	// ("Livonian"), made on first use.
+	originWordsOnce sync.Once
+	originWords     map[string]bool
 
 	// book is the manuscript as a dictionary of forms (nil without one).
 	book *bookForms

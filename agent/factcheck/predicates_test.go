@@ -126,12 +126,17 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		"entities/locations/moscow.md":     "---\nname: Moscow\nkind: location\n---\nThe old capital; the Rostóvs' house on the Povarskáya.\n",
 		"entities/locations/povarskaya.md": "---\nname: Povarskáya\nkind: location\n---\nA street of Moscow.\n",
 		"entities/locations/voronezh.md":   "---\nname: Vorónezh\nkind: location\n---\n",
+		"entities/characters/berg.md":      "---\nname: Alphonse Berg\naliases: [Berg]\nkind: character\nfacts: { origin: Livonian }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text string
 		ch         int
 		want       string
 	}{
+		{"a people's adjective of a parent", "Berg proposed. It seemed strange that the son of an obscure Polish gentleman should propose.", 100, "Polish"},
+		{"the declared people", "Berg proposed. It seemed strange that the son of an obscure Livonian gentleman should propose.", 100, ""},
+		{"of a people's stock", "Berg, who was of German descent, bowed.", 100, "German"},
+		{"a title, someone else", "Berg spent the night on the estate of a Polish count.", 100, ""},
 		{"a move in the chapter the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Otrádnoe with his wife.", 344, "Otrádnoe"},
 		{"the move the file dates", "In the winter of 1813 Nicholas married Princess Mary and moved to Bald Hills with his wife.", 344, ""},
 		{"a move the file does not date", "At the beginning of winter Nicholas moved to Otrádnoe.", 200, ""},
