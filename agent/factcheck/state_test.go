@@ -38,6 +38,9 @@ func TestScenePresenceConstructions(t *testing.T) {
 		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
 		"entities/characters/count.md":     "---\nname: Count Ilyá Rostóv\naliases: [the old count]\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/erlang.md":    "---\nname: 二郎神\naliases: [二郎, 顯聖二郎神]\nkind: character\nfacts: { status: away, location: 灌江口 }\n---\n",
+		"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [悟空]\nkind: character\nfacts: { status: away, location: 花果山 }\n---\n",
+		"entities/characters/fengjie.md":   "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/karataev.md":  "---\nname: Platón Karatáev\naliases: [Karatáev]\nkind: character\nfacts: { status: dead }\n---\n",
 		"entities/characters/puti.md":      "---\nname: 須菩提祖師\naliases: [祖師]\nkind: character\nfacts: { status: away, location: 靈臺方寸山 }\n---\n",
 	})
 	for _, tc := range []struct {
@@ -75,9 +78,16 @@ func TestScenePresenceConstructions(t *testing.T) {
 		// The dead are seen in dreams and visions; not after waking, nor
 		// after talk in one's sleep.
 		{"那知寶玉的魂魄早已出了竅了。只見尤二姐走來說道：「你來了。」", 0},
-		{"鳳姐道：「我想是說夢話。」尤二姐走來說道：「奶奶。」", 1},
+		{"寶釵道：「我想是說夢話。」尤二姐走來說道：「奶奶。」", 1},
 		{"寶玉做了一夢，醒來時，尤二姐走來說道：「你來了。」", 1},
 		{"That night he dreamed that Pétya came in and laughed.", 0},
+		// A disposal marker (將, 把) after a name, outside verse; a
+		// negation before the verb; an appositive before a progressive.
+		{"獃子去了，悟空將酒亦一飲而乾。", 1},
+		{"十萬天兵難近身，灌江小聖把兵揚。", 0},
+		{"鳳姐不放心，也跟著來。", 1},
+		{"Karatáev, the Russian soldier the Frenchman had pushed away, was sitting by the fire.", 1},
+		{"Karatáev, the Russian soldier, was a good man.", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
