@@ -371,7 +371,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					continue
 				}
 			}
-		} else if d.overlapsMention(start, end) {
+		} else if d.ownsWindow(start, end, d.roff[h.i+h.pos], d.roff[h.i+h.pos+1], h.s) {
 			continue
 		}
 		window := rs[h.i : h.i+h.n]
@@ -429,6 +429,32 @@ func allKinship(rs []rune) bool {
 		}
 	}
 	return true
+}
+
+// ownsWindow reports whether a real mention of a declared name explains
+// the window [start, end) compared with target, whose differing character
+// is at [dstart, dend): any mention but a name of the target's own entity
+// inside the window after the differing character. Such a title (祖師 in
+// 須菩堤祖師, 菩薩 in 觀士音菩薩) explains nothing: the slip is in the part
+// before it.
+func (d *doc) ownsWindow(start, end, dstart, dend int, target *nameSeq) bool {
+	for _, i := range d.mentionsIn(start-64, end) {
+		m := d.mentions[i]
+		if m.end <= start || end <= m.start {
+			continue
+		}
+		// Only a title after the slip; a name before it (二郎 of 二郎身)
+		// is the name followed by another word.
+		if m.start < dend || m.end > end {
+			return true
+		}
+		for _, e := range m.ents {
+			if !containsEnt(target.ents, e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *doc) overlapsMention(start, end int) bool {

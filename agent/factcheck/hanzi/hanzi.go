@@ -178,8 +178,13 @@ func LookAlike(a, b rune) bool {
 	if sa != nil && sb != nil && sa.four != "" && sa.four == sb.four && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
 		return true
 	}
-	if sa != nil && sb != nil && sameFrame(sa.cangjie, sb.cangjie) && abs(int(sa.total)-int(sb.total)) <= maxStrokeGap {
-		return true
+	if sa != nil && sb != nil {
+		// One Cangjie frame with nearly as many strokes; with one part
+		// changed, two strokes more or less (勒 勤).
+		gap := abs(int(sa.total) - int(sb.total))
+		if dist := frameDistance(sa.cangjie, sb.cangjie); dist == 1 && gap <= maxStrokeGap+1 || dist == 2 && gap <= maxStrokeGap {
+			return true
+		}
 	}
 	pa, pb := phoneticOf()[a], phoneticOf()[b]
 	if pa == nil || pb == nil || !sharesClass(pa, pb) {
@@ -195,15 +200,16 @@ func LookAlike(a, b rune) bool {
 	return sa != nil && int(sa.residual) == pb.strokes
 }
 
-// sameFrame reports whether two Cangjie codes describe one frame with a
-// part changed inside it: the same first and last parts (the radical and
-// what closes the character), at least three parts each, and at most two
-// edits apart (怡 PIR, 恰 POMR: 忄 and 口 kept, 台 become 合).
-func sameFrame(a, b string) bool {
+// frameDistance is the edit distance of two Cangjie codes that describe
+// one frame with a part changed inside it: the same first and last parts
+// (the radical and what closes the character), at least three parts each
+// (怡 PIR, 恰 POMR: 忄 and 口 kept, 台 become 合). It is -1 for codes of
+// different frames.
+func frameDistance(a, b string) int {
 	if len(a) < 3 || len(b) < 3 || a == b || a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
-		return false
+		return -1
 	}
-	return editDistance(a, b) <= 2
+	return editDistance(a, b)
 }
 
 // editDistance is the Levenshtein distance of two short ASCII codes.
