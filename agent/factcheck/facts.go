@@ -419,6 +419,12 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 				i = j
 				continue
 			}
+			// "我五十歲上還沒兒子", "十歲時": a time in the past, told by
+			// the age it was.
+			if j+1 < len(rs) && strings.ContainsRune("上时時那", rs[j+1]) {
+				i = j
+				continue
+			}
 			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: v, hi: v})
 			i = j
 			continue
@@ -707,6 +713,54 @@ func laterValue(e *entInfo, key string, chapter int) (int, bool) {
 // cjkSpeaker returns the speaker of the Chinese quotation holding p when
 // the quotation says 我 shortly before p: the person named before the
 // quotation's speech verb (劉姥姥忙立身答道：「我今年八十五了」), or nil.
+// selfNaming are the words by which a speaker gives their own name:
+// after them, a person's name.
+var selfNaming = []string{"叫做", "喚做", "唤做", "名喚", "名唤", "名叫", "官名叫做", "法名叫做"}
+
+// selfNamers are how a speaker says "I" before naming themself.
+var selfNamers = []string{"我", "老拙", "老身", "小人", "在下", "貧僧", "贫僧", "弟子", "老漢", "老汉", "小的", "奴家", "小弟"}
+
+// selfNamed returns the one person the quotation q says its speaker is:
+// "I" (or a humble form of it) and, in the same sentence, a naming word
+// right before a person's name. Nil when there is none or several.
+func (k *Knowledge) selfNamed(d *doc, eff []effMention, q span) *entInfo {
+	var found *entInfo
+	for _, m := range eff {
+		if m.start < q.start || m.end > q.end || !m.ent.person {
+			continue
+		}
+		named := false
+		for _, w := range selfNaming {
+			if strings.HasSuffix(d.text[q.start:m.start], w) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			continue
+		}
+		sent := d.text[q.start:m.start]
+		if i := strings.LastIndexAny(sent, "。！？"); i >= 0 {
+			sent = sent[i:]
+		}
+		self := false
+		for _, w := range selfNamers {
+			if strings.Contains(sent, w) || w == "我" && strings.Contains(sent, "故") {
+				self = true
+				break
+			}
+		}
+		if !self {
+			continue
+		}
+		if found != nil && found != m.ent {
+			return nil
+		}
+		found = m.ent
+	}
+	return found
+}
+
 func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	qi := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > p })
 	if qi >= len(d.quoted) || d.quoted[qi].start > p {
@@ -716,6 +770,12 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	lead := []rune(d.text[max(q.start, p-30):p])
 	if !slices.Contains(lead[max(0, len(lead)-8):], '我') {
 		return nil
+	}
+	// The speaker who names themself in the quotation ("老拙叫做陳澄。我
+	// 今年七十三歲", "我家住在…。…官名叫做豬剛鬣") is who 我 is, though the
+	// narration called them 老者 or 那怪.
+	if e := k.selfNamed(d, eff, q); e != nil {
+		return e
 	}
 	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
 	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {

@@ -100,6 +100,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"a name split by 姓 and 名, a place before 人氏", "原來本府新升的太爺姓賈名化，本貫金陵人氏。", 2, "金陵"},
 		{"the declared place before 人氏", "原來本府新升的太爺姓賈名化，本貫胡州人氏。", 2, ""},
 		{"a count of people before 人也", "不是雨村該有命不死，就是二十個僧人也打為肉醬。", 2, ""},
+		{"a speaker who names themself", "那婆子道：「老身叫做劉姥姥。我今年八十五了。」", 6, "八十五"},
+		{"an age that tells a past time", "那婆子道：「老身叫做劉姥姥。我五十歲上還沒兒子。」", 6, ""},
 		{"another house's daughter", "他就是葫蘆廟旁住的封老爺的小姐，名喚英蓮的。", 4, "封老爺"},
 		{"the father's house", "他就是葫蘆廟旁住的甄老爺的小姐，名喚英蓮的。", 4, ""},
 		{"betrothed to another", "看得尤二姐實系柳湘蓮指腹為婚未娶之妻，因伊貧苦自愿退婚。", 107, "柳湘蓮"},
