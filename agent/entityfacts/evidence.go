@@ -1,0 +1,159 @@
+// Package entityfacts proposes facts and progressions for an entity the
+// author has accepted, from the passages of the manuscript that mention
+// it: the agent model reads them and answers in a fixed JSON schema, each
+// proposal with a quotation from the chapter as its evidence. Nothing the
+// model says is trusted: a proposal whose quotation is not in that
+// chapter is rejected, and proposals are compared with what the entity
+// file already declares (new, the same, or in conflict). Answers are
+// cached by the hash of the question, so asking again costs no call.
+// [AddToFile] and [WriteEntity] put accepted proposals into the entity
+// file's front matter, changing nothing else in it.
+package entityfacts
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// Chapter is one chapter of the manuscript.
+type Chapter struct {
+	Number int
+	Text   string
+}
+
+// ChaptersOf returns the chapters of a loaded project, in number order.
+func ChaptersOf(p *knowledge.Project) []Chapter {
+	out := make([]Chapter, 0, len(p.Chapters))
+	for _, c := range p.Chapters {
+		out = append(out, Chapter{Number: c.Number, Text: c.Document.Body})
+	}
+	slices.SortStableFunc(out, func(a, b Chapter) int { return a.Number - b.Number })
+	return out
+}
+
+// Passage is a span of a chapter that mentions the entity.
+type Passage struct {
+	Chapter    int
+	Start, End int // byte span in the chapter's text
+	Text       string
+	Mentions   int
+}
+
+// Evidence is what the model is shown of an entity: the passages that
+// mention it, within a budget.
+type Evidence struct {
+	Passages []Passage
+	// Chapters counts the chapters that mention the entity at all;
+	// Mentions the mentions in them (shown or not).
+	Chapters int
+	Mentions int
+}
+
+// DefaultBudget is the default size of the passages shown per entity, in
+// the weight units of [textsearch.Passages] (about one token each).
+const DefaultBudget = 4000
+
+// Gather finds the passages of chapters that mention e (by its name and
+// aliases, not counting its exclusions, traditional and simplified
+// folded) and keeps as many as budget allows, spread over the chapters:
+// the passage with the most mentions of each chapter first, in chapter
+// order, then the second of each, and so on. The result depends only on
+// the text, so that the question it makes is the same each time and its
+// answer can be cached.
+func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, budget int) Evidence {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	m := textsearch.NewMatcher(folder, []textsearch.MatchEntry{{Key: e.Resource, Names: e.Names(), Exclude: e.Exclude}})
+	var ev Evidence
+	var per [][]Passage // candidates of each chapter, best first
+	for _, ch := range chapters {
+		ms := m.Find(ch.Text)
+		if len(ms) == 0 {
+			continue
+		}
+		ev.Chapters++
+		ev.Mentions += len(ms)
+		var cands []Passage
+		for _, p := range textsearch.Passages(ch.Text, 0) {
+			n := 0
+			for _, x := range ms {
+				if x.Start >= p.Start && x.End <= p.End {
+					n++
+				}
+			}
+			if n > 0 {
+				cands = append(cands, Passage{Chapter: ch.Number, Start: p.Start, End: p.End, Text: strings.TrimSpace(ch.Text[p.Start:p.End]), Mentions: n})
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b Passage) int {
+			if c := cmp.Compare(b.Mentions, a.Mentions); c != 0 {
+				return c
+			}
+			return a.Start - b.Start
+		})
+		if len(cands) > 0 {
+			per = append(per, cands)
+		}
+	}
+	left := budget
+	for round := 0; left > 0; round++ {
+		took := false
+		for _, cands := range per {
+			if round >= len(cands) {
+				continue
+			}
+			took = true
+			w := weight(cands[round].Text)
+			if w > left {
+				continue
+			}
+			left -= w
+			ev.Passages = append(ev.Passages, cands[round])
+		}
+		if !took {
+			break
+		}
+	}
+	slices.SortFunc(ev.Passages, func(a, b Passage) int {
+		if c := a.Chapter - b.Chapter; c != 0 {
+			return c
+		}
+		return a.Start - b.Start
+	})
+	return ev
+}
+
+// weight approximates a token count as textsearch.Passages does: one per
+// CJK character, one per four other characters.
+func weight(s string) int {
+	w, other := 0, 0
+	for _, r := range s {
+		if textsearch.IsCJK(r) {
+			w++
+		} else {
+			other++
+		}
+	}
+	return w + other/4
+}
+
+// render writes the passages for the model, chapter by chapter.
+func (ev Evidence) render(b *strings.Builder) {
+	last := -1 << 31
+	for _, p := range ev.Passages {
+		if p.Chapter != last {
+			fmt.Fprintf(b, "\n[Chapter %d]\n", p.Chapter)
+			last = p.Chapter
+		} else {
+			b.WriteString("…\n")
+		}
+		b.WriteString(p.Text)
+		b.WriteString("\n")
+	}
+}
