@@ -27,7 +27,7 @@ func TestAddToFile(t *testing.T) {
 		},
 		{
 			name: "the project's format, with comments and relations after",
-			in: "---\nname: Lydia Bennet\n# the youngest\nfacts: { position: youngest daughter, status: unmarried } # as of chapter 1\nprogressions:\n  - { chapter: 42, facts: { status: away } }\n\n# who she knows\nrelations:\n  - { to: entities/characters/george-wickham, kind: spouse }\n---\nBody text.\n",
+			in:   "---\nname: Lydia Bennet\n# the youngest\nfacts: { position: youngest daughter, status: unmarried } # as of chapter 1\nprogressions:\n  - { chapter: 42, facts: { status: away } }\n\n# who she knows\nrelations:\n  - { to: entities/characters/george-wickham, kind: spouse }\n---\nBody text.\n",
 			out: "---\nname: Lydia Bennet\n# the youngest\nfacts: { position: youngest daughter, status: unmarried, age: 15, home: Longbourn } # as of chapter 1\nprogressions:\n  - { chapter: 42, facts: { status: away } }\n" +
 				"  - { chapter: 41, facts: { location: Brighton } }\n  - { chapter: 51, facts: { status: married, spouse: George Wickham } }\n\n# who she knows\nrelations:\n  - { to: entities/characters/george-wickham, kind: spouse }\n---\nBody text.\n",
 			add: add,

@@ -23,7 +23,9 @@ func runEntities(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	if len(args) > 0 && args[0] == "suggest" {
 		rest := args[1:]
-		if i := slices.IndexFunc(rest, func(a string) bool { return a == "--facts" || a == "-facts" || a == "--facts=true" || a == "-facts=true" }); i >= 0 {
+		if i := slices.IndexFunc(rest, func(a string) bool {
+			return a == "--facts" || a == "-facts" || a == "--facts=true" || a == "-facts=true"
+		}); i >= 0 {
 			return runEntitiesFacts(ctx, env, slices.Delete(slices.Clone(rest), i, i+1))
 		}
 		return runEntitiesSuggest(ctx, env, rest)

@@ -283,4 +283,3 @@ func printFacts(w io.Writer, o factsOutcome) {
 	}
 	fmt.Fprintln(w)
 }
-
