@@ -49,22 +49,26 @@ type Passage struct {
 type Evidence struct {
 	Passages []Passage
 	// Chapters counts the chapters that mention the entity at all;
-	// Mentions the mentions in them (shown or not).
-	Chapters int
-	Mentions int
+	// Mentions the mentions in them (shown or not); First and Last are
+	// the first and the last of those chapters.
+	Chapters    int
+	Mentions    int
+	First, Last int
 }
 
 // DefaultBudget is the default size of the passages shown per entity, in
 // the weight units of [textsearch.Passages] (about one token each).
-const DefaultBudget = 4000
+const DefaultBudget = 6000
 
 // Gather finds the passages of chapters that mention e (by its name and
 // aliases, not counting its exclusions, traditional and simplified
 // folded) and keeps as many as budget allows, spread over the chapters:
-// the passage with the most mentions of each chapter first, in chapter
-// order, then the second of each, and so on. The result depends only on
-// the text, so that the question it makes is the same each time and its
-// answer can be cached.
+// the passage with the most mentions of each chapter first, then the
+// second of each, and so on, the chapters taken first, last, middle,
+// then the middles of the halves (so that a budget too small for every
+// chapter still shows the entity's start, end and course). The result
+// depends only on the text, so that the question it makes is the same
+// each time and its answer can be cached.
 func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, budget int) Evidence {
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -77,8 +81,12 @@ func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, 
 		if len(ms) == 0 {
 			continue
 		}
+		if ev.Chapters == 0 {
+			ev.First = ch.Number
+		}
 		ev.Chapters++
 		ev.Mentions += len(ms)
+		ev.Last = ch.Number
 		var cands []Passage
 		for _, p := range textsearch.Passages(ch.Text, 0) {
 			n := 0
@@ -101,10 +109,12 @@ func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, 
 			per = append(per, cands)
 		}
 	}
+	order := spread(len(per))
 	left := budget
 	for round := 0; left > 0; round++ {
 		took := false
-		for _, cands := range per {
+		for _, k := range order {
+			cands := per[k]
 			if round >= len(cands) {
 				continue
 			}
@@ -127,6 +137,36 @@ func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, 
 		return a.Start - b.Start
 	})
 	return ev
+}
+
+// spread returns 0..n-1 in the order first, last, middle, then the
+// middles of each half, and so on down.
+func spread(n int) []int {
+	if n == 0 {
+		return nil
+	}
+	out := make([]int, 0, n)
+	seen := make([]bool, n)
+	emit := func(i int) {
+		if !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+	}
+	emit(0)
+	emit(n - 1)
+	queue := [][2]int{{0, n - 1}}
+	for len(queue) > 0 {
+		lo, hi := queue[0][0], queue[0][1]
+		queue = queue[1:]
+		if hi-lo < 2 {
+			continue
+		}
+		mid := (lo + hi) / 2
+		emit(mid)
+		queue = append(queue, [2]int{lo, mid}, [2]int{mid, hi})
+	}
+	return out
 }
 
 // weight approximates a token count as textsearch.Passages does: one per

@@ -176,3 +176,38 @@ func TestWriteEntityKeepsModeAndFailsClean(t *testing.T) {
 		t.Error("a path outside the project was accepted")
 	}
 }
+
+// FuzzAddToFile: any file, any addition: no panic, and an edit that is
+// returned keeps the body and reads back as the old entity plus the
+// addition (AddToFile's own check, asserted here from outside).
+func FuzzAddToFile(f *testing.F) {
+	for _, s := range []string{
+		"---\nname: A\nfacts: {}\n---\nbody\n",
+		"---\nname: A\nfacts: { a: b } # c\nprogressions:\n  - { chapter: 1, facts: { a: c } }\n---\n",
+		"---\r\nname: A\r\nfacts:\r\n  a: b\r\nprogressions: []\r\n---\r\n",
+		"---\nname: A\nfacts: {a: \"x}\", 'b': 'it''s'}\n---\n",
+		"---\nname: A\nfacts:\n---\n",
+		"\ufeff---\nname: 林\n---\n𝄞\n",
+	} {
+		f.Add([]byte(s), "key", "value: with, marks", 3)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, key, value string, ch int) {
+		add := Addition{Facts: []KV{{normKey(key), strings.TrimSpace(value)}}, Progressions: []ChapterFacts{{ch & 0xff, []KV{{"state", value}}}}}
+		if add.Facts[0].Key == "" || add.Facts[0].Value == "" || strings.TrimSpace(value) == "" {
+			return
+		}
+		out, err := AddToFile(data, add)
+		if err != nil {
+			return
+		}
+		od, err1 := knowledge.ParseDocument("e.md", data)
+		nd, err2 := knowledge.ParseDocument("e.md", out)
+		if err1 != nil || err2 != nil || od.Body != nd.Body {
+			t.Fatalf("body changed or unreadable: %v %v\n%q\n%q", err1, err2, data, out)
+		}
+		e, err := knowledge.EntityFromDocument(nd)
+		if err != nil || e.Facts[add.Facts[0].Key] != add.Facts[0].Value {
+			t.Fatalf("fact not read back: %v\n%q", err, out)
+		}
+	})
+}
