@@ -36,6 +36,27 @@ func ChaptersOf(p *knowledge.Project) []Chapter {
 	return out
 }
 
+// Book is the manuscript made ready for gathering: its chapters in number
+// order, each cut into passages once for all the entities asked about.
+type Book struct {
+	chapters []Chapter
+	passages [][]textsearch.Passage
+}
+
+// NewBook cuts chapters into passages ([textsearch.Passages]).
+func NewBook(chapters []Chapter) *Book {
+	b := &Book{chapters: slices.Clone(chapters)}
+	slices.SortStableFunc(b.chapters, func(x, y Chapter) int { return x.Number - y.Number })
+	b.passages = make([][]textsearch.Passage, len(b.chapters))
+	for i, ch := range b.chapters {
+		b.passages[i] = textsearch.Passages(ch.Text, 0)
+	}
+	return b
+}
+
+// Chapters returns the book's chapters in number order.
+func (b *Book) Chapters() []Chapter { return b.chapters }
+
 // Passage is a span of a chapter that mentions the entity.
 type Passage struct {
 	Chapter    int
@@ -69,14 +90,14 @@ const DefaultBudget = 6000
 // chapter still shows the entity's start, end and course). The result
 // depends only on the text, so that the question it makes is the same
 // each time and its answer can be cached.
-func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, budget int) Evidence {
+func Gather(e *knowledge.Entity, book *Book, folder *textsearch.Folder, budget int) Evidence {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
 	m := textsearch.NewMatcher(folder, []textsearch.MatchEntry{{Key: e.Resource, Names: e.Names(), Exclude: e.Exclude}})
 	var ev Evidence
 	var per [][]Passage // candidates of each chapter, best first
-	for _, ch := range chapters {
+	for ci, ch := range book.chapters {
 		ms := m.Find(ch.Text)
 		if len(ms) == 0 {
 			continue
@@ -88,7 +109,7 @@ func Gather(e *knowledge.Entity, chapters []Chapter, folder *textsearch.Folder, 
 		ev.Mentions += len(ms)
 		ev.Last = ch.Number
 		var cands []Passage
-		for _, p := range textsearch.Passages(ch.Text, 0) {
+		for _, p := range book.passages[ci] {
 			n := 0
 			for _, x := range ms {
 				if x.Start >= p.Start && x.End <= p.End {

@@ -168,17 +168,17 @@ func itemsSchema() map[string]any {
 // mentions: there is nothing to ask about.
 var ErrNoMentions = errors.New("the manuscript does not mention it")
 
-// Propose gathers the passages that mention e, asks the model (or the
-// cache) what they state about it, and checks the answer against the
+// Propose gathers the passages of book that mention e, asks the model (or
+// the cache) what they state about it, and checks the answer against the
 // chapters and the entity file.
-func (p *Proposer) Propose(ctx context.Context, e *knowledge.Entity, chapters []Chapter) (*Result, error) {
+func (p *Proposer) Propose(ctx context.Context, e *knowledge.Entity, book *Book) (*Result, error) {
 	if p.Model == "" || p.Chat == nil {
 		return nil, errors.New("no agent model is configured")
 	}
 	if p.Folder == nil {
 		p.Folder = textsearch.NewFolder()
 	}
-	ev := Gather(e, chapters, p.Folder, p.Budget)
+	ev := Gather(e, book, p.Folder, p.Budget)
 	res := &Result{Entity: e.Name, Path: e.Path, Model: p.Model, Passages: len(ev.Passages), Chapters: ev.Chapters, Mentions: ev.Mentions,
 		Proposals: []Proposal{}, Rejected: []Rejection{}}
 	if len(ev.Passages) == 0 {
@@ -222,7 +222,7 @@ func (p *Proposer) Propose(ctx context.Context, e *knowledge.Entity, chapters []
 			return nil, fmt.Errorf("cache the answer for %s: %w", e.Name, err)
 		}
 	}
-	check(res, e, a, chapters)
+	check(res, e, a, book.chapters)
 	return res, nil
 }
 

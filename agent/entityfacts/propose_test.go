@@ -109,7 +109,7 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func sharedCorpus(t *testing.T, book string, last int) []Chapter {
+func sharedCorpus(t testing.TB, book string, last int) []Chapter {
 	t.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "corpus", book)
 	var out []Chapter
@@ -128,7 +128,8 @@ func TestGather(t *testing.T) {
 	// A simplified alias finds the traditional text.
 	e := &knowledge.Entity{Name: "賈寶玉", Aliases: []string{"宝玉"}, Resource: "entities/characters/jia-baoyu"}
 	folder := textsearch.NewFolder()
-	ev := Gather(e, chapters, folder, 1500)
+	book := NewBook(chapters)
+	ev := Gather(e, book, folder, 1500)
 	if len(ev.Passages) == 0 || ev.Chapters < 5 {
 		t.Fatalf("%d passages from %d chapters", len(ev.Passages), ev.Chapters)
 	}
@@ -156,12 +157,12 @@ func TestGather(t *testing.T) {
 	if !chs[ev.First] || !chs[ev.Last] || len(chs) != len(ev.Passages) {
 		t.Errorf("passages from chapters %v; he is in %d to %d", slices.Sorted(maps.Keys(chs)), ev.First, ev.Last)
 	}
-	if again := Gather(e, chapters, folder, 1500); !slices.Equal(again.Passages, ev.Passages) {
+	if again := Gather(e, NewBook(chapters), folder, 1500); !slices.Equal(again.Passages, ev.Passages) {
 		t.Error("two gatherings differ")
 	}
 	var b strings.Builder
 	ev.render(&b)
-	if q1, q2 := question(e, ev), question(e, Gather(e, chapters, folder, 1500)); q1 != q2 || cacheKey("m", q1) == cacheKey("n", q1) {
+	if q1, q2 := question(e, ev), question(e, Gather(e, book, folder, 1500)); q1 != q2 || cacheKey("m", q1) == cacheKey("n", q1) {
 		t.Error("the question or its key is not a function of the text and model")
 	}
 }
@@ -191,7 +192,7 @@ func TestProposeModelFailures(t *testing.T) {
 			}
 			cache := &memCache{m: map[string]json.RawMessage{}}
 			p := &Proposer{Model: "m", Chat: client, Cache: cache}
-			res, err := p.Propose(context.Background(), e, chapters)
+			res, err := p.Propose(context.Background(), e, NewBook(chapters))
 			if err == nil || res != nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("res %v, err %v; want an error about %q", res, err, c.want)
 			}
@@ -207,7 +208,7 @@ func TestProposeModelFailures(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Script{})
 	client, _ := llm.New(llm.Config{Name: llm.Agent, BaseURL: srv.URL, Model: "m"}, llm.Options{})
 	p := &Proposer{Model: "m", Chat: client}
-	if _, err := p.Propose(context.Background(), &knowledge.Entity{Name: "Wickham"}, chapters); err != ErrNoMentions || srv.Count() != 0 {
+	if _, err := p.Propose(context.Background(), &knowledge.Entity{Name: "Wickham"}, NewBook(chapters)); err != ErrNoMentions || srv.Count() != 0 {
 		t.Errorf("err %v, %d requests", err, srv.Count())
 	}
 }

@@ -78,6 +78,7 @@ func runEntitiesFacts(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "flowcabal entities facts: warning: %v\n", e)
 	}
 	chapters := entityfacts.ChaptersOf(p)
+	book := entityfacts.NewBook(chapters)
 	if len(chapters) == 0 {
 		return fail("%s has no manuscript chapters (manuscript/chapter-NN/content.md)", root)
 	}
@@ -125,7 +126,7 @@ func runEntitiesFacts(ctx context.Context, env *cliEnv, args []string) int {
 		if !*asJSON && len(ents) > 1 {
 			fmt.Fprintf(env.stderr, "[%d/%d] %s\n", i+1, len(ents), e.Name)
 		}
-		res, err := prop.Propose(ctx, e, chapters)
+		res, err := prop.Propose(ctx, e, book)
 		o := factsOutcome{Result: res}
 		if res == nil {
 			o.Result = &entityfacts.Result{Entity: e.Name, Path: e.Path, Model: ac.Model, Proposals: []entityfacts.Proposal{}, Rejected: []entityfacts.Rejection{}}

@@ -114,7 +114,7 @@ func (w *Workbench) entityProposals(ctx context.Context, req server.CommandReque
 	}
 	defer client.Close()
 	prop := &entityfacts.Proposer{Model: ac.Model, Chat: client, Cache: st, Folder: folder}
-	res, err := prop.Propose(ctx, ent, chapters)
+	res, err := prop.Propose(ctx, ent, entityfacts.NewBook(chapters))
 	if err != nil {
 		return nil, "", nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %v", ent.Name, err))
 	}
