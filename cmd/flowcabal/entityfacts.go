@@ -254,7 +254,7 @@ func printFacts(w io.Writer, o factsOutcome) {
 		fmt.Fprintf(w, "  (%s)\n\n", o.Error)
 		return
 	}
-	fmt.Fprintf(w, "  %d passages from %d chapters (%d mentions); %s\n", o.Passages, o.Chapters, o.Mentions, how)
+	fmt.Fprintf(w, "  %d passages shown, of the %d chapters that mention it (%d mentions); %s\n", o.Passages, o.Chapters, o.Mentions, how)
 	if o.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n\n", o.Error)
 		return

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+	"github.com/flowcabal/flowcabal/store"
 )
 
 // runCLIEnv is runCLI with an environment.
@@ -269,5 +270,26 @@ func TestEntitiesFactsWithoutModel(t *testing.T) {
 	// A name no file declares is a usage error, before any model is needed.
 	if code, _, errOut := runCLI(t, "", "entities", "facts", "--project", root, "Mr. Nobody"); code != exitUsage || !strings.Contains(errOut, "Mr. Nobody") {
 		t.Errorf("unknown name: exit %d: %s", code, errOut)
+	}
+}
+
+// TestEntitiesFactsWhileTheServerHoldsTheStore: the language server has
+// the store open; the command reads a copy, asks, prints, and says the
+// answers were not kept.
+func TestEntitiesFactsWhileTheServerHoldsTheStore(t *testing.T) {
+	root := bookProject(t, "pride-and-prejudice", 1, 1)
+	writeFile(t, root, "entities/characters/mr-bingley.md", "---\nname: Mr. Bingley\nfacts: {}\n---\n")
+	srv := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{factsReply(t, "Mr. Bingley", []map[string]any{
+		item("fortune", "large", 1, "A single man of large fortune"),
+	}, nil)}})
+	writeFile(t, root, "flowcabal.toml", fmt.Sprintf("[models.agent]\nbase_url = %q\nmodel = \"m\"\n", srv.URL))
+	st, err := store.Open(context.Background(), root, store.Options{Command: "flowcabal serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	code, out, errOut := runCLI(t, "", "entities", "facts", "--project", root)
+	if code != exitOK || !strings.Contains(out, "new       fact fortune: large") || !strings.Contains(errOut, "not cached this time") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

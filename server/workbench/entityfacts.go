@@ -135,7 +135,7 @@ func (w *Workbench) entityFacts(ctx context.Context, req server.CommandRequest) 
 			news++
 		}
 	}
-	out.Message = fmt.Sprintf("%s: %d new proposals, %d rejected for want of evidence (%d passages from %d chapters)",
+	out.Message = fmt.Sprintf("%s: %d new proposals, %d rejected for want of evidence (%d passages shown, of the %d chapters that mention it)",
 		res.Entity, news, len(res.Rejected), res.Passages, res.Chapters)
 	return out, nil
 }
