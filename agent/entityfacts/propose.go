@@ -97,7 +97,8 @@ type Result struct {
 	Rejected  []Rejection `json:"rejected"`
 }
 
-// Proposer asks the agent model for facts and progressions.
+// Proposer asks the agent model for facts and progressions. It is safe
+// for concurrent use when its Chat and Cache are.
 type Proposer struct {
 	// Model names the agent model; it is part of the cache key.
 	Model string
@@ -175,10 +176,11 @@ func (p *Proposer) Propose(ctx context.Context, e *knowledge.Entity, book *Book)
 	if p.Model == "" || p.Chat == nil {
 		return nil, errors.New("no agent model is configured")
 	}
-	if p.Folder == nil {
-		p.Folder = textsearch.NewFolder()
+	folder := p.Folder
+	if folder == nil {
+		folder = textsearch.NewFolder()
 	}
-	ev := Gather(e, book, p.Folder, p.Budget)
+	ev := Gather(e, book, folder, p.Budget)
 	res := &Result{Entity: e.Name, Path: e.Path, Model: p.Model, Passages: len(ev.Passages), Chapters: ev.Chapters, Mentions: ev.Mentions,
 		Proposals: []Proposal{}, Rejected: []Rejection{}}
 	if len(ev.Passages) == 0 {

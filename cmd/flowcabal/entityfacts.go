@@ -117,16 +117,47 @@ func runEntitiesFacts(ctx context.Context, env *cliEnv, args []string) int {
 	defer client.Close()
 	prop := &entityfacts.Proposer{Model: ac.Model, Chat: client, Cache: cache, Budget: *budget, Folder: folder}
 
+	// The questions go out a few at a time, as a run's nodes do (the
+	// project's concurrency); the answers are shown and written in the
+	// entities' order.
+	type answer struct {
+		res *entityfacts.Result
+		err error
+	}
+	answers := make([]answer, len(ents))
+	workers := cfg.Concurrency
+	if workers <= 0 {
+		workers = 4
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+		sem  = make(chan struct{}, workers)
+	)
+	for i, e := range ents {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			res, err := prop.Propose(ctx, e, book)
+			answers[i] = answer{res, err}
+			mu.Lock()
+			done++
+			if !*asJSON && len(ents) > 1 {
+				fmt.Fprintf(env.stderr, "[%d/%d] %s\n", done, len(ents), e.Name)
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fail("%v", err)
+	}
 	var out []factsOutcome
 	failed, proposed, conflicts, written := 0, 0, 0, 0
 	for i, e := range ents {
-		if err := ctx.Err(); err != nil {
-			return fail("%v", err)
-		}
-		if !*asJSON && len(ents) > 1 {
-			fmt.Fprintf(env.stderr, "[%d/%d] %s\n", i+1, len(ents), e.Name)
-		}
-		res, err := prop.Propose(ctx, e, book)
+		res, err := answers[i].res, answers[i].err
 		o := factsOutcome{Result: res}
 		if res == nil {
 			o.Result = &entityfacts.Result{Entity: e.Name, Path: e.Path, Model: ac.Model, Proposals: []entityfacts.Proposal{}, Rejected: []entityfacts.Rejection{}}
