@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 )
 
 // authorChapter is a chapter whose people are named often enough to be
@@ -18,7 +21,9 @@ func authorChapter(n string) string {
 // commands as an author types them, :FlowImport (a preview, then the
 // import), :FlowEntities (only the picked name drafted), the chapter's
 // "Add 大觀園 as a location" code action, and :FlowMove of an entity file
-// rewriting the open workflow (Neovim 0.7 sends no willRenameFiles), with
+// rewriting the open workflow (Neovim 0.7 sends no willRenameFiles),
+// :FlowFacts in the moved entity file (the picked proposal added to the
+// unsaved buffer, the rejected and conflicting ones not offered), with
 // inlay hints turned off in setup{} (e2e/nvim/author.lua).
 func TestNeovimAuthorCommands(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
@@ -33,6 +38,19 @@ func TestNeovimAuthorCommands(t *testing.T) {
 		"workflows/第一卷.flow":         flow,
 		"原稿/書.txt":                   "楔子\n\n開場一句話 𝄞 𠀀。\n\n" + authorChapter("一") + authorChapter("二"),
 	})
+	// The agent model :FlowFacts asks (the scenario names it in
+	// flowcabal.toml only for that step).
+	answer, _ := json.Marshal(map[string]any{
+		"facts": []any{
+			map[string]any{"key": "manner", "value": "笑", "chapter": 1, "quote": "黛玉笑道：“是。”"},
+			map[string]any{"key": "home", "value": "揚州", "chapter": 1, "quote": "林黛玉聽了，便往揚州去"},
+			map[string]any{"key": "father", "value": "賈政", "chapter": 5, "quote": "林黛玉聽了，便往大觀園來"},
+		},
+		"progressions": []any{
+			map[string]any{"key": "location", "value": "大觀園", "chapter": 2, "quote": "林黛玉聽了，便往大觀園來"},
+		},
+	})
+	llm := llmtest.New(t, llmtest.Script{Replies: []llmtest.Reply{{Match: &llmtest.Match{Contains: "Entity: 林黛玉"}, JSON: answer}}})
 	plugin, _ := filepath.Abs("../editors/nvim")
 	script, _ := filepath.Abs("nvim/author.lua")
 	report := filepath.Join(t.TempDir(), "report.txt")
@@ -40,14 +58,17 @@ func TestNeovimAuthorCommands(t *testing.T) {
 	cmd.Dir = proj
 	cmd.Env = append(os.Environ(),
 		"FLOWCABAL_BIN="+bin, "FLOWCABAL_PLUGIN="+plugin,
-		"FLOWCABAL_FILE="+filepath.Join(proj, "workflows", "第一卷.flow"), "FLOWCABAL_REPORT="+report,
+		"FLOWCABAL_FILE="+filepath.Join(proj, "workflows", "第一卷.flow"), "FLOWCABAL_REPORT="+report, "FLOWCABAL_AGENT_URL="+llm.URL,
 		"XDG_STATE_HOME="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	out, runErr := cmd.CombinedOutput()
 	rep, _ := os.ReadFile(report)
-	for _, w := range []string{"attach", "inlay hints off", "FlowImport", "FlowEntities", "add entity code action", "FlowMove"} {
+	for _, w := range []string{"attach", "inlay hints off", "FlowImport", "FlowEntities", "add entity code action", "FlowMove", "FlowFacts"} {
 		if !strings.Contains("\n"+string(rep), "\nok "+w+"\n") {
 			t.Errorf("step %q did not pass", w)
 		}
+	}
+	if n := llm.Count(); n != 1 {
+		t.Errorf("%d model requests, want 1 (the accept reads the cached answer)", n)
 	}
 	t.Logf("nvim report:\n%s", rep)
 	if runErr != nil || t.Failed() {

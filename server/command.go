@@ -22,7 +22,7 @@ var commands = []string{
 	"flowcabal.unfreeze", "flowcabal.restoreVersion", "flowcabal.persist", "flowcabal.build",
 	"flowcabal.buildAccept", "flowcabal.buildReject", "flowcabal.showContext",
 	"flowcabal.select", "flowcabal.openOutput", "flowcabal.dismiss", "flowcabal.skip", "flowcabal.checkChapter", "flowcabal.compare", cmdFixAll,
-	cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities, CmdAddEntity,
+	cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities, CmdAddEntity, CmdEntityFacts, CmdAcceptFacts,
 }
 
 // cmdFixAll applies source.fixAll to a document through workspace/applyEdit

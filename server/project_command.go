@@ -31,11 +31,20 @@ const (
 	// name, kind?}) as a draft entity file, through a workspace edit the
 	// editor applies (the chapter's code action).
 	CmdAddEntity = "flowcabal.addEntity"
+	// CmdEntityFacts asks the agent model what the manuscript states
+	// about the entity of "uri" (its file; "text", when given, is the
+	// editor's buffer of it), as `flowcabal entities facts --json` prints
+	// it: proposals with their quotations and an "id" each.
+	CmdEntityFacts = "flowcabal.entityFacts"
+	// CmdAcceptFacts adds the proposals the author chose ({uri, names:
+	// their ids, text?, version?}) to the entity file through a
+	// workspace edit, as `entities facts --write` does for all new ones.
+	CmdAcceptFacts = "flowcabal.acceptFacts"
 )
 
 func projectCommand(name string) bool {
 	switch name {
-	case cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities:
+	case cmdMove, CmdImportManuscript, CmdSuggestEntities, CmdAcceptEntities, CmdEntityFacts, CmdAcceptFacts:
 		return true
 	}
 	return false

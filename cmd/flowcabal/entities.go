@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -13,12 +14,23 @@ import (
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
-// runEntities dispatches "flowcabal entities suggest".
+// runEntities dispatches "flowcabal entities suggest" and "flowcabal
+// entities facts" (also spelled "entities suggest --facts", as issue 20
+// names it).
 func runEntities(ctx context.Context, env *cliEnv, args []string) int {
-	if len(args) > 0 && args[0] == "suggest" {
-		return runEntitiesSuggest(ctx, env, args[1:])
+	if len(args) > 0 && args[0] == "facts" {
+		return runEntitiesFacts(ctx, env, args[1:])
 	}
-	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal entities suggest [--project DIR] [--json] [--write] [--top N]\n")
+	if len(args) > 0 && args[0] == "suggest" {
+		rest := args[1:]
+		if i := slices.IndexFunc(rest, func(a string) bool {
+			return a == "--facts" || a == "-facts" || a == "--facts=true" || a == "-facts=true"
+		}); i >= 0 {
+			return runEntitiesFacts(ctx, env, slices.Delete(slices.Clone(rest), i, i+1))
+		}
+		return runEntitiesSuggest(ctx, env, rest)
+	}
+	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal entities suggest [--project DIR] [--json] [--write] [--top N]\n\tflowcabal entities facts [--project DIR] [--json] [--write] [--budget N] [NAME...]   (or: entities suggest --facts …)\n")
 	return exitUsage
 }
 

@@ -54,7 +54,7 @@ func commands() []command {
 		{"cost", "what model calls cost (by node, workflow, chapter, model…), or will cost (-estimate)", runCost},
 		{"graph", "draw a workflow's DAG (SVG, DOT, Mermaid) with run state and budget split", runGraph},
 		{"threads", "print the plot threads' ledger (overdue, due soon, open, resolved) as of a chapter", runThreads},
-		{"entities", "suggest the characters and places the manuscript is about (entities suggest)", runEntities},
+		{"entities", "suggest the characters and places the manuscript is about (entities suggest), and their facts (entities facts)", runEntities},
 		{"eval", "evaluate retrieval (context), fact checks (checks) or entity suggestions (entities)", runEval},
 		{"init", "make a project (or add what an existing one lacks)", runInit},
 		{"import", "bring a manuscript in: split a book (or chapter files) into manuscript/chapter-NN", runImport},

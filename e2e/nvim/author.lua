@@ -8,7 +8,9 @@
 --   draft written · in a chapter, the code action "Add 大觀園 as a location"
 --   creates the draft in a buffer the author saves · :FlowMove of the
 --   entity file rewrites the open workflow and saves it · the server was
---   told inlay hints are off.
+--   told inlay hints are off · :FlowFacts in the moved entity file adds the
+--   picked proposal to the unsaved buffer; the ones without evidence are
+--   not offered.
 
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
 local step, wait, request, find, text = H.step, H.wait, H.request, H.find, H.text
@@ -161,6 +163,39 @@ step('FlowMove', function()
   end)
   assert(flowcabal.last.err and flowcabal.last.err.message:find('never overwrites', 1, true), vim.inspect(flowcabal.last))
   assert(read(root .. '/entities/characters/黛玉.md'), 'a refused move moved')
+end)
+
+step('FlowFacts', function()
+  -- The project gets an agent model (the scripted stand-in) for this step.
+  local toml = io.open(root .. '/flowcabal.toml', 'a')
+  toml:write('\n[models.agent]\nbase_url = "' .. assert(os.getenv('FLOWCABAL_AGENT_URL')) .. '"\nmodel = "stand-in-agent"\n')
+  toml:close()
+  local target = root .. '/entities/characters/黛玉.md'
+  local before = read(target)
+  vim.cmd('edit ' .. vim.fn.fnameescape(target))
+  local eb = vim.api.nvim_get_current_buf()
+  -- An unsaved change of the author's, which the edit must keep.
+  vim.api.nvim_buf_set_lines(eb, -1, -1, false, { '今天改的 𝄞。' })
+  seen = {}
+  picks = { 'manner: 笑', 'Add the 1 chosen' }
+  flowcabal.last = nil
+  vim.cmd('FlowFacts')
+  wait(15000, 'the facts added', function()
+    return flowcabal.last and flowcabal.last.command == 'flowcabal.acceptFacts'
+  end)
+  assert(not flowcabal.last.err, vim.inspect(flowcabal.last.err))
+  local offered = table.concat(seen[1].labels, ' | ')
+  assert(offered:find('manner: 笑 — chapter 1', 1, true) and offered:find('“黛玉笑道：“是。””', 1, true), 'offered: ' .. offered)
+  assert(offered:find('from chapter 2, location: 大觀園', 1, true), 'offered: ' .. offered)
+  assert(not offered:find('揚州', 1, true) and not offered:find('賈政', 1, true), 'a proposal without evidence was offered: ' .. offered)
+  wait(5000, 'the edit in the buffer', function()
+    return text(eb):find('facts: { manner: 笑 }', 1, true) ~= nil
+  end)
+  local t = text(eb)
+  assert(t:find('今天改的 𝄞。', 1, true) and t:find('林如海之女。', 1, true) and not t:find('大觀園', 1, true), 'buffer: ' .. t)
+  assert(read(target) == before, 'the file was written before the author saved')
+  vim.cmd('write')
+  assert(read(target) == t .. '\n', 'saved: ' .. tostring(read(target)))
 end)
 
 H.finish()

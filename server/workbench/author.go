@@ -37,6 +37,8 @@ var authorCommands = map[string]func(w *Workbench, ctx context.Context, req serv
 	server.CmdSuggestEntities:  (*Workbench).suggestEntities,
 	server.CmdAcceptEntities:   (*Workbench).acceptEntities,
 	server.CmdAddEntity:        (*Workbench).addEntity,
+	server.CmdEntityFacts:      (*Workbench).entityFacts,
+	server.CmdAcceptFacts:      (*Workbench).acceptFacts,
 }
 
 // projectOf finds the project a command's "uri" names (its folder, or a

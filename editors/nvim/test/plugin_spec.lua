@@ -119,7 +119,7 @@ local opts = {
 fc.setup(opts)
 local names = { 'FlowRun', 'FlowRunNode', 'FlowRunFrom', 'FlowCancel', 'FlowApprove', 'FlowRetry', 'FlowEdit',
   'FlowFreeze', 'FlowUnfreeze', 'FlowRestore', 'FlowPersist', 'FlowBuild', 'FlowBuildAccept', 'FlowBuildReject',
-  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare', 'FlowImport', 'FlowEntities', 'FlowMove' }
+  'FlowContext', 'FlowCheckChapter', 'FlowGraph', 'FlowCompare', 'FlowImport', 'FlowEntities', 'FlowFacts', 'FlowMove' }
 for _, n in ipairs(names) do
   eq('user command :' .. n, vim.fn.exists(':' .. n), 2)
 end

@@ -1,11 +1,14 @@
 // The author's first hour: "Import Manuscript…" (a file picker, the split
 // previewed, then confirmed) and "Suggest Entities…" (a multi-select
-// quick-pick; drafts are written only for the names picked). The work is
-// the server's (flowcabal.importManuscript, suggestEntities,
-// acceptEntities); the editor only picks files and names.
+// quick-pick; drafts are written only for the names picked), and in an
+// entity file "Propose Facts for This Entity…" (the agent model's
+// proposals, each with its quotation, to check; the chosen are added to
+// the buffer). The work is the server's (flowcabal.importManuscript,
+// suggestEntities, acceptEntities, entityFacts, acceptFacts); the editor
+// only picks files, names and proposals.
 
 import * as vscode from 'vscode';
-import { acceptArgs, entityItem, importArgs, type ImportPreview, type Suggested } from './authorargs';
+import { acceptArgs, acceptFactsArgs, entityItem, factItem, importArgs, offeredFacts, type EntityFacts, type ImportPreview, type Suggested } from './authorargs';
 
 type Run = (command: string, args: unknown[]) => Promise<unknown>;
 
@@ -114,4 +117,34 @@ export async function suggestEntities(run: Run): Promise<void> {
     return;
   }
   await run('flowcabal.acceptEntities', [acceptArgs(project.toString(), chosen.map((c) => c.name))]);
+}
+
+/** FlowCabal: Propose Facts for This Entity… */
+export async function entityFacts(run: Run): Promise<void> {
+  const doc = vscode.window.activeTextEditor?.document;
+  if (doc === undefined || doc.uri.scheme !== 'file' || !/[\\/]entities[\\/].+\.md$/u.test(doc.uri.fsPath)) {
+    void vscode.window.showErrorMessage('FlowCabal: open an entity file (under entities/) first.');
+    return;
+  }
+  const res = (await run('flowcabal.entityFacts', [{ uri: doc.uri.toString(), text: doc.getText() }])) as EntityFacts | undefined;
+  if (res === undefined) {
+    return; // the error was shown
+  }
+  const open = offeredFacts(res);
+  if (open.length === 0) {
+    void vscode.window.showInformationMessage(`FlowCabal: ${res.message}: nothing new to add.`);
+    return;
+  }
+  const items = open.map((p) => ({ ...factItem(p), id: p.id }));
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `FlowCabal: ${res.message}. Add which? (each with the chapter's words that say so)`,
+    canPickMany: true,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
+  if (chosen === undefined || chosen.length === 0) {
+    return;
+  }
+  await run('flowcabal.acceptFacts', [acceptFactsArgs(doc.uri.toString(), chosen.map((c) => c.id), doc.getText(), doc.version)]);
 }

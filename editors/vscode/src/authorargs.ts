@@ -83,3 +83,45 @@ export function entityItem(s: Suggested): { label: string; description: string; 
   }
   return item;
 }
+
+/** One proposed fact, as flowcabal.entityFacts answers it. */
+export interface FactProposal {
+  id: string;
+  kind: 'fact' | 'progression';
+  key: string;
+  value: string;
+  chapter: number;
+  quote: string;
+  line: number;
+  status: 'new' | 'same' | 'conflict';
+  existing?: string;
+}
+
+/** flowcabal.entityFacts's answer. */
+export interface EntityFacts {
+  entity: string;
+  path: string;
+  proposals: FactProposal[];
+  rejected: { key: string; reason: string }[];
+  message: string;
+}
+
+/** The new proposals only: those the file says already, or says otherwise, are not offered. */
+export function offeredFacts(r: EntityFacts): FactProposal[] {
+  return r.proposals.filter((p) => p.status === 'new');
+}
+
+/** A quick-pick row for a proposal: what, where, and the quotation that says so. */
+export function factItem(p: FactProposal): { label: string; description: string; detail: string } {
+  const label = p.kind === 'progression' ? `from chapter ${p.chapter}, ${p.key}: ${p.value}` : `${p.key}: ${p.value}`;
+  return { label, description: `chapter ${p.chapter}, line ${p.line}`, detail: `“${p.quote.replace(/\s+/gu, ' ')}”` };
+}
+
+/** The argument of flowcabal.acceptFacts: the buffer as the author has it, and its version. */
+export function acceptFactsArgs(uri: string, ids: string[], text: string, version: number): { uri: string; names: string[]; text: string; version: number } {
+  const uniq = [...new Set(ids.filter((n) => n !== ''))];
+  if (uniq.length === 0) {
+    throw new Error('no proposal to add');
+  }
+  return { uri, names: uniq, text, version };
+}

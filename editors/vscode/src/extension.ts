@@ -14,7 +14,7 @@ import {
   type ProgressToken,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { importManuscript, registerPreviews, suggestEntities } from './author';
+import { entityFacts, importManuscript, registerPreviews, suggestEntities } from './author';
 import { COMMANDS, buildArgs, compareView, errorMessage, parseVersion, textFromInput, type CommandSpec } from './commands';
 import { GraphPanel } from './graph';
 import { slogLevel } from './loglevel';
@@ -292,6 +292,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerPreviews(context);
   reg('flowcabal.ui.importManuscript', () => importManuscript(runServerCommand));
   reg('flowcabal.ui.suggestEntities', () => suggestEntities(runServerCommand));
+  reg('flowcabal.ui.entityFacts', () => entityFacts(runServerCommand));
   reg('flowcabal.showLog', () => log.show(true));
   reg('flowcabal.restartServer', () => restart());
   reg('flowcabal.setApiKey', async () => {

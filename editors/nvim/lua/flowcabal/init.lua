@@ -632,6 +632,87 @@ function M.entities(names, on_done)
   end, { command = 'flowcabal.suggestEntities', quiet = true })
 end
 
+local function describe_fact(p)
+  local what = p.kind == 'progression' and string.format('from chapter %d, %s: %s', p.chapter, p.key, p.value)
+    or string.format('%s: %s', p.key, p.value)
+  local quote = (p.quote or ''):gsub('%s+', ' ')
+  if vim.fn.strchars(quote) > 60 then
+    quote = vim.fn.strcharpart(quote, 0, 59) .. '…'
+  end
+  return string.format('%s — chapter %d, line %d: “%s”', what, p.chapter, p.line, quote)
+end
+
+--- :FlowFacts — in an entity file, asks the agent model what the
+--- manuscript states about the entity: pick the proposals to add (each
+--- shown with its quotation), then "Add"; they go into the buffer's front
+--- matter as an edit, for the author to save. Proposals whose quotation is
+--- not in the chapter, and conflicts with what the file says, are never
+--- offered. on_done (optional) gets (err, result); result is nil when
+--- cancelled.
+function M.facts(on_done)
+  on_done = on_done or function() end
+  local ebuf = api.nvim_get_current_buf()
+  local fname = api.nvim_buf_get_name(ebuf)
+  local root = M.find_root(fname)
+  if not root or not fname:find('/entities/', 1, true) then
+    notify('FlowFacts works in an entity file (under entities/)', vim.log.levels.ERROR)
+    return on_done({ message = 'not an entity file' }, nil)
+  end
+  local bufnr = project_buffer(root)
+  local uri = vim.uri_from_fname(fname)
+  local function buffer_text()
+    return table.concat(api.nvim_buf_get_lines(ebuf, 0, -1, false), '\n') .. (vim.bo[ebuf].eol and '\n' or '')
+  end
+  M.execute(bufnr, 'flowcabal.entityFacts', { uri = uri, text = buffer_text() }, function(err, res)
+    if err then
+      return on_done(err, nil)
+    end
+    local open = {}
+    for _, p in ipairs(res.proposals or {}) do
+      if p.status == 'new' then
+        table.insert(open, p)
+      end
+    end
+    if #open == 0 then
+      notify(res.message .. ': nothing new to add')
+      return on_done(nil, { added = 0 })
+    end
+    local chosen, labels = {}, {}
+    local function ask()
+      local items = {}
+      if #chosen > 0 then
+        table.insert(items, { add = true })
+      end
+      for _, p in ipairs(open) do
+        if not vim.tbl_contains(chosen, p.id) then
+          table.insert(items, p)
+        end
+      end
+      vim.ui.select(items, {
+        prompt = #chosen == 0 and (res.message .. '. Add which? ') or ('Chosen: ' .. table.concat(labels, '; ') .. ' — another, or add: '),
+        format_item = function(it)
+          if it.add then
+            return string.format('✔ Add the %d chosen to %s', #chosen, res.path)
+          end
+          return describe_fact(it)
+        end,
+      }, function(it)
+        if it == nil then
+          notify('no fact added')
+          return on_done(nil, nil)
+        end
+        if it.add then
+          return M.execute(bufnr, 'flowcabal.acceptFacts', { uri = uri, names = chosen, text = buffer_text() }, on_done, { command = 'flowcabal.acceptFacts' })
+        end
+        table.insert(chosen, it.id)
+        table.insert(labels, it.key .. ': ' .. it.value)
+        vim.schedule(ask)
+      end)
+    end
+    ask()
+  end, { command = 'flowcabal.entityFacts', quiet = true })
+end
+
 --- :FlowMove {old} {new} — moves a knowledge file, a workflow or a folder
 --- of them and rewrites every {{@…}} and use that names it, as `flowcabal
 --- mv` does: the server sends the rewrites and the move as one edit, and
@@ -697,6 +778,9 @@ local function define_user_commands()
   api.nvim_create_user_command('FlowEntities', function(c)
     M.entities(c.fargs)
   end, { nargs = '*', desc = 'Accept suggested characters and places as draft entity files' })
+  api.nvim_create_user_command('FlowFacts', function()
+    M.facts()
+  end, { nargs = 0, desc = 'Propose facts for this entity from the manuscript (agent model); add the chosen' })
   api.nvim_create_user_command('FlowMove', function(c)
     M.move(c.fargs[1], c.fargs[2])
   end, { nargs = '+', complete = 'file', desc = 'Move a knowledge file or workflow; rewrite what names it' })
