@@ -28,6 +28,7 @@ type kinRole struct {
 var (
 	roleSpouseOfMan   = kinRole{keys: []string{"spouse", "husband", "丈夫", "夫", "夫君", "原聘", "未婚夫", "配偶"}, relations: []string{"spouse", "husband"}}
 	roleSpouseOfWoman = kinRole{keys: []string{"spouse", "wife", "妻子", "妻", "夫人", "配偶"}, relations: []string{"spouse", "wife"}}
+	roleSpouse        = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}}
 	roleChild         = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
 	// A child of a man or of a woman: only the one parent is compared.
 	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
@@ -194,6 +195,15 @@ func (k *Knowledge) namesSomeone(v string) bool {
 func (k *Knowledge) latinKinOf(d *doc, mi int) (int, int, *entInfo, kinRole, bool) {
 	m := d.mentions[mi]
 	after := d.text[m.end:]
+	// NAME married X | NAME had married X | NAME was married to X.
+	for _, v := range []string{" married ", " had married ", " was married to ", " is married to "} {
+		if strings.HasPrefix(after, v) {
+			xs := m.end + len(v)
+			if om, ok := d.personMentionAt(xs, 0); ok {
+				return om.start, om.end, om.ents[0], roleSpouse, true
+			}
+		}
+	}
 	// NAME, X’s wife | NAME was X’s wife
 	for _, lead := range []string{", ", " was ", " is "} {
 		if !strings.HasPrefix(after, lead) {

@@ -42,6 +42,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"a spouse before the name", "Kurágin’s wife, Lise, came in.", "Kurágin’s wife"},
 		{"a spouse after a copula", "Lise was the wife of Anatole, they said.", "Anatole"},
 		{"two names in a sentence", "Lise sat beside Kurágin’s wife.", ""},
+		{"married another", "In the winter Lise married Anatole and moved away.", "Anatole"},
+		{"married the declared spouse", "In the winter Lise married Prince Andrew and moved away.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {

@@ -121,7 +121,7 @@ func wordSet(ws ...string) map[string]bool {
 // past uses them of the absent (灌江小聖把兵揚), and verse is told apart
 // by its form (retold.go).
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
-	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把"
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
@@ -239,6 +239,9 @@ func (d *doc) companionAfter(at int) (int, bool) {
 // characters (adverbs between).
 func actsNext(rest string) bool {
 	for n := 0; n < 3 && rest != ""; n++ {
+		if stepsForward(rest) {
+			return true
+		}
 		r, size := utf8.DecodeRuneInString(rest)
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
 			return true
@@ -251,8 +254,19 @@ func actsNext(rest string) bool {
 	return false
 }
 
+// stepsForward reports whether rest opens with a step towards someone
+// (上前, 近前, 向前): 上 alone is as often "on".
+func stepsForward(rest string) bool {
+	for _, w := range []string{"上前", "近前", "向前", "前來", "前来"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
@@ -671,7 +685,13 @@ func coordinated(d *doc, mi int) bool {
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
 	rest := d.text[m.end:]
-	prev, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
+	prev, size := utf8.DecodeLastRuneInString(d.text[:m.start])
+	// "又見那善財童子上前": the marker stands before the demonstrative.
+	if strings.ContainsRune("那這这", prev) {
+		if pp, _ := utf8.DecodeLastRuneInString(d.text[:m.start-size]); strings.ContainsRune(cjkObjectMarkers, pp) {
+			return "", 0
+		}
+	}
 	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
 	// acting is in the scene.
 	if strings.ContainsRune(cjkCompanions, prev) && actsNext(rest) {
@@ -710,6 +730,9 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	for n := 0; n < 3 && rest != ""; n++ {
+		if stepsForward(rest) {
+			return "acts", 0.75
+		}
 		r, size := utf8.DecodeRuneInString(rest)
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
 			// "黛玉送来的东西": a relative clause about what they once did.

@@ -88,6 +88,12 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"鳳姐不放心，也跟著來。", 1},
 		{"Karatáev, the Russian soldier the Frenchman had pushed away, was sitting by the fire.", 1},
 		{"Karatáev, the Russian soldier, was a good man.", 0},
+		// Verbs of carrying, adverbs before the verb, a step forward; a
+		// seeing verb before a demonstrative.
+		{"三藏牽著馬，孫悟空挑著行李，隨後而行。", 1},
+		{"悟空暗笑道：「這廝好黑。」", 1},
+		{"那國王跌下龍床，幸有悟空上前扶起。", 1},
+		{"那國王跌下龍床，又見那悟空上前扶起。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
