@@ -69,11 +69,22 @@ type countsKey struct {
 	ended int64
 }
 
+// knowledgeChanged forgets the failures and has the editor ask again:
+// counts it was given before Role A's view was dropped are an earlier
+// state's now (the editor may have asked between the change on disk and
+// the drop).
 func (c *nodeCounts) knowledgeChanged() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	var ready []func()
 	for _, f := range c.files {
 		f.failed = countsKey{}
+		if f.ready != nil {
+			ready = append(ready, f.ready)
+		}
+	}
+	c.mu.Unlock()
+	for _, r := range ready {
+		r()
 	}
 }
 
