@@ -162,6 +162,9 @@ func (s *Session) makeCounts(wf *workflowlang.Result) {
 	}
 }
 
+// maxCountsMemo bounds the per-node counts kept (some 60 bytes each).
+const maxCountsMemo = 20000
+
 // countNodes assembles Role A's context of every node of wf (those whose
 // input is unchanged since the last time are not assembled again).
 func (s *Session) countNodes(wf *workflowlang.Result) (map[string]NodeContext, countsKey, error) {
@@ -177,7 +180,9 @@ func (s *Session) countNodes(wf *workflowlang.Result) (map[string]NodeContext, c
 	}
 	c := &s.counts
 	c.mu.Lock()
-	if c.memoSnap != snap || c.memoEnded != key.ended {
+	// An author's edits add an entry each: a long session starts over now
+	// and then rather than keep every state of every prompt.
+	if c.memoSnap != snap || c.memoEnded != key.ended || len(c.memo) > maxCountsMemo {
 		c.memo, c.memoSnap, c.memoEnded = map[[32]byte]NodeContext{}, snap, key.ended
 	}
 	memo := c.memo

@@ -240,12 +240,15 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		return err
 	}
 	fp50 := pct(floor, 50)
-	fmt.Printf("\n%-40s %10s %10s %10s %10s %12s %10s\n", "measure (to the answer's last byte)", "p50", "p99", "p50/floor", "p99/floor", "p50 decoded", "p50/adj.")
+	fmt.Printf("\n%-40s %10s %10s %10s %10s %12s %10s %10s\n", "measure (to the answer's last byte)", "p50", "p99", "p50/floor", "p99/floor", "p50 decoded", "p50/adj.", "paired")
 	// adj is the p50 of no-op requests measured just before a row: the
 	// first floor is taken before Role A's snapshot is loaded (by the
 	// node hover), and every request after it shares the bigger heap's
-	// garbage collection, a no-op included.
-	row := func(name string, d, dec []time.Duration, adj time.Duration) {
+	// garbage collection, a no-op included. paired is the request's p50
+	// over a no-op's, the two sent turn about in one loop: on cores other
+	// work shares, both see the same load (a floor taken a minute earlier
+	// may not).
+	row := func(name string, d, dec []time.Duration, adj time.Duration, paired float64) {
 		p50, p99 := pct(d, 50), pct(d, 99)
 		decoded := ""
 		if dec != nil {
@@ -255,9 +258,31 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		if adj > 0 {
 			adjRatio = fmt.Sprintf("%9.2fx", float64(p50)/float64(adj))
 		}
-		fmt.Printf("%-40s %10s %10s %9.2fx %9.2fx %12s %10s\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)), decoded, adjRatio)
+		pairedRatio := ""
+		if paired > 0 {
+			pairedRatio = fmt.Sprintf("%9.2fx", paired)
+		}
+		fmt.Printf("%-40s %10s %10s %9.2fx %9.2fx %12s %10s %10s\n", name, ms(p50), ms(p99), float64(p50)/float64(fp50), float64(p99)/float64(pct(floor, 99)), decoded, adjRatio, pairedRatio)
 	}
-	row("no-op round trip (floor)", floor, floorDecoded, 0)
+	pair := func(method string, params any) (float64, error) {
+		var noop, req []time.Duration
+		for i := 0; i < n+n/10; i++ {
+			a, err := c.Timed(ctx, "flowcabal/ping", nil, nil)
+			if err != nil {
+				return 0, err
+			}
+			var res json.RawMessage
+			b, err := c.Timed(ctx, method, params, &res)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", method, err)
+			}
+			if i >= n/10 {
+				noop, req = append(noop, a), append(req, b)
+			}
+		}
+		return float64(pct(req, 50)) / float64(pct(noop, 50)), nil
+	}
+	row("no-op round trip (floor)", floor, floorDecoded, 0, 0)
 	type sized struct {
 		name  string
 		bytes int
@@ -273,10 +298,14 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		if err != nil {
 			return err
 		}
+		paired, err := pair(o.method, o.params)
+		if err != nil {
+			return err
+		}
 		var raw json.RawMessage
 		_ = c.Call(ctx, o.method, o.params, &raw)
 		lastAdj = pct(adj, 50)
-		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec, lastAdj)
+		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec, lastAdj, paired)
 		if o.target > 0 {
 			answers = append(answers, sized{o.name, len(raw)})
 		}
@@ -308,7 +337,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 			changes = append(changes, time.Since(t))
 		}
 	}
-	row("didChange -> publishDiagnostics", changes, nil, lastAdj)
+	row("didChange -> publishDiagnostics", changes, nil, lastAdj, 0)
 	// An incremental one-character edit, what typing sends.
 	var typing []time.Duration
 	edit := lsptest.Position(text, strings.Index(text, "Write part")+5, false)
@@ -323,7 +352,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 			typing = append(typing, time.Since(t))
 		}
 	}
-	row("typing (1 char) -> publishDiagnostics", typing, nil, lastAdj)
+	row("typing (1 char) -> publishDiagnostics", typing, nil, lastAdj, 0)
 
 	rss := peakRSS(cmd.Process.Pid)
 	_ = c.Call(ctx, "shutdown", nil, nil)
