@@ -11,7 +11,7 @@
 //
 // Usage:
 //
-//	go run ./cmd/lspbench [-bin flowcabal] [-corpus DIR] [-n 500]
+//	go run ./cmd/lspbench [-bin flowcabal] [-corpus DIR] [-n 500] [-header-hints=false]
 package main
 
 import (
@@ -44,6 +44,7 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the generated workspace")
 	memprofile := flag.String("memprofile", "", "have the server write its heap profile here when it exits")
 	initOpts := flag.String("init-options", "", `initializationOptions to send, as JSON (e.g. {"outline":"compact"})`)
+	headers := flag.Bool("header-hints", true, "wait for the nodes' header inlay hints before measuring (false: measure a build that has none, as a baseline)")
 	echo := flag.Bool("echo-server", false, "serve the transport probe on stdin/stdout (started by lspbench itself)")
 	flag.Parse()
 	if *echo {
@@ -61,13 +62,13 @@ func main() {
 		}
 		opts = json.RawMessage(*initOpts)
 	}
-	if err := run(*bin, *corpus, *n, *keep, *memprofile, opts); err != nil {
+	if err := run(*bin, *corpus, *n, *keep, *memprofile, opts, *headers); err != nil {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.RawMessage) error {
+func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.RawMessage, headers bool) error {
 	dir, err := os.MkdirTemp("", "lspbench-")
 	if err != nil {
 		return err
@@ -88,7 +89,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 	}
 	fmt.Printf("workspace: %d flows x %d nodes, manuscript %d characters\n", nFlows, nNodes, chars)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	t0 := time.Now()
 	args := []string{"serve", "--log-level", "warn"}
@@ -171,8 +172,10 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 	// that what is measured is the answer with them.
 	top := pos("node n100 ", 0).Line
 	visible := map[string]any{"textDocument": doc, "range": protocol.Range{Start: protocol.Position{Line: top}, End: protocol.Position{Line: top + 100}}}
-	if err := waitHeaderHints(ctx, c, visible); err != nil {
-		return err
+	if headers {
+		if err := waitHeaderHints(ctx, c, visible); err != nil {
+			return err
+		}
 	}
 	ops = append(ops,
 		op{"inlayHint (100 visible lines)", "textDocument/inlayHint", visible, 3},
