@@ -12,7 +12,8 @@ import (
 )
 
 // TestNeovim opens a sample .flow in headless Neovim through the plugin's
-// setup{} and checks diagnostics, hover, document symbols, completion, a
+// setup{} and checks diagnostics, hover, the inlay hints its client
+// receives (Neovim 0.7 draws none), document symbols, completion, a
 // code lens clicked after an edit that runs its node against a scripted
 // model while another node has an error, a rename and a quick-fix
 // (e2e/nvim/scenario.lua).
@@ -48,7 +49,7 @@ func TestNeovim(t *testing.T) {
 	out, runErr := cmd.CombinedOutput()
 	rep, _ := os.ReadFile(report)
 	steps := strings.Split(strings.TrimSpace(string(rep)), "\n")
-	want := []string{"attach", "diagnostics", "hover", "document symbols", "completion", "code lens", "rename", "quick-fix"}
+	want := []string{"attach", "diagnostics", "hover", "inlay hints", "document symbols", "completion", "code lens", "rename", "quick-fix"}
 	for _, w := range want {
 		found := false
 		for _, s := range steps {

@@ -185,10 +185,11 @@ node draft {
 FLOW
 
 # For the author steps: a workflow naming an entity at each level (inlay
-# hints, the call hierarchy, the explorer rename) and a manuscript to
+# hints, a header hint after astral text, the call hierarchy, the explorer
+# rename) and a manuscript to
 # import whose chapters (a prologue, 98, 99) leave the sample's alone.
 cat >"$ws/workflows/rename.flow" <<'FLOW'
-node 甲 {
+node 甲 "𝄞 開場" {
   user """
     𝄞 一句：{{@entities/locations/meryton:L0}}
     概要：{{@entities/locations/meryton:L1}}

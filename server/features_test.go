@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/flowcabal/flowcabal/server/cache"
@@ -484,24 +485,35 @@ func TestWillRenameFilesAdvertisedAndHonest(t *testing.T) {
 
 // TestInlayHints: after each {{@path}} its cost at the reference's level,
 // exact from Options.LevelTokens, else the full text's estimate for L2,
-// else nothing; positions right after astral text in UTF-16 and UTF-8;
+// else nothing; at the end of each node's header line the tokens Role A
+// would inject and their share of the budget (Options.NodeContexts),
+// grouped by thousands, or "indexing…" while Role A's view is built;
+// positions right after astral text in UTF-16 and UTF-8;
 // initializationOptions.inlayHints=false withdraws the capability and the
-// hints.
+// hints, header hints included.
 func TestInlayHints(t *testing.T) {
-	text := "node 甲 {\n  user \"😀𠀀 {{@meta/style-guide:L1}} {{@meta/style-guide}}😀 {{@meta/nope}}\"\n}\n"
+	text := "node 甲 \"𝄞 標題\" {\n  user \"😀𠀀 {{@meta/style-guide:L1}} {{@meta/style-guide}}😀 {{@meta/nope}}\"\n}\n"
 	afterL1 := strings.Index(text, ":L1}}") + len(":L1}}")
 	afterL2 := strings.Index(text, "guide}}😀") + len("guide}}")
+	header := strings.Index(text, "{\n") + 1
+	counted := &source.NodeContexts{Nodes: map[string]source.NodeContext{"甲": {Tokens: 7940, Budget: 24000}}}
 	for _, tc := range []struct {
 		name    string
 		payload string
 		opts    any
 		exact   bool
+		nodes   *source.NodeContexts
 		want    []string // "offset label"
 	}{
-		{"estimate", "vscode-1.100.json", nil, false, []string{fmt.Sprint(afterL2, " ~12 tok")}},
-		{"estimate utf-8", "spec-3.17-extremes.json", map[string]any{"inlayHints": true}, false, []string{fmt.Sprint(afterL2, " ~12 tok")}},
-		{"exact", "vscode-1.100.json", nil, true, []string{fmt.Sprint(afterL1, " 7 tok"), fmt.Sprint(afterL2, " 30 tok")}},
-		{"off", "vscode-1.100.json", map[string]any{"inlayHints": false}, true, nil},
+		{"estimate", "vscode-1.100.json", nil, false, nil, []string{fmt.Sprint(afterL2, " ~12 tok")}},
+		{"estimate utf-8", "spec-3.17-extremes.json", map[string]any{"inlayHints": true}, false, nil, []string{fmt.Sprint(afterL2, " ~12 tok")}},
+		{"exact", "vscode-1.100.json", nil, true, nil, []string{fmt.Sprint(afterL1, " 7 tok"), fmt.Sprint(afterL2, " 30 tok")}},
+		{"header", "vscode-1.100.json", nil, true, counted, []string{fmt.Sprint(header, " ≈ 7,940 tok · 33% of 24k"), fmt.Sprint(afterL1, " 7 tok"), fmt.Sprint(afterL2, " 30 tok")}},
+		{"header utf-8", "spec-3.17-extremes.json", nil, false, &source.NodeContexts{Nodes: map[string]source.NodeContext{"甲": {Tokens: 1234567, Budget: 1500}}},
+			[]string{fmt.Sprint(header, " ≈ 1,234,567 tok · 82304% of 1.5k"), fmt.Sprint(afterL2, " ~12 tok")}},
+		{"header indexing", "vscode-1.100.json", nil, false, &source.NodeContexts{Indexing: true}, []string{fmt.Sprint(header, " indexing…"), fmt.Sprint(afterL2, " ~12 tok")}},
+		{"header off", "vscode-1.100.json", nil, false, &source.NodeContexts{Nodes: map[string]source.NodeContext{"甲": {Off: true}}}, []string{fmt.Sprint(header, " context off"), fmt.Sprint(afterL2, " ~12 tok")}},
+		{"off", "vscode-1.100.json", map[string]any{"inlayHints": false}, true, counted, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := flowFiles()
@@ -511,6 +523,9 @@ func TestInlayHints(t *testing.T) {
 					srv.opts.LevelTokens = func(_ *cache.Snapshot, path, level string, _ func()) (int, bool) {
 						return map[string]int{"L1": 7, "L2": 30}[level], path == "meta/style-guide"
 					}
+				}
+				if tc.nodes != nil {
+					srv.opts.NodeContexts = func(*cache.Snapshot, *cache.File, func()) source.NodeContexts { return *tc.nodes }
 				}
 			})
 			p := initParams(t, tc.payload, s.dir)
@@ -538,6 +553,61 @@ func TestInlayHints(t *testing.T) {
 				t.Errorf("hints %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHeaderHintsKeptUntilRefresh: the hints of a document are made once
+// per state (the hooks are not asked again for the same version), made
+// anew after an edit, and after the hooks' refresh even with no edit.
+func TestHeaderHintsKeptUntilRefresh(t *testing.T) {
+	text := "node 甲 \"𝄞\" {\n  user \"x\"\n}\n"
+	files := flowFiles()
+	files["workflows/a.flow"] = text
+	var mu sync.Mutex
+	asked, tokens := 0, 100
+	var refresh func()
+	s := start(t, files, func(srv *Server) {
+		srv.opts.NodeContexts = func(_ *cache.Snapshot, _ *cache.File, r func()) source.NodeContexts {
+			mu.Lock()
+			defer mu.Unlock()
+			asked++
+			refresh = r
+			return source.NodeContexts{Nodes: map[string]source.NodeContext{"甲": {Tokens: tokens, Budget: 8000}}}
+		}
+	})
+	s.initialize("vscode-1.100.json")
+	uri := s.uri("workflows/a.flow")
+	s.open("workflows/a.flow")
+	label := func() string {
+		var hs []source.InlayHint
+		s.call("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": uri}, "range": protocol.Range{End: protocol.Position{Line: 3}}}, &hs)
+		if len(hs) != 1 {
+			t.Fatalf("hints %+v", hs)
+		}
+		return hs[0].Label
+	}
+	for i := 0; i < 3; i++ {
+		if got := label(); got != "≈ 100 tok · 1% of 8k" {
+			t.Fatalf("label %q", got)
+		}
+	}
+	mu.Lock()
+	if asked != 1 {
+		t.Errorf("the hook was asked %d times for one version", asked)
+	}
+	tokens = 4000
+	r := refresh
+	mu.Unlock()
+	r()
+	if got := label(); got != "≈ 4,000 tok · 50% of 8k" {
+		t.Errorf("after the refresh: %q", got)
+	}
+	mu.Lock()
+	tokens = 6000
+	mu.Unlock()
+	s.change(uri, 2, text+"\n")
+	if got := label(); got != "≈ 6,000 tok · 75% of 8k" {
+		t.Errorf("after an edit: %q", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/protocol"
 )
@@ -13,12 +14,17 @@ import (
 type inlayRefresh struct {
 	mu              sync.Mutex
 	running, queued bool
+	// gen counts what the hints read changed outside the snapshot (the
+	// hooks' counts): each file's hints are kept per snapshot and gen.
+	gen atomic.Uint64
 }
 
 // refreshInlayHints asks the client to ask for inlay hints again (the
-// token counts they show changed: a knowledge file changed, or Role A's
-// counts became known), when it says it can.
+// token counts they show changed: a knowledge file changed, a run ended,
+// or Role A's counts became known), when it says it can. The hints kept
+// for the current snapshot are dropped whether or not it can.
 func (s *Server) refreshInlayHints() {
+	s.inlay.gen.Add(1)
 	s.mu.Lock()
 	on := s.inlayHints
 	s.mu.Unlock()

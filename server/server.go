@@ -80,6 +80,12 @@ type Options struct {
 	// is one. refresh asks the editor to ask for the hints again, for a
 	// count that was not at hand and will be.
 	LevelTokens func(snap *cache.Snapshot, path, level string, refresh func()) (n int, ok bool)
+	// NodeContexts gives, for the hint at the end of each node's header
+	// line, what Role A would inject into each node of f now (tokens of
+	// its budget). It must answer from what is at hand, never call a
+	// model or wait: counts not made yet are made in the background,
+	// refresh called once they are. Nil adds no header hints.
+	NodeContexts func(snap *cache.Snapshot, f *cache.File, refresh func()) source.NodeContexts
 	// Diagnostics adds diagnostics to an open workflow's (plot threads
 	// overdue at the chapter it writes); it must answer from what is at
 	// hand. Nil adds none.

@@ -105,6 +105,8 @@ func (s *Server) didChangeWatchedFiles(ctx context.Context, p *protocol.DidChang
 // tokens, when it says it can: these requests sit on the wrong interface
 // in go.lsp.dev/protocol (pitfall 4), so they go through protocol.Call.
 func (s *Server) refreshViews() {
+	// A run's outputs are what Role A reads for the nodes downstream.
+	s.refreshInlayHints()
 	c := s.clientCaps()
 	if c.Workspace.CodeLens.RefreshSupport {
 		s.goBackground(func(ctx context.Context) {

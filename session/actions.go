@@ -288,11 +288,31 @@ func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*ass
 	if err != nil {
 		return nil, err
 	}
+	return s.assemble(snap, cfg, wf, n)
+}
+
+// assemble is Role A's context for node n of wf on snap, with the outputs
+// of its upstream nodes as the history has them. It calls no model.
+func (s *Session) assemble(snap *assemble.MemSnapshot, cfg *project.Config, wf *workflowlang.Result, n *workflowlang.Node) (*assemble.Context, error) {
+	an, opt := s.assembleInput(cfg, wf, n)
+	s.assembleSemantic(snap, an, &opt)
+	return assemble.Assemble(an, snap, opt)
+}
+
+// assembleInput is what Role A reads of node n, and how, without the
+// semantic search's vectors (assembleSemantic adds them).
+func (s *Session) assembleInput(cfg *project.Config, wf *workflowlang.Result, n *workflowlang.Node) (assemble.Node, assemble.Options) {
 	up := s.upstream(wf, n)
 	shares := assemble.Shares{Meta: cfg.Shares["meta"], Entities: cfg.Shares["entities"],
 		Manuscript: cfg.Shares["manuscript"], Summaries: cfg.Shares["summaries"]}
 	an := runner.AssembleNode(wf, n, up)
-	opt := assemble.Options{Budget: cfg.Budget, Shares: shares, ThreadWindow: cfg.ThreadWindow}
+	return an, assemble.Options{Budget: cfg.Budget, Shares: shares, ThreadWindow: cfg.ThreadWindow}
+}
+
+// assembleSemantic sets opt's semantic search when the passages of snap
+// are embedded. A preview calls no model: the prompt's vector is used when
+// a run (or an earlier preview's run) has cached it.
+func (s *Session) assembleSemantic(snap *assemble.MemSnapshot, an assemble.Node, opt *assemble.Options) {
 	s.kmu.Lock()
 	emb, vecs := s.emb, s.vecs
 	if s.snap != snap {
@@ -300,11 +320,8 @@ func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*ass
 	}
 	s.kmu.Unlock()
 	if emb != nil && vecs != nil {
-		// The preview calls no model: the prompt's vector is used when a
-		// run (or an earlier preview's run) has cached it.
 		opt.Semantic = emb.CachedSemantic(context.Background(), vecs, an)
 	}
-	return assemble.Assemble(an, snap, opt)
 }
 
 // upstream returns the current outputs of the nodes n references, when

@@ -67,15 +67,19 @@ func (s *Session) LevelTokens(rel, level string) (n int, ok bool) {
 	return n, true
 }
 
-// Warm builds Role A's snapshot of the project if it is not built yet, and
-// reports whether it built it (false: it was there, or it failed).
-func (s *Session) Warm() bool {
-	s.kmu.Lock()
-	built := s.snap != nil
-	s.kmu.Unlock()
-	if built {
+// Indexed reports whether Role A's snapshot of the project is built (false
+// while it is being built).
+func (s *Session) Indexed() bool {
+	if !s.kmu.TryLock() {
 		return false
 	}
+	defer s.kmu.Unlock()
+	return s.snap != nil
+}
+
+// Warm builds Role A's snapshot of the project if it is not built yet
+// (waiting for a build under way), and reports whether it is built now.
+func (s *Session) Warm() bool {
 	_, _, _, err := s.knowledge()
 	return err == nil
 }

@@ -98,7 +98,12 @@ type Session struct {
 	// finished counts the runs ended in this session: an estimate made
 	// before one ended reads outputs it may have replaced.
 	finished int
-	est      estimates
+	// ended is finished, readable without s.mu (the header hints' key).
+	ended atomic.Int64
+	est   estimates
+	// counts are the header hints' Role A counts per workflow
+	// (node_context.go).
+	counts nodeCounts
 	// estimating counts the estimates being made in the background.
 	estimating sync.WaitGroup
 
@@ -241,6 +246,7 @@ func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 	s.kmu.Lock()
 	s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil
 	s.kmu.Unlock()
+	s.counts.knowledgeChanged()
 	s.mu.Lock()
 	st := s.st
 	s.gate = nil // the monitor read the knowledge when it was made
@@ -477,6 +483,7 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 		s.mu.Lock()
 		delete(s.runs, wid)
 		s.finished++
+		s.ended.Add(1)
 		s.mu.Unlock()
 		if ev.RunFinished != nil {
 			ev.RunFinished(info, res, err)

@@ -66,7 +66,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		err := server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
 			Commands: wb, Lenses: wb.Lenses, RunEstimate: wb.RunEstimate, ContextSection: wb.ContextSection, Prose: wb.Prose(),
 			Completions: wb.Completions, CodeActions: wb.CodeActions, ResolveCodeAction: wb.ResolveCodeAction, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged,
-			Diagnostics: wb.Diagnostics, LevelTokens: wb.LevelTokens})
+			Diagnostics: wb.Diagnostics, LevelTokens: wb.LevelTokens, NodeContexts: wb.NodeContexts})
 		if *memprofile != "" {
 			// Before the workbench closes: the profile shows what a
 			// session holds.

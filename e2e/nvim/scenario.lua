@@ -47,6 +47,38 @@ step('hover', function()
   assert(v:find('Where the story stands', 1, true), 'hover says: ' .. v)
 end)
 
+-- Neovim 0.7 draws no inlay hints: what the plugin's client receives over
+-- the server's stdio is checked instead. The header hint (Role A's count,
+-- made in the background, then refreshed) sits at the end of `node 大纲 {`,
+-- in UTF-16 columns; the resource hint right after `{{@meta/style-guide}}`,
+-- which follows an astral 😀.
+step('inlay hints', function()
+  local function at(needle)
+    local p = find(buf, needle, 0)
+    local line = vim.api.nvim_buf_get_lines(buf, p.line, p.line + 1, false)[1]
+    local s = line:find(needle, 1, true)
+    local _, col16 = vim.str_utfindex(line, s - 1 + #needle)
+    return p.line, col16
+  end
+  local hl, hc = at('node 大纲 {')
+  local rl, rc = at('{{@meta/style-guide}}')
+  local header, resource, got
+  wait(30000, 'the header hint of 大纲', function()
+    got = request(buf, 'textDocument/inlayHint', { textDocument = { uri = uri },
+      range = { start = { line = 0, character = 0 }, ['end'] = { line = vim.api.nvim_buf_line_count(buf), character = 0 } } })
+    header, resource = nil, nil
+    for _, h in ipairs(got or {}) do
+      if h.position.line == hl and h.position.character == hc then
+        header = h.label
+      elseif h.position.line == rl and h.position.character == rc then
+        resource = h.label
+      end
+    end
+    return header ~= nil and header:match('^≈ [%d,]+ tok · %d+%% of 24k$') ~= nil
+  end)
+  assert(resource and resource:match('^~?%d+ tok$'), 'no hint after {{@meta/style-guide}}: ' .. vim.inspect(got))
+end)
+
 step('document symbols', function()
   local syms = request(buf, 'textDocument/documentSymbol', { textDocument = { uri = uri } })
   local names = {}

@@ -11,6 +11,8 @@ import (
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/internal/webnovel"
+	"github.com/flowcabal/flowcabal/server/lsptest"
+	"github.com/flowcabal/flowcabal/server/source"
 	"go.lsp.dev/protocol"
 )
 
@@ -38,6 +40,25 @@ func TestHoverWhileTheContextIsIndexing(t *testing.T) {
 		}
 		return h.Contents.Value
 	}
+	// The inlay hints answer at once too: each node's header says Role A
+	// is indexing rather than waiting for a count.
+	hints := func() map[uint32]string {
+		var hs []source.InlayHint
+		if err := e.client.Call(e.ctx, "textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 10000, "character": 0}}}, &hs); err != nil {
+			t.Fatal(err)
+		}
+		out := map[uint32]string{}
+		for _, h := range hs {
+			if !strings.HasSuffix(h.Label, " tok") || strings.HasPrefix(h.Label, "≈") {
+				out[h.Position.Line] = h.Label // a header's
+			}
+		}
+		return out
+	}
+	if got := hints()[12]; got != "indexing…" {
+		t.Errorf("header hint of 正文 while indexing: %q", got)
+	}
 	first := hover()
 	if !strings.Contains(first, "Context injected") {
 		t.Fatalf("first hover has no Role A section:\n%s", first)
@@ -57,6 +78,17 @@ func TestHoverWhileTheContextIsIndexing(t *testing.T) {
 		if strings.Contains(v, "Would be injected now") {
 			if strings.Contains(v, "still indexing") || !strings.Contains(v, webnovel.ChapterDir(chapters)) {
 				t.Fatalf("the context once read:\n%s", v)
+			}
+			// Once read, the header hint counts what the hover counts.
+			m := regexp.MustCompile(`Would be injected now: \*\*(\d+)\*\* of (\d+) tokens`).FindStringSubmatch(v)
+			n, _ := strconv.Atoi(m[1])
+			want := "≈ " + groupDigits(n) + " tok · "
+			var got string
+			if err := e.client.WaitFor(e.ctx, "the header hint's count", func(*lsptest.View) bool {
+				got = hints()[12]
+				return strings.HasPrefix(got, want)
+			}); err != nil {
+				t.Fatalf("%v: %q, want %q… (hover: %s of %s tokens)", err, got, want, m[1], m[2])
 			}
 			break
 		}

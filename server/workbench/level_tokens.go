@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/flowcabal/flowcabal/server/cache"
+	"github.com/flowcabal/flowcabal/server/source"
 	psession "github.com/flowcabal/flowcabal/session"
 )
 
@@ -39,7 +40,11 @@ func (w *Workbench) LevelTokens(snap *cache.Snapshot, path, level string, refres
 	if n, ok := t.ss.LevelTokens(t.rel, level); ok {
 		return n, true
 	}
-	w.warm(t.ss, refresh)
+	if !t.ss.Indexed() {
+		// Not counted because not indexed yet (a path Role A does
+		// not index is never counted: no refresh for it).
+		w.warm(t.ss, refresh)
+	}
 	return 0, false
 }
 
@@ -62,12 +67,38 @@ func (w *Workbench) warm(ss *psession.Session, refresh func()) {
 	w.warming[ss] = true
 	w.mu.Unlock()
 	go func() {
-		built := ss.Warm()
+		// The caller found no count: it is asked again whoever built
+		// the snapshot (this, or a hover's build it waited for).
+		ready := ss.Warm()
 		w.mu.Lock()
 		delete(w.warming, ss)
 		w.mu.Unlock()
-		if built && refresh != nil {
+		if ready && refresh != nil {
 			refresh()
 		}
 	}()
+}
+
+// NodeContexts gives the header inlay hints what Role A would inject into
+// each node of f now, as the node's hover counts it. It never waits: the
+// counts are made in the background (Role A's view built first when it is
+// not), refresh called once they are. It implements
+// server.Options.NodeContexts.
+func (w *Workbench) NodeContexts(snap *cache.Snapshot, f *cache.File, refresh func()) source.NodeContexts {
+	if f.Path == "" {
+		return source.NodeContexts{}
+	}
+	ss, err := w.session(f.Path)
+	if err != nil {
+		return source.NodeContexts{}
+	}
+	c := ss.ContextCounts(snap.Check(f), refresh)
+	out := source.NodeContexts{Stale: !c.Fresh && c.Nodes != nil, Indexing: c.Indexing}
+	if c.Nodes != nil {
+		out.Nodes = make(map[string]source.NodeContext, len(c.Nodes))
+		for name, n := range c.Nodes {
+			out.Nodes[name] = source.NodeContext{Tokens: n.Tokens, Budget: n.Budget, Off: n.Off}
+		}
+	}
+	return out
 }

@@ -574,13 +574,21 @@ async function authorSteps(page: Page): Promise<void> {
     // The whole width for the screenshot: no graph panel, no other tabs.
     await runPalette(page, 'View: Close All Editors');
     await quickOpen(page, 'rename.flow', 'rename.flow');
-    // L0 and L1 come from Role A's snapshot, built in the background; the
-    // server asks VS Code to refresh when they are known.
-    const text = await until('a hint at L0, L1 and L2', async () => {
+    // L0 and L1 come from Role A's snapshot, and the header hints from its
+    // context for each node, all made in the background; the server asks
+    // VS Code to refresh when they are known.
+    const header = /^node 甲 "𝄞 開場" \{\s*≈ [\d,]+ tok · \d+% of 24k$/;
+    const text = await until('a hint at L0, L1 and L2 and the header hint of 甲', async () => {
       const t = await editorText(page);
-      return (t.match(/\d[\d,]* tok/g) ?? []).length >= 3 ? t : undefined;
+      const lines = t.split('\n').map((l) => l.trim());
+      return (t.match(/\d[\d,]* tok\b/g) ?? []).length >= 4 && lines.some((l) => header.test(l)) ? t : undefined;
     }, 60000);
-    const lines = text.split('\n').filter((l) => l.includes('meryton'));
+    // The hint is in the editor's DOM, drawn after the header line's text.
+    const hint = await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line', { hasText: 'node 甲' }).first().innerText();
+    if (!header.test(hint.replace(/\u00a0/g, ' ').trim())) {
+      throw new Error(`header line as drawn: ${JSON.stringify(hint)}`);
+    }
+    const lines = text.split('\n').filter((l) => l.includes('meryton') || l.includes('node '));
     return JSON.stringify(lines.map((l) => l.trim()).join(' / '));
   });
 
@@ -745,7 +753,7 @@ async function authorSteps(page: Page): Promise<void> {
     await box.click();
     await until('the setting off', async () => (await box.getAttribute('aria-checked')) !== 'true');
     await page.locator('.tab', { hasText: 'rename.flow' }).first().click();
-    await until('the hints gone', async () => !/\d tok/.test(await editorText(page)), 60000);
+    await until('the hints gone, the header hints too', async () => !/\d tok|% of|indexing…/.test(await editorText(page)), 60000);
     return 'flowcabal.inlayHints.enabled = false: no hints after the restart';
   });
 }

@@ -43,7 +43,8 @@ local defaults = {
   -- (project paths alone up to 0.10, whose float shows Markdown as text;
   -- links from 0.11), 'links' or 'compact' to decide.
   hover = nil,
-  -- Token counts after each {{@path}} (inlay hints; shown by Neovim 0.10+).
+  -- Token counts after each {{@path}} and Role A's count on each node's
+  -- header line (inlay hints; shown by Neovim 0.10+).
   -- false turns them off in the server.
   inlay_hints = true,
 }
