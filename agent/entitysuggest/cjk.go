@@ -600,7 +600,61 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		}
 		f.text = best
 	}
+	ex.links = cjkNamingLinks(chs, ex)
 	return ex
+}
+
+// cjkNaming are the words by which a text says one name is another name
+// of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"
+// is not one (a family name is no name of its own). Folded forms. The
+// strong ones name for sure; the weak ones ("就是", "即") also say what
+// someone is, so they must link the same two names twice.
+var (
+	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
+	cjkNamingWeak   = runeListOf([]string{"就是", "即是", "即", "便是", "乃是"})
+)
+
+// cjkNamingLinks finds two names next to each other with a naming word
+// between them, in the stream of mentions.
+func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	strong := map[pair]bool{}
+	weak := map[pair]int{}
+	for k := 0; k+1 < len(ex.stream); k++ {
+		a, b := ex.stream[k], ex.stream[k+1]
+		if a.chap != b.chap || a.form == b.form {
+			continue
+		}
+		rs := chs[a.chap].folded
+		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
+		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
+		if len(gap) == 0 || len(gap) > 4 {
+			continue
+		}
+		p := pair{min(a.form, b.form), max(a.form, b.form)}
+		switch {
+		case cjkNamingStrong.prefix(gap) == len(gap):
+			strong[p] = true
+		case cjkNamingWeak.prefix(gap) == len(gap):
+			weak[p]++
+		}
+	}
+	var out [][2]int32
+	for p := range strong {
+		out = append(out, p)
+	}
+	for p, n := range weak {
+		if n >= 2 && !strong[p] {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
 }
 
 // cjkForm builds the form of a name (folded runes) and what the cues said

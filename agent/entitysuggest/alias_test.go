@@ -1,0 +1,166 @@
+package entitysuggest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// chaptersOf makes n chapters, each holding the paragraphs once: a name
+// used once a chapter over many chapters.
+func chaptersOf(n int, paras ...string) []Chapter {
+	var chs []Chapter
+	for i := 1; i <= n; i++ {
+		chs = append(chs, Chapter{Number: i, Text: fmt.Sprintf("Chapter %d\n\n%s\n", i, strings.Join(paras, "\n\n"))})
+	}
+	return chs
+}
+
+// numbered joins the chapters and numbers them from 1.
+func numbered(parts ...[]Chapter) []Chapter {
+	var out []Chapter
+	for _, p := range parts {
+		for _, c := range p {
+			c.Number = len(out) + 1
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestSuggestMergesAliases holds the constructions that merge the forms
+// of one person, each beside a form that must stay apart.
+func TestSuggestMergesAliases(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		together [][]string
+		apart    [][2]string
+	}{
+		{
+			// Each chapter writes the full name once: counted chapter by
+			// chapter it looked like two names side by side.
+			name: "a full name used once a chapter is one name, and joins its given name",
+			chapters: chaptersOf(12,
+				"The squadron in which Nicholas Rostóv served was quartered near the river.",
+				"In the morning Rostóv rode out, and Rostóv saw the hills; then Nicholas laughed, and Nicholas sang.",
+				"At dinner Rostóv spoke of the horses, and Nicholas listened to the music.",
+			),
+			together: [][]string{{"Nicholas Rostóv", "Nicholas"}},
+		},
+		{
+			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
+			chapters: numbered(chaptersOf(3,
+				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",
+				"The child ran up to Pierre and cried, Uncle Pierre, look! and Pierre laughed.",
+				"Later the child came back: Uncle Pierre, come! and Pierre went.",
+				"After that Pierre walked home, and Pierre read late; and Pierre slept.",
+				"In the morning Pierre woke, and Pierre dressed; then Pierre went out.",
+			), chaptersOf(3,
+				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",
+				"The Frenchman bowed to Pierre: Monsieur Pierre, he said, and Pierre nodded.",
+				"After that Pierre walked home, and Pierre read late; and Pierre slept.",
+				"In the morning Pierre woke, and Pierre dressed; then Pierre went out.",
+			),
+				// Three men called Nicholas, each in scenes of his own.
+				[]Chapter{
+					{Text: strings.Repeat("On the feast of St. Nicholas the bells rang, and the people prayed to Nicholas in the church.\n\n", 4)},
+					{Text: strings.Repeat("At Bald Hills Prince Nicholas spoke, and the servants feared Nicholas in the house.\n\n", 4)},
+					{Text: strings.Repeat("In the regiment Count Nicholas rode, and the hussars followed Nicholas to the river.\n\n", 4)},
+				}),
+			together: [][]string{{"Pierre", "Uncle Pierre", "Monsieur Pierre"}},
+			apart:    [][2]string{{"Nicholas", "St. Nicholas"}, {"Prince Nicholas", "Count Nicholas"}, {"Nicholas", "Prince Nicholas"}, {"Pierre", "Nicholas"}},
+		},
+		{
+			name: "a short given name under the same family name is the same person; two longer ones leave it alone",
+			chapters: chaptersOf(4,
+				"At the ball Elizabeth Bennet danced, and Elizabeth laughed with Jane.",
+				"Later Miss Bingley said, Eliza Bennet is proud; and Eliza Bennet heard her.",
+				"Then Elizabeth walked on, and Elizabeth read; but Jane sang to Elizabeth.",
+				"At church Annabel Grey sang, and Annamaria Grey played, while Anna Grey listened.",
+				"At home Annabel Grey read, and Annamaria Grey sewed, and Anna Grey slept.",
+			),
+			together: [][]string{{"Elizabeth Bennet", "Eliza Bennet"}},
+			apart:    [][2]string{{"Anna Grey", "Annabel Grey"}, {"Anna Grey", "Annamaria Grey"}, {"Elizabeth Bennet", "Jane"}},
+		},
+		{
+			name: "a form of address joins the one titled person the scene names, among several of that title",
+			chapters: chaptersOf(6,
+				"At Rosings Lady Catherine spoke, and her Ladyship was displeased; and Lady Catherine rose.",
+				"At dinner Lady Catherine asked again, and her Ladyship frowned at them.",
+				"Far away in the town, Lady Lucas called on her neighbours, and Lady Lucas talked.",
+			),
+			together: [][]string{{"Lady Catherine", "her Ladyship"}},
+			apart:    [][2]string{{"Lady Catherine", "Lady Lucas"}},
+		},
+		{
+			name: "chinese names the text calls one another: 叫做, 法名",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者笑道：「師父。」八戒道：「餓了。」三藏道：「莫慌。」悟空道：「我去。」悟能道：「我也去。」沙僧道：「我看行李。」\n", 5)},
+			},
+			together: [][]string{{"行者", "悟空"}, {"八戒", "悟能"}},
+			apart:    [][2]string{{"行者", "八戒"}, {"三藏", "行者"}, {"沙僧", "八戒"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, tg := range c.together {
+				e := entryOf(sugg, tg[0])
+				if e == nil {
+					t.Errorf("no entry with %q in %v", tg[0], got)
+					continue
+				}
+				for _, n := range tg[1:] {
+					if !hasName(e, n) {
+						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+					}
+				}
+			}
+			for _, ap := range c.apart {
+				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+		})
+	}
+}
+
+// TestGivenNameSex: a full name without a title takes the sex its given
+// name has in the book, from titles before the given name above all.
+func TestGivenNameSex(t *testing.T) {
+	mk := func(tls []string, sex byte, he, she, count int, words ...string) *form {
+		f := latinForm(tls, words, len(words), sex, 0, false, false)
+		f.he, f.she, f.count = he, she, count
+		return f
+	}
+	nicholas := mk(nil, 0, 0, 0, 20, "Nicholas", "Rostóv")
+	natasha := mk(nil, 0, 0, 0, 5, "Natásha", "Rostóva")
+	sonya := mk(nil, 0, 0, 0, 5, "Sónya", "Rostóva")
+	forms := []*form{
+		nicholas, natasha, sonya,
+		mk(nil, 0, 64, 21, 565, "Nicholas"),
+		mk([]string{"Prince"}, 'm', 0, 0, 11, "Nicholas"),
+		mk([]string{"Countess"}, 'f', 0, 0, 4, "Natásha"),
+		mk(nil, 0, 78, 103, 1207, "Natásha"),
+		mk(nil, 0, 10, 9, 300, "Sónya"),
+	}
+	givenNameSex(forms)
+	for _, c := range []struct {
+		f    *form
+		want byte
+	}{{nicholas, 'm'}, {natasha, 0}, {sonya, 0}} {
+		if c.f.sex != c.want {
+			t.Errorf("%s: sex %q, want %q", c.f.text, c.f.sex, c.want)
+		}
+	}
+}
