@@ -95,6 +95,55 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Lady Catherine", "Lady Lucas"}},
 		},
 		{
+			// Written together twice in the book only, far apart: not two
+			// names side by side, as "General Bonaparte" shows the second
+			// word is a family name.
+			name: "a rare full name whose second word is a family name elsewhere is one name",
+			chapters: numbered(
+				chaptersOf(2, "The treaty with Napoleon Bonaparte was signed at last, they said."),
+				chaptersOf(12,
+					"At dawn Napoleon rode out, and Napoleon looked at the hills; the army of Napoleon waited.",
+					"The officers of Bonaparte spoke of Bonaparte, and Bonaparte heard; so Bonaparte smiled.",
+				),
+				chaptersOf(2, "In the old days General Bonaparte had been poor, they said."),
+			),
+			together: [][]string{{"Napoleon", "Napoleon Bonaparte"}},
+		},
+		{
+			name: "a family name used of one man far more than his other forms absorbs his titled forms; a kinsman stays apart",
+			chapters: numbered(
+				chaptersOf(3,
+					"The old general Michael Ilariónovich Kutúzov came in, and Kutúzov sat down; then Kutúzov listened.",
+					"Later Prince Kutúzov rose, and Kutúzov walked to the window, and Kutúzov sighed.",
+					"The adjutant looked at Kutúzov, and Kutúzov nodded; Kutúzov was tired.",
+					"Outside the staff waited for Kutúzov, and Kutúzov went out, and Kutúzov rode away.",
+					"At night Kutúzov read, and Kutúzov wrote to his wife, and Kutúzov slept.",
+					"Next day Kutúzov woke early, and Kutúzov prayed, and Kutúzov dressed.",
+					"The aides found Kutúzov at table, and Kutúzov ate, and Kutúzov laughed.",
+				),
+				chaptersOf(3,
+					"In the morning General Kutúzov rode, and Kutúzov spoke, and Kutúzov smiled.",
+					"At noon Kutúzov ate, and Kutúzov rested, and then Kutúzov rode again.",
+					"The soldiers cheered Kutúzov, and Kutúzov waved, and Kutúzov wept.",
+					"At night Kutúzov read, and Kutúzov wrote to his wife, and Kutúzov slept.",
+				),
+				[]Chapter{{Text: strings.Repeat("Far off in the provinces his cousin Paul Ivánovich Kutúzov kept bees, and Paul Ivánovich Kutúzov sold honey.\n\n", 2)}},
+			),
+			together: [][]string{{"Kutúzov", "Michael Ilariónovich Kutúzov", "Prince Kutúzov", "General Kutúzov"}},
+			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
+		},
+		{
+			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
+			// 寶姐姐 to the woman.
+			name: "chinese address on a stem two names share goes by the sex of the kinship word",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶玉笑道：「好。」寶二爺道：「來。」寶釵道：「是。」寶姑娘道：「罷了。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("黛玉道：「好寶兄弟，好寶哥哥，好寶姐姐。」湘雲道：「好。」\n", 4)},
+			},
+			together: [][]string{{"寶玉", "寶兄弟", "寶哥哥"}, {"寶釵", "寶姐姐"}},
+			apart:    [][2]string{{"寶玉", "寶釵"}, {"寶玉", "寶姐姐"}, {"寶釵", "寶兄弟"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

@@ -320,11 +320,15 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 	// preposition of place.
 	alone := map[string]*[2]float64{}
 	pairs := map[string]int{}
+	surnames := map[string]bool{}
 	for ci, toks := range docs {
 		runs[ci] = findRuns(toks, ln)
 		for _, r := range runs[ci] {
 			if r.kind == runName && len(r.words) >= 2 && r.nw >= 2 {
 				pairs[r.words[0]+" "+r.words[1]]++
+			}
+			if r.kind == runName && len(r.tls) > 0 && r.tls[len(r.tls)-1].surname && len(r.words) == 1 {
+				surnames[r.words[0]] = true // "General Bonaparte"
 			}
 			if r.kind != runName || len(r.tls) > 0 || len(r.words) != 1 {
 				continue
@@ -346,7 +350,7 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 				return nil, fmt.Errorf("suggest entities: %w", err)
 			}
 		}
-		for _, r := range splitRuns(runs[ci], alone, pairs) {
+		for _, r := range splitRuns(runs[ci], alone, pairs, surnames) {
 			t := &toks[r.i]
 			i, j := r.i, r.j
 			switch r.kind {
@@ -673,8 +677,31 @@ func findRuns(toks []tok, ln *latinNames) []run {
 //
 // pairs counts, over the whole manuscript, the runs whose first two name
 // words are the key: a full name used in a few chapters only ("Nicholas
-// Rostóv") is not two names side by side.
-func splitRuns(runs []run, alone map[string]*[2]float64, pairs map[string]int) []run {
+// Rostóv") is not two names side by side. Nor is a rare full name whose
+// second word is a family name elsewhere: after a title of family names
+// ("General Bonaparte") or in a full name of its own ("Nicholas Rostóv"
+// beside "Pétya Rostóv").
+func splitRuns(runs []run, alone map[string]*[2]float64, pairs map[string]int, surnames map[string]bool) []run {
+	family := map[string]bool{}
+	isFamily := func(first, w string) bool {
+		if surnames[w] {
+			return true
+		}
+		if v, ok := family[first+" "+w]; ok {
+			return v
+		}
+		v := false
+		for k, n := range pairs {
+			if n >= 4 && strings.HasSuffix(k, " "+w) && k != first+" "+w {
+				if a := alone[strings.TrimSuffix(k, " "+w)]; a == nil || a[1] < 0.3*a[0] {
+					v = true
+					break
+				}
+			}
+		}
+		family[first+" "+w] = v
+		return v
+	}
 	out := runs[:0:0]
 	for _, r := range runs {
 		if r.kind != runName || len(r.tls) > 0 || len(r.words) < 2 || r.place || particles[r.words[1]] {
@@ -688,7 +715,7 @@ func splitRuns(runs []run, alone map[string]*[2]float64, pairs map[string]int) [
 		}
 		placeFirst := a[0] >= 3 && a[1] >= 0.3*a[0]
 		n := float64(pairs[r.words[0]+" "+r.words[1]])
-		apart := len(r.words) == 2 && n <= 3 && a[0] >= 20*n && b[0] >= 20*n
+		apart := len(r.words) == 2 && n <= 3 && a[0] >= 20*n && b[0] >= 20*n && !isFamily(r.words[0], r.words[1])
 		if !placeFirst && !apart {
 			out = append(out, r)
 			continue

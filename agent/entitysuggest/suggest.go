@@ -443,7 +443,7 @@ func resolve(ex *extraction) *resolution {
 			}
 			join(fi, target)
 			for _, c := range cands {
-				if c != target && votes[c] > 0 {
+				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) {
 					merge(target, c)
 				}
 			}
@@ -455,6 +455,18 @@ func resolve(ex *extraction) *resolution {
 			for _, c := range cands {
 				if c != best {
 					merge(best, c)
+				}
+			}
+		case len(cands) > 1 && dominantSurname(ex, r, f, cands, votes) >= 0:
+			// "Kutúzov" beside "Michael Ilariónovich Kutúzov", "Prince
+			// Kutúzov" and "General Kutúzov": the family name the book
+			// uses of one man, far more than all his other forms, and the
+			// nearby text names him, not another of his family.
+			target := dominantSurname(ex, r, f, cands, votes)
+			join(fi, target)
+			for _, c := range cands {
+				if c != target && r.entries[c].fulls == 0 && votes[c] > 0 {
+					merge(target, c)
 				}
 			}
 		case len(cands) == 1 && f.malePref && r.entries[best].sex() == 'm':
@@ -504,6 +516,54 @@ func entriesAgree(a, b *entry) bool {
 	return true
 }
 
+// dominantSurname returns the entry a bare family name names when it is
+// used five times as often as all its candidate entries together and,
+// of the votes of the nearby text for the candidates with a full name,
+// one has two thirds and three at least; else -1. The candidates of a
+// title and the family name only ("Prince Kutúzov") are that man's
+// when the text votes for them too.
+func dominantSurname(ex *extraction, r *resolution, f *form, cands []int32, votes map[int32]int) int32 {
+	if !f.malePref {
+		return -1
+	}
+	var word string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			word = w
+		}
+	}
+	sum, cast := 0, 0
+	top := int32(-1)
+	for _, c := range cands {
+		e := r.entries[c]
+		sum += e.count
+		if e.fulls == 0 {
+			continue
+		}
+		// The word must be the family name of every full name among
+		// them: "Nicholas" is the given name of two men.
+		if !e.feats["last:"+word] {
+			return -1
+		}
+		for _, g := range e.forms {
+			if g := ex.forms[g]; g.full && slices.Contains(g.provides, "first:"+word) {
+				return -1
+			}
+		}
+		cast += votes[c]
+		if top < 0 || votes[c] > votes[top] {
+			top = c
+		}
+	}
+	if top < 0 || f.count < 5*sum || votes[top] < 3 || 3*votes[top] < 2*cast {
+		return -1
+	}
+	return top
+}
+
+// rareFull reports whether an entry is a full name the book uses once.
+func rareFull(e *entry) bool { return e.fulls > 0 && e.count < 2 }
+
 // dominantGiven reports whether a bare given name (no title) is the main
 // name of the one person its candidate entries are: it is their given
 // name in all of them, it is used five times as often as all of them
@@ -518,10 +578,13 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	var rank string
 	for _, c := range cands {
 		e := r.entries[c]
-		if strength[c] < linkGiven {
+		if strength[c] < linkGiven && !rareFull(e) {
 			return false
 		}
 		sum += e.count
+		if rareFull(e) {
+			continue // used once: a passer-by, or a name used once, left apart
+		}
 		if e.fulls > 0 {
 			fulls++
 			if votes[c] == 0 {
