@@ -213,3 +213,48 @@ func TestGivenNameSex(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestMinorityScript: names in the book's lesser script are
+// suggested too: an English name in a Chinese book, a Chinese name in an
+// English book.
+func TestSuggestMinorityScript(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		want     []string
+	}{
+		{
+			name: "english name in a chinese book",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那天Tom來了，寶玉笑道：「你好。」黛玉道：「Tom坐罷。」大家都看著Tom笑。\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("次日寶玉又見了Tom，黛玉笑道：「去罷。」\n", 4)},
+			},
+			want: []string{"Tom", "寶玉", "黛玉"},
+		},
+		{
+			name: "chinese name in an english book",
+			chapters: chaptersOf(4,
+				"In the morning Elizabeth met 李明 at the station, and 李明 bowed.",
+				"Later Elizabeth asked 李明 about Shanghai; then Elizabeth laughed.",
+			),
+			want: []string{"李明", "Elizabeth"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, w := range c.want {
+				if e := entryOf(sugg, w); e == nil || e.Kind != KindCharacter {
+					t.Errorf("no character entry %q in %v", w, got)
+				}
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -183,6 +184,7 @@ type cjkChapter struct {
 // cjkCand is what the cues say of a candidate name.
 type cjkCand struct {
 	speak, title, loc int // cue counts
+	alone             int // standing alone in text of another script
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -193,7 +195,10 @@ type cjkCand struct {
 const maxCJKName = 5
 
 // extractCJK finds the name forms of Chinese text and their mentions.
-func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Folder) (*extraction, error) {
+// In a book mostly of another script (minority), a Chinese word standing
+// alone in that text is a candidate name too: the cues of Chinese prose
+// (speech verbs, titles) are not there.
+func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Folder, minority bool) (*extraction, error) {
 	chs := make([]cjkChapter, len(chapters))
 	for ci, ch := range chapters {
 		text := ch.Text
@@ -245,6 +250,16 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
+			// A name in text of another script: "Then 李明 came in."
+			if minority && (i == 0 || inLatinText(rs[i-1])) {
+				j := i
+				for j < len(rs) && textsearch.IsCJK(rs[j]) {
+					j++
+				}
+				if n := j - i; n >= 2 && n <= 4 && (j == len(rs) || inLatinText(rs[j])) && nameRunes(rs[i:j]) {
+					get(rs[i:j]).alone++
+				}
+			}
 			// A speaker: "，寶玉笑道", "那八戒便道".
 			if n := cjkSpeechList.prefix(rs[i:]); n > 0 {
 				p := i
@@ -292,7 +307,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 {
 			delete(cands, k)
 		}
 	}
@@ -433,6 +448,14 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 		}
 	}
 	return cjkMentions(chs, accepted), nil
+}
+
+// inLatinText reports whether r belongs to text of an alphabetic script
+// around a Chinese word: a space, an ASCII character, a letter not CJK.
+// Chinese punctuation does not: a short clause between two commas is no
+// name.
+func inLatinText(r rune) bool {
+	return r < 0x80 || unicode.IsSpace(r) || unicode.IsLetter(r) && !textsearch.IsCJK(r)
 }
 
 // isCJKHeading reports whether a first line is a chapter heading ("第一回

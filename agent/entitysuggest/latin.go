@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/textsearch"
 )
 
 // title is a word of address that precedes a name.
@@ -120,12 +121,14 @@ func tokenize(text string) []tok {
 			}
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) {
+		// Chinese characters are no part of a word: "那天Tom來了" holds
+		// the word "Tom".
+		if unicode.IsLetter(r) && !textsearch.IsCJK(r) {
 			j := i + n
 			poss := false
 			for j < len(text) {
 				r2, n2 := utf8.DecodeRuneInString(text[j:])
-				if unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.Is(unicode.Mn, r2) {
+				if (unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.Is(unicode.Mn, r2)) && !textsearch.IsCJK(r2) {
 					j += n2
 					continue
 				}

@@ -86,15 +86,18 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 	slices.SortStableFunc(chapters, func(a, b Chapter) int { return a.Number - b.Number })
 	latin, cjk := scriptShares(chapters)
 	var parts []*extraction
-	if latin > 0.2 || cjk == 0 {
+	// Each script's names are looked for wherever the script is used at
+	// all: an English name in a Chinese book, a Chinese one in an
+	// English book.
+	if latin > 0 || cjk == 0 {
 		ex, err := extractLatin(ctx, chapters)
 		if err != nil {
 			return nil, err
 		}
 		parts = append(parts, ex)
 	}
-	if cjk > 0.2 {
-		ex, err := extractCJK(ctx, chapters, opt.Folder)
+	if cjk > 0 {
+		ex, err := extractCJK(ctx, chapters, opt.Folder, cjk < 0.5)
 		if err != nil {
 			return nil, err
 		}
