@@ -97,7 +97,9 @@ type tok struct {
 // punctuation between words. A first line that reads as a heading is left
 // out, and so are Markdown headings.
 func tokenize(text string) []tok {
-	toks := make([]tok, 0, len(text)/5)
+	// About a word a space: little room for a chapter of Chinese, whose
+	// Latin words are few.
+	toks := make([]tok, 0, strings.Count(text, " ")+strings.Count(text, "\n")+1)
 	var para int32
 	init, gap := true, true
 	newlines := 0
