@@ -103,6 +103,13 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 	// characters that stand before the stem in those names (鸳 of 鸳鸯
 	// before 鸯); taken[n] the entry that has n as a name already.
 	stems := map[string][]int{}
+	// family marks a stem that is the family name of the entry's full
+	// name (孫 of 孫悟空): 孫兒 is a grandson, not Sun Wukong.
+	type familyKey struct {
+		stem  string
+		entry int
+	}
+	family := map[familyKey]bool{}
 	before := map[string][]string{}
 	taken := map[string]bool{}
 	for i, s := range out {
@@ -112,9 +119,13 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 			if s.Kind != KindCharacter {
 				continue
 			}
+			rs := []rune(f)
 			for _, st := range nameStems(f) {
 				if !containsInt(stems[st], i) {
 					stems[st] = append(stems[st], i)
+				}
+				if len(rs) == 3 && st == string(rs[0]) && cjkSurnameSet.has(rs[0]) {
+					family[familyKey{st, i}] = true
 				}
 				if j := strings.Index(f, st); j > 0 {
 					before[st] = append(before[st], f[:j])
@@ -194,7 +205,7 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 				continue
 			}
 			o := addressee(owners, suf, out, sex)
-			if o < 0 {
+			if o < 0 || suf == "儿" && family[familyKey{st, o}] {
 				continue
 			}
 			s := &out[o]

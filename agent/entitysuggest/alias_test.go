@@ -144,6 +144,16 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"寶玉", "寶釵"}, {"寶玉", "寶姐姐"}, {"寶釵", "寶兄弟"}},
 		},
 		{
+			// 兒 after a family name is a child of the family, no form
+			// of address.
+			name: "chinese family name and 兒 is no name of the person",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空笑道：「好。」悟空道：「去。」老婆婆道：「我的孫兒。」孫悟空道：「走。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空"}},
+			apart:    [][2]string{{"孫悟空", "孫兒"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
