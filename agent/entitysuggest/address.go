@@ -1,6 +1,7 @@
 package entitysuggest
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,8 +15,77 @@ import (
 // brother's wife) are left out: they would merge two people.
 var addressSuffixes = []string{
 	"姑娘", "大姑娘", "二姑娘", "三姑娘", "姐姐", "大姐姐", "二姐姐", "妹妹", "大妹妹", "哥哥", "二哥哥", "大哥哥",
-	"兄弟", "丫头", "哥儿", "姐儿", "儿", "二爷", "大爷", "三爷", "二哥", "大哥", "二叔",
+	"兄弟", "丫头", "哥儿", "姐儿", "儿", "二爷", "大爷", "三爷", "二哥", "大哥", "二叔", "叔",
 	"姨娘", "姨妈", "太太", "老爷", "夫人", "大人", "师父", "师兄", "兄",
+}
+
+// addressSex is the sex of whom an address suffix speaks to: where a stem
+// stands in the names of a man and a woman (宝 of 宝玉 and 宝钗), 宝兄弟
+// can only be the man.
+var addressSex = func() map[string]byte {
+	m := map[string]byte{}
+	for _, w := range strings.Fields("姑娘 大姑娘 二姑娘 三姑娘 姐姐 大姐姐 二姐姐 妹妹 大妹妹 丫头 姐儿 姨娘 姨妈 太太 夫人") {
+		m[w] = 'f'
+	}
+	for _, w := range strings.Fields("哥哥 二哥哥 大哥哥 兄弟 哥儿 二爷 大爷 三爷 二哥 大哥 二叔 叔 老爷 师兄 兄") {
+		m[w] = 'm'
+	}
+	return m
+}()
+
+// suggestionSex is the sex the titles in an entry's names tell ('m',
+// 'f'), 0 when they tell none or both.
+func suggestionSex(s *Suggestion, folder *textsearch.Folder) byte {
+	var m, f bool
+	for _, n := range s.Names() {
+		rs := []rune(folder.Fold(n))
+		if k := cjkTitleList.suffix(rs); k > 0 && k < len(rs) {
+			switch cjkTitleSex[string(rs[len(rs)-k:])] {
+			case 'm':
+				m = true
+			case 'f':
+				f = true
+			}
+		}
+	}
+	switch {
+	case m && !f:
+		return 'm'
+	case f && !m:
+		return 'f'
+	}
+	return 0
+}
+
+// addressee returns the entry a stem and a suffix address: the one entry
+// the stem stands in, or, where it stands in several, the one of the
+// suffix's sex that holds four fifths of the mentions of those not known
+// to be of the other sex; else -1.
+func addressee(owners []int, suf string, out []Suggestion, sex []byte) int {
+	if len(owners) == 1 {
+		return owners[0]
+	}
+	want := addressSex[suf]
+	if want == 0 {
+		return -1
+	}
+	who, sum := -1, 0
+	for _, o := range owners {
+		switch sex[o] {
+		case want:
+			if who >= 0 {
+				return -1
+			}
+			who = o
+			sum += out[o].Mentions
+		case 0:
+			sum += out[o].Mentions
+		}
+	}
+	if who < 0 || 5*out[who].Mentions < 4*sum {
+		return -1
+	}
+	return who
 }
 
 // minAddressUses is how often a form of address must occur in the book to
@@ -33,6 +103,13 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 	// characters that stand before the stem in those names (鸳 of 鸳鸯
 	// before 鸯); taken[n] the entry that has n as a name already.
 	stems := map[string][]int{}
+	// family marks a stem that is the family name of the entry's full
+	// name (孫 of 孫悟空): 孫兒 is a grandson, not Sun Wukong.
+	type familyKey struct {
+		stem  string
+		entry int
+	}
+	family := map[familyKey]bool{}
 	before := map[string][]string{}
 	taken := map[string]bool{}
 	for i, s := range out {
@@ -42,9 +119,13 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 			if s.Kind != KindCharacter {
 				continue
 			}
+			rs := []rune(f)
 			for _, st := range nameStems(f) {
 				if !containsInt(stems[st], i) {
 					stems[st] = append(stems[st], i)
+				}
+				if len(rs) == 3 && st == string(rs[0]) && cjkSurnameSet.has(rs[0]) {
+					family[familyKey{st, i}] = true
 				}
 				if j := strings.Index(f, st); j > 0 {
 					before[st] = append(before[st], f[:j])
@@ -52,12 +133,16 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 			}
 		}
 	}
-	byFirst := map[rune][]string{}
-	for st, owners := range stems {
-		if len(owners) == 1 {
-			r, _ := utf8.DecodeRuneInString(st)
-			byFirst[r] = append(byFirst[r], st)
+	sex := make([]byte, len(out))
+	for i := range out {
+		if out[i].Kind == KindCharacter {
+			sex[i] = suggestionSex(&out[i], folder)
 		}
+	}
+	byFirst := map[rune][]string{}
+	for st := range stems {
+		r, _ := utf8.DecodeRuneInString(st)
+		byFirst[r] = append(byFirst[r], st)
 	}
 	if len(byFirst) == 0 {
 		return
@@ -105,21 +190,29 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 			}
 		}
 	}
-	for st, owners := range stems {
-		if len(owners) != 1 {
-			continue
-		}
-		s := &out[owners[0]]
-		// One character addresses someone only where the book uses it in
-		// their names a third of the times at least (琏, 黛); 之 of 林之孝
-		// is everywhere.
-		if n, ok := single[st]; ok && n > 3*s.Mentions {
-			continue
-		}
+	// Stems in a fixed order: two stems may build the same form.
+	sts := make([]string, 0, len(stems))
+	for st := range stems {
+		sts = append(sts, st)
+	}
+	slices.Sort(sts)
+	for _, st := range sts {
+		owners := stems[st]
 		for _, suf := range addressSuffixes {
 			form := st + suf
 			f := forms[form]
 			if taken[form] || f == nil || f.n < minAddressUses {
+				continue
+			}
+			o := addressee(owners, suf, out, sex)
+			if o < 0 || suf == "儿" && family[familyKey{st, o}] {
+				continue
+			}
+			s := &out[o]
+			// One character addresses someone only where the book uses
+			// it in their names a third of the times at least (琏, 黛);
+			// 之 of 林之孝 is everywhere.
+			if n, ok := single[st]; ok && n > 3*s.Mentions {
 				continue
 			}
 			s.Aliases = append(s.Aliases, f.written)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -183,6 +184,7 @@ type cjkChapter struct {
 // cjkCand is what the cues say of a candidate name.
 type cjkCand struct {
 	speak, title, loc int // cue counts
+	alone             int // standing alone in text of another script
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -193,7 +195,10 @@ type cjkCand struct {
 const maxCJKName = 5
 
 // extractCJK finds the name forms of Chinese text and their mentions.
-func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Folder) (*extraction, error) {
+// In a book mostly of another script (minority), a Chinese word standing
+// alone in that text is a candidate name too: the cues of Chinese prose
+// (speech verbs, titles) are not there.
+func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Folder, minority bool) (*extraction, error) {
 	chs := make([]cjkChapter, len(chapters))
 	for ci, ch := range chapters {
 		text := ch.Text
@@ -245,6 +250,16 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
+			// A name in text of another script: "Then 李明 came in."
+			if minority && (i == 0 || inLatinText(rs[i-1])) {
+				j := i
+				for j < len(rs) && textsearch.IsCJK(rs[j]) {
+					j++
+				}
+				if n := j - i; n >= 2 && n <= 4 && (j == len(rs) || inLatinText(rs[j])) && nameRunes(rs[i:j]) {
+					get(rs[i:j]).alone++
+				}
+			}
 			// A speaker: "，寶玉笑道", "那八戒便道".
 			if n := cjkSpeechList.prefix(rs[i:]); n > 0 {
 				p := i
@@ -292,7 +307,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 {
 			delete(cands, k)
 		}
 	}
@@ -433,6 +448,14 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 		}
 	}
 	return cjkMentions(chs, accepted), nil
+}
+
+// inLatinText reports whether r belongs to text of an alphabetic script
+// around a Chinese word: a space, an ASCII character, a letter not CJK.
+// Chinese punctuation does not: a short clause between two commas is no
+// name.
+func inLatinText(r rune) bool {
+	return r < 0x80 || unicode.IsSpace(r) || unicode.IsLetter(r) && !textsearch.IsCJK(r)
 }
 
 // isCJKHeading reports whether a first line is a chapter heading ("第一回
@@ -600,7 +623,61 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		}
 		f.text = best
 	}
+	ex.links = cjkNamingLinks(chs, ex)
 	return ex
+}
+
+// cjkNaming are the words by which a text says one name is another name
+// of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"
+// is not one (a family name is no name of its own). Folded forms. The
+// strong ones name for sure; the weak ones ("就是", "即") also say what
+// someone is, so they must link the same two names twice.
+var (
+	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
+	cjkNamingWeak   = runeListOf([]string{"就是", "即是", "即", "便是", "乃是"})
+)
+
+// cjkNamingLinks finds two names next to each other with a naming word
+// between them, in the stream of mentions.
+func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	strong := map[pair]bool{}
+	weak := map[pair]int{}
+	for k := 0; k+1 < len(ex.stream); k++ {
+		a, b := ex.stream[k], ex.stream[k+1]
+		if a.chap != b.chap || a.form == b.form {
+			continue
+		}
+		rs := chs[a.chap].folded
+		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
+		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
+		if len(gap) == 0 || len(gap) > 4 {
+			continue
+		}
+		p := pair{min(a.form, b.form), max(a.form, b.form)}
+		switch {
+		case cjkNamingStrong.prefix(gap) == len(gap):
+			strong[p] = true
+		case cjkNamingWeak.prefix(gap) == len(gap):
+			weak[p]++
+		}
+	}
+	var out [][2]int32
+	for p := range strong {
+		out = append(out, p)
+	}
+	for p, n := range weak {
+		if n >= 2 && !strong[p] {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
 }
 
 // cjkForm builds the form of a name (folded runes) and what the cues said

@@ -35,9 +35,9 @@ func loadEntities(t testing.TB, dir string) []*knowledge.Entity {
 // are its important characters) and holds the figures reached: at least
 // 12 of 15 in the top 40 (10 for Journey to the West, whose minor
 // immortals rank below its demons and role nouns), no entry merging two
-// people, and an alias share no lower than measured when this was
-// written (the 60% is reached on no book but Pride and
-// Prejudice, nearly; see the report).
+// people, and an alias share a little under the one measured when this
+// was last changed (the 60% is reached on Pride and Prejudice
+// only; see the report).
 func TestEvalBooks(t *testing.T) {
 	repo := func(rel string) string {
 		wd, err := os.Getwd()
@@ -51,11 +51,12 @@ func TestEvalBooks(t *testing.T) {
 		found          int
 		aliasShare     float64
 	}{
-		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.55},
-		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.33},
-		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.40},
-		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.30},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.15},
+		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.68},
+		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.40},
+		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.58},
+		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.43},
+		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.46},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.20},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {

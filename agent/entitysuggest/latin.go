@@ -3,11 +3,13 @@ package entitysuggest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/textsearch"
 )
 
 // title is a word of address that precedes a name.
@@ -95,7 +97,9 @@ type tok struct {
 // punctuation between words. A first line that reads as a heading is left
 // out, and so are Markdown headings.
 func tokenize(text string) []tok {
-	toks := make([]tok, 0, len(text)/5)
+	// About a word a space: little room for a chapter of Chinese, whose
+	// Latin words are few.
+	toks := make([]tok, 0, strings.Count(text, " ")+strings.Count(text, "\n")+1)
 	var para int32
 	init, gap := true, true
 	newlines := 0
@@ -119,12 +123,14 @@ func tokenize(text string) []tok {
 			}
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) {
+		// Chinese characters are no part of a word: "那天Tom來了" holds
+		// the word "Tom".
+		if unicode.IsLetter(r) && !textsearch.IsCJK(r) {
 			j := i + n
 			poss := false
 			for j < len(text) {
 				r2, n2 := utf8.DecodeRuneInString(text[j:])
-				if unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.Is(unicode.Mn, r2) {
+				if (unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.Is(unicode.Mn, r2)) && !textsearch.IsCJK(r2) {
 					j += n2
 					continue
 				}
@@ -318,9 +324,17 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 	// Single words standing alone: how often, and how often after a
 	// preposition of place.
 	alone := map[string]*[2]float64{}
+	pairs := map[string]int{}
+	surnames := map[string]bool{}
 	for ci, toks := range docs {
 		runs[ci] = findRuns(toks, ln)
 		for _, r := range runs[ci] {
+			if r.kind == runName && len(r.words) >= 2 && r.nw >= 2 {
+				pairs[r.words[0]+" "+r.words[1]]++
+			}
+			if r.kind == runName && len(r.tls) > 0 && r.tls[len(r.tls)-1].surname && len(r.words) == 1 {
+				surnames[r.words[0]] = true // "General Bonaparte"
+			}
 			if r.kind != runName || len(r.tls) > 0 || len(r.words) != 1 {
 				continue
 			}
@@ -341,14 +355,14 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 				return nil, fmt.Errorf("suggest entities: %w", err)
 			}
 		}
-		for _, r := range splitRuns(runs[ci], alone) {
+		for _, r := range splitRuns(runs[ci], alone, pairs, surnames) {
 			t := &toks[r.i]
 			i, j := r.i, r.j
 			switch r.kind {
 			case runTitle, runAddress:
 				text := r.words[0]
 				fi := addMention(ci, int32(i), t.para, "the|"+text, func() *form {
-					return &form{text: text, sex: r.sex, married: r.married, needs: r.needs, votesOnly: true}
+					return &form{text: text, sex: r.sex, married: r.married, needs: r.needs, votesOnly: true, address: r.kind == runAddress}
 				}, text)
 				if r.kind == runTitle {
 					countPronoun(ex.forms[fi], toks, j)
@@ -420,7 +434,122 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 			f.drop = true
 		}
 	}
+	givenNameSex(ex.forms)
+	ex.links = shortGivenLinks(ex.forms)
 	return ex, nil
+}
+
+// shortGivenLinks links a full name to the same family name after a
+// longer given name its given name begins ("Eliza Bennet", "Elizabeth
+// Bennet"; "Chris Lane", "Christopher Lane"): a short form of that given
+// name. Only where one longer given name under that family name fits, so
+// that two sisters ("Ann" and "Anne", "Annabel") stay apart.
+func shortGivenLinks(forms []*form) [][2]int32 {
+	type full struct {
+		given string
+		fi    int32
+	}
+	bySur := map[string][]full{}
+	for fi, f := range forms {
+		if f.drop || !f.full || f.count < 2 {
+			continue
+		}
+		var given, last string
+		for _, p := range f.provides {
+			if w, ok := strings.CutPrefix(p, "first:"); ok {
+				given = w
+			}
+			if w, ok := strings.CutPrefix(p, "last:"); ok {
+				last = w
+			}
+		}
+		if given == "" || last == "" || given == last {
+			continue
+		}
+		bySur[last] = append(bySur[last], full{given, int32(fi)})
+	}
+	var out [][2]int32
+	for _, fs := range bySur {
+		for _, a := range fs {
+			if utf8.RuneCountInString(a.given) < 4 {
+				continue
+			}
+			var match []int32
+			var givens []string
+			for _, b := range fs {
+				if len(b.given) >= len(a.given)+2 && strings.HasPrefix(b.given, a.given) && !slices.Contains(givens, b.given) {
+					match = append(match, b.fi)
+					givens = append(givens, b.given)
+				}
+			}
+			if len(givens) == 1 {
+				out = append(out, [2]int32{a.fi, match[0]})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+// givenNameSex gives a full name without a title ("Nicholas Rostóv") the
+// sex its given name has across the book: the pronouns after the given
+// name alone and the titles before it ("Prince Nicholas", "Countess
+// Natásha"). A full name is rarer than its given name, and without a sex
+// it could not be told from a sister's where a bare family name is
+// resolved.
+func givenNameSex(forms []*form) {
+	type ev struct{ m, f int }
+	by := map[string]*ev{}
+	first := func(f *form) string {
+		for _, p := range f.provides {
+			if w, ok := strings.CutPrefix(p, "first:"); ok {
+				return w
+			}
+		}
+		return ""
+	}
+	for _, f := range forms {
+		if f.drop || f.full {
+			continue
+		}
+		w := first(f)
+		if w == "" {
+			continue
+		}
+		e := by[w]
+		if e == nil {
+			e = &ev{}
+			by[w] = e
+		}
+		e.m += f.he
+		e.f += f.she
+		// A title tells the sex for sure, a pronoun after the name only
+		// mostly (it may be someone else's in the sentence).
+		switch f.sex {
+		case 'm':
+			e.m += 3 * f.count
+		case 'f':
+			e.f += 3 * f.count
+		}
+	}
+	for _, f := range forms {
+		if !f.full || f.sex != 0 {
+			continue
+		}
+		e := by[first(f)]
+		switch {
+		case e == nil:
+		case e.m >= 5 && e.m > 3*e.f:
+			f.sex = 'm'
+		case e.f >= 5 && e.f > 3*e.m:
+			f.sex = 'f'
+		}
+	}
 }
 
 // The kinds of run.
@@ -550,12 +679,33 @@ func findRuns(toks []tok, ln *latinNames) []run {
 // between them ("In Moscow Pierre had…", "from London Lydia came"): a
 // first word that stands alone mostly as a place, or two words that each
 // stand alone far more often than together.
-func splitRuns(runs []run, alone map[string]*[2]float64) []run {
-	pairs := map[string]int{}
-	for _, r := range runs {
-		if r.kind == runName && len(r.tls) == 0 && len(r.words) == 2 && r.nw == 2 {
-			pairs[r.words[0]+" "+r.words[1]]++
+//
+// pairs counts, over the whole manuscript, the runs whose first two name
+// words are the key: a full name used in a few chapters only ("Nicholas
+// Rostóv") is not two names side by side. Nor is a rare full name whose
+// second word is a family name elsewhere: after a title of family names
+// ("General Bonaparte") or in a full name of its own ("Nicholas Rostóv"
+// beside "Pétya Rostóv").
+func splitRuns(runs []run, alone map[string]*[2]float64, pairs map[string]int, surnames map[string]bool) []run {
+	family := map[string]bool{}
+	isFamily := func(first, w string) bool {
+		if surnames[w] {
+			return true
 		}
+		if v, ok := family[first+" "+w]; ok {
+			return v
+		}
+		v := false
+		for k, n := range pairs {
+			if n >= 4 && strings.HasSuffix(k, " "+w) && k != first+" "+w {
+				if a := alone[strings.TrimSuffix(k, " "+w)]; a == nil || a[1] < 0.3*a[0] {
+					v = true
+					break
+				}
+			}
+		}
+		family[first+" "+w] = v
+		return v
 	}
 	out := runs[:0:0]
 	for _, r := range runs {
@@ -570,7 +720,7 @@ func splitRuns(runs []run, alone map[string]*[2]float64) []run {
 		}
 		placeFirst := a[0] >= 3 && a[1] >= 0.3*a[0]
 		n := float64(pairs[r.words[0]+" "+r.words[1]])
-		apart := len(r.words) == 2 && n <= 3 && a[0] >= 20*n && b[0] >= 20*n
+		apart := len(r.words) == 2 && n <= 3 && a[0] >= 20*n && b[0] >= 20*n && !isFamily(r.words[0], r.words[1])
 		if !placeFirst && !apart {
 			out = append(out, r)
 			continue

@@ -86,15 +86,18 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 	slices.SortStableFunc(chapters, func(a, b Chapter) int { return a.Number - b.Number })
 	latin, cjk := scriptShares(chapters)
 	var parts []*extraction
-	if latin > 0.2 || cjk == 0 {
+	// Each script's names are looked for wherever the script is used at
+	// all: an English name in a Chinese book, a Chinese one in an
+	// English book.
+	if latin > 0 || cjk == 0 {
 		ex, err := extractLatin(ctx, chapters)
 		if err != nil {
 			return nil, err
 		}
 		parts = append(parts, ex)
 	}
-	if cjk > 0.2 {
-		ex, err := extractCJK(ctx, chapters, opt.Folder)
+	if cjk > 0 {
+		ex, err := extractCJK(ctx, chapters, opt.Folder, cjk < 0.5)
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +192,9 @@ type form struct {
 	// votesOnly marks a form that may join an entry only on the evidence
 	// of the nearby text, however often it occurs ("the countess").
 	votesOnly bool
+	// address marks a form of address standing for a titled person
+	// ("her Ladyship"), said to or of someone in the scene.
+	address bool
 	// he and she count subject pronouns right after the form.
 	he, she int
 	// loc and person weigh the evidence of a place and of a person.
@@ -220,6 +226,10 @@ type extraction struct {
 	// fuller reports whether a is a fuller form than b for the entry's
 	// name.
 	fuller func(a, b *form) bool
+	// links are pairs of forms the text itself says name one person
+	// ("Eliza Bennet" and "Elizabeth Bennet"; "悟空" called "行者"):
+	// their entries are merged once the forms are resolved.
+	links [][2]int32
 }
 
 // entry is a set of forms judged to name one entity.
@@ -414,11 +424,31 @@ func resolve(ex *extraction) *resolution {
 		case f.votesOnly:
 			// A rank standing for a person ("the countess") joins the
 			// one person of that rank the nearby text names, if the text
-			// has one; else it is an entry of its own.
-			if len(cands) == 1 && float64(nb) >= 0.5*float64(f.count) && nb >= 2 {
+			// has one; else it is an entry of its own. A form of address
+			// ("her Ladyship") speaks to someone present, so the nearby
+			// text tells among several of that rank.
+			if len(cands) == 1 && float64(nb) >= 0.5*float64(f.count) && nb >= 2 ||
+				len(cands) > 1 && f.address && float64(nb) >= 0.8*float64(cast) && float64(nb) >= 0.5*float64(f.count) && nb >= 3 {
 				join(fi, best)
 			} else {
 				newEntry()
+			}
+		case len(cands) > 1 && dominantGiven(ex, r, f, cands, strength, votes):
+			// "Pierre" beside "Monsieur Pierre", "Uncle Pierre" and
+			// "Pierre Bezúkhov": the given name the book uses of one
+			// person, far more than the titled forms, which the nearby
+			// text ties to it.
+			target := best
+			for _, c := range cands {
+				if r.entries[c].fulls > 0 {
+					target = c
+				}
+			}
+			join(fi, target)
+			for _, c := range cands {
+				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) {
+					merge(target, c)
+				}
 			}
 		case len(cands) > 1 && f.malePref && men && fulls <= 1:
 			// "Kutúzov" beside "General Kutúzov" and "Prince Kutúzov":
@@ -428,6 +458,18 @@ func resolve(ex *extraction) *resolution {
 			for _, c := range cands {
 				if c != best {
 					merge(best, c)
+				}
+			}
+		case len(cands) > 1 && dominantSurname(ex, r, f, cands, votes) >= 0:
+			// "Kutúzov" beside "Michael Ilariónovich Kutúzov", "Prince
+			// Kutúzov" and "General Kutúzov": the family name the book
+			// uses of one man, far more than all his other forms, and the
+			// nearby text names him, not another of his family.
+			target := dominantSurname(ex, r, f, cands, votes)
+			join(fi, target)
+			for _, c := range cands {
+				if c != target && r.entries[c].fulls == 0 && votes[c] > 0 {
+					merge(target, c)
 				}
 			}
 		case len(cands) == 1 && f.malePref && r.entries[best].sex() == 'm':
@@ -452,7 +494,124 @@ func resolve(ex *extraction) *resolution {
 			newEntry()
 		}
 	}
+	for _, l := range ex.links {
+		a, b := r.of[l[0]], r.of[l[1]]
+		if a < 0 || b < 0 || a == b || !entriesAgree(r.entries[a], r.entries[b]) {
+			continue
+		}
+		if r.entries[a].count < r.entries[b].count {
+			a, b = b, a
+		}
+		merge(a, b)
+	}
 	return r
+}
+
+// entriesAgree reports whether two entries may be one person: no clash of
+// sex or of married and unmarried titles.
+func entriesAgree(a, b *entry) bool {
+	if sa, sb := a.sex(), b.sex(); sa != 0 && sb != 0 && sa != sb {
+		return false
+	}
+	if ma, mb := a.married(), b.married(); ma != 0 && mb != 0 && ma != mb {
+		return false
+	}
+	return true
+}
+
+// dominantSurname returns the entry a bare family name names when it is
+// used five times as often as all its candidate entries together and,
+// of the votes of the nearby text for the candidates with a full name,
+// one has two thirds and three at least; else -1. The candidates of a
+// title and the family name only ("Prince Kutúzov") are that man's
+// when the text votes for them too.
+func dominantSurname(ex *extraction, r *resolution, f *form, cands []int32, votes map[int32]int) int32 {
+	if !f.malePref {
+		return -1
+	}
+	var word string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			word = w
+		}
+	}
+	sum, cast := 0, 0
+	top := int32(-1)
+	for _, c := range cands {
+		e := r.entries[c]
+		sum += e.count
+		if e.fulls == 0 {
+			continue
+		}
+		// The word must be the family name of every full name among
+		// them: "Nicholas" is the given name of two men.
+		if !e.feats["last:"+word] {
+			return -1
+		}
+		for _, g := range e.forms {
+			if g := ex.forms[g]; g.full && slices.Contains(g.provides, "first:"+word) {
+				return -1
+			}
+		}
+		cast += votes[c]
+		if top < 0 || votes[c] > votes[top] {
+			top = c
+		}
+	}
+	if top < 0 || f.count < 5*sum || votes[top] < 3 || 3*votes[top] < 2*cast {
+		return -1
+	}
+	return top
+}
+
+// rareFull reports whether an entry is a full name the book uses once.
+func rareFull(e *entry) bool { return e.fulls > 0 && e.count < 2 }
+
+// dominantGiven reports whether a bare given name (no title) is the main
+// name of the one person its candidate entries are: it is their given
+// name in all of them, it is used five times as often as all of them
+// together, they hold one full name at most and no two ranks ("Prince
+// Nicholas" and "Count Nicholas" are two men), none is a saint's, and
+// the nearby text votes for them.
+func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int, votes map[int32]int) bool {
+	if len(f.titles) > 0 || f.votesOnly || f.full {
+		return false
+	}
+	sum, fulls, nv := 0, 0, 0
+	var rank string
+	for _, c := range cands {
+		e := r.entries[c]
+		if strength[c] < linkGiven && !rareFull(e) {
+			return false
+		}
+		sum += e.count
+		if rareFull(e) {
+			continue // used once: a passer-by, or a name used once, left apart
+		}
+		if e.fulls > 0 {
+			fulls++
+			if votes[c] == 0 {
+				return false
+			}
+		}
+		nv += votes[c]
+		for ft := range e.feats {
+			t, ok := strings.CutPrefix(ft, "title:")
+			if !ok {
+				continue
+			}
+			if t == "St." || t == "Saint" {
+				return false
+			}
+			if ti, ok := titles[strings.TrimSuffix(t, ".")]; ok && ti.rank {
+				if rank != "" && rank != t {
+					return false
+				}
+				rank = t
+			}
+		}
+	}
+	return fulls <= 1 && f.count >= 5*sum && nv >= 2
 }
 
 // How strongly a feature ties a form to an entry.
@@ -487,8 +646,37 @@ func compatible(f *form, e *entry) bool {
 			return false
 		}
 	}
+	// A title of nobility is kept for life: "Prince Nicholas" is not
+	// "Count Nicholas".
+	for _, t := range f.titles {
+		if !nobility[t] {
+			continue
+		}
+		other := false
+		for ft := range e.feats {
+			if et, ok := strings.CutPrefix(ft, "title:"); ok && nobility[et] {
+				if et == t {
+					return true
+				}
+				other = true
+			}
+		}
+		if other {
+			return false
+		}
+	}
 	return true
 }
+
+// nobility are the titles of rank that a person keeps for life, as
+// shown in forms.
+var nobility = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("Prince Princess Count Countess Duke Duchess Baron Baroness Marquis Marchioness Earl Archduke Archduchess") {
+		m[w] = true
+	}
+	return m
+}()
 
 // vote asks, for each occurrence of a form, which candidate entry the
 // nearest mention around it (within the window, the same chapter; the

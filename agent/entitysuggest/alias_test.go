@@ -1,0 +1,270 @@
+package entitysuggest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// chaptersOf makes n chapters, each holding the paragraphs once: a name
+// used once a chapter over many chapters.
+func chaptersOf(n int, paras ...string) []Chapter {
+	var chs []Chapter
+	for i := 1; i <= n; i++ {
+		chs = append(chs, Chapter{Number: i, Text: fmt.Sprintf("Chapter %d\n\n%s\n", i, strings.Join(paras, "\n\n"))})
+	}
+	return chs
+}
+
+// numbered joins the chapters and numbers them from 1.
+func numbered(parts ...[]Chapter) []Chapter {
+	var out []Chapter
+	for _, p := range parts {
+		for _, c := range p {
+			c.Number = len(out) + 1
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestSuggestMergesAliases holds the constructions that merge the forms
+// of one person, each beside a form that must stay apart.
+func TestSuggestMergesAliases(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		together [][]string
+		apart    [][2]string
+	}{
+		{
+			// Each chapter writes the full name once: counted chapter by
+			// chapter it looked like two names side by side.
+			name: "a full name used once a chapter is one name, and joins its given name",
+			chapters: chaptersOf(12,
+				"The squadron in which Nicholas Rostóv served was quartered near the river.",
+				"In the morning Rostóv rode out, and Rostóv saw the hills; then Nicholas laughed, and Nicholas sang.",
+				"At dinner Rostóv spoke of the horses, and Nicholas listened to the music.",
+			),
+			together: [][]string{{"Nicholas Rostóv", "Nicholas"}},
+		},
+		{
+			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
+			chapters: numbered(chaptersOf(3,
+				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",
+				"The child ran up to Pierre and cried, Uncle Pierre, look! and Pierre laughed.",
+				"Later the child came back: Uncle Pierre, come! and Pierre went.",
+				"After that Pierre walked home, and Pierre read late; and Pierre slept.",
+				"In the morning Pierre woke, and Pierre dressed; then Pierre went out.",
+			), chaptersOf(3,
+				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",
+				"The Frenchman bowed to Pierre: Monsieur Pierre, he said, and Pierre nodded.",
+				"After that Pierre walked home, and Pierre read late; and Pierre slept.",
+				"In the morning Pierre woke, and Pierre dressed; then Pierre went out.",
+			),
+				// Three men called Nicholas, each in scenes of his own.
+				[]Chapter{
+					{Text: strings.Repeat("On the feast of St. Nicholas the bells rang, and the people prayed to Nicholas in the church.\n\n", 4)},
+					{Text: strings.Repeat("At Bald Hills Prince Nicholas spoke, and the servants feared Nicholas in the house.\n\n", 4)},
+					{Text: strings.Repeat("In the regiment Count Nicholas rode, and the hussars followed Nicholas to the river.\n\n", 4)},
+				}),
+			together: [][]string{{"Pierre", "Uncle Pierre", "Monsieur Pierre"}},
+			apart:    [][2]string{{"Nicholas", "St. Nicholas"}, {"Prince Nicholas", "Count Nicholas"}, {"Nicholas", "Prince Nicholas"}, {"Pierre", "Nicholas"}},
+		},
+		{
+			name: "a short given name under the same family name is the same person; two longer ones leave it alone",
+			chapters: chaptersOf(4,
+				"At the ball Elizabeth Bennet danced, and Elizabeth laughed with Jane.",
+				"Later Miss Bingley said, Eliza Bennet is proud; and Eliza Bennet heard her.",
+				"Then Elizabeth walked on, and Elizabeth read; but Jane sang to Elizabeth.",
+				"At church Annabel Grey sang, and Annamaria Grey played, while Anna Grey listened.",
+				"At home Annabel Grey read, and Annamaria Grey sewed, and Anna Grey slept.",
+			),
+			together: [][]string{{"Elizabeth Bennet", "Eliza Bennet"}},
+			apart:    [][2]string{{"Anna Grey", "Annabel Grey"}, {"Anna Grey", "Annamaria Grey"}, {"Elizabeth Bennet", "Jane"}},
+		},
+		{
+			name: "a form of address joins the one titled person the scene names, among several of that title",
+			chapters: chaptersOf(6,
+				"At Rosings Lady Catherine spoke, and her Ladyship was displeased; and Lady Catherine rose.",
+				"At dinner Lady Catherine asked again, and her Ladyship frowned at them.",
+				"Far away in the town, Lady Lucas called on her neighbours, and Lady Lucas talked.",
+			),
+			together: [][]string{{"Lady Catherine", "her Ladyship"}},
+			apart:    [][2]string{{"Lady Catherine", "Lady Lucas"}},
+		},
+		{
+			// Written together twice in the book only, far apart: not two
+			// names side by side, as "General Bonaparte" shows the second
+			// word is a family name.
+			name: "a rare full name whose second word is a family name elsewhere is one name",
+			chapters: numbered(
+				chaptersOf(2, "The treaty with Napoleon Bonaparte was signed at last, they said."),
+				chaptersOf(12,
+					"At dawn Napoleon rode out, and Napoleon looked at the hills; the army of Napoleon waited.",
+					"The officers of Bonaparte spoke of Bonaparte, and Bonaparte heard; so Bonaparte smiled.",
+				),
+				chaptersOf(2, "In the old days General Bonaparte had been poor, they said."),
+			),
+			together: [][]string{{"Napoleon", "Napoleon Bonaparte"}},
+		},
+		{
+			name: "a family name used of one man far more than his other forms absorbs his titled forms; a kinsman stays apart",
+			chapters: numbered(
+				chaptersOf(3,
+					"The old general Michael Ilariónovich Kutúzov came in, and Kutúzov sat down; then Kutúzov listened.",
+					"Later Prince Kutúzov rose, and Kutúzov walked to the window, and Kutúzov sighed.",
+					"The adjutant looked at Kutúzov, and Kutúzov nodded; Kutúzov was tired.",
+					"Outside the staff waited for Kutúzov, and Kutúzov went out, and Kutúzov rode away.",
+					"At night Kutúzov read, and Kutúzov wrote to his wife, and Kutúzov slept.",
+					"Next day Kutúzov woke early, and Kutúzov prayed, and Kutúzov dressed.",
+					"The aides found Kutúzov at table, and Kutúzov ate, and Kutúzov laughed.",
+				),
+				chaptersOf(3,
+					"In the morning General Kutúzov rode, and Kutúzov spoke, and Kutúzov smiled.",
+					"At noon Kutúzov ate, and Kutúzov rested, and then Kutúzov rode again.",
+					"The soldiers cheered Kutúzov, and Kutúzov waved, and Kutúzov wept.",
+					"At night Kutúzov read, and Kutúzov wrote to his wife, and Kutúzov slept.",
+				),
+				[]Chapter{{Text: strings.Repeat("Far off in the provinces his cousin Paul Ivánovich Kutúzov kept bees, and Paul Ivánovich Kutúzov sold honey.\n\n", 2)}},
+			),
+			together: [][]string{{"Kutúzov", "Michael Ilariónovich Kutúzov", "Prince Kutúzov", "General Kutúzov"}},
+			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
+		},
+		{
+			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
+			// 寶姐姐 to the woman.
+			name: "chinese address on a stem two names share goes by the sex of the kinship word",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶玉笑道：「好。」寶二爺道：「來。」寶釵道：「是。」寶姑娘道：「罷了。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("黛玉道：「好寶兄弟，好寶哥哥，好寶姐姐。」湘雲道：「好。」\n", 4)},
+			},
+			together: [][]string{{"寶玉", "寶兄弟", "寶哥哥"}, {"寶釵", "寶姐姐"}},
+			apart:    [][2]string{{"寶玉", "寶釵"}, {"寶玉", "寶姐姐"}, {"寶釵", "寶兄弟"}},
+		},
+		{
+			// 兒 after a family name is a child of the family, no form
+			// of address.
+			name: "chinese family name and 兒 is no name of the person",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空笑道：「好。」悟空道：「去。」老婆婆道：「我的孫兒。」孫悟空道：「走。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空"}},
+			apart:    [][2]string{{"孫悟空", "孫兒"}},
+		},
+		{
+			name: "chinese names the text calls one another: 叫做, 法名",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者笑道：「師父。」八戒道：「餓了。」三藏道：「莫慌。」悟空道：「我去。」悟能道：「我也去。」沙僧道：「我看行李。」\n", 5)},
+			},
+			together: [][]string{{"行者", "悟空"}, {"八戒", "悟能"}},
+			apart:    [][2]string{{"行者", "八戒"}, {"三藏", "行者"}, {"沙僧", "八戒"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, tg := range c.together {
+				e := entryOf(sugg, tg[0])
+				if e == nil {
+					t.Errorf("no entry with %q in %v", tg[0], got)
+					continue
+				}
+				for _, n := range tg[1:] {
+					if !hasName(e, n) {
+						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+					}
+				}
+			}
+			for _, ap := range c.apart {
+				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+		})
+	}
+}
+
+// TestGivenNameSex: a full name without a title takes the sex its given
+// name has in the book, from titles before the given name above all.
+func TestGivenNameSex(t *testing.T) {
+	mk := func(tls []string, sex byte, he, she, count int, words ...string) *form {
+		f := latinForm(tls, words, len(words), sex, 0, false, false)
+		f.he, f.she, f.count = he, she, count
+		return f
+	}
+	nicholas := mk(nil, 0, 0, 0, 20, "Nicholas", "Rostóv")
+	natasha := mk(nil, 0, 0, 0, 5, "Natásha", "Rostóva")
+	sonya := mk(nil, 0, 0, 0, 5, "Sónya", "Rostóva")
+	forms := []*form{
+		nicholas, natasha, sonya,
+		mk(nil, 0, 64, 21, 565, "Nicholas"),
+		mk([]string{"Prince"}, 'm', 0, 0, 11, "Nicholas"),
+		mk([]string{"Countess"}, 'f', 0, 0, 4, "Natásha"),
+		mk(nil, 0, 78, 103, 1207, "Natásha"),
+		mk(nil, 0, 10, 9, 300, "Sónya"),
+	}
+	givenNameSex(forms)
+	for _, c := range []struct {
+		f    *form
+		want byte
+	}{{nicholas, 'm'}, {natasha, 0}, {sonya, 0}} {
+		if c.f.sex != c.want {
+			t.Errorf("%s: sex %q, want %q", c.f.text, c.f.sex, c.want)
+		}
+	}
+}
+
+// TestSuggestMinorityScript: names in the book's lesser script are
+// suggested too: an English name in a Chinese book, a Chinese name in an
+// English book.
+func TestSuggestMinorityScript(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		want     []string
+	}{
+		{
+			name: "english name in a chinese book",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那天Tom來了，寶玉笑道：「你好。」黛玉道：「Tom坐罷。」大家都看著Tom笑。\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("次日寶玉又見了Tom，黛玉笑道：「去罷。」\n", 4)},
+			},
+			want: []string{"Tom", "寶玉", "黛玉"},
+		},
+		{
+			name: "chinese name in an english book",
+			chapters: chaptersOf(4,
+				"In the morning Elizabeth met 李明 at the station, and 李明 bowed.",
+				"Later Elizabeth asked 李明 about Shanghai; then Elizabeth laughed.",
+			),
+			want: []string{"李明", "Elizabeth"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, w := range c.want {
+				if e := entryOf(sugg, w); e == nil || e.Kind != KindCharacter {
+					t.Errorf("no character entry %q in %v", w, got)
+				}
+			}
+		})
+	}
+}
