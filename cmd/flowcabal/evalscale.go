@@ -38,9 +38,10 @@ type generatedOptions struct {
 // runEvalGenerated scores Role A on a book made by `flowcabal bench
 // genproject --distinct`, with queries written on its source books: each
 // answer chapter is mapped to the chapters of the undisguised pass that
-// hold its text (narrowed, for the chapter the evidence quote is from, to
-// those holding the quote), and every query is asked from chapter W (by
-// default the chapter after the last), so every answer lies far back.
+// hold its text (all of them: the event may run across them, and the
+// evidence quote marks one line of it, not its extent), and every query
+// is asked from chapter W (by default the chapter after the last), so
+// every answer lies far back.
 // Role A is built as `flowcabal context` builds it, from the indexes
 // `flowcabal index` kept in the project's store; the baseline is plain
 // BM25 over whole chapters 1..W-1. Both are scored alike: recall (an
@@ -108,7 +109,7 @@ func runEvalGenerated(ctx context.Context, env *cliEnv, o generatedOptions) int 
 	}
 	var qs []scaleQuery
 	for _, q := range raw {
-		sq, err := mapQuery(q, man, bk, folder, w)
+		sq, err := mapQuery(q, man, w)
 		if err != nil {
 			return fail(err)
 		}
@@ -284,7 +285,7 @@ func maxBack(qs []scaleQuery, w int) int {
 
 // mapQuery carries q into the generated book's numbering and asks it
 // from chapter w.
-func mapQuery(q evalQuery, man *webnovel.Manifest, bk *book, folder *textsearch.Folder, w int) (scaleQuery, error) {
+func mapQuery(q evalQuery, man *webnovel.Manifest, w int) (scaleQuery, error) {
 	sq := scaleQuery{evalQuery: q, book: q.Book, source: slices.Clone(q.AnswerChapters), parts: map[int][]int{}, copies: map[int]bool{}}
 	if q.Book == "" {
 		return sq, fmt.Errorf("%s: the query names no book", q.ID)
@@ -299,17 +300,6 @@ func mapQuery(q evalQuery, man *webnovel.Manifest, bk *book, folder *textsearch.
 			return sq, fmt.Errorf("%s: chapter %d of %s is not in the undisguised pass of the generated book", q.ID, n, q.Book)
 		}
 		parts := slices.Clone(sm.Original)
-		// The part that holds the quote is where the event is: a part
-		// without it is not an answer chapter of its own.
-		var holding []int
-		for _, p := range parts {
-			if containsEvidence(folder, bk.text[p], q.Evidence) {
-				holding = append(holding, p)
-			}
-		}
-		if len(holding) > 0 {
-			parts = holding
-		}
 		sq.parts[n] = parts
 		all = append(all, parts...)
 		for _, c := range sm.Copies {
@@ -328,4 +318,3 @@ func mapQuery(q evalQuery, man *webnovel.Manifest, bk *book, folder *textsearch.
 	}
 	return sq, nil
 }
-

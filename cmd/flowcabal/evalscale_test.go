@@ -25,7 +25,7 @@ var scaleLine = regexp.MustCompile(`^(\S+) W=(\d+) source=(\w+):\[([\d ]+)\] ans
 // TestEvalContextGeneratedBook runs `flowcabal eval context --generated`
 // on a 600-chapter book made with --distinct and indexed by flowcabal
 // index: the 紅樓夢 queries' answer chapters are carried into the
-// undisguised pass (the part holding the evidence quote), asked from
+// undisguised pass, asked from
 // chapter 601, 250 and more chapters later; a scene planted there is
 // found, and Role A's recall and evidence are above the whole-chapter
 // baseline's. Misuse fails with a clear error.
@@ -100,7 +100,7 @@ func TestEvalContextGeneratedBook(t *testing.T) {
 			}
 		}
 		if m[1] == "planted" {
-			if m[5] != strconv.Itoa(planted[len(planted)-1]) || m[7] != "yes" || m[8] != "yes" {
+			if !slices.Contains(strings.Fields(m[5]), strconv.Itoa(planted[len(planted)-1])) || m[7] != "yes" || m[8] != "yes" {
 				t.Errorf("the planted scene (chapter %d) was not found:\n%s", planted[len(planted)-1], l)
 			}
 		}
