@@ -16,7 +16,7 @@ func runBench(ctx context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 && args[0] == "genproject" {
 		return runGenProject(ctx, env, args[1:])
 	}
-	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal bench genproject [--chapters N] [--chapter-chars C] [--seed S] [--corpus DIR] [--entities DIR]... OUT\n")
+	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal bench genproject [--chapters N] [--chapter-chars C] [--seed S] [--corpus DIR] [--entities DIR]... [--distinct [--original-pass P]] OUT\n")
 	return exitUsage
 }
 
@@ -34,6 +34,8 @@ func runGenProject(ctx context.Context, env *cliEnv, args []string) int {
 	size := fs.Int("chapter-chars", 3300, "mean chapter size in characters (each within ±15%)")
 	seed := fs.Uint64("seed", 1, "seed of the chapter sizes")
 	corpus := fs.String("corpus", "", "the shared corpus folder (default: ../shared/corpus beside the repository, or $FLOWCABAL_CORPUS)")
+	distinct := fs.Bool("distinct", false, "deal one pass of the books as they are (each source chapter into chapters of its own) and disguise the names in every other pass; write generated.json mapping source chapters to chapters")
+	origPass := fs.Int("original-pass", 0, "with --distinct: the pass dealt undisguised (default 2)")
 	var ents stringList
 	fs.Var(&ents, "entities", "a folder holding entities/ (and meta/) to copy in; repeatable (default: the 紅樓夢 and 西遊記 entity files of testdata/)")
 	fs.Usage = func() {
@@ -57,7 +59,8 @@ func runGenProject(ctx context.Context, env *cliEnv, args []string) int {
 	if len(ents) == 0 && repo != "" {
 		ents = stringList{filepath.Join(repo, "testdata", "assemble", "hongloumeng-entities"), filepath.Join(repo, "testdata", "eval", "xiyouji")}
 	}
-	rep, err := webnovel.Generate(fs.Arg(0), webnovel.Options{Corpus: *corpus, Chapters: *chapters, ChapterChars: *size, Seed: *seed, Entities: ents})
+	rep, err := webnovel.Generate(fs.Arg(0), webnovel.Options{Corpus: *corpus, Chapters: *chapters, ChapterChars: *size, Seed: *seed, Entities: ents,
+		Distinct: *distinct, OriginalPass: *origPass})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal bench genproject: %v\n", err)
 		return exitFailure

@@ -24,6 +24,7 @@ import (
 // evalQuery is one line of a Role A query file.
 type evalQuery struct {
 	ID             string `json:"id"`
+	Book           string `json:"book"`
 	WritingChapter int    `json:"writing_chapter"`
 	Query          string `json:"query"`
 	AnswerChapters []int  `json:"answer_chapters"`
@@ -52,8 +53,19 @@ func runEvalContext(ctx context.Context, env *cliEnv, args []string) int {
 	projDir := fs.String("project", "", "project whose flowcabal.toml configures the embedding model (default: the project holding the current directory)")
 	useRefine := fs.Bool("refine", false, "have the [models.agent] of --project's flowcabal.toml read each query for what names miss")
 	semWeight := fs.Float64("semantic-weight", 0, "with --embeddings: how much the ranking by meaning counts against the lexical one (default 0.2)")
+	generated := fs.String("generated", "", "a project made by flowcabal bench genproject --distinct and indexed by flowcabal index: the queries' answer chapters (in their book's numbering) are mapped into it and asked from --writing")
+	writing := fs.Int("writing", 0, "with --generated: the chapter every query is asked from (default: the one after the last)")
+	minBackFlag := fs.Int("min-back", 1000, "with --generated: fail unless every answer chapter is at least this many chapters before --writing")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	if *generated != "" {
+		if *book != "" || *entities != "" || *useEmb || *useRefine || *queries == "" || *budget <= 0 || fs.NArg() > 0 {
+			fmt.Fprintln(env.stderr, "usage: flowcabal eval context --generated PROJECT --queries FILE --budget N [--writing W] [--min-back N] [--baseline] [--model M] [-v]")
+			return exitUsage
+		}
+		return runEvalGenerated(ctx, env, generatedOptions{root: *generated, queries: *queries, budget: *budget, writing: *writing,
+			minBack: *minBackFlag, baseline: *baseline, verbose: *verbose, model: *model})
 	}
 	if *book == "" || *queries == "" || *budget <= 0 || fs.NArg() > 0 {
 		fmt.Fprintln(env.stderr, "usage: flowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline] [--embeddings] [--refine] [--project DIR]")
@@ -502,36 +514,73 @@ func readQueries(path string) ([]evalQuery, error) {
 
 // chapterBaseline is plain BM25 over whole chapters 1..W-1, filling the budget
 // with whole chapters in rank order (skipping any that no longer fits).
-// It remembers each chapter's terms and token count across queries.
+// It remembers each chapter's terms and token count across queries; a
+// lean one remembers instead the index of the last W, for a book too
+// large to keep every chapter's terms of.
 type chapterBaseline struct {
 	an       *textsearch.Analyzer
 	tc       *textsearch.Counter
 	chapters *book
+	lean     bool
 	terms    map[int][]string
 	cost     map[int]int
+	lastW    int
+	lastX    *textsearch.Index
 }
 
 // answer answers q at budget: whether an answer chapter and the evidence
 // are in the text, and rank, where the best answer chapter stands in
 // BM25's order (1 is first; rankNone when none shares a term with q).
 func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool, rank int) {
-	rank = rankNone
+	r := bl.run(q, budget)
+	for _, n := range r.injected {
+		if slices.Contains(q.AnswerChapters, n) {
+			hit = true
+		}
+	}
+	return hit, r.evidenceAnywhere(bl.an.Folder(), q.Evidence), r.rank
+}
+
+// baselineRun is what the baseline injected for one query.
+type baselineRun struct {
+	injected []int // chapters, in rank order
+	text     string
+	rank     int
+}
+
+func (r baselineRun) evidenceAnywhere(f *textsearch.Folder, quote string) bool {
+	return containsEvidence(f, r.text, quote)
+}
+
+func (bl *chapterBaseline) run(q evalQuery, budget int) baselineRun {
+	res := baselineRun{rank: rankNone}
 	if bl.terms == nil {
 		bl.terms, bl.cost = map[int][]string{}, map[int]int{}
 	}
-	x := textsearch.NewIndex(0, 0)
-	for _, n := range bl.chapters.before(q.WritingChapter) {
-		if bl.terms[n] == nil {
-			bl.terms[n] = bl.an.Terms(bl.chapters.text[n])
+	x := bl.lastX
+	if x == nil || bl.lastW != q.WritingChapter {
+		x = textsearch.NewIndex(0, 0)
+		for _, n := range bl.chapters.before(q.WritingChapter) {
+			terms := bl.terms[n]
+			if terms == nil {
+				terms = bl.an.Terms(bl.chapters.text[n])
+				if !bl.lean {
+					bl.terms[n] = terms
+				}
+			}
+			x.Add(strconv.Itoa(n), terms)
 		}
-		x.Add(strconv.Itoa(n), bl.terms[n])
+		if bl.lean {
+			x.Compact()
+			bl.lastX, bl.lastW = x, q.WritingChapter
+		}
 	}
 	left := budget
 	var text strings.Builder
 	for i, h := range x.Search(bl.an.Terms(q.Query), 0, nil) {
 		n, _ := strconv.Atoi(h.ID)
-		if rank == rankNone && slices.Contains(q.AnswerChapters, n) {
-			rank = i + 1
+		if res.rank == rankNone && slices.Contains(q.AnswerChapters, n) {
+			res.rank = i + 1
 		}
 		block := "## " + chapterPath(n) + " · L2\n" + strings.TrimSpace(bl.chapters.text[n]) + "\n\n"
 		c, ok := bl.cost[n]
@@ -544,9 +593,8 @@ func (bl *chapterBaseline) answer(q evalQuery, budget int) (hit, evidence bool, 
 		}
 		left -= c
 		text.WriteString(block)
-		if slices.Contains(q.AnswerChapters, n) {
-			hit = true
-		}
+		res.injected = append(res.injected, n)
 	}
-	return hit, containsEvidence(bl.an.Folder(), text.String(), q.Evidence), rank
+	res.text = text.String()
+	return res
 }

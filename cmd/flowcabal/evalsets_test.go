@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -19,12 +20,26 @@ import (
 func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
 	sh := evalShared(t)
 	td := filepath.Join("..", "..", "testdata")
-	for _, set := range []struct{ queries, entities string }{
-		{filepath.Join(sh, "eval", "role-a-queries.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice")},
-		{filepath.Join(sh, "eval", "role-a-queries-hard.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice")},
-		{filepath.Join(td, "assemble", "hongloumeng-hard-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities")},
-		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities")},
-		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "projects", "hongloumeng")},
+	for _, set := range []struct {
+		queries, entities string
+		// echoes are queries known to echo the entity files, left as
+		// their writer made them (a held-out set is not rewritten after it
+		// was run); the one-in-ten rule holds for the rest, and the list
+		// must stay exact.
+		echoes []string
+	}{
+		{filepath.Join(sh, "eval", "role-a-queries.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
+		{filepath.Join(sh, "eval", "role-a-queries-hard.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
+		{filepath.Join(td, "assemble", "hongloumeng-hard-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
+		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
+		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "projects", "hongloumeng"), nil},
+		// The web-novel scale sets, against the entity files the generated
+		// book carries (flowcabal bench genproject's defaults).
+		// They echo more than the rule allows: see testdata/eval/scale/README.md.
+		{filepath.Join(td, "eval", "scale", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"),
+			[]string{"hlm-s-11", "hlm-s-16", "hlm-s-17", "hlm-s-18"}},
+		{filepath.Join(td, "eval", "scale", "xiyouji.jsonl"), filepath.Join(td, "eval", "xiyouji"),
+			[]string{"xyj-s-08", "xyj-s-09", "xyj-s-15", "xyj-s-16", "xyj-s-19", "xyj-s-29"}},
 	} {
 		t.Run(filepath.Base(set.queries)+"~"+filepath.Base(set.entities), func(t *testing.T) {
 			qs, err := readQueries(set.queries)
@@ -35,17 +50,24 @@ func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
 			if len(files) == 0 {
 				t.Fatalf("no entity files under %s", set.entities)
 			}
-			var echoing []string
+			var echoing, known []string
 			for _, q := range qs {
 				for name, phrases := range files {
 					if p := sharedPhrase(q.Query, phrases); p != "" {
-						echoing = append(echoing, q.ID+" ~ "+name+": "+p)
+						if slices.Contains(set.echoes, q.ID) {
+							known = append(known, q.ID)
+						} else {
+							echoing = append(echoing, q.ID+" ~ "+name+": "+p)
+						}
 						break
 					}
 				}
 			}
-			t.Logf("%d of %d queries echo an entity file", len(echoing), len(qs))
-			if len(echoing)*10 > len(qs) {
+			if len(known) != len(set.echoes) {
+				t.Errorf("the known echoes are %v, but only %v echo", set.echoes, known)
+			}
+			t.Logf("%d of %d queries echo an entity file, besides %d known", len(echoing), len(qs), len(known))
+			if len(echoing)*10 > len(qs)-len(known) {
 				t.Errorf("%d of %d queries echo an entity file (at most one in ten may):\n%s", len(echoing), len(qs), strings.Join(echoing, "\n"))
 			}
 		})

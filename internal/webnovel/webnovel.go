@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -42,6 +43,18 @@ type Options struct {
 	// Entities are project-shaped folders (holding entities/ and
 	// perhaps meta/) copied into the project.
 	Entities []string
+	// Distinct makes the text of each source chapter appear once as
+	// itself: one pass of the books (OriginalPass) is dealt as it is,
+	// each source chapter into whole chapters of its own, and every other
+	// pass is disguised (each declared name replaced by another, drawn
+	// for that pass), and a [Manifest] of where each source chapter went
+	// is written to ManifestFile. Without it the output is as it always
+	// was.
+	Distinct bool
+	// OriginalPass is the pass dealt undisguised with Distinct (default
+	// 2, so that a disguised copy precedes the original and a tie broken
+	// by chapter path never favours it).
+	OriginalPass int
 }
 
 // Report says what was made.
@@ -72,6 +85,12 @@ func Generate(dir string, o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	if o.Distinct {
+		if err := generateDistinct(dir, o, paras, &rep); err != nil {
+			return rep, err
+		}
+		return finish(dir, o, rep)
+	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	next, pass := 0, 1
 	for ch := 1; ch <= o.Chapters; ch++ {
@@ -84,7 +103,7 @@ func Generate(dir string, o Options) (Report, error) {
 			if next == len(paras) {
 				next, pass = 0, pass+1
 			}
-			p := paras[next]
+			p := paras[next].text
 			next++
 			b.WriteString(p)
 			b.WriteString("\n\n")
@@ -98,6 +117,12 @@ func Generate(dir string, o Options) (Report, error) {
 		rep.Bytes += int64(len(text))
 	}
 	rep.Chapters, rep.Passes = o.Chapters, pass
+	return finish(dir, o, rep)
+}
+
+// finish copies the entity folders and writes the configuration, the
+// meta documents and the workflow.
+func finish(dir string, o Options, rep Report) (Report, error) {
 	for _, src := range o.Entities {
 		n, err := copyTree(src, dir)
 		if err != nil {
@@ -161,11 +186,18 @@ node 正文 {
 `, ch, ChapterDir(ch))
 }
 
+// A paragraph is one paragraph of a book and the chapter it is from.
+type paragraph struct {
+	text    string
+	book    string
+	chapter int // the number of the chapter file
+}
+
 // readParagraphs reads the books' chapter files in order and returns their
 // paragraphs (blank-line separated, trimmed, non-empty), a paragraph longer
 // than max cut after a sentence end.
-func readParagraphs(corpus string, max int) ([]string, error) {
-	var out []string
+func readParagraphs(corpus string, max int) ([]paragraph, error) {
+	var out []paragraph
 	for _, book := range Books {
 		files, err := filepath.Glob(filepath.Join(corpus, book, "*.txt"))
 		if err != nil {
@@ -176,6 +208,10 @@ func readParagraphs(corpus string, max int) ([]string, error) {
 		}
 		sort.Strings(files)
 		for _, f := range files {
+			num, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(f), ".txt"))
+			if err != nil {
+				return nil, fmt.Errorf("webnovel: %s is not a numbered chapter file", f)
+			}
 			data, err := os.ReadFile(f)
 			if err != nil {
 				return nil, err
@@ -188,7 +224,9 @@ func readParagraphs(corpus string, max int) ([]string, error) {
 				if line == "" {
 					continue
 				}
-				out = append(out, cut(line, max)...)
+				for _, piece := range cut(line, max) {
+					out = append(out, paragraph{text: piece, book: book, chapter: num})
+				}
 			}
 		}
 	}
