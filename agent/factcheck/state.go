@@ -478,11 +478,42 @@ var companionVerbs = wordSet("sitting", "sat", "standing", "stood", "playing", "
 // table were…", "Round her sat…", "There were…".
 var presenceLeads = wordSet("at", "in", "around", "round", "beside", "near", "among", "there", "by")
 
+// movingParticiples after the last item of a list put the whole list in
+// motion in the scene: "Dron, Dunyásha, the nurse, and the old prince
+// following her".
+var movingParticiples = wordSet("following", "walking", "standing", "sitting", "coming", "riding", "running", "waiting", "bringing", "behind")
+
+// listFollowing reports whether m is the last item of a list of three or
+// more (", and" before it, two commas before that in its clause) that a
+// participle of motion or position follows.
+func listFollowing(d *doc, m mention) bool {
+	if m.lastWord < 0 || m.lastWord+1 >= len(d.words) || d.between(m.lastWord, m.lastWord+1) != " " ||
+		!movingParticiples[strings.ToLower(d.words[m.lastWord+1].s)] {
+		return false
+	}
+	before := d.text[:m.start]
+	for _, art := range []string{"the ", "old ", "young "} {
+		before = strings.TrimSuffix(before, art)
+	}
+	before = strings.TrimSuffix(before, "the ")
+	if !strings.HasSuffix(before, ", and ") {
+		return false
+	}
+	clause := before[:len(before)-len(", and ")]
+	if i := strings.LastIndexAny(clause, ";:.!?“”\"\n"); i >= 0 {
+		clause = clause[i+1:]
+	}
+	return strings.Count(clause, ",") >= 2
+}
+
 // listedPresent reports whether m is an item of the list of those present
 // that a sentence such as "At that table were his mother, …, Sónya,
 // Pétya, Natásha" gives: the sentence opens with a place or "there",
 // then "were" (or "sat", "stood"), then items separated by commas.
 func listedPresent(d *doc, m mention) bool {
+	if listFollowing(d, m) {
+		return true
+	}
 	sent := d.sents[d.sentenceAt(m.start)]
 	after := d.text[m.end:sent.end]
 	if !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, " and ") && !strings.HasPrefix(after, ".") {

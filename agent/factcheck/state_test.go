@@ -88,6 +88,8 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"鳳姐不放心，也跟著來。", 1},
 		{"Karatáev, the Russian soldier the Frenchman had pushed away, was sitting by the fire.", 1},
 		{"Karatáev, the Russian soldier, was a good man.", 0},
+		{"She went out into the porch; Dron, Dunyásha, the nurse, and the old count following her.", 1},
+		{"She remembered the porch and the old count following her.", 0},
 		// Verbs of carrying, adverbs before the verb, a step forward; a
 		// seeing verb before a demonstrative.
 		{"三藏牽著馬，孫悟空挑著行李，隨後而行。", 1},
