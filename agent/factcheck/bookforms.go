@@ -31,6 +31,12 @@ type bookForms struct {
 	mu       sync.Mutex
 	cjkCount map[string]int
 	exact    map[string]int
+
+	// byNumber holds each chapter by its number (nil when unknown), and
+	// acting counts, per chapter, the sentences each person acts in
+	// there, made on first use.
+	byNumber map[int]string
+	acting   map[int]map[*entInfo]int
 }
 
 // Thresholds of bookForms.known: a form is the book's own when it occurs

@@ -241,12 +241,14 @@ func (k *Knowledge) Errs() []error { return k.errs }
 func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
 	k := NewKnowledge(p.Entities, p.WorldRules, folder)
 	var chapters []string
+	var nums []int
 	for _, c := range p.Chapters {
 		if c.Document != nil {
 			chapters = append(chapters, c.Document.Body)
+			nums = append(nums, c.Number)
 		}
 	}
-	k.UseManuscript(chapters)
+	k.UseManuscriptChapters(nums, chapters)
 	return k
 }
 
@@ -255,6 +257,19 @@ func FromProject(p *knowledge.Project, folder *textsearch.Folder) *Knowledge {
 // book spells a form decides whether a near-miss is a typo.
 func (k *Knowledge) UseManuscript(chapters []string) {
 	k.book = newBookForms(chapters, k.folder)
+}
+
+// UseManuscriptChapters is UseManuscript with each chapter's number
+// (nums[i] numbers chapters[i]): a text checked as part of a chapter can
+// then be judged with the whole chapter around it (followedInBook).
+func (k *Knowledge) UseManuscriptChapters(nums []int, chapters []string) {
+	k.UseManuscript(chapters)
+	if k.book != nil && len(nums) == len(chapters) {
+		k.book.byNumber = make(map[int]string, len(nums))
+		for i, n := range nums {
+			k.book.byNumber[n] = chapters[i]
+		}
+	}
 }
 
 // CheckChapter checks chapter n of a loaded project: the chapter file's

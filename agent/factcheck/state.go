@@ -295,6 +295,9 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if why == "dead" && d.inVision(m.start) {
 			continue
 		}
+		if why != "dead" && k.followedInBook(e, d) {
+			continue
+		}
 		how, conf := k.acting(d, mi, why == "dead")
 		if how == "" {
 			continue
@@ -349,6 +352,54 @@ func followed(out []Finding, byEnt map[*entInfo][]int, d *doc) []Finding {
 		}
 	}
 	return kept
+}
+
+// followedInBook reports whether the manuscript's own chapter d.chapter,
+// of which d is a part, follows the away character e: e acts in
+// scenesFollowed+1 sentences or more of it. A passage checked alone (a
+// few paragraphs) cannot show that the chapter is set where e is, which
+// followed judges for a whole chapter. When d is the chapter, or most of
+// it, followed has judged already.
+func (k *Knowledge) followedInBook(e *entInfo, d *doc) bool {
+	b := k.book
+	if b == nil || b.byNumber == nil {
+		return false
+	}
+	text, ok := b.byNumber[d.chapter]
+	if !ok || len(d.text) >= len(text)*3/4 {
+		return false
+	}
+	b.mu.Lock()
+	counts, ok := b.acting[d.chapter]
+	b.mu.Unlock()
+	if !ok {
+		counts = map[*entInfo]int{}
+		cd := k.analyze(text, d.chapter)
+		seen := map[*entInfo]map[int]bool{}
+		for mi, m := range cd.mentions {
+			if len(m.ents) != 1 || !m.ents[0].person || cd.inQuote(m.start) || cd.retold(m.start) {
+				continue
+			}
+			if how, _ := k.acting(cd, mi, false); how == "" {
+				continue
+			}
+			pe := m.ents[0]
+			if seen[pe] == nil {
+				seen[pe] = map[int]bool{}
+			}
+			seen[pe][cd.sentenceAt(m.start)] = true
+		}
+		for pe, sents := range seen {
+			counts[pe] = len(sents)
+		}
+		b.mu.Lock()
+		if b.acting == nil {
+			b.acting = map[int]map[*entInfo]int{}
+		}
+		b.acting[d.chapter] = counts
+		b.mu.Unlock()
+	}
+	return counts[e] > scenesFollowed
 }
 
 // isDead reports whether facts say the character has died.

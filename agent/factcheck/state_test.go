@@ -1,6 +1,9 @@
 package factcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAbsence(t *testing.T) {
 	tests := []struct {
@@ -101,5 +104,28 @@ func TestScenePresenceConstructions(t *testing.T) {
 		if n != tc.want {
 			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
 		}
+	}
+}
+
+// TestAPassageOfAChapterThatFollowsTheCharacter: a passage checked alone
+// as part of a chapter is judged with the whole chapter of the manuscript
+// around it. Where the chapter follows the away character (she acts in
+// many of its sentences), the passage is set where she is; where the
+// chapter does not, her acting in the passage is a finding.
+func TestAPassageOfAChapterThatFollowsTheCharacter(t *testing.T) {
+	follows := strings.Repeat("Elizabeth walked in the grove. Elizabeth smiled at the view. Elizabeth said nothing. ", 4)
+	home := strings.Repeat("Jane walked in the garden. Mrs. Bennet talked of Netherfield. Jane smiled. ", 4)
+	k := bookProject(t, map[string]string{
+		"entities/characters/elizabeth.md": "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: away, location: Hunsford }\n---\n",
+		"entities/characters/jane.md":      "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\nfacts: { status: present }\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + follows,
+		"manuscript/chapter-02/content.md": "Chapter 2\n\n" + home,
+	})
+	passage := "The morning was fine. Elizabeth laughed and took the letter."
+	if n := len(found(k, passage, 1, TypeState)); n != 0 {
+		t.Errorf("a passage of chapter 1, which follows Elizabeth: %d state findings, want 0", n)
+	}
+	if n := len(found(k, passage, 2, TypeState)); n != 1 {
+		t.Errorf("the same passage as part of chapter 2, set at home: %d state findings, want 1", n)
 	}
 }

@@ -75,7 +75,7 @@ func runEvalChecks(ctx context.Context, env *cliEnv, args []string) int {
 			for _, n := range bk.nums {
 				texts = append(texts, bk.text[n])
 			}
-			k.UseManuscript(texts)
+			k.UseManuscriptChapters(bk.nums, texts)
 		}
 	}
 	prev := func(ch int) string {
