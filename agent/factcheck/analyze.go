@@ -166,9 +166,17 @@ func sentences(text string, words []word) []span {
 
 // quotedSpans finds direct speech: “…”, "…", 「…」 and 『…』. A quotation
 // left open ends at the end of its paragraph (line).
+// isCJKQuote reports whether a quotation is in Chinese: its first
+// character after the mark is CJK.
+func isCJKQuote(q string) bool {
+	_, size := utf8.DecodeRuneInString(q)
+	r, _ := utf8.DecodeRuneInString(q[size:])
+	return isCJK(r)
+}
+
 func quotedSpans(text string) []span {
 	var out []span
-	open := -1
+	open, firstStop := -1, -1
 	var closer rune
 	for i, r := range text {
 		if open >= 0 {
@@ -179,12 +187,35 @@ func quotedSpans(text string) []span {
 				open = -1
 				continue
 			}
+			// Another opening mark of the kind: the first quotation was
+			// never closed; it ends with its first sentence.
+			if r == '“' && closer == '”' || r == '「' && closer == '」' {
+				end := i
+				if firstStop > 0 {
+					end = firstStop
+				}
+				out = append(out, span{open, end})
+				open, firstStop = i, -1
+				continue
+			}
+			if firstStop < 0 && strings.ContainsRune("。．！？", r) {
+				firstStop = i + utf8.RuneLen(r)
+			}
 			if r == '\n' {
-				out = append(out, span{open, i})
+				// A quotation the edition never closes (“快回二奶奶去，
+				// 大奶奶來了． then narration to the paragraph's end)
+				// ends with its first sentence in Chinese text; the
+				// narration after it is not speech.
+				end := i
+				if firstStop > 0 && closer != '"' && closer != '”' || firstStop > 0 && isCJKQuote(text[open:i]) {
+					end = firstStop
+				}
+				out = append(out, span{open, end})
 				open = -1
 			}
 			continue
 		}
+		firstStop = -1
 		switch r {
 		case '“':
 			open, closer = i, '”'

@@ -121,7 +121,7 @@ func wordSet(ws ...string) map[string]bool {
 // past uses them of the absent (灌江小聖把兵揚), and verse is told apart
 // by its form (retold.go).
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
-	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担"
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
@@ -235,6 +235,24 @@ func (d *doc) companionAfter(at int) (int, bool) {
 	return 0, false
 }
 
+// afterList skips, from byte offset at, the names and groups that follow
+// a companion joined to the subject ("賈母正和賈政王夫人眾姊妹商議": 王夫人
+// and 眾姊妹 after 賈政) and returns where the verb may start.
+func (d *doc) afterList(at int) int {
+	for n := 0; n < 6; n++ {
+		if next, ok := d.personStartingAt(at); ok {
+			at = next.end
+			continue
+		}
+		if end, ok := d.companionAfter(at); ok && end > at {
+			at = end
+			continue
+		}
+		break
+	}
+	return at
+}
+
 // actsNext reports whether an acting character follows within three
 // characters (adverbs between).
 func actsNext(rest string) bool {
@@ -266,7 +284,7 @@ func stepsForward(rest string) bool {
 }
 
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
@@ -776,7 +794,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
 	// acting is in the scene.
-	if strings.ContainsRune(cjkCompanions, prev) && actsNext(rest) {
+	if strings.ContainsRune(cjkCompanions, prev) && actsNext(d.text[d.afterList(m.end):]) {
 		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.

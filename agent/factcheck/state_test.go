@@ -99,6 +99,12 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"悟空暗笑道：「這廝好黑。」", 1},
 		{"那國王跌下龍床，幸有悟空上前扶起。", 1},
 		{"那國王跌下龍床，又見那悟空上前扶起。", 0},
+		// A quotation the edition never closes ends with its first
+		// sentence; a verb of speech not listed; a companion's list.
+		{"興儿笑說：“快回二奶奶去，大奶奶來了．尤二姐陪笑迎上來，張口便叫：“姐姐下降。”", 1},
+		{"賈環急忙道：“我也在這里嗎？”尤二姐啐道：“糊涂東西！”", 1},
+		{"只見王夫人正和尤二姐寶釵眾姊妹商議還席。", 1},
+		{"賈璉收拾了行裝，尤二姐寶釵等不免叮嚀了好些話。", 1},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
