@@ -861,3 +861,23 @@ func (k keeper) PutRoleA(kv map[string][]byte) error {
 	}
 	return st.PutRoleA(kv)
 }
+
+func (k keeper) SeekRoleA(guard, prefix string, keys []string, fn func(int, []byte) error) error {
+	st, done := k.s.reader()
+	if st == nil {
+		return errNoStore
+	}
+	defer done()
+	return st.SeekRoleA(guard, prefix, keys, fn)
+}
+
+func (k keeper) ScanRoleA(prefix string, fn func(string, []byte) error) error {
+	st, done := k.own, func() {}
+	if st == nil {
+		if st, done = k.s.reader(); st == nil {
+			return errNoStore
+		}
+	}
+	defer done()
+	return st.ScanRoleA(prefix, fn)
+}

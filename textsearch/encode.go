@@ -13,6 +13,9 @@ const indexMagic = "FCBM25\x01"
 // MarshalBinary encodes the index: parameters, live documents and
 // postings, with terms in sorted order so equal indexes give equal bytes.
 func (x *Index) MarshalBinary() ([]byte, error) {
+	if x.st != nil {
+		return nil, errors.New("encode index: its postings are in a store")
+	}
 	// Renumber live documents densely, in id order.
 	ids := make([]string, 0, x.live)
 	for _, d := range x.docs {
@@ -43,8 +46,7 @@ func (x *Index) MarshalBinary() ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var ps []posting
 	for _, t := range terms {
-		_, p := x.postings(t)
-		ps = append(ps[:0], p...)
+		ps = append(ps[:0], x.postings(t)...)
 		for i := range ps {
 			ps[i].doc = newNum[ps[i].doc]
 		}
