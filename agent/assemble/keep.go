@@ -396,6 +396,7 @@ func (s *MemSnapshot) Keep() (bool, error) {
 			if err := kx.writeBase(xs, kv); err != nil {
 				return false, err
 			}
+			s.wroteBase = true
 			gen = kx.gen
 		} else {
 			for i, k := range keptKinds {
@@ -425,6 +426,10 @@ func (s *MemSnapshot) Keep() (bool, error) {
 	kx.changed, kx.oldSums = false, sums
 	return true, nil
 }
+
+// WroteBase reports whether [MemSnapshot.Keep] wrote the indexes whole
+// (a new base) rather than a delta.
+func (s *MemSnapshot) WroteBase() bool { return s.wroteBase }
 
 // writeBase adds to kv the indexes xs as a new base with empty deltas,
 // and the deletion of the keys of every other base (and of the whole

@@ -182,6 +182,11 @@ func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error)
 	return nd, h, nil
 }
 
+func (b *Builder) hasCount(key string) bool {
+	_, ok := b.counts.Load(key)
+	return ok
+}
+
 // StoredLevels are the levels a store already holds for a resource.
 type StoredLevels struct {
 	L0, L1     string
@@ -203,6 +208,15 @@ func (b *Builder) resourceHashed(p, text, h string, w need) (Resource, *derived,
 	d, h, err := b.deriveHashed(text, h, w)
 	if err != nil {
 		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
+	}
+	if b.Keep == nil {
+		// A builder without a Keeper reads every text anyway: it counts
+		// each one's tokens as it goes (on every core), so the first
+		// assembly does not. With one, a process reads a book it did not
+		// analyse, and counts only what an assembly weighs.
+		if k := CountKey(h, "L2", ""); !b.hasCount(k) {
+			b.counts.Store(k, b.tc.MustCount(InjectedText(text)))
+		}
 	}
 	if have {
 		return Resource{Path: p, Hash: h, L2: text, L1: stored.L1, L0: stored.L0, Extractive: stored.Extractive, Stale: stored.Stale}, d, nil
@@ -509,8 +523,9 @@ type MemSnapshot struct {
 	matcher                           *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
-	kept     *keptIndexes
-	analysed int
+	kept      *keptIndexes
+	analysed  int
+	wroteBase bool
 }
 
 // Meta implements [Snapshot].

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -120,7 +121,7 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			root := tc.root
 			fresh := nodeContexts(t, root)
 			rep := indexRoleA(t, root)
-			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written {
+			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written || !rep.Base {
 				t.Fatalf("cold index: %+v", rep)
 			}
 			if n := analysedFromStore(t, root); n != 0 {
@@ -156,12 +157,65 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			if n := analysedFromStore(t, root); n != 0 {
 				t.Fatalf("a new process analysed %d chapters after the change; want 0", n)
 			}
-			kept := nodeContexts(t, root)
-			if err := os.Rename(filepath.Join(root, project.DataDir), filepath.Join(root, "away")); err != nil {
-				t.Fatal(err)
+			if rep.Base {
+				t.Fatalf("index after a change rewrote the whole base: %+v", rep)
 			}
-			sameContexts(t, "after a change", kept, nodeContexts(t, root))
+			sameContexts(t, "after a change", nodeContexts(t, root), withoutStore(t, root))
+			if tc.name != "webnovel" {
+				return
+			}
+			// One chapter edited at a time: each index analyses that one
+			// and writes only the delta; then enough chapters for the
+			// delta to be folded into a new base.
+			for i, n := range []int{30, 31, 290} {
+				editChapter(t, root, n, fmt.Sprintf("第%d次修改：賈寶玉與孫悟空在大觀園說話。", i))
+				rep = indexRoleA(t, root)
+				if rep.Analysed != 1 || !rep.Written || rep.Base {
+					t.Fatalf("index after one chapter edited: %+v; want 1 analysed, the delta written", rep)
+				}
+				sameContexts(t, fmt.Sprintf("after one chapter edited (%d)", n), nodeContexts(t, root), withoutStore(t, root))
+			}
+			for n := 100; n < 140; n++ {
+				editChapter(t, root, n, "林黛玉在瀟湘館讀書。")
+			}
+			rep = indexRoleA(t, root)
+			if rep.Analysed != 40 || !rep.Base {
+				t.Fatalf("index after 40 chapters edited: %+v; want 40 analysed and a new base", rep)
+			}
+			if n := analysedFromStore(t, root); n != 0 {
+				t.Fatalf("a new process analysed %d chapters after the new base; want 0", n)
+			}
+			sameContexts(t, "after a new base", nodeContexts(t, root), withoutStore(t, root))
 		})
+	}
+}
+
+// withoutStore returns the node contexts of the project built from its
+// files alone: its store is moved away meanwhile.
+func withoutStore(t *testing.T, root string) map[string]string {
+	t.Helper()
+	data, away := filepath.Join(root, project.DataDir), filepath.Join(root, "away")
+	if err := os.Rename(data, away); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Rename(away, data); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	return nodeContexts(t, root)
+}
+
+// editChapter appends a line to chapter n of a web-novel project.
+func editChapter(t *testing.T, root string, n int, line string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(webnovel.ChapterDir(n)), "content.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, "\n\n"+line+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
