@@ -26,8 +26,8 @@ import (
 const BlockTarget = 3900
 
 const (
-	docsMagic  = "FCDOC\x01"
-	deltaMagic = "FCDLT\x01"
+	docsMagic  = "FCDOC\x02"
+	deltaMagic = "FCDLT\x02"
 )
 
 // A Block is a run of consecutive terms of a base with their postings;
@@ -196,15 +196,36 @@ func appendShared(b []byte, prev, s string) []byte {
 }
 
 // appendPostings writes ps (sorted by doc) with doc numbers less base.
+// A posting is one varint when its term occurs once in the document, as
+// most do: the gap to the previous document shifted left, with the low
+// bit set; otherwise the gap shifted, then the frequency.
 func appendPostings(b []byte, ps []posting, base int32) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ps)))
 	prev := base
 	for _, p := range ps {
-		b = binary.AppendUvarint(b, uint64(p.doc-prev))
-		b = binary.AppendUvarint(b, uint64(p.tf))
+		gap := uint64(p.doc-prev) << 1
+		if p.tf == 1 {
+			b = binary.AppendUvarint(b, gap|1)
+		} else {
+			b = binary.AppendUvarint(b, gap)
+			b = binary.AppendUvarint(b, uint64(p.tf))
+		}
 		prev = p.doc
 	}
 	return b
+}
+
+// posting reads one posting appendPostings wrote: the gap and frequency.
+func (r *reader) posting() (uint64, int) {
+	v := r.uvarint()
+	if v&1 == 1 {
+		return v >> 1, 1
+	}
+	tf := r.count(math.MaxInt32)
+	if tf <= 1 {
+		r.err = errCorrupt // a frequency of 1 is written in the gap
+	}
+	return v >> 1, tf
 }
 
 // sharedString reads what appendShared wrote, after prev.
@@ -225,8 +246,7 @@ func (r *reader) postingsOf(dst []posting, base, limit int32) []posting {
 	np := r.count(len(r.b))
 	doc := int64(base)
 	for j := 0; j < np && r.err == nil; j++ {
-		delta := r.uvarint()
-		tf := r.count(math.MaxInt32)
+		delta, tf := r.posting()
 		if j > 0 && delta == 0 {
 			r.err = errCorrupt
 			break
@@ -245,8 +265,7 @@ func (r *reader) postingsOf(dst []posting, base, limit int32) []posting {
 func (r *reader) skipPostings() {
 	np := r.count(len(r.b))
 	for j := 0; j < np && r.err == nil; j++ {
-		r.uvarint()
-		r.uvarint()
+		r.posting()
 	}
 }
 

@@ -48,7 +48,7 @@ var keptKinds = [3]string{"c", "p", "a"}
 
 // keptFormat changes whenever what is kept changes meaning; kept indexes
 // of another format are rebuilt.
-const keptFormat = 2
+const keptFormat = 3
 
 // compactAt says when a delta is folded into a new base: when the
 // chapters changed since the base are more than this share of the book
