@@ -263,9 +263,11 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
 	s.kmu.Lock()
 	defer s.kmu.Unlock()
-	if s.snap != nil {
+	if s.snap != nil && s.snap.Err() == nil {
 		return s.snap, s.facts, s.kp, nil
 	}
+	// Not built yet, or its kept indexes were replaced in the store by
+	// another process (flowcabal index wrote a new base): built again.
 	cfg, err := project.LoadConfig(s.root)
 	if err != nil {
 		return nil, nil, nil, err
@@ -777,7 +779,7 @@ const (
 // answer is an *IndexingError with its progress.
 func (s *Session) knowledgeSoon() (*assemble.MemSnapshot, error) {
 	if s.kmu.TryLock() {
-		ready := s.snap != nil
+		ready := s.snap != nil && s.snap.Err() == nil
 		s.kmu.Unlock()
 		if ready {
 			snap, _, _, err := s.knowledge()

@@ -427,6 +427,19 @@ func (s *MemSnapshot) Keep() (bool, error) {
 	return true, nil
 }
 
+// Err returns the first error met reading the kept indexes' postings
+// from the Keeper since the snapshot was built (their base replaced by
+// another process): its searches since then missed postings, and a new
+// snapshot should be built.
+func (s *MemSnapshot) Err() error {
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX} {
+		if err := x.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WroteBase reports whether [MemSnapshot.Keep] wrote the indexes whole
 // (a new base) rather than a delta.
 func (s *MemSnapshot) WroteBase() bool { return s.wroteBase }

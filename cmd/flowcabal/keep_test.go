@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
@@ -243,3 +244,91 @@ func TestKeptIndexesBehindTheFiles(t *testing.T) {
 	sameContexts(t, "files changed since the index", kept, nodeContexts(t, root))
 	var _ assemble.Keeper = (*store.Store)(nil)
 }
+
+// A snapshot whose kept indexes another process replaced with a new base
+// says so (its searches could not read their postings), so that the
+// session builds a new one rather than answer from a partial index.
+func TestKeptSnapshotKnowsItsBaseWasReplaced(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "webnovel")
+	if _, err := webnovel.Generate(root, webnovel.Options{Corpus: filepath.Join(projecttest.Shared(t), "corpus"), Chapters: 60, ChapterChars: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	indexRoleA(t, root)
+	cfg, err := project.LoadConfig(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *assemble.MemSnapshot {
+		b := newSnapshotBuilder(cfg)
+		b.Keep = perRead{root}
+		snap, errs := b.LoadProject(root)
+		if snap == nil {
+			t.Fatal(errs)
+		}
+		return snap
+	}
+	query := snapshotQuery(t, root)
+	old := open()
+	if hits := old.ChapterIndex().Search(old.Analyzer().Terms(query), 3, nil); len(hits) == 0 || old.Err() != nil {
+		t.Fatalf("kept snapshot: hits %v, err %v", hits, old.Err())
+	}
+	// A delta written since does not touch the base the snapshot reads.
+	editChapter(t, root, 5, "賈寶玉。")
+	if rep := indexRoleA(t, root); rep.Base {
+		t.Fatalf("one chapter rewrote the base: %+v", rep)
+	}
+	if old.PassageIndex().Search(old.Analyzer().Terms("大觀園 悟空 師父"), 3, nil); old.Err() != nil {
+		t.Fatalf("after a delta: %v", old.Err())
+	}
+	for n := 10; n < 50; n++ {
+		editChapter(t, root, n, "林黛玉。")
+	}
+	if rep := indexRoleA(t, root); !rep.Base {
+		t.Fatalf("40 chapters of 60 edited did not write a new base: %+v", rep)
+	}
+	old.PassageIndex().Search(old.Analyzer().Terms("大觀園 悟空 師父 寶釵"), 3, nil)
+	if old.Err() == nil {
+		t.Fatal("a snapshot of the replaced base reports no error")
+	}
+	if fresh := open(); fresh.Err() != nil || len(fresh.ChapterIndex().Search(fresh.Analyzer().Terms(query), 3, nil)) == 0 {
+		t.Fatalf("a new snapshot: %v", fresh.Err())
+	}
+}
+
+// snapshotQuery is some words of the project's first chapter.
+func snapshotQuery(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(webnovel.ChapterDir(1)), "content.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := []rune(string(data))
+	return string(r[len(r)/2 : min(len(r), len(r)/2+40)])
+}
+
+// perRead opens the store read-only for each read, as the editor's
+// session does, so that flowcabal index can write between reads.
+type perRead struct{ root string }
+
+func (k perRead) with(fn func(*store.Store) error) error {
+	st, err := store.Open(context.Background(), k.root, store.Options{ReadOnly: true, LockWait: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+func (k perRead) ReadRoleA(keys []string, fn func([][]byte) error) error {
+	return k.with(func(st *store.Store) error { return st.ReadRoleA(keys, fn) })
+}
+
+func (k perRead) SeekRoleA(guard, prefix string, keys []string, fn func(int, []byte) error) error {
+	return k.with(func(st *store.Store) error { return st.SeekRoleA(guard, prefix, keys, fn) })
+}
+
+func (k perRead) ScanRoleA(prefix string, fn func(string, []byte) error) error {
+	return k.with(func(st *store.Store) error { return st.ScanRoleA(prefix, fn) })
+}
+
+func (perRead) PutRoleA(map[string][]byte) error { return store.ErrReadOnly }
