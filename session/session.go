@@ -877,7 +877,7 @@ func (k keeper) ScanRoleA(prefix string, fn func(string, []byte) error) error {
 	st, done := k.own, func() {}
 	if st == nil {
 		if st, done = k.s.reader(); st == nil {
-			return errNoStore
+			return nil // no store: nothing kept (and PutRoleA says it cannot write)
 		}
 	}
 	defer done()
