@@ -269,9 +269,11 @@ func (s *Session) knowledge() (*assemble.MemSnapshot, *factcheck.Knowledge, *kno
 func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factcheck.Knowledge, *knowledge.Project, error) {
 	s.kmu.Lock()
 	defer s.kmu.Unlock()
-	if s.snap != nil {
+	if s.snap != nil && s.snap.Err() == nil {
 		return s.snap, s.facts, s.kp, nil
 	}
+	// Not built yet, or its kept indexes were replaced in the store by
+	// another process (flowcabal index wrote a new base): built again.
 	cfg, err := project.LoadConfig(s.root)
 	if err != nil {
 		return nil, nil, nil, err
@@ -784,7 +786,7 @@ const (
 // answer is an *IndexingError with its progress.
 func (s *Session) knowledgeSoon() (*assemble.MemSnapshot, error) {
 	if s.kmu.TryLock() {
-		ready := s.snap != nil
+		ready := s.snap != nil && s.snap.Err() == nil
 		s.kmu.Unlock()
 		if ready {
 			snap, _, _, err := s.knowledge()
@@ -867,4 +869,24 @@ func (k keeper) PutRoleA(kv map[string][]byte) error {
 		return store.ErrReadOnly
 	}
 	return st.PutRoleA(kv)
+}
+
+func (k keeper) SeekRoleA(guard, prefix string, keys []string, fn func(int, []byte) error) error {
+	st, done := k.s.reader()
+	if st == nil {
+		return errNoStore
+	}
+	defer done()
+	return st.SeekRoleA(guard, prefix, keys, fn)
+}
+
+func (k keeper) ScanRoleA(prefix string, fn func(string, []byte) error) error {
+	st, done := k.own, func() {}
+	if st == nil {
+		if st, done = k.s.reader(); st == nil {
+			return nil // no store: nothing kept (and PutRoleA says it cannot write)
+		}
+	}
+	defer done()
+	return st.ScanRoleA(prefix, fn)
 }

@@ -47,8 +47,12 @@
 //	arcs          arc number (%06d) → Arc (chapter span, source, hash)
 //	relations     from "\x00" kind "\x00" to "\x00" source → {}
 //	relations-to  to "\x00" kind "\x00" from "\x00" source → {} (the reverse)
-//	search        "index" → BM25 index snapshot (textsearch, binary);
-//	              "docs" → resource path → content hash it was built from
+//	search        the BM25 index as a base and a delta (textsearch's
+//	              stored form): "gen" → the base's name, "b/" gen "/d" →
+//	              its documents table, "b/" gen "/t/" term → a block of
+//	              postings from that term on, "delta" → the documents
+//	              removed and added since the base; "docs" → resource
+//	              path → content hash it was built from
 //	curated       target path → Curated (current hash, tags, version count,
 //	              check results, whether the file write finished)
 //	versions      target path "\x00" %012d → Version (content of each
@@ -65,9 +69,12 @@
 //	tasks         kind "\x00" key → Task (durable work of other packages,
 //	              since schema 3)
 //	rolea         Role A's kept indexes (agent/assemble; since schema 4):
-//	              "t/" content hash → a chapter's passages and summary;
-//	              "x/chapters", "x/passages", "x/arcs" → BM25 indexes
-//	              (binary); "x/manifest" → the chapter versions they hold
+//	              "t/" content hash → a chapter's passages and summary
+//	              (or an arc's summary); the chapter (c), passage (p) and
+//	              arc (a) indexes each as a base, "b/" gen "/" c|p|a "/d"
+//	              and "/t/" term, and a delta "x/delta/" c|p|a;
+//	              "x/manifest" → the base's name and the chapter
+//	              versions they hold
 //
 // # Invariants
 //

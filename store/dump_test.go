@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/textsearch"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -40,7 +42,7 @@ func dumpDerived(t testing.TB, s *Store) string {
 	s.search.mu.RLock()
 	defer s.search.mu.RUnlock()
 	if s.search.loaded {
-		data, err := s.search.idx.MarshalBinary()
+		data, err := searchBytes(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,4 +73,46 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return "(equal)"
+}
+
+// searchBytes encodes the search index whole (textsearch's canonical
+// encoding), its stored base read in full: two indexes that hold the
+// same give the same bytes however they are kept. s.search.mu is held.
+func searchBytes(s *Store) ([]byte, error) {
+	x := s.search.idx
+	if !x.Stored() {
+		return x.MarshalBinary()
+	}
+	delta, err := x.EncodeDelta()
+	if err != nil {
+		return nil, err
+	}
+	var table []byte
+	err = s.view(func(tx *bolt.Tx) error {
+		table = bytes.Clone(tx.Bucket(bSearch).Get(searchBase(s.search.gen, "d")))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	y, err := textsearch.OpenStored(table, delta, nil, textsearch.NewDict())
+	if err != nil {
+		return nil, err
+	}
+	prefix := searchBase(s.search.gen, "t/")
+	err = y.Load(func(fn func([]byte) error) error {
+		return s.view(func(tx *bolt.Tx) error {
+			c := tx.Bucket(bSearch).Cursor()
+			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				if err := fn(v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return y.MarshalBinary()
 }

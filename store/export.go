@@ -163,10 +163,12 @@ func (s *Store) Import(ctx context.Context, r io.Reader, replace bool) (ImportRe
 		}
 		// The search snapshot describes other resources now.
 		sb := tx.Bucket(bSearch)
-		if err := sb.Delete(keySearchIndex); err != nil {
-			return err
+		for _, k := range [][]byte{keySearchIndex, keySearchGen, keySearchDocs} {
+			if err := sb.Delete(k); err != nil {
+				return err
+			}
 		}
-		return sb.Delete(keySearchDocs)
+		return nil
 	})
 	if err != nil {
 		return rep, fmt.Errorf("import: %w", err)

@@ -49,7 +49,7 @@ func dumpIndex(t *testing.T, s *Store) string {
 		return nil
 	})
 	s.search.mu.RLock()
-	data, _ := s.search.idx.MarshalBinary()
+	data, _ := searchBytes(s)
 	fmt.Fprintf(&b, "search %x\n", data)
 	var docs []string
 	for p, h := range s.search.docs {

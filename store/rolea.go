@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -63,7 +66,16 @@ func (s *Store) PutRoleA(kv map[string][]byte) error {
 	}
 	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRoleA)
-		for k, v := range kv {
+		// The kept indexes are written in blocks of about a page, mostly
+		// in key order: full pages keep the file near its data's size.
+		b.FillPercent = 0.95
+		keys := make([]string, 0, len(kv))
+		for k := range kv {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			v := kv[k]
 			var err error
 			if v == nil {
 				err = b.Delete([]byte(k))
@@ -78,6 +90,48 @@ func (s *Store) PutRoleA(kv map[string][]byte) error {
 	})
 	if err != nil {
 		return fmt.Errorf("save Role A's indexes: %w", err)
+	}
+	return nil
+}
+
+// ErrRoleAGone is returned by [Store.SeekRoleA] when its guard key is not
+// in Role A's bucket: what the caller read before was replaced since.
+var ErrRoleAGone = errors.New("Role A's kept index was replaced")
+
+// SeekRoleA calls fn, for each of keys (each appended to prefix), with
+// the value of the greatest key of Role A's bucket at or before it that
+// starts with prefix (nil when there is none), in one read transaction.
+// The call fails with [ErrRoleAGone] when guard is not in the bucket.
+// The values are the database's own memory, valid only during fn.
+func (s *Store) SeekRoleA(guard, prefix string, keys []string, fn func(i int, value []byte) error) error {
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bRoleA)
+		if b == nil || b.Get([]byte(guard)) == nil {
+			return ErrRoleAGone
+		}
+		c := b.Cursor()
+		p := []byte(prefix)
+		key := make([]byte, 0, len(prefix)+16)
+		for i, k := range keys {
+			key = append(append(key[:0], p...), k...)
+			ck, v := c.Seek(key)
+			switch {
+			case ck == nil:
+				ck, v = c.Last()
+			case !bytes.Equal(ck, key):
+				ck, v = c.Prev()
+			}
+			if ck == nil || !bytes.HasPrefix(ck, p) {
+				v = nil
+			}
+			if err := fn(i, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read Role A's indexes: %w", err)
 	}
 	return nil
 }

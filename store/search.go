@@ -1,11 +1,15 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,11 +18,31 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Keys of the search bucket.
+// Keys of the search bucket. The index is kept as a base (written whole
+// when it is first made and when the changes since have grown) and a
+// delta rewritten at each flush, as Role A's are (textsearch/stored.go):
+// "gen" names the base, "b/GEN/d" is its documents table and "b/GEN/t/"
+// and a term a block of its postings; a search reads only its terms'
+// blocks.
 var (
-	keySearchIndex = []byte("index") // textsearch.Index.MarshalBinary
+	keySearchIndex = []byte("index") // textsearch.Index.MarshalBinary, before the base and delta
 	keySearchDocs  = []byte("docs")  // JSON: resource path → content hash in the index
+	keySearchGen   = []byte("gen")
+	keySearchDelta = []byte("delta")
 )
+
+func searchBase(gen, part string) []byte { return []byte("b/" + gen + "/" + part) }
+
+// searchRebase says when a flush writes a new base: when the documents
+// changed since the last one are more than a tenth of the index (and
+// more than a few).
+func searchRebase(x *textsearch.Index) bool {
+	if !x.Stored() {
+		return true
+	}
+	grown := x.DeltaDocs() + x.DeadBase()
+	return grown > 32 && grown*10 > x.Len()
+}
 
 // searchState is the in-memory BM25 index over every resource's text and
 // the mention matcher over entity names. The index is loaded from its
@@ -32,6 +56,7 @@ type searchState struct {
 	an      *textsearch.Analyzer
 	loaded  bool
 	idx     *textsearch.Index
+	gen     string             // the base idx was opened from, "" for none
 	docs    map[string]string  // path → hash indexed
 	meta    map[string]docMeta // path → what filters need
 	dirty   bool
@@ -70,9 +95,11 @@ func (s *Store) loadSearch(ctx context.Context) error {
 	ss := &s.search
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.loaded {
+	if ss.loaded && ss.idx.Err() == nil {
 		return nil
 	}
+	// Not loaded yet, or the base it was read from was replaced by
+	// another process since: read again.
 	// The folding tables load while the snapshot decodes: every query
 	// needs both.
 	var warm sync.WaitGroup
@@ -84,14 +111,18 @@ func (s *Store) loadSearch(ctx context.Context) error {
 	var stale []Resource
 	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bSearch)
-		if data := b.Get(keySearchIndex); data != nil {
-			if err := idx.UnmarshalBinary(data); err != nil {
-				// A damaged snapshot is rebuilt, not fatal: it is derived.
-				s.log.Warn("search index snapshot unreadable; rebuilding", "err", err)
-				idx = textsearch.NewIndex(0, 0)
+		ss.gen = ""
+		if gen := string(b.Get(keySearchGen)); gen != "" {
+			table, delta := b.Get(searchBase(gen, "d")), b.Get(keySearchDelta)
+			x, err := textsearch.OpenStored(table, delta, s.searchFetcher(gen), textsearch.NewDict())
+			if err != nil {
+				// A damaged index is rebuilt, not fatal: it is derived.
+				s.log.Warn("search index unreadable; rebuilding", "err", err)
 			} else if d := b.Get(keySearchDocs); d != nil {
 				if err := json.Unmarshal(d, &docs); err != nil {
-					idx, docs = textsearch.NewIndex(0, 0), map[string]string{}
+					docs = map[string]string{}
+				} else {
+					idx, ss.gen = x, gen
 				}
 			}
 		}
@@ -182,23 +213,139 @@ func (s *Store) flushSearch() error {
 	if !ss.loaded || !ss.dirty || s.readOnly {
 		return nil
 	}
-	data, err := ss.idx.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("save search index: %w", err)
-	}
-	docs, _ := json.Marshal(ss.docs)
-	err = s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bSearch)
-		if err := b.Put(keySearchIndex, data); err != nil {
-			return err
+	kv := map[string][]byte{}
+	gen := ss.gen
+	if searchRebase(ss.idx) {
+		if ss.idx.Stored() {
+			prefix := searchBase(ss.gen, "t/")
+			err := ss.idx.Load(func(fn func([]byte) error) error {
+				return s.view(func(tx *bolt.Tx) error {
+					c := tx.Bucket(bSearch).Cursor()
+					for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+						if err := fn(v); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			})
+			if err != nil {
+				return fmt.Errorf("save search index: %w", err)
+			}
 		}
-		return b.Put(keySearchDocs, docs)
+		table, blocks, err := ss.idx.EncodeBase()
+		if err != nil {
+			return fmt.Errorf("save search index: %w", err)
+		}
+		gen = newGen()
+		kv[string(searchBase(gen, "d"))] = table
+		for _, bl := range blocks {
+			kv[string(searchBase(gen, "t/"))+bl.First] = bl.Data
+		}
+		kv[string(keySearchDelta)] = textsearch.EmptyDelta(ss.idx.Len())
+	} else {
+		delta, err := ss.idx.EncodeDelta()
+		if err != nil {
+			return fmt.Errorf("save search index: %w", err)
+		}
+		kv[string(keySearchDelta)] = delta
+	}
+	kv[string(keySearchGen)] = []byte(gen)
+	kv[string(keySearchDocs)], _ = json.Marshal(ss.docs)
+	err := s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSearch)
+		b.FillPercent = 0.95
+		if gen != ss.gen {
+			// The old base (and the whole index of older versions) go.
+			var old [][]byte
+			c := b.Cursor()
+			for k, _ := c.Seek([]byte("b/")); k != nil && bytes.HasPrefix(k, []byte("b/")); k, _ = c.Next() {
+				old = append(old, slices.Clone(k))
+			}
+			old = append(old, keySearchIndex)
+			for _, k := range old {
+				if err := b.Delete(k); err != nil {
+					return err
+				}
+			}
+		}
+		keys := make([]string, 0, len(kv))
+		for k := range kv {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := b.Put([]byte(k), kv[k]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("save search index: %w", err)
 	}
 	ss.dirty = false
+	if gen != ss.gen {
+		// The index in memory is the new base's, whole: searches need no
+		// reads, and the next flush writes a delta over it.
+		ss.gen = gen
+		if x, err := s.reopenSearch(gen); err == nil {
+			ss.idx = x
+		}
+	}
 	return nil
+}
+
+// reopenSearch opens base gen just written, to keep only its documents
+// table in memory.
+func (s *Store) reopenSearch(gen string) (*textsearch.Index, error) {
+	var x *textsearch.Index
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bSearch)
+		var err error
+		x, err = textsearch.OpenStored(b.Get(searchBase(gen, "d")), b.Get(keySearchDelta), s.searchFetcher(gen), textsearch.NewDict())
+		return err
+	})
+	return x, err
+}
+
+// searchFetcher reads the blocks of base gen.
+func (s *Store) searchFetcher(gen string) textsearch.Fetcher {
+	guard, prefix := searchBase(gen, "d"), searchBase(gen, "t/")
+	return func(terms []string, fn func(int, []byte) error) error {
+		return s.view(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bSearch)
+			if b.Get(guard) == nil {
+				return ErrRoleAGone
+			}
+			c := b.Cursor()
+			key := make([]byte, 0, len(prefix)+16)
+			for i, t := range terms {
+				key = append(append(key[:0], prefix...), t...)
+				k, v := c.Seek(key)
+				switch {
+				case k == nil:
+					k, v = c.Last()
+				case !bytes.Equal(k, key):
+					k, v = c.Prev()
+				}
+				if k == nil || !bytes.HasPrefix(k, prefix) {
+					v = nil
+				}
+				if err := fn(i, v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// newGen names a new base.
+func newGen() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // FlushSearch writes the search index snapshot if it changed since the
@@ -253,6 +400,11 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) ([]Hit, error) {
 		}
 	}
 	hits := ss.idx.Search(terms, k, allow)
+	if err := ss.idx.Err(); err != nil {
+		// Another process wrote a new base since this one was read: the
+		// next search reads it.
+		return nil, fmt.Errorf("search: %w; search again", err)
+	}
 	out := make([]Hit, len(hits))
 	for i, h := range hits {
 		out[i] = Hit{Path: h.ID, Score: h.Score}

@@ -209,6 +209,10 @@ func (s *Store) openDB(ctx context.Context) error {
 		// Concurrent writers (parallel nodes recording their outputs) share
 		// one commit; a lone writer waits at most this long for company.
 		db.MaxBatchDelay = time.Millisecond
+		// The file grows by this much past its data (bbolt's default is
+		// 16 MiB): a whole book's store is tens of MiB, and the slack
+		// counted against it.
+		db.AllocSize = 4 << 20
 		s.db = db
 		s.readOnly = s.opts.ReadOnly
 		return nil

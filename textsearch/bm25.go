@@ -1,7 +1,6 @@
 package textsearch
 
 import (
-	"bytes"
 	"cmp"
 	"hash/maphash"
 	"math"
@@ -37,6 +36,9 @@ type Index struct {
 	// termsStale says docs[].terms are not filled in (after decoding);
 	// Remove fills them first.
 	termsStale bool
+	// st, for an index opened from a store, holds its base: post and
+	// pool hold only the postings added since (see stored.go).
+	st *stored
 }
 
 type posting struct {
@@ -160,12 +162,38 @@ func NewIndexDict(k1, b float64, d *Dict) *Index {
 }
 
 // postings returns the postings of term, nil when no document holds it.
-func (x *Index) postings(term string) (int32, []posting) {
-	tid, ok := x.dict.lookup(term)
-	if !ok || int(tid) >= x.nterms() {
-		return -1, nil
+func (x *Index) postings(term string) []posting {
+	base, own := x.parts(term)
+	if len(own) == 0 {
+		return base
 	}
-	return tid, x.plist(tid)
+	if len(base) == 0 {
+		return own
+	}
+	return append(slices.Clip(base), own...)
+}
+
+// parts returns the postings of term in two runs sorted by document:
+// the stored base's (nil for an index not opened from a store) and the
+// ones held in memory, all of whose documents come after the base's.
+func (x *Index) parts(term string) (base, own []posting) {
+	if tid, ok := x.dict.lookup(term); ok && int(tid) < x.nterms() {
+		own = x.plist(tid)
+	}
+	if x.st != nil {
+		base = x.basePostings(term)
+	}
+	return base, own
+}
+
+// findDoc reports whether postings runs hold document d.
+func findDoc(d int32, runs ...[]posting) bool {
+	for _, p := range runs {
+		if _, found := slices.BinarySearchFunc(p, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
+			return true
+		}
+	}
+	return false
 }
 
 // nterms is the number of term ids that have a postings list (some may
@@ -241,13 +269,13 @@ func (x *Index) Holding(id string, terms []string) []string {
 	if !ok || !x.docs[d].live {
 		return nil
 	}
+	x.prefetch(terms)
 	var out []string
 	for _, t := range terms {
 		if slices.Contains(out, t) {
 			continue
 		}
-		_, p := x.postings(t)
-		if _, found := slices.BinarySearchFunc(p, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); found {
+		if base, own := x.parts(t); findDoc(d, base, own) {
 			out = append(out, t)
 		}
 	}
@@ -292,7 +320,8 @@ func (x *Index) addCounts(id string, tf map[int32]int32, length int32) {
 
 // AddUnion indexes document id as the concatenation of documents docs of
 // from (unknown ones are ignored): the same as Add with their terms
-// joined, without needing the term lists again.
+// joined, without needing the term lists again. from must hold its
+// postings in memory (not [Index.Stored]).
 func (x *Index) AddUnion(id string, from *Index, docs []string) {
 	x.Remove(id)
 	tf := map[int32]int32{}
@@ -335,6 +364,19 @@ func (x *Index) fillTerms() {
 func (x *Index) Remove(id string) {
 	d, ok := x.docByID[id]
 	if !ok || !x.docs[d].live {
+		return
+	}
+	if x.st != nil && d < x.st.n {
+		// A base document stays in the stored postings, which skip it
+		// from now on.
+		e := &x.docs[d]
+		x.totalLen -= int64(e.len)
+		x.live--
+		e.live = false
+		delete(x.docByID, id)
+		x.st.mu.Lock()
+		x.st.cache, x.st.cached = map[string][]posting{}, 0
+		x.st.mu.Unlock()
 		return
 	}
 	x.fillTerms()
@@ -381,22 +423,32 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 	if x.live == 0 || len(weights) == 0 {
 		return nil
 	}
-	qtf := map[int32]float64{}
-	var order []int32
+	type qterm struct {
+		t        string
+		w        float64
+		base, ps []posting
+	}
+	terms := make([]string, 0, len(weights))
 	for t, wt := range weights {
-		if tid, p := x.postings(t); len(p) > 0 && wt > 0 {
-			order = append(order, tid)
-			qtf[tid] = wt
+		if wt > 0 {
+			terms = append(terms, t)
+		}
+	}
+	// Sum in a fixed order so equal inputs give bit-identical scores:
+	// the terms' own order, not their ids, which depend on the order the
+	// texts were added in (an index read from the store and updated
+	// scores exactly as one built afresh).
+	slices.Sort(terms)
+	x.prefetch(terms)
+	var order []qterm
+	for _, t := range terms {
+		if base, own := x.parts(t); len(base)+len(own) > 0 {
+			order = append(order, qterm{t, weights[t], base, own})
 		}
 	}
 	if len(order) == 0 {
 		return nil
 	}
-	// Sum in a fixed order so equal inputs give bit-identical scores:
-	// the terms' own order, not their ids, which depend on the order the
-	// texts were added in (an index decoded from the store and updated
-	// scores exactly as one built afresh).
-	slices.SortFunc(order, func(a, b int32) int { return bytes.Compare(x.dict.bytes(a), x.dict.bytes(b)) })
 	// With a filter, the collection statistics (document count, average
 	// length, document frequencies) are those of the accepted documents
 	// alone, so a search is exactly what it would be on an index that
@@ -423,15 +475,16 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 		avg = 1
 	}
 	scores := make([]float64, len(x.docs))
-	for _, tid := range order {
-		p := x.plist(tid)
+	for _, q := range order {
 		df := 0
 		if allowed == nil {
-			df = len(p)
+			df = len(q.base) + len(q.ps)
 		} else {
-			for _, e := range p {
-				if allowed[e.doc] {
-					df++
+			for _, p := range [2][]posting{q.base, q.ps} {
+				for _, e := range p {
+					if allowed[e.doc] {
+						df++
+					}
 				}
 			}
 		}
@@ -439,14 +492,16 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			continue
 		}
 		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
-		w := idf * qtf[tid]
-		for _, e := range p {
-			if allowed != nil && !allowed[e.doc] {
-				continue
+		w := idf * q.w
+		for _, p := range [2][]posting{q.base, q.ps} {
+			for _, e := range p {
+				if allowed != nil && !allowed[e.doc] {
+					continue
+				}
+				tf := float64(e.tf)
+				dl := float64(x.docs[e.doc].len)
+				scores[e.doc] += w * tf * (x.k1 + 1) / (tf + x.k1*(1-x.b+x.b*dl/avg))
 			}
-			tf := float64(e.tf)
-			dl := float64(x.docs[e.doc].len)
-			scores[e.doc] += w * tf * (x.k1 + 1) / (tf + x.k1*(1-x.b+x.b*dl/avg))
 		}
 	}
 	better := func(a, b Hit) bool { // a ranks before b
@@ -515,8 +570,8 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 
 // DocFreq returns how many documents hold term.
 func (x *Index) DocFreq(term string) int {
-	_, p := x.postings(term)
-	return len(p)
+	base, own := x.parts(term)
+	return len(base) + len(own)
 }
 
 // IDF returns the BM25 inverse document frequency of term in this index.

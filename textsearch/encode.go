@@ -8,11 +8,14 @@ import (
 	"slices"
 )
 
-const indexMagic = "FCBM25\x01"
+const indexMagic = "FCBM25\x02"
 
 // MarshalBinary encodes the index: parameters, live documents and
 // postings, with terms in sorted order so equal indexes give equal bytes.
 func (x *Index) MarshalBinary() ([]byte, error) {
+	if x.st != nil {
+		return nil, errors.New("encode index: its postings are in a store")
+	}
 	// Renumber live documents densely, in id order.
 	ids := make([]string, 0, x.live)
 	for _, d := range x.docs {
@@ -43,20 +46,13 @@ func (x *Index) MarshalBinary() ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	var ps []posting
 	for _, t := range terms {
-		_, p := x.postings(t)
-		ps = append(ps[:0], p...)
+		ps = append(ps[:0], x.postings(t)...)
 		for i := range ps {
 			ps[i].doc = newNum[ps[i].doc]
 		}
 		slices.SortFunc(ps, func(a, b posting) int { return int(a.doc - b.doc) })
 		b = appendString(b, t)
-		b = binary.AppendUvarint(b, uint64(len(ps)))
-		prev := int32(0)
-		for _, p := range ps {
-			b = binary.AppendUvarint(b, uint64(p.doc-prev))
-			b = binary.AppendUvarint(b, uint64(p.tf))
-			prev = p.doc
-		}
+		b = appendPostings(b, ps, 0)
 	}
 	return b, nil
 }
@@ -164,8 +160,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		y.off = append(y.off, int32(len(y.pool)))
 		doc := int64(0)
 		for j := 0; j < np && r.err == nil; j++ {
-			delta := r.uvarint()
-			tf := r.count(math.MaxInt32)
+			delta, tf := r.posting()
 			if delta > uint64(len(y.docs)) || (j > 0 && delta == 0) {
 				r.err = errCorrupt
 				break
@@ -207,8 +202,7 @@ func countPostings(body []byte) (int, error) {
 		np := r.count(len(r.b))
 		total += np
 		for j := 0; j < np && r.err == nil; j++ {
-			r.uvarint()
-			r.uvarint()
+			r.posting()
 		}
 	}
 	if r.err != nil {

@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,33 +19,61 @@ type Keeper interface {
 	// ReadRoleA calls fn with the values of keys, nil for a missing one;
 	// they are valid only during fn.
 	ReadRoleA(keys []string, fn func(values [][]byte) error) error
+	// SeekRoleA calls fn, for each of keys (each after prefix), with the
+	// value of the greatest key at or before it that starts with prefix
+	// (nil when none), in one read; it fails when guard is missing.
+	SeekRoleA(guard, prefix string, keys []string, fn func(i int, value []byte) error) error
+	// ScanRoleA calls fn with every key that starts with prefix and its
+	// value, in key order.
+	ScanRoleA(prefix string, fn func(key string, value []byte) error) error
 	// PutRoleA writes kv in one transaction; a nil value deletes.
 	PutRoleA(kv map[string][]byte) error
 }
 
 // Keys of what a Builder keeps. A text's record is "t/" and its content
-// hash.
+// hash. Each index (c: chapters, p: passages, a: arcs) is kept as a base,
+// written whole at a cold build and when its delta has grown, under
+// "b/" and the base's generation ("b/GEN/c/d" its documents table,
+// "b/GEN/c/t/" and a block's first term a block of postings), and a
+// delta ("x/delta/c") rewritten at each change.
 const (
 	keyManifest = "x/manifest"
-	keyChapters = "x/chapters"
-	keyPassages = "x/passages"
-	keyArcs     = "x/arcs"
+	keyDelta    = "x/delta/"
+	keyBase     = "b/"
 	keyText     = "t/"
 )
 
+// The indexes kept, by the letter of their keys.
+var keptKinds = [3]string{"c", "p", "a"}
+
 // keptFormat changes whenever what is kept changes meaning; kept indexes
 // of another format are rebuilt.
-const keptFormat = 1
+const keptFormat = 3
+
+// compactAt says when a delta is folded into a new base: when the
+// chapters changed since the base are more than this share of the book
+// (and more than compactMin), the next write rewrites the base.
+const (
+	compactShare = 10 // per cent
+	compactMin   = 32
+)
 
 // manifest says what the kept indexes hold.
 type manifest struct {
 	Format int `json:"format"`
 	// Probe is [probe] of the builder that made them: indexes made by an
 	// analyser that cuts or folds text otherwise are rebuilt.
-	Probe    string            `json:"probe"`
+	Probe string `json:"probe"`
+	// Gen names the base the deltas apply to.
+	Gen      string            `json:"gen"`
 	Chapters map[string]string `json:"chapters"` // path -> content hash
 	Arcs     map[string]string `json:"arcs"`     // path -> [arcSignature]
+	// Summaries are the arcs' texts whose records are kept: path ->
+	// content hash.
+	Summaries map[string]string `json:"summaries,omitempty"`
 }
+
+func baseKey(gen, kind, part string) string { return keyBase + gen + "/" + kind + "/" + part }
 
 // textRecord is what is kept of a chapter's text: its passages and its
 // extractive summary.
@@ -102,10 +131,12 @@ func (b *Builder) probe() string {
 type keptIndexes struct {
 	b                        *Builder
 	chapters, passages, arcs *textsearch.Index
+	gen                      string                          // the base read, "" when none
 	hashes                   []string                        // of the Build's chapters, in its order
 	old                      map[string]string               // chapter path -> hash the indexes held when read
 	oldPassages              map[string][]textsearch.Passage // of chapters changed or removed
 	oldArcs, arcsNow         map[string]string
+	oldSums                  map[string]string // arc path -> hash of the text whose record is kept
 	loaded, changed          bool
 	gone                     []string // hashes whose records are no longer needed
 }
@@ -131,11 +162,21 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 		kx.changed = true
 	}
 	// The records of the chapters as they are now, in one read.
-	keys := make([]string, 0, len(chs))
-	for _, h := range kx.hashes {
+	b.readRecords(kx.hashes)
+	return kx
+}
+
+// readRecords reads from the Keeper the records of the texts of hashes
+// not derived yet, in one read.
+func (b *Builder) readRecords(hashes []string) {
+	keys := make([]string, 0, len(hashes))
+	for _, h := range hashes {
 		if b.cached(h) == nil {
 			keys = append(keys, keyText+h)
 		}
+	}
+	if len(keys) == 0 {
+		return
 	}
 	_ = b.Keep.ReadRoleA(keys, func(vals [][]byte) error {
 		b.mu.Lock()
@@ -153,7 +194,6 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 		}
 		return nil
 	})
-	return kx
 }
 
 func (b *Builder) cached(h string) *derived {
@@ -162,8 +202,9 @@ func (b *Builder) cached(h string) *derived {
 	return b.derived[h]
 }
 
-// load reads the manifest and the indexes; kx.loaded says whether they
-// can be used for chapters now (path -> hash).
+// load reads the manifest, the bases' documents tables and the deltas;
+// kx.loaded says whether they can be used for chapters now (path ->
+// hash). The bases' postings stay in the Keeper, read a query at a time.
 func (kx *keptIndexes) load(now map[string]string) {
 	var m manifest
 	err := kx.b.Keep.ReadRoleA([]string{keyManifest}, func(vals [][]byte) error {
@@ -172,7 +213,11 @@ func (kx *keptIndexes) load(now map[string]string) {
 		}
 		return json.Unmarshal(vals[0], &m)
 	})
-	if err != nil || m.Format != keptFormat || m.Probe != kx.b.probe() {
+	if err != nil {
+		return
+	}
+	kx.gen = m.Gen // its blocks are replaced even when not used
+	if m.Format != keptFormat || m.Probe != kx.b.probe() || m.Gen == "" {
 		return
 	}
 	// The passages of the chapters that changed or went must leave the
@@ -185,8 +230,11 @@ func (kx *keptIndexes) load(now map[string]string) {
 			paths = append(paths, p)
 		}
 	}
-	keys = append(keys, keyChapters, keyPassages, keyArcs)
-	xs := []*textsearch.Index{textsearch.NewIndex(0, 0), textsearch.NewIndex(0, 0), textsearch.NewIndex(0, 0)}
+	for _, k := range keptKinds {
+		keys = append(keys, baseKey(m.Gen, k, "d"), keyDelta+k)
+	}
+	var xs [3]*textsearch.Index
+	dict := textsearch.NewDict()
 	err = kx.b.Keep.ReadRoleA(keys, func(vals [][]byte) error {
 		for i, p := range paths {
 			d, ok := derivedOf(vals[i])
@@ -196,22 +244,29 @@ func (kx *keptIndexes) load(now map[string]string) {
 			kx.oldPassages[p] = d.passages
 			kx.gone = append(kx.gone, strings.TrimPrefix(keys[i], keyText))
 		}
-		for i, x := range xs {
-			v := vals[len(paths)+i]
-			if v == nil {
+		for i, k := range keptKinds {
+			docs, delta := vals[len(paths)+2*i], vals[len(paths)+2*i+1]
+			if docs == nil || delta == nil {
 				return errNotKept
 			}
-			if err := x.UnmarshalBinary(v); err != nil {
+			guard, prefix := baseKey(m.Gen, k, "d"), baseKey(m.Gen, k, "t/")
+			fetch := func(terms []string, fn func(int, []byte) error) error {
+				return kx.b.Keep.SeekRoleA(guard, prefix, terms, fn)
+			}
+			x, err := textsearch.OpenStored(docs, delta, fetch, dict)
+			if err != nil {
 				return err
 			}
+			xs[i] = x
 		}
 		return nil
 	})
 	if err != nil {
+		kx.oldPassages, kx.gone = map[string][]textsearch.Passage{}, nil
 		return // rebuilt
 	}
 	kx.chapters, kx.passages, kx.arcs = xs[0], xs[1], xs[2]
-	kx.old, kx.oldArcs = m.Chapters, m.Arcs
+	kx.old, kx.oldArcs, kx.oldSums = m.Chapters, m.Arcs, m.Summaries
 	if kx.oldArcs == nil {
 		kx.oldArcs = map[string]string{}
 	}
@@ -289,7 +344,9 @@ func (kx *keptIndexes) dropGoneArcs(arcs []*Arc) {
 
 // Keep writes to the builder's Keeper what this snapshot changed in the
 // kept indexes and the records of texts not kept yet, and reports
-// whether it wrote anything. Without a Keeper it does nothing.
+// whether it wrote anything. Without a Keeper it does nothing. After a
+// few changes it writes the deltas; when they have grown (or nothing
+// was kept) it writes the indexes whole as a new base.
 func (s *MemSnapshot) Keep() (bool, error) {
 	kx := s.kept
 	if kx == nil {
@@ -301,6 +358,15 @@ func (s *MemSnapshot) Keep() (bool, error) {
 			kv[keyText+c.Hash] = recordOf(d)
 		}
 	}
+	sums := map[string]string{}
+	for _, a := range s.arcs {
+		if d := kx.b.cached(a.Hash); d != nil && d.summarized {
+			sums[a.Path] = a.Hash
+			if !d.kept {
+				kv[keyText+a.Hash] = recordOf(d)
+			}
+		}
+	}
 	if !kx.changed && len(kv) == 0 {
 		return false, nil
 	}
@@ -308,35 +374,120 @@ func (s *MemSnapshot) Keep() (bool, error) {
 	for _, c := range s.chapters {
 		now[c.Hash] = true
 	}
+	for _, h := range sums {
+		now[h] = true
+	}
 	for _, h := range kx.gone {
 		if !now[h] {
 			kv[keyText+h] = nil
 		}
 	}
-	if kx.changed {
-		m := manifest{Format: keptFormat, Probe: kx.b.probe(), Chapters: map[string]string{}, Arcs: kx.arcsNow}
-		for _, c := range s.chapters {
-			m.Chapters[c.Path] = c.Hash
-		}
-		kv[keyManifest], _ = json.Marshal(m)
-		for k, x := range map[string]*textsearch.Index{keyChapters: s.chapterX, keyPassages: s.passageX, keyArcs: s.arcX} {
-			data, err := x.MarshalBinary()
-			if err != nil {
-				return false, err
-			}
-			kv[k] = data
+	for _, h := range kx.oldSums {
+		if !now[h] {
+			kv[keyText+h] = nil
 		}
 	}
+	gen := kx.gen
+	if kx.changed {
+		xs := [3]*textsearch.Index{s.chapterX, s.passageX, s.arcX}
+		grown := s.chapterX.DeltaDocs() + s.chapterX.DeadBase()
+		rebase := !s.chapterX.Stored() || (grown > compactMin && grown*100 > compactShare*s.chapterX.Len())
+		if rebase {
+			if err := kx.writeBase(xs, kv); err != nil {
+				return false, err
+			}
+			s.wroteBase = true
+			gen = kx.gen
+		} else {
+			for i, k := range keptKinds {
+				data, err := xs[i].EncodeDelta()
+				if err != nil {
+					return false, err
+				}
+				kv[keyDelta+k] = data
+			}
+		}
+	}
+	m := manifest{Format: keptFormat, Probe: kx.b.probe(), Gen: gen, Chapters: map[string]string{}, Arcs: kx.arcsNow, Summaries: sums}
+	for _, c := range s.chapters {
+		m.Chapters[c.Path] = c.Hash
+	}
+	kv[keyManifest], _ = json.Marshal(m)
 	if err := kx.b.Keep.PutRoleA(kv); err != nil {
 		return false, err
 	}
-	for _, c := range s.chapters {
-		if d := kx.b.cached(c.Hash); d != nil {
+	for h := range now {
+		if d := kx.b.cached(h); d != nil {
 			kx.b.mu.Lock()
 			d.kept = true
 			kx.b.mu.Unlock()
 		}
 	}
-	kx.changed = false
+	kx.changed, kx.oldSums = false, sums
 	return true, nil
+}
+
+// Err returns the first error met reading the kept indexes' postings
+// from the Keeper since the snapshot was built (their base replaced by
+// another process): its searches since then missed postings, and a new
+// snapshot should be built.
+func (s *MemSnapshot) Err() error {
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX} {
+		if err := x.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WroteBase reports whether [MemSnapshot.Keep] wrote the indexes whole
+// (a new base) rather than a delta.
+func (s *MemSnapshot) WroteBase() bool { return s.wroteBase }
+
+// writeBase adds to kv the indexes xs as a new base with empty deltas,
+// and the deletion of the keys of every other base (and of the whole
+// indexes an older format kept). The indexes read from a base are read
+// whole first.
+func (kx *keptIndexes) writeBase(xs [3]*textsearch.Index, kv map[string][]byte) error {
+	for i, k := range keptKinds {
+		if !xs[i].Stored() {
+			continue
+		}
+		prefix := baseKey(kx.gen, k, "t/")
+		err := xs[i].Load(func(fn func([]byte) error) error {
+			return kx.b.Keep.ScanRoleA(prefix, func(_ string, v []byte) error { return fn(v) })
+		})
+		if err != nil {
+			return fmt.Errorf("read the kept index: %w", err)
+		}
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return err
+	}
+	gen := hex.EncodeToString(rnd[:])
+	if err := kx.b.Keep.ScanRoleA(keyBase, func(k string, _ []byte) error {
+		kv[k] = nil
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range []string{"x/chapters", "x/passages", "x/arcs"} { // format 1
+		kv[k] = nil
+	}
+	for i, k := range keptKinds {
+		docs, blocks, err := xs[i].EncodeBase()
+		if err != nil {
+			return err
+		}
+		kv[baseKey(gen, k, "d")] = docs
+		for _, bl := range blocks {
+			kv[baseKey(gen, k, "t/")+bl.First] = bl.Data
+		}
+		// The in-memory index becomes the new base's: its delta is
+		// empty.
+		kv[keyDelta+k] = textsearch.EmptyDelta(xs[i].Len())
+	}
+	kx.gen = gen
+	return nil
 }

@@ -182,6 +182,11 @@ func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error)
 	return nd, h, nil
 }
 
+func (b *Builder) hasCount(key string) bool {
+	_, ok := b.counts.Load(key)
+	return ok
+}
+
 // StoredLevels are the levels a store already holds for a resource.
 type StoredLevels struct {
 	L0, L1     string
@@ -203,6 +208,15 @@ func (b *Builder) resourceHashed(p, text, h string, w need) (Resource, *derived,
 	d, h, err := b.deriveHashed(text, h, w)
 	if err != nil {
 		return Resource{}, nil, fmt.Errorf("summarise %s: %w", p, err)
+	}
+	if b.Keep == nil {
+		// A builder without a Keeper reads every text anyway: it counts
+		// each one's tokens as it goes (on every core), so the first
+		// assembly does not. With one, a process reads a book it did not
+		// analyse, and counts only what an assembly weighs.
+		if k := CountKey(h, "L2", ""); !b.hasCount(k) {
+			b.counts.Store(k, b.tc.MustCount(InjectedText(text)))
+		}
 	}
 	if have {
 		return Resource{Path: p, Hash: h, L2: text, L1: stored.L1, L0: stored.L0, Extractive: stored.Extractive, Stale: stored.Stale}, d, nil
@@ -346,6 +360,16 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			specs = append(specs, ArcSpec{Path: fmt.Sprintf("summaries/arc-%d.md", n), First: first, Last: first + ArcSpan - 1})
 		}
 	}
+	if kx != nil {
+		// The arcs' summaries are kept by their texts' hashes too.
+		var hashes []string
+		for _, a := range specs {
+			if t := arcText(a, s.chapters); t != "" {
+				hashes = append(hashes, hashOf(t))
+			}
+		}
+		b.readRecords(hashes)
+	}
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -379,7 +403,19 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		if kx != nil && !kx.arcFresh(arc.Path, paths, s.chapters) {
 			continue
 		}
-		s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+		if !s.chapterX.Stored() {
+			s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+			continue
+		}
+		// The kept chapter index reads its postings a term at a time:
+		// the arc's chapters are analysed again instead (the same terms).
+		var terms []string
+		for _, c := range s.chapters {
+			if c.Number >= a.First && c.Number <= a.Last {
+				terms = b.an.AppendTerms(terms, c.L2)
+			}
+		}
+		s.arcX.Add(arc.Path, terms)
 	}
 	if kx != nil {
 		kx.dropGoneArcs(s.arcs)
@@ -388,6 +424,24 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		x.Compact()
 	}
 	return s, nil
+}
+
+// arcText is the text an arc is summarised from: its file's body, or
+// its chapters' L0s; "" when it has no chapters.
+func arcText(a ArcSpec, chs []*Chapter) string {
+	var l0s []string
+	for _, c := range chs {
+		if c.Number >= a.First && c.Number <= a.Last {
+			l0s = append(l0s, c.L0)
+		}
+	}
+	if len(l0s) == 0 {
+		return ""
+	}
+	if a.Text != "" {
+		return a.Text
+	}
+	return strings.Join(l0s, "\n")
 }
 
 // titles are forms of address that never stand alone for one person.
@@ -469,8 +523,9 @@ type MemSnapshot struct {
 	matcher                           *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
-	kept     *keptIndexes
-	analysed int
+	kept      *keptIndexes
+	analysed  int
+	wroteBase bool
 }
 
 // Meta implements [Snapshot].

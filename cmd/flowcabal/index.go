@@ -213,10 +213,14 @@ func (p *progressBar) spin(what string) (stop func()) {
 
 // roleAReport says what indexing did to Role A's kept indexes.
 type roleAReport struct {
-	Chapters int     `json:"chapters"`
-	Analysed int     `json:"analysed"` // chapters whose text was analysed again
-	Written  bool    `json:"written"`
-	Seconds  float64 `json:"seconds"`
+	Chapters int  `json:"chapters"`
+	Analysed int  `json:"analysed"` // chapters whose text was analysed again
+	Written  bool `json:"written"`
+	// Base says the indexes were written whole (a cold index, or the
+	// changes since the last whole write grew past a share of the book)
+	// rather than as a delta.
+	Base    bool    `json:"base,omitempty"`
+	Seconds float64 `json:"seconds"`
 }
 
 // keepRoleA brings Role A's indexes in the store up to date with the
@@ -238,5 +242,5 @@ func keepRoleA(root string, s *store.Store) (*roleAReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Role A's indexes: %w", err)
 	}
-	return &roleAReport{Chapters: len(snap.Chapters()), Analysed: snap.Analysed(), Written: wrote, Seconds: time.Since(start).Seconds()}, nil
+	return &roleAReport{Chapters: len(snap.Chapters()), Analysed: snap.Analysed(), Written: wrote, Base: snap.WroteBase(), Seconds: time.Since(start).Seconds()}, nil
 }

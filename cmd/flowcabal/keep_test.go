@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/internal/projecttest"
@@ -120,7 +122,7 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			root := tc.root
 			fresh := nodeContexts(t, root)
 			rep := indexRoleA(t, root)
-			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written {
+			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written || !rep.Base {
 				t.Fatalf("cold index: %+v", rep)
 			}
 			if n := analysedFromStore(t, root); n != 0 {
@@ -156,12 +158,65 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			if n := analysedFromStore(t, root); n != 0 {
 				t.Fatalf("a new process analysed %d chapters after the change; want 0", n)
 			}
-			kept := nodeContexts(t, root)
-			if err := os.Rename(filepath.Join(root, project.DataDir), filepath.Join(root, "away")); err != nil {
-				t.Fatal(err)
+			if rep.Base {
+				t.Fatalf("index after a change rewrote the whole base: %+v", rep)
 			}
-			sameContexts(t, "after a change", kept, nodeContexts(t, root))
+			sameContexts(t, "after a change", nodeContexts(t, root), withoutStore(t, root))
+			if tc.name != "webnovel" {
+				return
+			}
+			// One chapter edited at a time: each index analyses that one
+			// and writes only the delta; then enough chapters for the
+			// delta to be folded into a new base.
+			for i, n := range []int{30, 31, 290} {
+				editChapter(t, root, n, fmt.Sprintf("第%d次修改：賈寶玉與孫悟空在大觀園說話。", i))
+				rep = indexRoleA(t, root)
+				if rep.Analysed != 1 || !rep.Written || rep.Base {
+					t.Fatalf("index after one chapter edited: %+v; want 1 analysed, the delta written", rep)
+				}
+				sameContexts(t, fmt.Sprintf("after one chapter edited (%d)", n), nodeContexts(t, root), withoutStore(t, root))
+			}
+			for n := 100; n < 140; n++ {
+				editChapter(t, root, n, "林黛玉在瀟湘館讀書。")
+			}
+			rep = indexRoleA(t, root)
+			if rep.Analysed != 40 || !rep.Base {
+				t.Fatalf("index after 40 chapters edited: %+v; want 40 analysed and a new base", rep)
+			}
+			if n := analysedFromStore(t, root); n != 0 {
+				t.Fatalf("a new process analysed %d chapters after the new base; want 0", n)
+			}
+			sameContexts(t, "after a new base", nodeContexts(t, root), withoutStore(t, root))
 		})
+	}
+}
+
+// withoutStore returns the node contexts of the project built from its
+// files alone: its store is moved away meanwhile.
+func withoutStore(t *testing.T, root string) map[string]string {
+	t.Helper()
+	data, away := filepath.Join(root, project.DataDir), filepath.Join(root, "away")
+	if err := os.Rename(data, away); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Rename(away, data); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	return nodeContexts(t, root)
+}
+
+// editChapter appends a line to chapter n of a web-novel project.
+func editChapter(t *testing.T, root string, n int, line string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(webnovel.ChapterDir(n)), "content.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, "\n\n"+line+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -189,3 +244,91 @@ func TestKeptIndexesBehindTheFiles(t *testing.T) {
 	sameContexts(t, "files changed since the index", kept, nodeContexts(t, root))
 	var _ assemble.Keeper = (*store.Store)(nil)
 }
+
+// A snapshot whose kept indexes another process replaced with a new base
+// says so (its searches could not read their postings), so that the
+// session builds a new one rather than answer from a partial index.
+func TestKeptSnapshotKnowsItsBaseWasReplaced(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "webnovel")
+	if _, err := webnovel.Generate(root, webnovel.Options{Corpus: filepath.Join(projecttest.Shared(t), "corpus"), Chapters: 60, ChapterChars: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	indexRoleA(t, root)
+	cfg, err := project.LoadConfig(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *assemble.MemSnapshot {
+		b := newSnapshotBuilder(cfg)
+		b.Keep = perRead{root}
+		snap, errs := b.LoadProject(root)
+		if snap == nil {
+			t.Fatal(errs)
+		}
+		return snap
+	}
+	query := snapshotQuery(t, root)
+	old := open()
+	if hits := old.ChapterIndex().Search(old.Analyzer().Terms(query), 3, nil); len(hits) == 0 || old.Err() != nil {
+		t.Fatalf("kept snapshot: hits %v, err %v", hits, old.Err())
+	}
+	// A delta written since does not touch the base the snapshot reads.
+	editChapter(t, root, 5, "賈寶玉。")
+	if rep := indexRoleA(t, root); rep.Base {
+		t.Fatalf("one chapter rewrote the base: %+v", rep)
+	}
+	if old.PassageIndex().Search(old.Analyzer().Terms("大觀園 悟空 師父"), 3, nil); old.Err() != nil {
+		t.Fatalf("after a delta: %v", old.Err())
+	}
+	for n := 10; n < 50; n++ {
+		editChapter(t, root, n, "林黛玉。")
+	}
+	if rep := indexRoleA(t, root); !rep.Base {
+		t.Fatalf("40 chapters of 60 edited did not write a new base: %+v", rep)
+	}
+	old.PassageIndex().Search(old.Analyzer().Terms("大觀園 悟空 師父 寶釵"), 3, nil)
+	if old.Err() == nil {
+		t.Fatal("a snapshot of the replaced base reports no error")
+	}
+	if fresh := open(); fresh.Err() != nil || len(fresh.ChapterIndex().Search(fresh.Analyzer().Terms(query), 3, nil)) == 0 {
+		t.Fatalf("a new snapshot: %v", fresh.Err())
+	}
+}
+
+// snapshotQuery is some words of the project's first chapter.
+func snapshotQuery(t *testing.T, root string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(webnovel.ChapterDir(1)), "content.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := []rune(string(data))
+	return string(r[len(r)/2 : min(len(r), len(r)/2+40)])
+}
+
+// perRead opens the store read-only for each read, as the editor's
+// session does, so that flowcabal index can write between reads.
+type perRead struct{ root string }
+
+func (k perRead) with(fn func(*store.Store) error) error {
+	st, err := store.Open(context.Background(), k.root, store.Options{ReadOnly: true, LockWait: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+func (k perRead) ReadRoleA(keys []string, fn func([][]byte) error) error {
+	return k.with(func(st *store.Store) error { return st.ReadRoleA(keys, fn) })
+}
+
+func (k perRead) SeekRoleA(guard, prefix string, keys []string, fn func(int, []byte) error) error {
+	return k.with(func(st *store.Store) error { return st.SeekRoleA(guard, prefix, keys, fn) })
+}
+
+func (k perRead) ScanRoleA(prefix string, fn func(string, []byte) error) error {
+	return k.with(func(st *store.Store) error { return st.ScanRoleA(prefix, fn) })
+}
+
+func (perRead) PutRoleA(map[string][]byte) error { return store.ErrReadOnly }
