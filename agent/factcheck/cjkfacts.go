@@ -192,6 +192,13 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 			if hasCJK(place) && !strings.Contains(sentFolded, place) {
 				continue
 			}
+			// What the number measures must be named in the sentence: a
+			// part of the key (金箍棒 of 金箍棒重, 寬), since every 里 of a
+			// journey is not the length of a somersault. A key in
+			// another script cannot be named there: left to the model.
+			if !keyInSentence(string(k.foldRunes(kk)), sentFolded) {
+				continue
+			}
 			key, val = kk, vv
 			return true
 		}
@@ -312,4 +319,23 @@ func (k *Knowledge) cjkFactFinding(d *doc, e *entInfo, start, end int, key, val 
 		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
 		Confidence: conf,
 	}
+}
+
+// keyInSentence reports whether a folded Chinese fact key is named in a
+// folded sentence: the whole key when it is one character, else any two
+// characters of it that stand together.
+func keyInSentence(key, sent string) bool {
+	rs := []rune(key)
+	if !hasCJK(key) || len(rs) == 0 {
+		return false
+	}
+	if len(rs) == 1 {
+		return strings.ContainsRune(sent, rs[0])
+	}
+	for i := 0; i+1 < len(rs); i++ {
+		if isCJK(rs[i]) && isCJK(rs[i+1]) && strings.Contains(sent, string(rs[i:i+2])) {
+			return true
+		}
+	}
+	return false
 }

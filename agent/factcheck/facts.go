@@ -419,6 +419,11 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 				i = j
 				continue
 			}
+			// "萬歲": long live the emperor, not an age.
+			if string(rs[i:j]) == "万" || string(rs[i:j]) == "萬" {
+				i = j
+				continue
+			}
 			// "我五十歲上還沒兒子", "十歲時": a time in the past, told by
 			// the age it was.
 			if j+1 < len(rs) && strings.ContainsRune("上时時那", rs[j+1]) {

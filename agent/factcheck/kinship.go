@@ -28,8 +28,11 @@ type kinRole struct {
 var (
 	roleSpouseOfMan   = kinRole{keys: []string{"spouse", "husband", "丈夫", "夫", "夫君", "原聘", "未婚夫", "配偶"}, relations: []string{"spouse", "husband"}}
 	roleSpouseOfWoman = kinRole{keys: []string{"spouse", "wife", "妻子", "妻", "夫人", "配偶"}, relations: []string{"spouse", "wife"}}
-	roleSpouse        = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}}
-	roleChild         = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
+	// A betrothal is not a marriage: 未娶之妻, 指腹為婚 compare with the
+	// declared betrothed only.
+	roleBetrothed = kinRole{keys: []string{"原聘", "未婚夫", "聘", "betrothed", "fiance", "fiancé"}, relations: []string{"betrothed", "fiance"}}
+	roleSpouse    = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}}
+	roleChild     = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
 	// A child of a man or of a woman: only the one parent is compared.
 	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
 	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}}
@@ -334,7 +337,13 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 				if r, cut := strings.CutPrefix(rest, mark); cut {
 					for _, kw := range cjkKin {
 						if strings.HasPrefix(r, kw.word) {
-							return s, e, other, sur, kw.role, true
+							role := kw.role
+							between := d.text[e : len(d.text)-len(rest)]
+							if role.keys[0] == roleSpouseOfMan.keys[0] && strings.ContainsAny(between, "聘") ||
+								strings.Contains(between, "未娶") || strings.Contains(between, "未婚") || strings.Contains(between, "指腹") {
+								role = roleBetrothed
+							}
+							return s, e, other, sur, role, true
 						}
 					}
 				}
