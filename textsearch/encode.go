@@ -16,18 +16,7 @@ func (x *Index) MarshalBinary() ([]byte, error) {
 	if x.st != nil {
 		return nil, errors.New("encode index: its postings are in a store")
 	}
-	// Renumber live documents densely, in id order.
-	ids := make([]string, 0, x.live)
-	for _, d := range x.docs {
-		if d.live {
-			ids = append(ids, d.id)
-		}
-	}
-	slices.Sort(ids)
-	newNum := make([]int32, len(x.docs))
-	for i, id := range ids {
-		newNum[x.docByID[id]] = int32(i)
-	}
+	ids, newNum := x.renumberLive()
 	b := []byte(indexMagic)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x.k1))
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x.b))
@@ -209,4 +198,22 @@ func countPostings(body []byte) (int, error) {
 		return 0, fmt.Errorf("decode index: %w", r.err)
 	}
 	return total, nil
+}
+
+// renumberLive numbers the live documents densely in id order: ids are
+// their ids in that order, and newNum maps each old document number to
+// its new one (dead documents keep 0 and must not be read).
+func (x *Index) renumberLive() (ids []string, newNum []int32) {
+	ids = make([]string, 0, x.live)
+	for _, d := range x.docs {
+		if d.live {
+			ids = append(ids, d.id)
+		}
+	}
+	slices.Sort(ids)
+	newNum = make([]int32, len(x.docs))
+	for i, id := range ids {
+		newNum[x.docByID[id]] = int32(i)
+	}
+	return ids, newNum
 }

@@ -111,17 +111,7 @@ func (x *Index) EncodeBase() (docs []byte, blocks []Block, err error) {
 	if x.st != nil {
 		return nil, nil, errors.New("encode base: the index's postings are in a store")
 	}
-	ids := make([]string, 0, x.live)
-	for _, d := range x.docs {
-		if d.live {
-			ids = append(ids, d.id)
-		}
-	}
-	slices.Sort(ids)
-	newNum := make([]int32, len(x.docs))
-	for i, id := range ids {
-		newNum[x.docByID[id]] = int32(i)
-	}
+	ids, newNum := x.renumberLive()
 	docs = []byte(docsMagic)
 	docs = binary.LittleEndian.AppendUint64(docs, math.Float64bits(x.k1))
 	docs = binary.LittleEndian.AppendUint64(docs, math.Float64bits(x.b))
