@@ -145,10 +145,12 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		"entities/characters/guanyin.md":   "---\nname: 觀世音菩薩\naliases: [菩薩, 觀音]\nkind: character\n---\n",
 		"entities/characters/mile.md":      "---\nname: 彌勒\nkind: character\n---\n",
 		"entities/characters/erlang.md":    "---\nname: 二郎神\naliases: [二郎]\nkind: character\n---\n",
+		"entities/characters/taizong.md":   "---\nname: 唐太宗\naliases: [唐王]\nkind: character\n---\n",
 		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3) +
 			strings.Repeat("妖精要殺和尚。", 2) + strings.Repeat("紅孩兒笑道：孩兒去也。", 5) + strings.Repeat("玉帝傳旨，唐三藏與魔王。", 30) +
 			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25) + strings.Repeat("回到怡紅院。", 20) +
-			strings.Repeat("須菩提祖師說法。觀世音菩薩來了。彌勒笑道。二郎神到了。", 10),
+			strings.Repeat("須菩提祖師說法。觀世音菩薩來了。彌勒笑道。二郎神到了。", 10) +
+			strings.Repeat("唐王傳旨。長老往西去了。", 25),
 	})
 	for _, tc := range []struct {
 		text, want string

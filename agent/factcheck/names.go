@@ -384,6 +384,9 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		if h.n == 2 && h.pos > 0 && !d.nameChar(rs[h.i]) {
 			continue
 		}
+		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) {
+			continue
+		}
 		// A longer near-miss over the same characters says it already.
 		if slices.ContainsFunc(hits, func(o hit) bool {
 			return o.n > h.n && o.i <= h.i && h.i+h.n <= o.i+o.n && o.s.ents[0] == h.s.ents[0]
@@ -410,6 +413,35 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		})
 	}
 	return dedupe(out)
+}
+
+// edgeInWord reports whether the changed character of the window
+// rs[i:i+n] (changed at pos) belongs to a word the book writes often:
+// when it is the first, with the character before it (回顧 of 回顧雨村),
+// not counting where the pair starts a declared name; when it is the
+// last, with the character after it (往西 of 唐往西天). Such a window is
+// two words side by side, not a slip. Pairs at the unchanged edge (不大
+// of 不大管園) were tried: they hid real misprints (紫娟).
+func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
+	const often = 3
+	if pos == 0 && i > 0 && isCJK(rs[i-1]) {
+		pair := string(rs[i-1 : i+1])
+		uses := k.book.countCJK(pair)
+		if uses >= often {
+			for _, s := range k.cjk[rs[i]] {
+				if !s.exclude {
+					uses -= k.book.countCJK(string(rs[i-1]) + string(s.runes))
+				}
+			}
+			if uses >= often {
+				return true
+			}
+		}
+	}
+	if pos == n-1 && i+n < len(rs) && isCJK(rs[i+n]) {
+		return k.book.countCJK(string(rs[i+n-1:i+n+1])) >= often
+	}
+	return false
 }
 
 // minFrequentName is how often the book must use a two-character name for
