@@ -173,6 +173,12 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"行者大聲喝道。", ""},            // 大聲 is not 大聖
 		{"這是尊者的話。", ""},            // two characters, the first differing
 		{"寶玉回至恰紅院中。", "恰紅院"},       // one Cangjie frame: 怡 written 恰
+		{"那神仙稱名須菩堤祖師。", "須菩堤祖師"},   // a slip before the name's own title (祖師)
+		{"傍又閃上觀士音菩薩合掌。", "觀士音菩薩"},  // the same (菩薩), a same-sound character
+		{"行者大驚。彌勤笑道：我去。", "彌勤"},    // one Cangjie part changed, two strokes more
+		{"那小聖二郎身邊有犬。", ""},         // a name (二郎) before the differing character
+		{"他說了。唐往西天取經去了。", ""},      // 往 with the next character is a word of the book (往西)
+		{"眾臣拜見。唐汪傳旨。", "唐汪"},       // the same slip where no word follows
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {
