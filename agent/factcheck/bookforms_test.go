@@ -236,6 +236,28 @@ func TestContinuityAgainstTheBook(t *testing.T) {
 			t.Errorf("book %q: %d continuity findings on %q, want %d", tc.book, n, cjkText, tc.want)
 		}
 	}
+	// The changed character with the next one is a word the book writes
+	// often (忽然): “那怪忽然省悟” is 那怪 + 忽然, not 怪物 misspelt.
+	monsterPrev := "第一回\n\n那怪物笑道：「好！」怪物又道：「來。」"
+	monsterText := "行者大怒。那怪忽然省悟。"
+	for _, tc := range []struct {
+		book string
+		want int
+	}{
+		{"行者走了。", 1},
+		{strings.Repeat("他忽然笑了。", 3), 0},
+	} {
+		k := bookProject(t, map[string]string{"manuscript/chapter-01/content.md": monsterPrev + tc.book})
+		n := 0
+		for _, f := range Check(monsterText, 2, k, monsterPrev) {
+			if f.Type == TypeContinuity {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("book %q: %d continuity findings on %q, want %d", tc.book, n, monsterText, tc.want)
+		}
+	}
 }
 
 // TestNearValues: a long Chinese fact value stated with one numeral or

@@ -297,6 +297,11 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 					if k.book != nil && k.book.countCJK(string(window)) > 1 {
 						continue
 					}
+					// The changed character makes a word of the book with
+					// its neighbour (忽然 of 那怪忽然, 世界 of 滿天世界).
+					if k.book != nil && k.edgeInWord(rs, i, n, pos) {
+						continue
+					}
 					was := prevSpelling(prev, prs, c.runes)
 					fix := []rune(d.text[start:end])
 					fix[pos] = writtenAs(d, a, []rune(was)[pos])
