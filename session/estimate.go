@@ -128,7 +128,7 @@ func (s *Session) made(e *estimateEntry, wf *workflowlang.Result) {
 func (s *Session) estimateKey(wf *workflowlang.Result) [32]byte {
 	h := sha256.New()
 	h.Write(wf.File.Src)
-	printed := fingerprint(s.root)
+	printed := s.fp.of(s.root)
 	h.Write(printed[:])
 	s.mu.Lock()
 	gen := s.finished

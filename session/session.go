@@ -121,6 +121,8 @@ type Session struct {
 	embedded *assemble.MemSnapshot
 	workCtx  context.Context // the background work's, cancelled at Close
 	printed  [32]byte        // the knowledge files' fingerprint when snap was built
+	// fp is the knowledge files' fingerprint as last walked (recent).
+	fp recentPrint
 	// hasher remembers the hashes of source files between lens redraws.
 	hasher runner.FileHasher
 	// threads are the plot threads, read on demand (threads.go).
@@ -246,6 +248,7 @@ func (s *Session) KnowledgeChanged(ctx context.Context, files ...string) {
 	s.kmu.Lock()
 	s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil
 	s.kmu.Unlock()
+	s.fp.forget()
 	s.counts.knowledgeChanged()
 	s.mu.Lock()
 	st := s.st
@@ -283,8 +286,9 @@ func (s *Session) knowledgeFrom(own *store.Store) (*assemble.MemSnapshot, *factc
 	b.Forget = true // the snapshot lives as long as the session: keep it small
 	b.Progress = func(done, total int) { s.read.Store(int64(done)); s.total.Store(int64(total)) }
 	// Taken before the files are read: a change while they are read shows
-	// at the next run.
-	printed := fingerprint(s.root)
+	// at the next run. Kept as the recent print too, so that the two
+	// never disagree about the same files.
+	printed := s.fp.fresh(s.root)
 	// One reading of the files serves Role A and Role C, so the texts are
 	// held once.
 	// A preview says how much there is to read while the files are read.
@@ -341,6 +345,47 @@ func fingerprint(root string) [32]byte {
 	return out
 }
 
+// printTTL is how long a walk of the knowledge files stands for them in
+// what only shows (the estimates of lenses and hovers). A change the
+// editor reports (KnowledgeChanged) is seen at once; one made behind its
+// back (a git pull in a terminal) within printTTL; a run always walks
+// afresh. Walking 3,000 chapter folders costs about 40 ms, which every
+// hover and lens paid before.
+const printTTL = time.Second
+
+// recentPrint is a fingerprint walked at most once per printTTL.
+type recentPrint struct {
+	mu  sync.Mutex
+	sum [32]byte
+	at  time.Time // zero: walk again
+}
+
+// of returns the fingerprint of root, walking the files again when the
+// last walk is older than printTTL or was forgotten.
+func (r *recentPrint) of(root string) [32]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at.IsZero() || time.Since(r.at) >= printTTL {
+		r.sum, r.at = fingerprint(root), time.Now()
+	}
+	return r.sum
+}
+
+// fresh walks the files now and keeps the result as the recent print.
+func (r *recentPrint) fresh(root string) [32]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sum, r.at = fingerprint(root), time.Now()
+	return r.sum
+}
+
+// forget makes the next call walk the files.
+func (r *recentPrint) forget() {
+	r.mu.Lock()
+	r.at = time.Time{}
+	r.mu.Unlock()
+}
+
 // knownLocked is what the session derived from the project's files, for
 // a runner: Role A's snapshot and embeddings, Role C's knowledge. Nil
 // (the runner reads the files) when they cannot be read. The passages'
@@ -348,7 +393,9 @@ func fingerprint(root string) [32]byte {
 // ready searches lexically, as its provenance says. s.mu must be held.
 func (s *Session) knownLocked(st *store.Store, cfg *project.Config) *runner.Known {
 	s.kmu.Lock()
-	if s.snap != nil && fingerprint(s.root) != s.printed {
+	// A run walks the files afresh: what it sends must be what is on
+	// disk now.
+	if s.snap != nil && s.fp.fresh(s.root) != s.printed {
 		s.snap, s.facts, s.kp, s.vecs = nil, nil, nil, nil // changed on disk behind the editor's back
 	}
 	s.kmu.Unlock()
