@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck"
 	"github.com/flowcabal/flowcabal/knowledge"
@@ -14,6 +16,7 @@ import (
 	"github.com/flowcabal/flowcabal/runner"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/flowcabal/flowcabal/workflowlang"
+	"github.com/sourcegraph/conc/iter"
 )
 
 // proseProject is what the fact checks of one project need, read once.
@@ -34,15 +37,23 @@ func checkProse(ctx context.Context, env *cliEnv, files []string) ([]jsonDiagnos
 	projects := map[string]*proseProject{}
 	folder := textsearch.NewFolder()
 	code := exitOK
-	var out []jsonDiagnostic
 	bar := newProgressBar(env.stderr)
 	defer bar.finish()
-	for i, name := range files {
+	// The files are read in order, then checked on every core: Role C's
+	// knowledge is safe for concurrent checks, and a whole book is
+	// thousands of independent chapters.
+	type job struct {
+		name, text, body string
+		off, ch          int
+		pp               *proseProject
+		prev             string
+	}
+	var jobs []*job
+	for _, name := range files {
 		if err := ctx.Err(); err != nil {
 			fmt.Fprintf(env.stderr, "flowcabal check: %v\n", err)
-			return out, exitFailure
+			return nil, exitFailure
 		}
-		bar.update(i, len(files), name)
 		abs, err := filepath.Abs(name)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "flowcabal check: %v\n", err)
@@ -93,18 +104,41 @@ func checkProse(ctx context.Context, env *cliEnv, files []string) ([]jsonDiagnos
 				prev = d.Body
 			}
 		}
-		findings := factcheck.Check(body, ch, pp.facts, prev)
+		jobs = append(jobs, &job{name: name, text: text, body: body, off: off, ch: ch, pp: pp, prev: prev})
+	}
+	var (
+		done  atomic.Int64
+		barMu sync.Mutex // the bar draws from one goroutine at a time
+	)
+	found := iter.Map(jobs, func(j **job) []factcheck.Finding {
+		if ctx.Err() != nil {
+			return nil
+		}
+		fs := factcheck.Check((*j).body, (*j).ch, (*j).pp.facts, (*j).prev)
+		n := done.Add(1)
+		barMu.Lock()
+		bar.update(int(n), len(jobs), (*j).name)
+		barMu.Unlock()
+		return fs
+	})
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal check: %v\n", err)
+		return nil, exitFailure
+	}
+	var out []jsonDiagnostic
+	for i, j := range jobs {
+		findings := found[i]
 		sort.SliceStable(findings, func(i, j int) bool { return findings[i].Start < findings[j].Start })
-		m := workflowlang.NewMapper([]byte(text))
+		m := workflowlang.NewMapper([]byte(j.text))
 		for _, f := range findings {
-			a := m.Position(f.Start+off, workflowlang.UTF8)
-			b := m.Position(f.End+off, workflowlang.UTF8)
+			a := m.Position(f.Start+j.off, workflowlang.UTF8)
+			b := m.Position(f.End+j.off, workflowlang.UTF8)
 			sev := f.Severity()
 			if sev == "error" && code == exitOK {
 				code = exitFindings
 			}
-			jd := jsonDiagnostic{File: name, Line: a.Line + 1, Col: a.Col + 1, EndLine: b.Line + 1, EndCol: b.Col + 1,
-				Start: f.Start + off, End: f.End + off, Severity: sev, Code: f.Type, Message: f.Message}
+			jd := jsonDiagnostic{File: j.name, Line: a.Line + 1, Col: a.Col + 1, EndLine: b.Line + 1, EndCol: b.Col + 1,
+				Start: f.Start + j.off, End: f.End + j.off, Severity: sev, Code: f.Type, Message: f.Message}
 			if f.Suggestion != "" {
 				jd.Suggestions = []string{f.Suggestion}
 			}
