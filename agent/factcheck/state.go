@@ -310,14 +310,15 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {
 			continue
 		}
+		how, conf := k.acting(d, mi, why == "dead")
+		if how == "" {
+			continue
+		}
+		// These read far around the mention: only for someone acting.
 		if why == "dead" && d.inVision(m.start) {
 			continue
 		}
 		if why != "dead" && k.followedInBook(e, d) {
-			continue
-		}
-		how, conf := k.acting(d, mi, why == "dead")
-		if how == "" {
 			continue
 		}
 		msg := fmt.Sprintf("%s is %s as of chapter %d", e.e.Name, why, d.chapter)
