@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -128,9 +129,17 @@ func (v *View) Count(method string) int {
 	return n
 }
 
+// recheck is how often WaitFor re-checks a condition with no event.
+const recheck = 100 * time.Millisecond
+
 // WaitFor blocks until cond is true of what the client has recorded,
-// re-checking on every event it records, or until ctx ends.
+// re-checking on every event it records, or until ctx ends. It also
+// re-checks every recheck: a cond that asks the server (a code action
+// that should go once a notification is handled) may turn true with no
+// event, since the server answers a notification with nothing.
 func (c *Client) WaitFor(ctx context.Context, what string, cond func(v *View) bool) error {
+	tick := time.NewTicker(recheck)
+	defer tick.Stop()
 	for {
 		c.mu.Lock()
 		v := &View{Published: c.published, Logs: c.logs, Requests: c.requests}
@@ -141,6 +150,7 @@ func (c *Client) WaitFor(ctx context.Context, what string, cond func(v *View) bo
 		}
 		select {
 		case <-ch:
+		case <-tick.C:
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
 		}
