@@ -270,6 +270,7 @@ func TestNearValues(t *testing.T) {
 		"entities/characters/wukong.md":   "---\nname: 孫悟空\nkind: character\nfacts: { 金箍棒重: 一萬三千五百斤 }\n---\n",
 		"entities/locations/lingshan.md":  "---\nname: 靈山\nkind: location\nfacts: { 所在: 西天天竺國 }\n---\n",
 		"entities/characters/other.md":    "---\nname: 陳光蕊\nkind: character\nfacts: { 原籍: 泗州弘農郡聚賢莊 }\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { 官職: 工部員外郎, 任所: 江西糧道 }\n---\n",
 	})
 	for _, tc := range []struct {
 		text, want string
@@ -279,6 +280,9 @@ func TestNearValues(t *testing.T) {
 		{"如意金箍棒，重一萬三千五百斤。", ""}, // the fact as declared
 		{"那靈山在西方天竺國。", ""},      // the same place in other words
 		{"陳光蕊乃泗州弘農郡聚賢莊人。", ""},  // declared of someone else
+		{"賈政現任禮部員外郎。", "禮部員外郎"}, // another board of state
+		{"一日，賈政無事。外面官封上開著：飛遞江南糧道衙門。", "江南糧道"}, // a direction, its holder named just before
+		{"外面官封上開著：飛遞江南糧道衙門。", ""},                  // a short value with no holder near
 	} {
 		got := found(k, tc.text, 10, TypeFact)
 		if strings.Join(got, " ") != tc.want {

@@ -20,6 +20,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/lise.md":      "---\nname: Princess Lise Bolkónskaya\naliases: [Lise]\nkind: character\nfacts: { spouse: Prince Andrew Bolkónski }\n---\n",
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\n---\n",
 		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string
@@ -44,6 +45,10 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"two names in a sentence", "Lise sat beside Kurágin’s wife.", ""},
 		{"married another", "In the winter Lise married Anatole and moved away.", "Anatole"},
 		{"married the declared spouse", "In the winter Lise married Prince Andrew and moved away.", ""},
+		{"a rank joined to its arm", "The best quarters were assigned to cavalry-major Denísov.", "major"},
+		{"the declared rank joined to its arm", "The best quarters were assigned to lieutenant-colonel Denísov.", ""},
+		{"one of the things a value counts", "In 1820 Natásha already had two daughters besides a son.", "two daughters"},
+		{"another of them, agreeing", "In 1820 Natásha already had a son and three daughters.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {

@@ -121,7 +121,7 @@ func wordSet(ws ...string) map[string]bool {
 // past uses them of the absent (灌江小聖把兵揚), and verse is told apart
 // by its form (retold.go).
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
-	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐"
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
@@ -170,7 +170,14 @@ func (d *doc) cjkListed(m mention) bool {
 		}
 	}
 	if !grouped {
-		return false
+		// "晴雯襲人才伏侍他睡下": a bare list that opens its clause is
+		// the subject when a verb follows; after a verb it is an object
+		// (叫晴雯襲人來).
+		open, _ := utf8.DecodeLastRuneInString(d.text[:first.start])
+		if first.start > 0 && !unicode.IsPunct(open) && !unicode.IsSpace(open) {
+			return false
+		}
+		return actsNext(rest)
 	}
 	return actsNext(rest) || strings.HasPrefix(rest, "正在") || strings.HasPrefix(rest, "在")
 }
@@ -531,6 +538,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
 	}
+	if gazedAt(d, m) {
+		return "is in the scene", 0.7
+	}
 	if how, ok := subjectOf(d, m, strict); ok {
 		return how, 0.8
 	}
@@ -611,6 +621,32 @@ func listedPresent(d *doc, m mention) bool {
 	}
 	return first < verb && presenceLeads[strings.ToLower(d.words[first].s)]
 }
+
+// gazedAt reports whether m is the object of a verb that needs its
+// object in the scene, alone or after "and" ("slowly regarded his
+// sister and Pierre").
+func gazedAt(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 5)
+	if len(prev) > 0 && gazeVerbs[strings.ToLower(prev[0])] {
+		return true
+	}
+	if len(prev) < 2 || strings.ToLower(prev[0]) != "and" {
+		return false
+	}
+	for _, w := range prev[1:] {
+		lw := strings.ToLower(w)
+		if gazeVerbs[lw] {
+			return true
+		}
+		if lw != "his" && lw != "her" && lw != "their" && lw != "the" && !familyTerms[lw] {
+			return false
+		}
+	}
+	return false
+}
+
+// familyTerms may stand with a possessive between a gaze verb and "and".
+var familyTerms = wordSet("sister", "brother", "wife", "husband", "mother", "father", "son", "daughter", "aunt", "uncle", "cousin", "niece", "nephew", "friend", "guest", "guests")
 
 // partOf matches "on the part of X".
 func partOf(prev []string) bool {
@@ -695,6 +731,16 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			}
 			return "", false
 		}
+		// "Mr. Bingley did not look perfectly calm": a bearing not
+		// shown is still shown in the scene; "did not come" is not.
+		if (next == "did" || next == "does") && j+2 < len(d.words) && strings.ToLower(d.words[j+1].s) == "not" &&
+			sameClause(d, j, j+2) && bearingVerbs[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
+		}
+		// "Mr. Wickham left them": leaving someone is being with them.
+		if next == "left" && j+1 < len(d.words) && d.between(j, j+1) == " " && leftPersons[strings.ToLower(d.words[j+1].s)] {
+			return "acts", true
+		}
 		if notActing[next] {
 			return "", false
 		}
@@ -727,6 +773,17 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	}
 	return "", false
 }
+
+// bearingVerbs after "did not" still show the subject in the scene.
+var bearingVerbs = wordSet("look", "seem", "speak", "answer", "reply", "smile", "laugh", "move", "stir", "listen", "wait", "sit", "rise", "notice")
+
+// leftPersons after "left" are the people left, in whose company the
+// subject was.
+var leftPersons = wordSet("them", "us", "him", "her", "me", "you")
+
+// gazeVerbs take as object someone in the scene: "regarded his sister
+// and Pierre", "kissed Natásha".
+var gazeVerbs = wordSet("regarded", "eyed", "watched", "embraced", "kissed", "greeted", "hugged", "addressed", "scrutinized", "surveyed")
 
 // habitual adverbs make a summary of what someone used to do, not a scene.
 var habitual = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "never", "generally")
@@ -769,7 +826,8 @@ func coordinated(d *doc, mi int) bool {
 		if first < 0 {
 			return true
 		}
-		if prev := prevWords(d, first, 3); partOf(prev) {
+		if prev := prevWords(d, first, 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
+			// "joined by Mary and Mr. Bennet": the agents of a passive.
 			return true
 		}
 		if last+1 < len(d.words) && sameClause(d, last, last+1) && strings.TrimSpace(d.between(last, last+1)) == "" {

@@ -105,6 +105,17 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"賈環急忙道：“我也在這里嗎？”尤二姐啐道：“糊涂東西！”", 1},
 		{"只見王夫人正和尤二姐寶釵眾姊妹商議還席。", 1},
 		{"賈璉收拾了行裝，尤二姐寶釵等不免叮嚀了好些話。", 1},
+		// A bare list that opens its clause; a bearing not shown; whom
+		// one leaves; the agents of a passive; the object of a gaze.
+		{"寶玉睡不著．尤二姐寶釵才伏侍他睡下。", 1},
+		{"王夫人叫尤二姐寶釵來。", 0},
+		{"Even Nicholas did not look perfectly calm.", 1},
+		{"Nicholas did not come to dinner.", 0},
+		{"Nicholas left them soon after breakfast.", 1},
+		{"Nicholas left for the army in the spring.", 0},
+		{"In the dining-room they were soon joined by Natásha and Nicholas.", 1},
+		{"He slowly regarded his sister and Nicholas.", 1},
+		{"He thought of his sister and Nicholas.", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
