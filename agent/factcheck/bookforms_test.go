@@ -146,17 +146,19 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		"entities/characters/mile.md":      "---\nname: 彌勒\nkind: character\n---\n",
 		"entities/characters/erlang.md":    "---\nname: 二郎神\naliases: [二郎]\nkind: character\n---\n",
 		"entities/characters/taizong.md":   "---\nname: 唐太宗\naliases: [唐王]\nkind: character\n---\n",
+		"entities/characters/xuepan.md":    "---\nname: 薛蟠\nkind: character\n---\n",
 		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("那和尚念經。八戒笑道。", 20) + strings.Repeat("沙和尚挑擔。", 3) +
 			strings.Repeat("妖精要殺和尚。", 2) + strings.Repeat("紅孩兒笑道：孩兒去也。", 5) + strings.Repeat("玉帝傳旨，唐三藏與魔王。", 30) +
 			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25) + strings.Repeat("回到怡紅院。", 20) +
 			strings.Repeat("須菩提祖師說法。觀世音菩薩來了。彌勒笑道。二郎神到了。", 10) +
-			strings.Repeat("唐王傳旨。長老往西去了。", 25),
+			strings.Repeat("唐王傳旨。長老往西去了。", 25) + strings.Repeat("薛蟠來了。", 10),
 	})
 	for _, tc := range []struct {
 		text, want string
 	}{
 		{"只見那朱八戒扛著鈀來。", "朱八戒"},     // the first character, a family name
 		{"那沙增挑著擔子。", "沙增"},         // 僧 and 增 share a phonetic element
+		{"監里提出薛幡．知縣便問話。", "薛幡"},    // 巾 put for 虫 beside 番
 		{"原來是鐵扇宮主。", "鐵扇宮主"},       // a kinship word in a long name
 		{"行者叫聲：助八戒一臂之力。", ""},      // a verb before the alias
 		{"妖精要殺和尚吃。", ""},           // the book writes 殺和尚 elsewhere
