@@ -216,6 +216,10 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			s = &nameSeq{text: name, words: ws, exclude: exclude, miss: ws[0] == "Miss"}
 			latinSeqs[key] = s
 			k.latin[ws[0]] = append(k.latin[ws[0]], s)
+			// "the old count" opens a sentence as "The old count".
+			if c := capitalizeWord(ws[0]); c != ws[0] && len(ws) > 1 {
+				k.latin[c] = append(k.latin[c], s)
+			}
 		}
 		if !containsEnt(s.ents, ei) {
 			s.ents = append(s.ents, ei)

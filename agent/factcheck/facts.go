@@ -630,9 +630,10 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkRanks(d)...)
 	out = append(out, k.checkMarital(d)...)
 	out = append(out, k.checkMarriedNames(d)...)
+	out = append(out, k.checkBirthOrder(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
-
+		out = append(out, k.checkWeapons(d)...)
 	}
 	return out
 }

@@ -91,11 +91,11 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			numeral := isCJKNumeral(a) && isCJKNumeral(b)
 			direction := isDirection(a) && isDirection(b)
 			place := at+1 < n && (placeEnding(v.runes[at+1]) || boardEnding(v.runes[at+1]))
-			if !numeral && !direction && !place {
-				continue
-			}
 			window := string(rs[i : i+n])
 			start, end := d.roff[i], d.roff[i+n]
+			if !numeral && !direction && !place && !d.namedAs(v.e, start) {
+				continue
+			}
 			if declared[window] || d.overlapsMention(d.roff[i+at], d.roff[i+at+1]) {
 				continue
 			}
@@ -184,6 +184,30 @@ func (d *doc) namedBefore(e *entInfo, at, back int) bool {
 		if m.start >= from && slices.Contains(m.ents, e) {
 			return true
 		}
+	}
+	return false
+}
+
+// cjkNamingVerbs give what someone is called or made (牛魔王，稱為平天大聖).
+var cjkNamingVerbs = []string{"稱為", "称为", "號為", "号为", "喚做", "唤做", "叫做", "名喚", "名唤", "人稱", "人称", "綽號", "绰号", "封為", "封为", "官拜", "現任", "现任", "號", "号"}
+
+// namedAs reports whether the text right before byte offset at is a
+// mention of e and a naming verb: then whatever the value's change, it
+// is said of e as its title or office.
+func (d *doc) namedAs(e *entInfo, at int) bool {
+	before := d.text[:at]
+	for _, v := range cjkNamingVerbs {
+		b, ok := strings.CutSuffix(before, v)
+		if !ok {
+			continue
+		}
+		b = strings.TrimSuffix(strings.TrimSuffix(b, "，"), ",")
+		for _, i := range d.mentionsIn(len(b)-64, len(b)) {
+			if m := d.mentions[i]; m.end == len(b) && slices.Contains(m.ents, e) {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }

@@ -20,6 +20,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/lise.md":      "---\nname: Princess Lise Bolkónskaya\naliases: [Lise]\nkind: character\nfacts: { spouse: Prince Andrew Bolkónski }\n---\n",
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\n---\n",
 		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
+		"entities/characters/fitz.md":      "---\nname: Colonel Fitzwilliam\nkind: character\nfacts: { position: younger son of an earl }\n---\n",
+		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
 	for _, tc := range []struct {
@@ -49,6 +51,11 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"the declared rank joined to its arm", "The best quarters were assigned to lieutenant-colonel Denísov.", ""},
 		{"one of the things a value counts", "In 1820 Natásha already had two daughters besides a son.", "two daughters"},
 		{"another of them, agreeing", "In 1820 Natásha already had a son and three daughters.", ""},
+		{"a birth order in apposition", "Mr. Darcy had brought with him a Colonel Fitzwilliam, the eldest son of his uncle.", "eldest"},
+		{"the declared birth order", "Colonel Fitzwilliam, the younger son of an earl, came in.", ""},
+		{"a numbered place for a younger son", "Colonel Fitzwilliam, the second son of an earl, came in.", ""},
+		{"an only that restricts", "Mary was the only daughter who remained at home.", ""},
+		{"an only that says it", "Mary was the only daughter of the house.", "only"},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {

@@ -708,10 +708,24 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 		}
 	}
 	plain := strings.TrimSpace(gap) == ""
-	// "Lydia, laughing, ran to the window".
+	// "Lydia, laughing, ran to the window"; "Pierre, sitting at the foot
+	// of the bed, looked up": a participle's phrase between commas, then
+	// a verb.
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
 		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
 			return "acts", true
+		}
+		for n := j + 1; n+1 < len(d.words) && n < j+10; n++ {
+			b := d.between(n, n+1)
+			if strings.ContainsAny(b, ".!?;:“”\"\n") {
+				break
+			}
+			if strings.TrimSpace(b) == "," {
+				if v := strings.ToLower(d.words[n+1].s); pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4 {
+					return "acts", true
+				}
+				break
+			}
 		}
 	}
 	if plain {
@@ -728,6 +742,11 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			}
 			if j+1 < len(d.words) && sameClause(d, j, j+1) && !elsewhere[strings.ToLower(d.words[j+1].s)] {
 				return "is in the scene", true
+			}
+			// "Prince Andrew was there too, and sat opposite them": the
+			// next verb of the same subject is an act.
+			if andActs(d, j+1) {
+				return "acts", true
 			}
 			return "", false
 		}
@@ -784,6 +803,24 @@ var leftPersons = wordSet("them", "us", "him", "her", "me", "you")
 // gazeVerbs take as object someone in the scene: "regarded his sister
 // and Pierre", "kissed Natásha".
 var gazeVerbs = wordSet("regarded", "eyed", "watched", "embraced", "kissed", "greeted", "hugged", "addressed", "scrutinized", "surveyed")
+
+// andActs reports whether, from word i on in the sentence, ", and" or
+// "and" is followed by a verb in the past, with no other subject between
+// (a pronoun or a capitalised word would start another clause's).
+func andActs(d *doc, i int) bool {
+	for n := i; n+1 < len(d.words) && n < i+8; n++ {
+		if strings.ContainsAny(d.between(n, n+1), ".!?;:“”\"\n") {
+			return false
+		}
+		w := strings.ToLower(d.words[n].s)
+		if w != "and" {
+			continue
+		}
+		v := strings.ToLower(d.words[n+1].s)
+		return pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4
+	}
+	return false
+}
 
 // habitual adverbs make a summary of what someone used to do, not a scene.
 var habitual = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "never", "generally")

@@ -116,6 +116,13 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"In the dining-room they were soon joined by Natásha and Nicholas.", 1},
 		{"He slowly regarded his sister and Nicholas.", 1},
 		{"He thought of his sister and Nicholas.", 0},
+		// An alias that opens a sentence; a participle's phrase before
+		// the verb; the next verb of the same subject after "was there".
+		{"The old count, laughing till he wept, clapped his hands.", 1},
+		{"Pétya, sitting at the foot of the bed, looked up at him.", 1},
+		{"Pétya, sitting at the foot of the bed, and the others.", 0},
+		{"Nicholas was there too, and sat opposite them at dinner.", 1},
+		{"Nicholas was there in the spring, they said.", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
