@@ -21,6 +21,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\n---\n",
 		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
 		"entities/characters/fitz.md":      "---\nname: Colonel Fitzwilliam\nkind: character\nfacts: { position: younger son of an earl }\n---\n",
+		"entities/characters/helene.md":    "---\nname: Hélène\naliases: [Countess Bezúkhova]\nkind: character\nfacts: { spouse: Pierre Bezúkhov }\n---\n",
 		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
@@ -56,6 +57,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"a numbered place for a younger son", "Colonel Fitzwilliam, the second son of an earl, came in.", ""},
 		{"an only that restricts", "Mary was the only daughter who remained at home.", ""},
 		{"an only that says it", "Mary was the only daughter of the house.", "only"},
+		{"a spouse made a sister", "She was the Countess Bezúkhova, Pierre’s sister, and the count bowed.", "Pierre’s sister"},
+		{"a sister nothing contradicts", "She was the Countess Bezúkhova, Anatole’s sister, and the count bowed.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {
@@ -84,6 +87,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/locations/ningguo.md":  "---\nname: 寧國府\nkind: location\n---\n",
 		"entities/locations/daguan.md":   "---\nname: 大觀園\nkind: location\n---\n",
 		"entities/characters/youer.md":   "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
+		"entities/characters/hong.md":    "---\nname: 紅孩兒\nkind: character\nfacts: { 父親: 牛魔王 }\n---\n",
+		"entities/characters/niu.md":     "---\nname: 牛魔王\nkind: character\n---\n",
+		"entities/characters/luocha.md":  "---\nname: 羅剎女\nkind: character\nfacts: { 丈夫: 牛魔王 }\n---\n",
 		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
 	})
@@ -126,6 +132,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"betrothed to another", "看得尤二姐實系柳湘蓮指腹為婚未娶之妻，因伊貧苦自愿退婚。", 107, "柳湘蓮"},
 		{"the declared betrothed", "看得尤二姐實系張華指腹為婚未娶之妻。", 107, ""},
 		{"someone else's wife seen", "尤二姐見了柳湘蓮之妻。", 107, ""},
+		{"a father made a brother", "原來那紅孩兒是牛魔王的兄弟。", 40, "牛魔王"},
+		{"a brother, and a name after a comma", "他道是牛魔王的兄弟，羅剎女養的。", 40, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {
