@@ -310,7 +310,9 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					}
 					// "大聖" beside "大聲": a two-character name that starts
 					// with a kinship or size word is a phrase's start.
-					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) {
+					// The book may vouch for a name it writes often (三藏)
+					// against a look-alike window it never writes (三臧).
+					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) && !k.bookVouches(s.runes, rs[i:i+n], pos) {
 						continue
 					}
 					// The first character differing in a two-character
@@ -442,6 +444,15 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 		return k.book.countCJK(string(rs[i+n-1:i+n+1])) >= often
 	}
 	return false
+}
+
+// bookVouches reports whether the manuscript makes a window a slip for a
+// name where the construction alone cannot: the book writes the name
+// often, never writes the window, and the changed character looks like
+// the name's (not only sounds like it).
+func (k *Knowledge) bookVouches(name, window []rune, pos int) bool {
+	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) == 0 &&
+		hanzi.LookAlike(name[pos], window[pos])
 }
 
 // minFrequentName is how often the book must use a two-character name for

@@ -124,7 +124,10 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
-var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
+var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
+
+// cjkFrom open a phrase of where a move starts or goes (紅孩兒也從洞裏跑出來).
+const cjkFrom = "從从自往向朝"
 
 // cjkObjectMarkers before a name make it an object: verbs of seeing,
 // visiting, recalling, mourning, and prepositions.
@@ -258,6 +261,22 @@ func (d *doc) afterList(at int) int {
 		break
 	}
 	return at
+}
+
+// movesAfterPlace reports whether, within five characters of a place
+// word, a verb of motion follows (洞裏跑出來, 後門走進): the place's name
+// first, the verb after it.
+func movesAfterPlace(rest string) bool {
+	rs := []rune(rest)
+	for i := 1; i < len(rs) && i <= 5; i++ {
+		if !isCJK(rs[i]) {
+			return false
+		}
+		if strings.ContainsRune("跑走來来去進进出回奔趕赶飛飞跳", rs[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // actsNext reports whether an acting character follows within three
@@ -929,7 +948,20 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		if stepsForward(rest) {
 			return "acts", 0.75
 		}
+		// After an adverb: "虎力大仙也在席上相陪".
+		for _, w := range cjkBeside {
+			if n > 0 && strings.HasPrefix(rest, w) {
+				return "is in the scene", 0.75
+			}
+		}
 		r, size := utf8.DecodeRuneInString(rest)
+		// "也從洞裏跑出來": a place of a move, then the move.
+		if strings.ContainsRune(cjkFrom, r) {
+			if movesAfterPlace(rest[size:]) {
+				return "acts", 0.7
+			}
+			return "", 0
+		}
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
 			// "黛玉送来的东西": a relative clause about what they once did.
 			if after := []rune(rest[size:]); slices.Contains(after[:min(3, len(after))], '的') {

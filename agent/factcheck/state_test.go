@@ -123,6 +123,10 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"Pétya, sitting at the foot of the bed, and the others.", 0},
 		{"Nicholas was there too, and sat opposite them at dinner.", 1},
 		{"Nicholas was there in the spring, they said.", 0},
+		// Beside the others after an adverb; a move from a place.
+		{"請了三藏等，共入東閣赴宴，秦鐘也在席上相陪。", 1},
+		{"眾女童一齊跪下，秦鐘也從洞裏跑出來。", 1},
+		{"眾人說秦鐘從前住在這裏。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
