@@ -357,7 +357,7 @@ var titleWords = map[string]bool{
 var rankClass = map[string]string{
 	"Captain": "military", "Colonel": "military", "Major": "military", "General": "military",
 	"Lieutenant": "military", "Ensign": "military", "Admiral": "military", "Sergeant": "military",
-	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military",
+	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military", "Private": "military", "Cadet": "military",
 	"Duke": "peer", "Earl": "peer", "Baron": "peer", "Marquess": "peer", "Viscount": "peer", "Lord": "peer",
 	"Duchess": "peeress", "Countess": "peeress", "Baroness": "peeress", "Marchioness": "peeress", "Viscountess": "peeress",
 }

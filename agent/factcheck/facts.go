@@ -346,17 +346,21 @@ func (k *Knowledge) claims(d *doc) []claim {
 				}
 			}
 			after := n.last + skip + len(u) + 1
-			if p := lw(after); p == "away" || p == "off" || p == "distant" {
+			if p := lw(after); p == "away" || p == "distant" || p == "off" && (lw(after+1) == "from" || lw(after+1) == "to") {
 				after++ // "five miles away from"
 			}
-			if p := lw(after); p == "from" || p == "to" || p == "of" {
+			if p := lw(after); p == "from" || p == "to" || p == "of" || p == "off" {
 				var place []string
-				for j := after + 1; j < len(d.words) && j < after+4; j++ {
+				first := after + 1
+				if lw(first) == "the" {
+					first++ // "twelve miles off the Smolénsk highroad"
+				}
+				for j := first; j < len(d.words) && j < first+3; j++ {
 					w := d.words[j].s
 					if r, _ := utf8.DecodeRuneInString(w); r < 'A' || r > 'Z' {
 						break
 					}
-					if !sameClause(d, j-1, j) && j > after+1 {
+					if !sameClause(d, j-1, j) && j > first {
 						break
 					}
 					place = append(place, strings.ToLower(w))
@@ -1133,7 +1137,10 @@ func placeMatches(key, place string) bool {
 		return strings.NewReplacer("-", "_", " ", "_").Replace(unaccented(s))
 	}
 	// "distance_from_smolensk" names Smolénsk: keys are written plain.
-	return norm(key) == norm(place)
+	// The key may name more of the place than the text's capitals do
+	// ("smolensk_highroad" for "the Smolénsk highroad").
+	k, p := norm(key), norm(place)
+	return k == p || p != "" && strings.HasPrefix(k, p+"_")
 }
 
 // checkRanks: a title of the same class as an entity's rank before its

@@ -22,6 +22,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
 		"entities/characters/fitz.md":      "---\nname: Colonel Fitzwilliam\nkind: character\nfacts: { position: younger son of an earl }\n---\n",
 		"entities/characters/helene.md":    "---\nname: Hélène\naliases: [Countess Bezúkhova]\nkind: character\nfacts: { spouse: Pierre Bezúkhov }\n---\n",
+		"entities/characters/dolokhov.md":  "---\nname: Dólokhov\nkind: character\nfacts: { rank: private (reduced to the ranks) }\n---\n",
+		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\nfacts: { distance_to_ryazan_highroad: two miles }\n---\n",
 		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
@@ -57,6 +59,10 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"a numbered place for a younger son", "Colonel Fitzwilliam, the second son of an earl, came in.", ""},
 		{"an only that restricts", "Mary was the only daughter who remained at home.", ""},
 		{"an only that says it", "Mary was the only daughter of the house.", "only"},
+		{"a rank against a rank with a remark", "He said that Lieutenant Dólokhov had taken an officer.", "Lieutenant"},
+		{"the declared rank with a remark", "He said that Private Dólokhov had taken an officer.", ""},
+		{"a distance off a road the key names", "Otrádnoe lay only twelve miles off the Ryazán highroad.", "twelve miles"},
+		{"the declared distance off it", "Otrádnoe lay only two miles off the Ryazán highroad.", ""},
 		{"a spouse made a sister", "She was the Countess Bezúkhova, Pierre’s sister, and the count bowed.", "Pierre’s sister"},
 		{"a sister nothing contradicts", "She was the Countess Bezúkhova, Anatole’s sister, and the count bowed.", ""},
 	} {
