@@ -1,9 +1,10 @@
 package factcheck
 
 import (
-	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 )

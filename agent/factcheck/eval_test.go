@@ -3,12 +3,13 @@ package factcheck
 import (
 	"bytes"
 	"fmt"
-	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 )

@@ -2,11 +2,13 @@ package factcheck
 
 import (
 	"fmt"
-	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/lexicon"
 )
 
 // checkNames reports near-misses of declared names: a capitalised word one
@@ -82,7 +84,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 
 // nearestTarget returns the name word s is a near-miss of, or nil.
 func (k *Knowledge) nearestTarget(d *doc, s string) *target {
-	if k.words.has(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
+	if lexicon.IsOrdinary(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
 		return nil
 	}
 	rs := []rune(strings.ToLower(s))
@@ -102,7 +104,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
 			continue
 		}
-		if len(t.runes) <= 4 && k.words.short.has(s) {
+		if len(t.runes) <= 4 && lexicon.IsShortName(s) {
 			continue // "Janet" beside "Jane" is someone else
 		}
 		dist := editDistance(rs, t.runes, limit)
