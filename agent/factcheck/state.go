@@ -121,7 +121,10 @@ func wordSet(ws ...string) map[string]bool {
 // past uses them of the absent (灌江小聖把兵揚), and verse is told apart
 // by its form (retold.go).
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
-	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺"
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺" +
+	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
+	// character does on the spot (牛王懷恨，沒奈何披掛了).
+	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
@@ -310,7 +313,7 @@ func stepsForward(rest string) bool {
 }
 
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免備备"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding

@@ -127,6 +127,10 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"請了三藏等，共入東閣赴宴，秦鐘也在席上相陪。", 1},
 		{"眾女童一齊跪下，秦鐘也從洞裏跑出來。", 1},
 		{"眾人說秦鐘從前住在這裏。", 0},
+		// Verbs of the spot: speaking with someone, resenting, arming.
+		{"那牛王正與秦鐘備言其事。", 1},
+		{"秦鐘懷恨，沒奈何披掛了。", 1},
+		{"眾人聞秦鐘之言，都笑了。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
