@@ -64,6 +64,8 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"a CJK form the book uses", "忽見那聖贏來了。", used, ""},
 		{"a CJK form used once", "忽見那聖贏來了。", once, "聖贏"},
 		{"part of a hyphenated word", "“De Moskow-machève!” said the King.", once, ""},
+		{"two letters traded places", "Both Kitty and Natsáha looked out of a window.", once, "Natsáha"},
+		{"the name itself", "Both Kitty and Natásha looked out of a window.", once, ""},
 	} {
 		if got := strings.Join(found(tc.k, tc.text, 2, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)

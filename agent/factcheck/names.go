@@ -108,6 +108,9 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 			continue // "Janet" beside "Jane" is someone else
 		}
 		dist := editDistance(rs, t.runes, limit)
+		if dist > limit && len(rs) >= 5 && swappedPair(rs, t.runes) {
+			dist = 1 // "Lidya" for "Lydia": two letters traded places
+		}
 		if dist == 0 || dist > limit || unaccented(string(rs)) == unaccented(string(t.runes)) {
 			continue
 		}
@@ -211,6 +214,23 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// swappedPair reports whether a and b differ only in two letters that
+// traded places, not side by side (those editDistance counts as one).
+func swappedPair(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var diff []int
+	for i := range a {
+		if a[i] != b[i] {
+			if diff = append(diff, i); len(diff) > 2 {
+				return false
+			}
+		}
+	}
+	return len(diff) == 2 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
 }
 
 // editDistance is the optimal string alignment distance of a and b

@@ -903,6 +903,20 @@ func coordinated(d *doc, mi int) bool {
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
 	rest := d.text[m.end:]
+	// "見是襲人和晴雯": whom one sees arrive, alone or in a list.
+	first := m
+	for {
+		p, ok := d.personEndingAt(first.start)
+		if !ok {
+			break
+		}
+		first = p
+	}
+	for _, w := range []string{"見是", "见是"} {
+		if strings.HasSuffix(d.text[:first.start], w) {
+			return "is in the scene", 0.7
+		}
+	}
 	prev, size := utf8.DecodeLastRuneInString(d.text[:m.start])
 	// "又見那善財童子上前": the marker stands before the demonstrative.
 	if strings.ContainsRune("那這这", prev) {

@@ -131,6 +131,9 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"那牛王正與秦鐘備言其事。", 1},
 		{"秦鐘懷恨，沒奈何披掛了。", 1},
 		{"眾人聞秦鐘之言，都笑了。", 0},
+		// Whom one sees arrive.
+		{"寶玉正在看書，見是王夫人和秦鐘，欠身讓坐。", 1},
+		{"寶玉看書，想是秦鐘的。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
