@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/lexicon"
 )
 
 // absentStatus are status values under which a character cannot act in a
@@ -502,7 +504,17 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if m.firstWord < 0 {
 		return cjkActs(d, m)
 	}
+	// "Andrew Kaysárov": a one-word name with a surname the files do not
+	// give it is a namesake.
+	if m.firstWord == m.lastWord && m.lastWord+1 < len(d.words) && d.between(m.lastWord, m.lastWord+1) == " " {
+		if nx := d.words[m.lastWord+1].s; unicode.IsUpper([]rune(nx)[0]) && !k.nameWords[nx] && !lexicon.IsOrdinary(nx) {
+			return "", 0
+		}
+	}
 	prev := prevWords(d, m.firstWord, 3)
+	if !strict && turnedTo(d, m) {
+		return "is in the scene", 0.7
+	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
 	}
@@ -560,7 +572,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
 	}
-	if gazedAt(d, m) {
+	if gazedAt(d, m) || invertedSubject(d, m) {
 		return "is in the scene", 0.7
 	}
 	if how, ok := subjectOf(d, m, strict); ok {
@@ -652,6 +664,7 @@ func gazedAt(d *doc, m mention) bool {
 	if len(prev) > 0 && gazeVerbs[strings.ToLower(prev[0])] {
 		return true
 	}
+
 	if len(prev) < 2 || strings.ToLower(prev[0]) != "and" {
 		return false
 	}
@@ -665,6 +678,49 @@ func gazedAt(d *doc, m mention) bool {
 		}
 	}
 	return false
+}
+
+// turnedTo reports whether m is addressed by a turn, a bow or a smile:
+// "turned to Prince Andrew", "smiled at Natásha". It is no evidence
+// against the dead, whose names the living children bear (little Andrew
+// of the epilogue, beckoned to).
+func turnedTo(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 2)
+	if len(prev) < 2 {
+		return false
+	}
+	p := strings.ToLower(prev[0])
+	return (p == "to" || p == "at") && turnVerbs[strings.ToLower(prev[1])]
+}
+
+// turnVerbs before "to" or "at" address someone in the scene.
+var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved")
+
+// invertedLeads open a sentence whose subject follows its verb: "Beside
+// her sat Prince Andrew", "Among the guests was Pierre".
+var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between")
+
+// invertedVerbs stand between such a lead and the subject.
+var invertedVerbs = wordSet("sat", "stood", "was", "were", "lay", "came", "walked", "rode", "knelt")
+
+// invertedSubject reports whether m is the subject after its verb in a
+// sentence opened by a place beside the speaker's people (not a town: a
+// sentence that names the away character's own place is judged by the
+// location check).
+func invertedSubject(d *doc, m mention) bool {
+	i := m.firstWord - 1
+	if i < 1 || !invertedVerbs[strings.ToLower(d.words[i].s)] || d.between(i, m.firstWord) != " " {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	first := i
+	for first > 0 && d.words[first-1].start >= sent.start {
+		first--
+	}
+	if i-first > 7 || !invertedLeads[strings.ToLower(d.words[first].s)] {
+		return false
+	}
+	return !strings.ContainsAny(d.text[d.words[first].start:d.words[i].start], ";:“”\"")
 }
 
 // familyTerms may stand with a possessive between a gaze verb and "and".

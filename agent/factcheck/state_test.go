@@ -131,6 +131,14 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"那牛王正與秦鐘備言其事。", 1},
 		{"秦鐘懷恨，沒奈何披掛了。", 1},
 		{"眾人聞秦鐘之言，都笑了。", 0},
+		// A subject after its verb; a turn to someone away (not the
+		// dead, whose names children bear); a namesake with a surname.
+		{"Beside her sat Nicholas, silent and pale.", 1},
+		{"Among the guests was Nicholas.", 1},
+		{"In those days Nicholas was abroad.", 0},
+		{"Natásha turned to Nicholas and asked him to dance.", 1},
+		{"Natásha beckoned to Pétya to follow her.", 0},
+		{"He beckoned to Nicholas Kaysárov, his adjutant’s brother, who laughed.", 0},
 		// Whom one sees arrive.
 		{"寶玉正在看書，見是王夫人和秦鐘，欠身讓坐。", 1},
 		{"寶玉看書，想是秦鐘的。", 0},
