@@ -315,7 +315,7 @@ func stepsForward(rest string) bool {
 }
 
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免備备"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免備备同大"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
@@ -959,6 +959,30 @@ func coordinated(d *doc, mi int) bool {
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
 	rest := d.text[m.end:]
+	// "只見虎力大仙走上殿來": the narrator shows someone acting.
+	for _, w := range []string{"只見", "只见", "忽見", "忽见", "但見", "但见"} {
+		if strings.HasSuffix(d.text[:m.start], w) && actsNext(rest) {
+			return "acts", 0.75
+		}
+	}
+	// "旁邊立著虎力大仙": someone standing or sitting there.
+	for _, w := range []string{"立著", "站著", "坐著", "跪著", "立着", "站着", "坐着", "跪着", "侍立", "陪著", "陪着"} {
+		if strings.HasSuffix(d.text[:m.start], w) {
+			return "is in the scene", 0.7
+		}
+	}
+	// "虎力大仙等三人一齊上前": one named for a group that acts.
+	for _, g := range []string{"等人", "等"} {
+		if r, ok := strings.CutPrefix(rest, g); ok {
+			for _, n := range []string{"二人", "三人", "四人", "兩人", "两人", "眾人", "众人"} {
+				r = strings.TrimPrefix(r, n)
+			}
+			if actsNext(r) {
+				return "acts", 0.7
+			}
+			break
+		}
+	}
 	// "見是襲人和晴雯": whom one sees arrive, alone or in a list.
 	first := m
 	for {

@@ -139,6 +139,15 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"Natásha turned to Nicholas and asked him to dance.", 1},
 		{"Natásha beckoned to Pétya to follow her.", 0},
 		{"He beckoned to Nicholas Kaysárov, his adjutant’s brother, who laughed.", 0},
+		// The narrator shows someone acting; someone standing there; one
+		// named for a group; 同 and 大 before the verb.
+		{"只見秦鐘走上殿來。", 1},
+		{"旁邊立著秦鐘。", 1},
+		{"秦鐘等三人一齊上前。", 1},
+		{"王夫人與秦鐘同坐。", 1},
+		{"忽然秦鐘大喝一聲。", 1},
+		{"只見秦鐘的舊物。", 0},
+		{"秦鐘等人的事都說了。", 0},
 		// Whom one sees arrive.
 		{"寶玉正在看書，見是王夫人和秦鐘，欠身讓坐。", 1},
 		{"寶玉看書，想是秦鐘的。", 0},
