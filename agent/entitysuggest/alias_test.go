@@ -29,6 +29,10 @@ func numbered(parts ...[]Chapter) []Chapter {
 	return out
 }
 
+// filler is a paragraph of some 130 words with no name in it: it puts
+// the paragraphs around it out of each other's reach.
+var filler = strings.TrimSpace(strings.Repeat("the rain fell on the fields and the road was long and quiet ", 11))
+
 // TestSuggestMergesAliases holds the constructions that merge the forms
 // of one person, each beside a form that must stay apart.
 func TestSuggestMergesAliases(t *testing.T) {
@@ -131,6 +135,34 @@ func TestSuggestMergesAliases(t *testing.T) {
 			),
 			together: [][]string{{"Kutúzov", "Michael Ilariónovich Kutúzov", "Prince Kutúzov", "General Kutúzov"}},
 			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
+		},
+		{
+			// The eldest unmarried daughter is Miss and the family name;
+			// her sisters are Miss and their given names.
+			name: "an unmarried woman's title before a family name alone is the sister never called by it with her given name",
+			chapters: chaptersOf(6,
+				"Elsewhere, Miss Elizabeth Bennet read a book, and Elizabeth laughed.",
+				"Upstairs, Miss Lydia Bennet sang loudly, and Lydia shouted.",
+				filler,
+				"In the morning, Jane Bennet walked to the village with her aunt.",
+				"At the ball Miss Bennet danced twice, and her partner admired Miss Bennet.",
+				"Then Jane came home, and Jane sat down.",
+			),
+			together: [][]string{{"Jane Bennet", "Miss Bennet"}},
+			apart:    [][2]string{{"Elizabeth Bennet", "Miss Bennet"}, {"Lydia Bennet", "Miss Bennet"}},
+		},
+		{
+			// Lady and the family name is the wife of Sir William; the
+			// daughter is Miss Lucas.
+			name: "a lady called by the family name is not the family's unmarried daughter",
+			chapters: chaptersOf(6,
+				"In the evening, Charlotte Lucas sat with her father, Sir William Lucas, and her mother.",
+				"Miss Lucas spoke to Elizabeth, and Lady Lucas listened to Miss Lucas; Charlotte smiled.",
+				"Then Lady Lucas rose, and Charlotte followed her out, and Miss Lucas laughed.",
+				"Charlotte was sensible, and Miss Lucas knew it; Lady Lucas called for Charlotte.",
+			),
+			together: [][]string{{"Charlotte Lucas", "Miss Lucas", "Charlotte"}},
+			apart:    [][2]string{{"Charlotte Lucas", "Lady Lucas"}, {"Sir William Lucas", "Lady Lucas"}},
 		},
 		{
 			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
