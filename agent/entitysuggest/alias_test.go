@@ -186,6 +186,20 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"孫悟空", "孫兒"}},
 		},
 		{
+			// 八戒 answers when 獃子 is called, every time; 大王 is
+			// answered by two demons in turn; 賢弟 is called too seldom.
+			name: "chinese form called at the start of speech joins the one form that answers most calls",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者道：「獃子，莫睡。」八戒道：「曉得。」沙僧笑道：「好。」\n", 8) +
+					strings.Repeat("小妖道：「大王，來了。」老魔道：「拿來。」小妖道：「大王，走了。」二魔道：「追。」\n", 5) +
+					strings.Repeat("八戒道：「賢弟，來。」沙僧道：「是。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓了。」行者道：「去。」沙僧道：「走。」老魔道：「吃。」二魔道：「喝。」\n", 4) +
+					strings.Repeat("那獃子笑道：「飽了。」那大王笑道：「好。」那賢弟笑道：「是。」\n", 4)},
+			},
+			together: [][]string{{"八戒", "獃子"}},
+			apart:    [][2]string{{"老魔", "大王"}, {"二魔", "大王"}, {"老魔", "二魔"}, {"沙僧", "賢弟"}, {"行者", "八戒"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

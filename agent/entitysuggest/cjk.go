@@ -623,9 +623,85 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		}
 		f.text = best
 	}
-	ex.links = cjkNamingLinks(chs, ex)
+	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
 	return ex
 }
+
+// Who answers when someone is called: a form that opens a speech as the
+// word it calls to ("「獃子，…」") names the one who speaks next ("八戒
+// 道") when the book, over many such calls, has one form answer most of
+// them. A title several people are called by (大王, 陛下, 師父 of a
+// master and his disciples' master) is answered by several and links
+// nothing.
+const (
+	minVocatives   = 8   // calls with an answer, at least
+	vocativeShare  = 0.6 // the share of them one form answers
+	vocativeReach  = 400 // how far the closing quotation mark may be
+	vocativeAnswer = 3   // characters between the closing mark and the answer
+)
+
+// cjkVocativeLinks links a form called at the start of speech to the
+// form that answers it, where one form answers most of its calls.
+func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	answers := map[pair]int{}
+	calls := map[int32]int{}
+	for k, m := range ex.stream {
+		rs := chs[m.chap].folded
+		n := len([]rune(ex.forms[m.form].text))
+		p, e := int(m.pos), int(m.pos)+n
+		if p < 2 || e >= len(rs) || !openQuote(rs[p-1]) || !strings.ContainsRune("：:", rs[p-2]) || !strings.ContainsRune("，,！!。？?、．", rs[e]) {
+			continue
+		}
+		end := -1
+		for j := e; j < len(rs) && j < e+vocativeReach; j++ {
+			if closeQuote(rs[j]) {
+				end = j
+				break
+			}
+			if openQuote(rs[j]) {
+				break
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		for j := k + 1; j < len(ex.stream); j++ {
+			o := ex.stream[j]
+			if o.chap != m.chap || int(o.pos) <= end {
+				continue
+			}
+			if int(o.pos) > end+1+vocativeAnswer {
+				break
+			}
+			oe := int(o.pos) + len([]rune(ex.forms[o.form].text))
+			for oe < len(rs) && oe < int(o.pos)+len([]rune(ex.forms[o.form].text))+2 && cjkAdverbSet.has(rs[oe]) {
+				oe++
+			}
+			if oe < len(rs) && cjkSpeechList.prefix(rs[oe:]) > 0 {
+				calls[m.form]++
+				answers[pair{m.form, o.form}]++
+			}
+			break
+		}
+	}
+	var out [][2]int32
+	for p, n := range answers {
+		if p[0] != p[1] && calls[p[0]] >= minVocatives && float64(n) >= vocativeShare*float64(calls[p[0]]) {
+			out = append(out, [2]int32{p[0], p[1]})
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+func openQuote(r rune) bool  { return r == '「' || r == '“' || r == '『' }
+func closeQuote(r rune) bool { return r == '」' || r == '”' || r == '』' }
 
 // cjkNaming are the words by which a text says one name is another name
 // of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"
