@@ -200,6 +200,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"老魔", "大王"}, {"二魔", "大王"}, {"老魔", "二魔"}, {"沙僧", "賢弟"}, {"行者", "八戒"}},
 		},
 		{
+			// 賈母 answers the speech that speaks of 老太太, and seldom
+			// speaks otherwise; 行者 answers the speech of 國王 as he
+			// answers all speech: the title is not his.
+			name: "chinese title alone joins the one who answers the speech about it far more than any other",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("鳳姐道：「老太太說了，請坐。」賈母笑道：「好。」當下無話。\n", 24) +
+					strings.Repeat("寶玉道：「走。」黛玉道：「來。」襲人道：「是。」當下無話。\n", 30)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓。」行者道：「去。」當下無話。\n", 60) +
+					strings.Repeat("沙僧道：「國王來了。」行者道：「好。」當下無話。\n", 24) +
+					strings.Repeat("次日，老太太笑道：「罷。」次日，國王笑道：「好。」次日，師父笑道：「走。」\n", 4)},
+				// 師父 is answered by two, neither far more than the other.
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("悟淨道：「師父餓了。」三藏道：「不餓。」當下無話。\n", 14) +
+					strings.Repeat("悟淨道：「師父醒了。」唐僧道：「醒了。」當下無話。\n", 10)},
+			},
+			together: [][]string{{"賈母", "老太太"}},
+			apart:    [][2]string{{"行者", "國王"}, {"鳳姐", "老太太"}, {"沙僧", "國王"}, {"三藏", "師父"}, {"唐僧", "師父"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
