@@ -332,3 +332,55 @@ func TestSuggestMinorityScript(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestNamedForms: a name the text gives ("叫做豬悟能。") is a form
+// of its own where it holds a name found otherwise, and joins that
+// person; a thing so named (月牙鏟) is suggested as nothing.
+func TestSuggestNamedForms(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		entry    string   // an entry that must hold every name of with
+		with     []string // names in the entry of entry
+		absent   []string // names in no entry
+	}{
+		{
+			name: "a fuller name given by the text joins the person; a weapon so named is no one",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟能叫做八戒。」八戒笑道：「好。」悟能道：「是。」\n", 3) +
+					strings.Repeat("菩薩與他起個法名，叫做豬悟能。那豬悟能拜了。\n", 3) +
+					strings.Repeat("沙僧的兵器叫做月牙鏟。那月牙鏟好重。沙僧道：「走。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓了。」行者道：「去。」沙僧道：「走。」悟能道：「來。」\n", 6)},
+			},
+			entry:  "八戒",
+			with:   []string{"悟能", "豬悟能"},
+			absent: []string{"月牙鏟"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			e := entryOf(sugg, c.entry)
+			if e == nil {
+				t.Fatalf("no entry %q in %v", c.entry, got)
+			}
+			for _, n := range c.with {
+				if !hasName(e, n) {
+					t.Errorf("%q not in the entry of %q: %v", n, c.entry, got)
+				}
+			}
+			for _, n := range c.absent {
+				if entryOf(sugg, n) != nil {
+					t.Errorf("%q suggested: %v", n, got)
+				}
+			}
+		})
+	}
+}

@@ -185,6 +185,7 @@ type cjkChapter struct {
 type cjkCand struct {
 	speak, title, loc int // cue counts
 	alone             int // standing alone in text of another script
+	named             int // given as a name ("法名悟淨。")
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -247,6 +248,21 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	for ci := range chs {
 		rs := chs[ci].folded
 		for i := 0; i < len(rs); i++ {
+			// A name the text gives, ending its clause: "取個法名，叫做
+			// 豬悟能。", "字宮裁。".
+			if n := cjkNamingStrong.prefix(rs[i:]); n > 0 {
+				j := i + n
+				if j < len(rs) && strings.ContainsRune("为做作个", rs[j]) {
+					j++
+				}
+				e := j
+				for e < len(rs) && e < j+5 && textsearch.IsCJK(rs[e]) {
+					e++
+				}
+				if m := e - j; m >= 2 && m <= 4 && (e == len(rs) || !textsearch.IsCJK(rs[e])) && nameRunes(rs[j:e]) {
+					get(rs[j:e]).named++
+				}
+			}
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
@@ -307,7 +323,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 {
 			delete(cands, k)
 		}
 	}
@@ -356,6 +372,27 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	for k, c := range cands {
 		if cjkValid(k, c) {
 			accepted[k] = c
+		}
+	}
+	// A name only given by the text ("叫做月牙鏟" names a weapon too) is
+	// kept where it holds a name found otherwise, or is held by one: the
+	// fuller name of someone known (豬悟能 of 悟能).
+	var named []string
+	for k, c := range accepted {
+		if onlyNamed(c) {
+			named = append(named, k)
+		}
+	}
+	for _, k := range named {
+		keep := false
+		for o, c := range accepted {
+			if o != k && !onlyNamed(c) && (strings.Contains(k, o) || strings.Contains(o, k)) {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			delete(accepted, k)
 		}
 	}
 	// A family name before an accepted given name ("賈寶玉" beside "寶
@@ -448,6 +485,12 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 		}
 	}
 	return cjkMentions(chs, accepted), nil
+}
+
+// onlyNamed reports whether the text gives a candidate as a name and no
+// other cue (speech, address, place) finds it.
+func onlyNamed(c *cjkCand) bool {
+	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3
 }
 
 // inLatinText reports whether r belongs to text of an alphabetic script

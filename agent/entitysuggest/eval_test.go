@@ -57,13 +57,13 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.58},
 		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.44},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.46},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.24},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.26},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.82},
 		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.46},
 		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.44},
-		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.36},
+		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.38},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {
