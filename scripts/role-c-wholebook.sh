@@ -6,7 +6,11 @@
 # 100k characters and the time the check took; the findings themselves go
 # to $OUT/<book>.txt for judging (default OUT: a temporary folder).
 #
-# Usage: scripts/role-c-wholebook.sh
+# With ENTS=fresh each book gets instead the entity files of its fresh set
+# (testdata/eval/fresh/<book>, written from the book by a writer who saw
+# no code).
+#
+# Usage: [OUT=DIR] [ENTS=fresh] scripts/role-c-wholebook.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go build -o bin/flowcabal ./cmd/flowcabal
@@ -23,6 +27,12 @@ books=(
   "xiyouji testdata/eval/xiyouji"
   "war-and-peace testdata/eval/war-and-peace"
 )
+if [ "${ENTS:-}" = fresh ]; then
+  books=()
+  for b in pride-and-prejudice hongloumeng xiyouji war-and-peace; do
+    books+=("$b testdata/eval/fresh/$b")
+  done
+fi
 printf '%-22s %8s %10s %9s  %s\n' book findings chars per100k "by type; seconds"
 for entry in "${books[@]}"; do
   read -r book ents <<<"$entry"

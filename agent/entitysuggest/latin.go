@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/flowcabal/flowcabal/agent/factcheck"
+	"github.com/flowcabal/flowcabal/lexicon"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -259,10 +259,10 @@ func (ln *latinNames) decide(t *tok) bool {
 	if st == nil || st.capMid < 2 || st.low*10 > st.capMid {
 		return false
 	}
-	if factcheck.IsCapitalisedNonName(t.s) {
+	if lexicon.IsCapitalisedNonName(t.s) {
 		return false
 	}
-	if st.low > 0 && factcheck.IsOrdinaryWord(t.lower) {
+	if st.low > 0 && lexicon.IsOrdinary(t.lower) {
 		return false
 	}
 	return true

@@ -152,15 +152,11 @@ func BenchmarkHongloumeng120(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadTables measures the one-time costs: the English word list
-// and the traditional-to-simplified fold table (OpenCC). The character
-// tables are measured in package hanzi.
+// BenchmarkLoadTables measures the one-time costs: the traditional-to-
+// simplified fold table (OpenCC) and the tables of 100 entities. The
+// character tables are measured in package hanzi, the English word lists
+// in package lexicon.
 func BenchmarkLoadTables(b *testing.B) {
-	b.Run("words", func(b *testing.B) {
-		for b.Loop() {
-			decodeWords()
-		}
-	})
 	b.Run("fold", func(b *testing.B) {
 		for b.Loop() {
 			textsearch.NewFolder().FoldRune('寶')

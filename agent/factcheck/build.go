@@ -1,114 +1,18 @@
 package factcheck
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"path"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
+	"github.com/flowcabal/flowcabal/lexicon"
 	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/longbridgeapp/opencc"
 )
-
-//go:embed data/words.txt.gz
-var wordsGz []byte
-
-//go:embed data/extra-words.txt
-var extraWords string
-
-//go:embed data/short-names.txt.gz
-var shortNamesGz []byte
-
-// wordList is the English dictionary: a word that is in it is an ordinary
-// word, not a misspelt name.
-type wordList struct {
-	lower sortedWords     // lower-case dictionary words
-	extra map[string]bool // capitalised non-names (months, "God", …)
-	// short holds short proper names of the dictionary ("Janet",
-	// "Marty"): one edit from a four-letter name is more often another
-	// person than a slip.
-	short sortedWords
-}
-
-// has reports whether w (as written in the text) is an ordinary word.
-func (l *wordList) has(w string) bool {
-	if l.extra[w] {
-		return true
-	}
-	return l.lower.has(strings.ToLower(w))
-}
-
-// sortedWords is a sorted list of words kept end to end in one string: the
-// dictionary lives as long as the process, and as a map of 64,000
-// strings it was 3.5 MB of pointers for the garbage collector to scan at
-// every cycle; this way it is one string and an array of offsets.
-type sortedWords struct {
-	text string
-	ends []int32 // word i is text[ends[i-1]:ends[i]] (from 0 for the first)
-}
-
-func newSortedWords(words []string) sortedWords {
-	slices.Sort(words)
-	words = slices.Compact(words)
-	var b strings.Builder
-	ends := make([]int32, 0, len(words))
-	for _, w := range words {
-		b.WriteString(w)
-		ends = append(ends, int32(b.Len()))
-	}
-	return sortedWords{text: b.String(), ends: ends}
-}
-
-func (s sortedWords) word(i int) string {
-	start := int32(0)
-	if i > 0 {
-		start = s.ends[i-1]
-	}
-	return s.text[start:s.ends[i]]
-}
-
-func (s sortedWords) has(w string) bool {
-	i := sort.Search(len(s.ends), func(i int) bool { return s.word(i) >= w })
-	return i < len(s.ends) && s.word(i) == w
-}
-
-// loadWords decodes the embedded lists once per process: they are
-// read-only after that, shared by every Knowledge.
-var loadWords = sync.OnceValue(decodeWords)
-
-// gzLines returns the non-blank lines of a gzip-compressed list.
-func gzLines(data []byte) []string {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		if w := strings.TrimSpace(sc.Text()); w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func decodeWords() *wordList {
-	l := &wordList{lower: newSortedWords(gzLines(wordsGz)), short: newSortedWords(gzLines(shortNamesGz)), extra: map[string]bool{}}
-	for _, line := range strings.Split(extraWords, "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			l.extra[line] = true
-		}
-	}
-	return l
-}
 
 // entInfo is an entity with what the checkers derive from it.
 type entInfo struct {
@@ -168,7 +72,6 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	k := &Knowledge{
 		world:     world,
 		folder:    folder,
-		words:     loadWords(),
 		latin:     map[string][]*nameSeq{},
 		cjk:       map[rune][]*nameSeq{},
 		nameWords: map[string]bool{},
@@ -216,6 +119,10 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			s = &nameSeq{text: name, words: ws, exclude: exclude, miss: ws[0] == "Miss"}
 			latinSeqs[key] = s
 			k.latin[ws[0]] = append(k.latin[ws[0]], s)
+			// "the old count" opens a sentence as "The old count".
+			if c := capitalizeWord(ws[0]); c != ws[0] && len(ws) > 1 {
+				k.latin[c] = append(k.latin[c], s)
+			}
 		}
 		if !containsEnt(s.ents, ei) {
 			s.ents = append(s.ents, ei)
@@ -310,7 +217,7 @@ func (k *Knowledge) givenName(ei *entInfo) string {
 		return ""
 	}
 	ws := latinWords(ei.e.Name)
-	if len(ws) < 2 || titleWords[ws[0]] || rankClass[ws[0]] != "" || k.words.has(ws[0]) || utf8.RuneCountInString(ws[0]) < 3 {
+	if len(ws) < 2 || titleWords[ws[0]] || rankClass[ws[0]] != "" || lexicon.IsOrdinary(ws[0]) || utf8.RuneCountInString(ws[0]) < 3 {
 		return ""
 	}
 	g := ws[0]
@@ -353,7 +260,7 @@ var titleWords = map[string]bool{
 var rankClass = map[string]string{
 	"Captain": "military", "Colonel": "military", "Major": "military", "General": "military",
 	"Lieutenant": "military", "Ensign": "military", "Admiral": "military", "Sergeant": "military",
-	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military",
+	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military", "Private": "military", "Cadet": "military",
 	"Duke": "peer", "Earl": "peer", "Baron": "peer", "Marquess": "peer", "Viscount": "peer", "Lord": "peer",
 	"Duchess": "peeress", "Countess": "peeress", "Baroness": "peeress", "Marchioness": "peeress", "Viscountess": "peeress",
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/lexicon"
 )
 
 // personTitles are titles whose change for the same surname between two
@@ -69,7 +71,7 @@ func (k *Knowledge) checkContinuity(d *doc, prev string) []Finding {
 	var intro []string
 	for w, n := range counts {
 		r, _ := utf8.DecodeRuneInString(w)
-		if n >= 2 && unicode.IsUpper(r) && utf8.RuneCountInString(w) >= 4 && !k.words.has(w) && !lowerSeen[strings.ToLower(w)] && !k.nameWords[w] && !titleWords[w] {
+		if n >= 2 && unicode.IsUpper(r) && utf8.RuneCountInString(w) >= 4 && !lexicon.IsOrdinary(w) && !lowerSeen[strings.ToLower(w)] && !k.nameWords[w] && !titleWords[w] {
 			intro = append(intro, w)
 		}
 	}
@@ -78,7 +80,7 @@ func (k *Knowledge) checkContinuity(d *doc, prev string) []Finding {
 	}
 	for _, w := range d.words {
 		r, _ := utf8.DecodeRuneInString(w.s)
-		if !unicode.IsUpper(r) || counts[w.s] > 0 || k.nameWords[w.s] || k.words.has(w.s) || d.lowerSeen[strings.ToLower(w.s)] || d.count[w.s] >= 3 {
+		if !unicode.IsUpper(r) || counts[w.s] > 0 || k.nameWords[w.s] || lexicon.IsOrdinary(w.s) || d.lowerSeen[strings.ToLower(w.s)] || d.count[w.s] >= 3 {
 			continue
 		}
 		rs := []rune(strings.ToLower(w.s))

@@ -2,11 +2,12 @@ package factcheck
 
 import (
 	"fmt"
-	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
-	"github.com/flowcabal/flowcabal/textsearch"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/textsearch"
 )
 
 // Chinese fiction introduces a character by letting them speak or by

@@ -86,6 +86,18 @@ func (k *Knowledge) checksFact(key, val string) bool {
 			return true
 		}
 	}
+	if namingKeys[lk] && utf8.RuneCountInString(v) >= minNearValueNamed && allCJK(k.foldRunes(v)) {
+		return true // after a naming verb, one character changed (nearvalue.go)
+	}
+	if weaponKeys[lk] && hasCJK(v) {
+		return true // a weapon of another kind borne by the holder (weapons.go)
+	}
+	if birthInValue.MatchString(strings.ToLower(v)) {
+		return true // a birth order in apposition (birthorder.go)
+	}
+	if len(countedParts(v)) > 0 {
+		return true // one of the counts a value lists
+	}
 	if _, _, rest, ok := parseValue(v); ok {
 		// A count of a noun ("daughters: 5"), or a number with a unit the
 		// text states alike ("ten thousand a year", "forty miles").
@@ -99,15 +111,18 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	}
 	// A long Chinese value with a numeral or a place name in it: the
 	// near-value rule reads those parts of it.
-	if rs := k.foldRunes(v); len(rs) >= minNearValue && allCJK(rs) {
+	if rs := k.foldRunes(v); len(rs) >= minNearValueNamed && allCJK(rs) {
 		for j, r := range rs {
-			if isCJKNumeral(r) || j+1 < len(rs) && placeEnding(rs[j+1]) {
+			if isCJKNumeral(r) || isDirection(r) || j+1 < len(rs) && (placeEnding(rs[j+1]) || boardEnding(rs[j+1])) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// namingKeys hold what a naming verb (稱為, 號, 現任) gives of someone.
+var namingKeys = wordSet("title", "office", "稱號", "称号", "封號", "封号", "尊號", "尊号", "號", "号", "官職", "官职")
 
 func lastWord(s string) string {
 	ws := strings.Fields(s)

@@ -3,12 +3,13 @@ package factcheck
 import (
 	"bytes"
 	"fmt"
-	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 )
@@ -156,10 +157,21 @@ func TestEvalFreshBooks(t *testing.T) {
 		book      string
 		minRecall float64
 	}{
-		{"xiyouji", 0.6}, {"war-and-peace", 0.65}, {"hongloumeng", 0.6}, {"pride-and-prejudice", 0.6},
+		{"xiyouji", 0.7}, {"war-and-peace", 0.8}, {"hongloumeng", 0.75}, {"pride-and-prejudice", 0.75},
 	} {
 		t.Run(tc.book, func(t *testing.T) {
 			evalBook(t, filepath.Join("..", "..", "testdata", "eval", "fresh", tc.book), tc.book, 0.95, tc.minRecall, 1)
+		})
+	}
+	// The third pair, written later by another writer.
+	for _, tc := range []struct {
+		book      string
+		minRecall float64
+	}{
+		{"xiyouji", 0.75}, {"war-and-peace", 0.75},
+	} {
+		t.Run("fresh3/"+tc.book, func(t *testing.T) {
+			evalBook(t, filepath.Join("..", "..", "testdata", "eval", "fresh3", tc.book), tc.book, 0.95, tc.minRecall, 1)
 		})
 	}
 }

@@ -186,7 +186,6 @@ type Knowledge struct {
 	ents   []*entInfo
 	world  *knowledge.WorldRules
 	folder *textsearch.Folder
-	words  *wordList
 
 	// Latin names: by first word.
 	latin map[string][]*nameSeq

@@ -346,17 +346,21 @@ func (k *Knowledge) claims(d *doc) []claim {
 				}
 			}
 			after := n.last + skip + len(u) + 1
-			if p := lw(after); p == "away" || p == "off" || p == "distant" {
+			if p := lw(after); p == "away" || p == "distant" || p == "off" && (lw(after+1) == "from" || lw(after+1) == "to") {
 				after++ // "five miles away from"
 			}
-			if p := lw(after); p == "from" || p == "to" || p == "of" {
+			if p := lw(after); p == "from" || p == "to" || p == "of" || p == "off" {
 				var place []string
-				for j := after + 1; j < len(d.words) && j < after+4; j++ {
+				first := after + 1
+				if lw(first) == "the" {
+					first++ // "twelve miles off the Smolénsk highroad"
+				}
+				for j := first; j < len(d.words) && j < first+3; j++ {
 					w := d.words[j].s
 					if r, _ := utf8.DecodeRuneInString(w); r < 'A' || r > 'Z' {
 						break
 					}
-					if !sameClause(d, j-1, j) && j > after+1 {
+					if !sameClause(d, j-1, j) && j > first {
 						break
 					}
 					place = append(place, strings.ToLower(w))
@@ -492,8 +496,73 @@ func (k *Knowledge) countNouns() map[string]bool {
 				out[n] = true
 			}
 		})
+		k.eachFact(e, func(key, val string) {
+			for noun := range countedParts(val) {
+				out[noun] = true
+			}
+		})
 	}
 	return out
+}
+
+// countedParts reads a value that counts several things ("three
+// daughters and a son", "two sons, one daughter"): each plural noun and
+// its number. A value that is not wholly such a list gives nothing, so a
+// sentence ("two daughters married") is never read as counts.
+func countedParts(v string) map[string]int {
+	parts := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ',' || r == ';' })
+	var fields []string
+	for _, p := range parts {
+		for _, q := range strings.Split(p, " and ") {
+			if q = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(q), "and ")); q != "" {
+				fields = append(fields, q)
+			}
+		}
+	}
+	if len(fields) < 2 {
+		return nil
+	}
+	out := map[string]int{}
+	for _, f := range fields {
+		ws := strings.Fields(f)
+		if len(ws) != 2 {
+			return nil
+		}
+		n := 0
+		switch ws[0] {
+		case "a", "an", "one":
+			n = 1
+		default:
+			vals, _, rest, ok := parseValue(ws[0])
+			if !ok || len(vals) != 1 || len(rest) != 0 {
+				return nil
+			}
+			n = vals[0]
+		}
+		noun := ws[1]
+		if n == 1 {
+			noun = plural(noun)
+		}
+		if countNoun(noun) != noun {
+			return nil
+		}
+		out[noun] = n
+	}
+	return out
+}
+
+// plural is the plural of the family nouns a count names ("son" ->
+// "sons", "child" -> "children").
+func plural(w string) string {
+	switch w {
+	case "child":
+		return "children"
+	case "man":
+		return "men"
+	case "woman":
+		return "women"
+	}
+	return w + "s"
 }
 
 // units are the unit words of declared quantities ("a year", "mile",
@@ -565,9 +634,10 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkRanks(d)...)
 	out = append(out, k.checkMarital(d)...)
 	out = append(out, k.checkMarriedNames(d)...)
+	out = append(out, k.checkBirthOrder(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
-
+		out = append(out, k.checkWeapons(d)...)
 	}
 	return out
 }
@@ -854,6 +924,11 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 					return kk, v, true
 				}
 			}
+			for kk, v := range facts {
+				if _, ok := countedParts(v)[c.noun]; ok {
+					return kk, v, true
+				}
+			}
 		case "colour":
 			for kk, v := range facts {
 				if colourNoun(kk) == c.noun {
@@ -925,6 +1000,9 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 	switch c.kind {
 	case "age", "count":
 		vals, approx, _, ok := parseValue(declared)
+		if n, part := countedParts(declared)[c.noun]; c.kind == "count" && part {
+			vals, approx, ok = []int{n}, false, true
+		}
 		if !ok {
 			return Finding{}, false
 		}
@@ -992,6 +1070,9 @@ func claimFix(c claim, stated, declared string) string {
 	switch c.kind {
 	case "age", "count":
 		vals, approx, rest, ok := parseValue(declared)
+		if n, part := countedParts(declared)[c.noun]; c.kind == "count" && part {
+			vals, approx, rest, ok = []int{n}, false, nil, true
+		}
 		if !ok || approx || len(vals) != 1 || len(rest) != 0 {
 			return ""
 		}
@@ -1056,7 +1137,10 @@ func placeMatches(key, place string) bool {
 		return strings.NewReplacer("-", "_", " ", "_").Replace(unaccented(s))
 	}
 	// "distance_from_smolensk" names Smolénsk: keys are written plain.
-	return norm(key) == norm(place)
+	// The key may name more of the place than the text's capitals do
+	// ("smolensk_highroad" for "the Smolénsk highroad").
+	k, p := norm(key), norm(place)
+	return k == p || p != "" && strings.HasPrefix(k, p+"_")
 }
 
 // checkRanks: a title of the same class as an entity's rank before its
@@ -1114,8 +1198,11 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		}
 		title := capitalize(d.words[i].s)
 		class := rankClass[title]
-		// "squadron commander Rostóv" names a post, not a rank.
-		if class == "" || title != d.words[i].s || slices.ContainsFunc(out, func(f Finding) bool { return f.Start == d.words[i].start }) {
+		// "squadron commander Rostóv" names a post, not a rank; a
+		// lower-case rank is one only joined to its arm ("cavalry-major
+		// Denísov", "staff-captain Túshin").
+		hyphened := i > 0 && d.between(i-1, i) == "-"
+		if class == "" || title != d.words[i].s && !hyphened || slices.ContainsFunc(out, func(f Finding) bool { return f.Start == d.words[i].start }) {
 			continue
 		}
 		e := m.ents[0]
@@ -1126,13 +1213,18 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			continue
 		}
 		line, since := e.e.FactSource(key, d.chapter)
+		fix := matchCase(strings.Join(words, " "), d.words[i].s)
+		if hyphened {
+			// Only the rank is replaced; its arm stays as written.
+			fix = strings.ToLower(words[len(words)-1])
+		}
 		out = append(out, Finding{
 			Type:       TypeFact,
 			Start:      d.words[i].start,
 			End:        d.words[i].end,
 			Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", d.words[i].s, d.text[m.start:m.end], e.e.Name, key, facts[key], d.chapter),
 			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: facts[key], Line: line, Since: since},
-			Suggestion: matchCase(strings.Join(words, " "), d.words[i].s),
+			Suggestion: fix,
 			Confidence: 0.8,
 		})
 	}

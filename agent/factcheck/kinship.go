@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -23,6 +24,9 @@ type kinRole struct {
 	keys []string
 	// relations are the kinds of declared relations that hold them too.
 	relations []string
+	// sibling marks a brother or sister: nothing declares one to compare
+	// with, but a declared spouse, parent or child is no sibling.
+	sibling bool
 }
 
 var (
@@ -36,12 +40,16 @@ var (
 	// A child of a man or of a woman: only the one parent is compared.
 	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
 	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}}
+	// roleSibling's keys and relations are those a sibling cannot hold.
+	roleSibling = kinRole{keys: []string{"spouse", "husband", "wife", "father", "mother", "丈夫", "妻子", "妻", "夫人", "父親", "父亲", "母親", "母亲"},
+		relations: []string{"spouse", "husband", "wife", "father", "mother"}, sibling: true}
 )
 
 // latinKin maps an English kinship noun after a possessive ("X’s wife")
 // to what it makes the named character.
 var latinKin = map[string]kinRole{
 	"wife": roleSpouseOfMan, "husband": roleSpouseOfWoman, "son": roleChild, "daughter": roleChild,
+	"sister": roleSibling, "brother": roleSibling,
 }
 
 // cjkKin are the Chinese kinship words after 的 or 之, longest first.
@@ -52,7 +60,8 @@ var cjkKin = []struct {
 	{"未婚妻", roleSpouseOfMan}, {"未娶之妻", roleSpouseOfMan}, {"女兒", roleChild}, {"女儿", roleChild}, {"小姐", roleChild},
 	{"兒子", roleChild}, {"儿子", roleChild}, {"公子", roleChild}, {"妻子", roleSpouseOfMan}, {"夫人", roleSpouseOfMan},
 	{"媳婦", roleSpouseOfMan}, {"媳妇", roleSpouseOfMan}, {"娘子", roleSpouseOfMan}, {"丈夫", roleSpouseOfWoman},
-	{"夫君", roleSpouseOfWoman}, {"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
+	{"夫君", roleSpouseOfWoman}, {"兄弟", roleSibling}, {"哥哥", roleSibling}, {"弟弟", roleSibling}, {"姐姐", roleSibling}, {"妹妹", roleSibling},
+	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
 }
 
 // kinCopulas join a name to what it is (尤二姐實系…之妻).
@@ -91,7 +100,7 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		// Whose child: a man (by the entity's gender, or a house title
 		// such as 老爺) has the child's father compared, not the mother
 		// (封老爺's daughter against 母親: 封氏).
-		if role.keys[0] == roleChild.keys[0] {
+		if !role.sibling && role.keys[0] == roleChild.keys[0] {
 			switch {
 			case other != nil && other.gender == 'm', other == nil && maleHouseTitle(d.text[ostart:oend]):
 				role = roleChildOfMan
@@ -110,6 +119,9 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 // entity, or only a family name) with e's declared values for the role.
 func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo, surname rune, role kinRole) (Finding, bool) {
 	facts := d.factsOf(e)
+	if role.sibling {
+		return k.judgeSibling(d, e, start, end, other, role)
+	}
 	var key, val string
 	for _, want := range role.keys {
 		for fk, fv := range facts {
@@ -144,6 +156,45 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 		f.Message = fmt.Sprintf("the text says %q, but %s's declared relation is %s as of chapter %d", d.text[start:end], e.e.Name, val, d.chapter)
 	}
 	return f, true
+}
+
+// judgeSibling finds a brother or sister who is declared e's spouse or
+// parent ("the Countess Bezúkhova, Pierre’s sister", of Pierre's wife).
+// Only an entity is judged: a family name is shared by siblings and
+// spouses alike.
+func (k *Knowledge) judgeSibling(d *doc, e *entInfo, start, end int, other *entInfo, role kinRole) (Finding, bool) {
+	if other == nil {
+		return Finding{}, false
+	}
+	facts := d.factsOf(e)
+	for _, want := range role.keys {
+		for _, fk := range slices.Sorted(maps.Keys(facts)) {
+			if strings.ToLower(fk) == want && namesEntity(facts[fk], other) {
+				return k.cjkFactFinding(d, e, start, end, fk, facts[fk], 0.7), true
+			}
+		}
+	}
+	if r := k.related(e, role.relations); r == other {
+		f := k.cjkFactFinding(d, e, start, end, "relations", r.e.Name, 0.7)
+		f.Message = fmt.Sprintf("the text says %q, but %s's declared relation is %s as of chapter %d", d.text[start:end], e.e.Name, r.e.Name, d.chapter)
+		return f, true
+	}
+	return Finding{}, false
+}
+
+// namesEntity reports whether a declared value holds one of e's names
+// (four letters or two characters at least).
+func namesEntity(declared string, e *entInfo) bool {
+	dv := unaccented(declared)
+	for _, n := range e.e.Names() {
+		nv := unaccented(n)
+		if utf8.RuneCountInString(nv) >= 4 || hasCJK(nv) && utf8.RuneCountInString(nv) >= 2 {
+			if strings.Contains(dv, nv) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // kinMatches reports whether a declared value names the other person: it
@@ -297,8 +348,13 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 		if !cut {
 			continue
 		}
-		b = strings.TrimSuffix(b, "，")
+		b, comma := strings.CutSuffix(b, "，")
 		for _, kw := range cjkKin {
+			// "牛魔王的兄弟，羅剎女養的": after a comma with no naming
+			// verb, the next name starts another clause.
+			if kw.role.sibling && comma && nm == "" {
+				continue
+			}
 			b2, cut := strings.CutSuffix(b, kw.word)
 			if !cut {
 				continue
@@ -339,8 +395,8 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 						if strings.HasPrefix(r, kw.word) {
 							role := kw.role
 							between := d.text[e : len(d.text)-len(rest)]
-							if role.keys[0] == roleSpouseOfMan.keys[0] && strings.ContainsAny(between, "聘") ||
-								strings.Contains(between, "未娶") || strings.Contains(between, "未婚") || strings.Contains(between, "指腹") {
+							if !role.sibling && (role.keys[0] == roleSpouseOfMan.keys[0] && strings.ContainsAny(between, "聘") ||
+								strings.Contains(between, "未娶") || strings.Contains(between, "未婚") || strings.Contains(between, "指腹")) {
 								role = roleBetrothed
 							}
 							return s, e, other, sur, role, true

@@ -2,11 +2,13 @@ package factcheck
 
 import (
 	"fmt"
-	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/lexicon"
 )
 
 // checkNames reports near-misses of declared names: a capitalised word one
@@ -82,7 +84,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 
 // nearestTarget returns the name word s is a near-miss of, or nil.
 func (k *Knowledge) nearestTarget(d *doc, s string) *target {
-	if k.words.has(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
+	if lexicon.IsOrdinary(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
 		return nil
 	}
 	rs := []rune(strings.ToLower(s))
@@ -102,7 +104,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
 			continue
 		}
-		if len(t.runes) <= 4 && k.words.short.has(s) {
+		if len(t.runes) <= 4 && lexicon.IsShortName(s) {
 			continue // "Janet" beside "Jane" is someone else
 		}
 		dist := editDistance(rs, t.runes, limit)
@@ -310,7 +312,9 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					}
 					// "大聖" beside "大聲": a two-character name that starts
 					// with a kinship or size word is a phrase's start.
-					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) {
+					// The book may vouch for a name it writes often (三藏)
+					// against a look-alike window it never writes (三臧).
+					if n == 2 && pos == 1 && strings.ContainsRune(kinshipChars, s.runes[0]) && !k.bookVouches(s.runes, rs[i:i+n], pos) {
 						continue
 					}
 					// The first character differing in a two-character
@@ -442,6 +446,15 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 		return k.book.countCJK(string(rs[i+n-1:i+n+1])) >= often
 	}
 	return false
+}
+
+// bookVouches reports whether the manuscript makes a window a slip for a
+// name where the construction alone cannot: the book writes the name
+// often, never writes the window, and the changed character looks like
+// the name's (not only sounds like it).
+func (k *Knowledge) bookVouches(name, window []rune, pos int) bool {
+	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) == 0 &&
+		hanzi.LookAlike(name[pos], window[pos])
 }
 
 // minFrequentName is how often the book must use a two-character name for

@@ -7,8 +7,13 @@ import (
 )
 
 // minNearValue is the shortest Chinese fact value a near value is looked
-// for: shorter values ("八百里") occur as other things too often.
-const minNearValue = 5
+// for anywhere: shorter values ("八百里") occur as other things too often.
+// A value of minNearValueNamed characters (江西糧道) is looked for only
+// where its holder was named a sentence or two before.
+const (
+	minNearValue      = 5
+	minNearValueNamed = 4
+)
 
 // checkNearValues finds Chinese fact values written with one character
 // changed: a value the book declares of an entity (海州弘農郡聚賢莊, a
@@ -31,7 +36,7 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			rs := k.foldRunes(v)
-			if len(rs) < minNearValue || !allCJK(rs) {
+			if len(rs) < minNearValueNamed || !allCJK(rs) {
 				continue
 			}
 			values = append(values, value{e, key, v, rs})
@@ -74,8 +79,9 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 				}
 			}
 			// One character changed, and changed as facts change: a
-			// numeral for another (一萬三千 for 一萬八千), or the name
-			// part of a place before its ending (泗州 for 海州). Another
+			// numeral for another (一萬三千 for 一萬八千), a direction
+			// (江西 for 江南), or the name part of a place or a board
+			// before its ending (泗州 for 海州, 禮部 for 工部). Another
 			// change is as often the same fact in other words (西方 for
 			// 西天).
 			if diff != 1 || !isCJK(rs[i+at]) {
@@ -83,13 +89,17 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			}
 			a, b := v.runes[at], rs[i+at]
 			numeral := isCJKNumeral(a) && isCJKNumeral(b)
-			place := at+1 < n && placeEnding(v.runes[at+1])
-			if !numeral && !place {
-				continue
-			}
+			direction := isDirection(a) && isDirection(b)
+			place := at+1 < n && (placeEnding(v.runes[at+1]) || boardEnding(v.runes[at+1]))
 			window := string(rs[i : i+n])
 			start, end := d.roff[i], d.roff[i+n]
+			if !numeral && !direction && !place && !d.namedAs(v.e, start) {
+				continue
+			}
 			if declared[window] || d.overlapsMention(d.roff[i+at], d.roff[i+at+1]) {
+				continue
+			}
+			if n < minNearValue && !d.namedBefore(v.e, start, 2) {
 				continue
 			}
 			line, since := v.e.e.FactSource(v.key, d.chapter)
@@ -149,4 +159,55 @@ func oneHolder(d *doc, fs []Finding) []Finding {
 // 洞, 國…), folded.
 func placeEnding(r rune) bool {
 	return strings.ContainsRune("州郡县縣府城山洞国國庄莊村河江湖海岛島寺宫宮殿关關岭嶺峰谷坡岗崗", r)
+}
+
+// boardEnding reports whether r ends the name of a board or office of
+// state (工部, 翰林院, 巡鹽御史司), folded.
+func boardEnding(r rune) bool {
+	return strings.ContainsRune("部院司監监署衙營营", r)
+}
+
+// isDirection reports whether r is a compass direction.
+func isDirection(r rune) bool {
+	return strings.ContainsRune("東西南北东", r)
+}
+
+// namedBefore reports whether e is mentioned in the sentence holding
+// byte offset at (before at) or in the back sentences before it.
+func (d *doc) namedBefore(e *entInfo, at, back int) bool {
+	si := d.sentenceAt(at)
+	from := d.sents[max(si-back, 0)].start
+	for _, m := range d.mentions {
+		if m.start >= at {
+			break
+		}
+		if m.start >= from && slices.Contains(m.ents, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkNamingVerbs give what someone is called or made (牛魔王，稱為平天大聖).
+var cjkNamingVerbs = []string{"稱為", "称为", "號為", "号为", "喚做", "唤做", "叫做", "名喚", "名唤", "人稱", "人称", "綽號", "绰号", "封為", "封为", "官拜", "現任", "现任", "號", "号"}
+
+// namedAs reports whether the text right before byte offset at is a
+// mention of e and a naming verb: then whatever the value's change, it
+// is said of e as its title or office.
+func (d *doc) namedAs(e *entInfo, at int) bool {
+	before := d.text[:at]
+	for _, v := range cjkNamingVerbs {
+		b, ok := strings.CutSuffix(before, v)
+		if !ok {
+			continue
+		}
+		b = strings.TrimSuffix(strings.TrimSuffix(b, "，"), ",")
+		for _, i := range d.mentionsIn(len(b)-64, len(b)) {
+			if m := d.mentions[i]; m.end == len(b) && slices.Contains(m.ents, e) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }

@@ -39,6 +39,11 @@ func (k *Knowledge) predicated(d *doc) []Finding {
 // rankWords splits a declared rank into capitalised words: "lieutenant
 // colonel" is {"Lieutenant", "Colonel"}.
 func rankWords(v string) []string {
+	// "private (reduced to the ranks)", "major, retired": the rank is
+	// what comes before a remark.
+	if i := strings.IndexAny(v, "(,;"); i > 0 {
+		v = v[:i]
+	}
 	var out []string
 	for _, w := range strings.Fields(strings.ReplaceAll(v, "-", " ")) {
 		out = append(out, capitalize(w))

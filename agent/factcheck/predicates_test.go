@@ -20,6 +20,12 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/lise.md":      "---\nname: Princess Lise Bolkónskaya\naliases: [Lise]\nkind: character\nfacts: { spouse: Prince Andrew Bolkónski }\n---\n",
 		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\n---\n",
 		"entities/characters/anatole.md":   "---\nname: Anatole Kurágin\naliases: [Kurágin, Anatole]\nkind: character\n---\n",
+		"entities/characters/fitz.md":      "---\nname: Colonel Fitzwilliam\nkind: character\nfacts: { position: younger son of an earl }\n---\n",
+		"entities/characters/helene.md":    "---\nname: Hélène\naliases: [Countess Bezúkhova]\nkind: character\nfacts: { spouse: Pierre Bezúkhov }\n---\n",
+		"entities/characters/dolokhov.md":  "---\nname: Dólokhov\nkind: character\nfacts: { rank: private (reduced to the ranks) }\n---\n",
+		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\nfacts: { distance_to_ryazan_highroad: two miles }\n---\n",
+		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string
@@ -44,6 +50,21 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"two names in a sentence", "Lise sat beside Kurágin’s wife.", ""},
 		{"married another", "In the winter Lise married Anatole and moved away.", "Anatole"},
 		{"married the declared spouse", "In the winter Lise married Prince Andrew and moved away.", ""},
+		{"a rank joined to its arm", "The best quarters were assigned to cavalry-major Denísov.", "major"},
+		{"the declared rank joined to its arm", "The best quarters were assigned to lieutenant-colonel Denísov.", ""},
+		{"one of the things a value counts", "In 1820 Natásha already had two daughters besides a son.", "two daughters"},
+		{"another of them, agreeing", "In 1820 Natásha already had a son and three daughters.", ""},
+		{"a birth order in apposition", "Mr. Darcy had brought with him a Colonel Fitzwilliam, the eldest son of his uncle.", "eldest"},
+		{"the declared birth order", "Colonel Fitzwilliam, the younger son of an earl, came in.", ""},
+		{"a numbered place for a younger son", "Colonel Fitzwilliam, the second son of an earl, came in.", ""},
+		{"an only that restricts", "Mary was the only daughter who remained at home.", ""},
+		{"an only that says it", "Mary was the only daughter of the house.", "only"},
+		{"a rank against a rank with a remark", "He said that Lieutenant Dólokhov had taken an officer.", "Lieutenant"},
+		{"the declared rank with a remark", "He said that Private Dólokhov had taken an officer.", ""},
+		{"a distance off a road the key names", "Otrádnoe lay only twelve miles off the Ryazán highroad.", "twelve miles"},
+		{"the declared distance off it", "Otrádnoe lay only two miles off the Ryazán highroad.", ""},
+		{"a spouse made a sister", "She was the Countess Bezúkhova, Pierre’s sister, and the count bowed.", "Pierre’s sister"},
+		{"a sister nothing contradicts", "She was the Countess Bezúkhova, Anatole’s sister, and the count bowed.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {
@@ -72,6 +93,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/locations/ningguo.md":  "---\nname: 寧國府\nkind: location\n---\n",
 		"entities/locations/daguan.md":   "---\nname: 大觀園\nkind: location\n---\n",
 		"entities/characters/youer.md":   "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
+		"entities/characters/hong.md":    "---\nname: 紅孩兒\nkind: character\nfacts: { 父親: 牛魔王 }\n---\n",
+		"entities/characters/niu.md":     "---\nname: 牛魔王\nkind: character\n---\n",
+		"entities/characters/luocha.md":  "---\nname: 羅剎女\nkind: character\nfacts: { 丈夫: 牛魔王 }\n---\n",
 		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
 	})
@@ -114,6 +138,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"betrothed to another", "看得尤二姐實系柳湘蓮指腹為婚未娶之妻，因伊貧苦自愿退婚。", 107, "柳湘蓮"},
 		{"the declared betrothed", "看得尤二姐實系張華指腹為婚未娶之妻。", 107, ""},
 		{"someone else's wife seen", "尤二姐見了柳湘蓮之妻。", 107, ""},
+		{"a father made a brother", "原來那紅孩兒是牛魔王的兄弟。", 40, "牛魔王"},
+		{"a brother, and a name after a comma", "他道是牛魔王的兄弟，羅剎女養的。", 40, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {

@@ -121,10 +121,16 @@ func wordSet(ws ...string) map[string]bool {
 // past uses them of the absent (灌江小聖把兵揚), and verse is told apart
 // by its form (retold.go).
 const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉拿看听聽起喊叫忙便又也遂回吩骂罵跑抬点點见見接递遞送放端喝吃写寫念读讀唱拍摇搖握扶推跪躺睡醒望瞧抱取提带帶领領" +
-	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐"
+	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺" +
+	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
+	// character does on the spot (牛王懷恨，沒奈何披掛了).
+	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
-var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在跟前", "在身邊", "在身边"}
+var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
+
+// cjkFrom open a phrase of where a move starts or goes (紅孩兒也從洞裏跑出來).
+const cjkFrom = "從从自往向朝"
 
 // cjkObjectMarkers before a name make it an object: verbs of seeing,
 // visiting, recalling, mourning, and prepositions.
@@ -170,7 +176,14 @@ func (d *doc) cjkListed(m mention) bool {
 		}
 	}
 	if !grouped {
-		return false
+		// "晴雯襲人才伏侍他睡下": a bare list that opens its clause is
+		// the subject when a verb follows; after a verb it is an object
+		// (叫晴雯襲人來).
+		open, _ := utf8.DecodeLastRuneInString(d.text[:first.start])
+		if first.start > 0 && !unicode.IsPunct(open) && !unicode.IsSpace(open) {
+			return false
+		}
+		return actsNext(rest)
 	}
 	return actsNext(rest) || strings.HasPrefix(rest, "正在") || strings.HasPrefix(rest, "在")
 }
@@ -253,6 +266,22 @@ func (d *doc) afterList(at int) int {
 	return at
 }
 
+// movesAfterPlace reports whether, within five characters of a place
+// word, a verb of motion follows (洞裏跑出來, 後門走進): the place's name
+// first, the verb after it.
+func movesAfterPlace(rest string) bool {
+	rs := []rune(rest)
+	for i := 1; i < len(rs) && i <= 5; i++ {
+		if !isCJK(rs[i]) {
+			return false
+		}
+		if strings.ContainsRune("跑走來来去進进出回奔趕赶飛飞跳", rs[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // actsNext reports whether an acting character follows within three
 // characters (adverbs between).
 func actsNext(rest string) bool {
@@ -284,7 +313,7 @@ func stepsForward(rest string) bool {
 }
 
 // cjkAdverbs may stand between a name and its verb.
-const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免"
+const cjkAdverbs = "又便也忙就才却卻因遂只都正早已微一轻輕慢连連先再还還不暗急即亦仍竟自齊齐免備备"
 
 func (k *Knowledge) checkState(d *doc) []Finding {
 	var out []Finding
@@ -531,6 +560,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
 	}
+	if gazedAt(d, m) {
+		return "is in the scene", 0.7
+	}
 	if how, ok := subjectOf(d, m, strict); ok {
 		return how, 0.8
 	}
@@ -612,6 +644,32 @@ func listedPresent(d *doc, m mention) bool {
 	return first < verb && presenceLeads[strings.ToLower(d.words[first].s)]
 }
 
+// gazedAt reports whether m is the object of a verb that needs its
+// object in the scene, alone or after "and" ("slowly regarded his
+// sister and Pierre").
+func gazedAt(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 5)
+	if len(prev) > 0 && gazeVerbs[strings.ToLower(prev[0])] {
+		return true
+	}
+	if len(prev) < 2 || strings.ToLower(prev[0]) != "and" {
+		return false
+	}
+	for _, w := range prev[1:] {
+		lw := strings.ToLower(w)
+		if gazeVerbs[lw] {
+			return true
+		}
+		if lw != "his" && lw != "her" && lw != "their" && lw != "the" && !familyTerms[lw] {
+			return false
+		}
+	}
+	return false
+}
+
+// familyTerms may stand with a possessive between a gaze verb and "and".
+var familyTerms = wordSet("sister", "brother", "wife", "husband", "mother", "father", "son", "daughter", "aunt", "uncle", "cousin", "niece", "nephew", "friend", "guest", "guests")
+
 // partOf matches "on the part of X".
 func partOf(prev []string) bool {
 	return len(prev) >= 2 && strings.ToLower(prev[0]) == "of" && strings.ToLower(prev[1]) == "part"
@@ -672,10 +730,24 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 		}
 	}
 	plain := strings.TrimSpace(gap) == ""
-	// "Lydia, laughing, ran to the window".
+	// "Lydia, laughing, ran to the window"; "Pierre, sitting at the foot
+	// of the bed, looked up": a participle's phrase between commas, then
+	// a verb.
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
 		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
 			return "acts", true
+		}
+		for n := j + 1; n+1 < len(d.words) && n < j+10; n++ {
+			b := d.between(n, n+1)
+			if strings.ContainsAny(b, ".!?;:“”\"\n") {
+				break
+			}
+			if strings.TrimSpace(b) == "," {
+				if v := strings.ToLower(d.words[n+1].s); pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4 {
+					return "acts", true
+				}
+				break
+			}
 		}
 	}
 	if plain {
@@ -693,7 +765,22 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			if j+1 < len(d.words) && sameClause(d, j, j+1) && !elsewhere[strings.ToLower(d.words[j+1].s)] {
 				return "is in the scene", true
 			}
+			// "Prince Andrew was there too, and sat opposite them": the
+			// next verb of the same subject is an act.
+			if andActs(d, j+1) {
+				return "acts", true
+			}
 			return "", false
+		}
+		// "Mr. Bingley did not look perfectly calm": a bearing not
+		// shown is still shown in the scene; "did not come" is not.
+		if (next == "did" || next == "does") && j+2 < len(d.words) && strings.ToLower(d.words[j+1].s) == "not" &&
+			sameClause(d, j, j+2) && bearingVerbs[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
+		}
+		// "Mr. Wickham left them": leaving someone is being with them.
+		if next == "left" && j+1 < len(d.words) && d.between(j, j+1) == " " && leftPersons[strings.ToLower(d.words[j+1].s)] {
+			return "acts", true
 		}
 		if notActing[next] {
 			return "", false
@@ -726,6 +813,35 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 		return "acts", true
 	}
 	return "", false
+}
+
+// bearingVerbs after "did not" still show the subject in the scene.
+var bearingVerbs = wordSet("look", "seem", "speak", "answer", "reply", "smile", "laugh", "move", "stir", "listen", "wait", "sit", "rise", "notice")
+
+// leftPersons after "left" are the people left, in whose company the
+// subject was.
+var leftPersons = wordSet("them", "us", "him", "her", "me", "you")
+
+// gazeVerbs take as object someone in the scene: "regarded his sister
+// and Pierre", "kissed Natásha".
+var gazeVerbs = wordSet("regarded", "eyed", "watched", "embraced", "kissed", "greeted", "hugged", "addressed", "scrutinized", "surveyed")
+
+// andActs reports whether, from word i on in the sentence, ", and" or
+// "and" is followed by a verb in the past, with no other subject between
+// (a pronoun or a capitalised word would start another clause's).
+func andActs(d *doc, i int) bool {
+	for n := i; n+1 < len(d.words) && n < i+8; n++ {
+		if strings.ContainsAny(d.between(n, n+1), ".!?;:“”\"\n") {
+			return false
+		}
+		w := strings.ToLower(d.words[n].s)
+		if w != "and" {
+			continue
+		}
+		v := strings.ToLower(d.words[n+1].s)
+		return pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4
+	}
+	return false
 }
 
 // habitual adverbs make a summary of what someone used to do, not a scene.
@@ -769,7 +885,8 @@ func coordinated(d *doc, mi int) bool {
 		if first < 0 {
 			return true
 		}
-		if prev := prevWords(d, first, 3); partOf(prev) {
+		if prev := prevWords(d, first, 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
+			// "joined by Mary and Mr. Bennet": the agents of a passive.
 			return true
 		}
 		if last+1 < len(d.words) && sameClause(d, last, last+1) && strings.TrimSpace(d.between(last, last+1)) == "" {
@@ -834,7 +951,20 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		if stepsForward(rest) {
 			return "acts", 0.75
 		}
+		// After an adverb: "虎力大仙也在席上相陪".
+		for _, w := range cjkBeside {
+			if n > 0 && strings.HasPrefix(rest, w) {
+				return "is in the scene", 0.75
+			}
+		}
 		r, size := utf8.DecodeRuneInString(rest)
+		// "也從洞裏跑出來": a place of a move, then the move.
+		if strings.ContainsRune(cjkFrom, r) {
+			if movesAfterPlace(rest[size:]) {
+				return "acts", 0.7
+			}
+			return "", 0
+		}
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
 			// "黛玉送来的东西": a relative clause about what they once did.
 			if after := []rune(rest[size:]); slices.Contains(after[:min(3, len(after))], '的') {

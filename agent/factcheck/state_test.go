@@ -105,6 +105,32 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"賈環急忙道：“我也在這里嗎？”尤二姐啐道：“糊涂東西！”", 1},
 		{"只見王夫人正和尤二姐寶釵眾姊妹商議還席。", 1},
 		{"賈璉收拾了行裝，尤二姐寶釵等不免叮嚀了好些話。", 1},
+		// A bare list that opens its clause; a bearing not shown; whom
+		// one leaves; the agents of a passive; the object of a gaze.
+		{"寶玉睡不著．尤二姐寶釵才伏侍他睡下。", 1},
+		{"王夫人叫尤二姐寶釵來。", 0},
+		{"Even Nicholas did not look perfectly calm.", 1},
+		{"Nicholas did not come to dinner.", 0},
+		{"Nicholas left them soon after breakfast.", 1},
+		{"Nicholas left for the army in the spring.", 0},
+		{"In the dining-room they were soon joined by Natásha and Nicholas.", 1},
+		{"He slowly regarded his sister and Nicholas.", 1},
+		{"He thought of his sister and Nicholas.", 0},
+		// An alias that opens a sentence; a participle's phrase before
+		// the verb; the next verb of the same subject after "was there".
+		{"The old count, laughing till he wept, clapped his hands.", 1},
+		{"Pétya, sitting at the foot of the bed, looked up at him.", 1},
+		{"Pétya, sitting at the foot of the bed, and the others.", 0},
+		{"Nicholas was there too, and sat opposite them at dinner.", 1},
+		{"Nicholas was there in the spring, they said.", 0},
+		// Beside the others after an adverb; a move from a place.
+		{"請了三藏等，共入東閣赴宴，秦鐘也在席上相陪。", 1},
+		{"眾女童一齊跪下，秦鐘也從洞裏跑出來。", 1},
+		{"眾人說秦鐘從前住在這裏。", 0},
+		// Verbs of the spot: speaking with someone, resenting, arming.
+		{"那牛王正與秦鐘備言其事。", 1},
+		{"秦鐘懷恨，沒奈何披掛了。", 1},
+		{"眾人聞秦鐘之言，都笑了。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {

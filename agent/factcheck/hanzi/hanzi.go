@@ -185,6 +185,12 @@ func LookAlike(a, b rune) bool {
 		if dist := frameDistance(sa.cangjie, sb.cangjie); dist == 1 && gap <= maxStrokeGap+1 || dist == 2 && gap <= maxStrokeGap {
 			return true
 		}
+		// One component put for another beside the same three-part
+		// phonetic (蟠 LIHDW, 幡 LBHDW): the radicals may differ in
+		// strokes more than a changed part inside a frame does.
+		if radicalSwap(sa.cangjie, sb.cangjie) && gap <= maxStrokeGap+2 {
+			return true
+		}
 	}
 	pa, pb := phoneticOf()[a], phoneticOf()[b]
 	if pa == nil || pb == nil || !sharesClass(pa, pb) {
@@ -210,6 +216,16 @@ func frameDistance(a, b string) int {
 		return -1
 	}
 	return editDistance(a, b)
+}
+
+// radicalSwap reports whether two Cangjie codes keep the last three
+// parts (the phonetic) and differ only in one part before them.
+func radicalSwap(a, b string) bool {
+	const keep = 3
+	if len(a) != len(b) || len(a) < keep+1 || len(a) > keep+2 || a[len(a)-keep:] != b[len(b)-keep:] {
+		return false
+	}
+	return editDistance(a[:len(a)-keep], b[:len(b)-keep]) == 1
 }
 
 // editDistance is the Levenshtein distance of two short ASCII codes.

@@ -20,6 +20,8 @@ func TestPairs(t *testing.T) {
 		{'怡', '恰', false, false, true, false, true},   // one frame (忄…口), a part changed inside
 		{'怡', '悟', false, false, false, false, false}, // 忄 and 口 too, but two parts and two strokes apart
 		{'勒', '勤', false, false, true, false, true},   // one part changed, two strokes more
+		{'蟠', '幡', false, false, true, false, true},   // 虫 for 巾 beside the phonetic 番
+		{'者', '都', false, false, false, false, false}, // one phonetic class, written apart
 	} {
 		got := [5]bool{SoundAlike(tc.a, tc.b), Homophone(tc.a, tc.b), LookAlike(tc.a, tc.b), Near(tc.a, tc.b), Similar(tc.a, tc.b)}
 		want := [5]bool{tc.sound, tc.homophone, tc.look, tc.near, tc.similar}

@@ -1,0 +1,144 @@
+package factcheck
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// A weapon held by a named character in Chinese prose ("沙僧橫擔著月牙鏟")
+// against the one declared (兵器: 降妖寶杖). The book calls a weapon by
+// many names (金箍棒, 鐵棒, 棒), so a held weapon agrees with the declared
+// one when it ends with the same kind (棒) or shares a character with it
+// (寶劍 and 降妖寶杖 may be one thing); only a weapon of another kind
+// with nothing in common is a finding.
+
+// weaponKeys are the fact keys (lower case) that declare a weapon.
+var weaponKeys = wordSet("weapon", "weapons", "兵器", "武器", "兵刃")
+
+// weaponKinds end the name of a weapon.
+const weaponKinds = "刀劍剑槍枪棍棒杖鈀钯耙鏟铲斧鉞钺戟鞭鐧锏錘锤叉矛弓戈杵"
+
+// wieldChars say the weapon is in hand to fight: swung, raised, drawn.
+// carryChars say something is carried, which may be anyone's (悟能拿了錫杖
+// carries his master's staff): they count only as the marching order's
+// progressive (沙僧橫擔著降妖杖).
+const (
+	wieldChars = "使掄抡輪轮舉举執执擎綽绰挺掣揝"
+	carryChars = "擔担扛挑捧提拿持"
+	holdChars  = wieldChars + carryChars
+)
+
+// staffKinds are one kind of weapon under several names (金箍棒 is a 棍
+// and a 杖 in the same book).
+const staffKinds = "棍棒杖杵"
+
+// checkWeapons finds a weapon of another kind in the hands of a
+// character whose weapon is declared.
+func (k *Knowledge) checkWeapons(d *doc) []Finding {
+	var out []Finding
+	for _, m := range d.mentions {
+		if m.firstWord >= 0 || len(m.ents) != 1 || !m.ents[0].person {
+			continue
+		}
+		e := m.ents[0]
+		facts := d.factsOf(e)
+		key, declared := "", ""
+		for kk, v := range facts {
+			if weaponKeys[strings.ToLower(kk)] && (key == "" || kk < key) {
+				key, declared = kk, v
+			}
+		}
+		if key == "" || !hasCJK(declared) {
+			continue
+		}
+		// The clause after the name, up to its first stop.
+		clause := d.text[m.end:]
+		if i := strings.IndexAny(clause, "，。；：！？、「」“”\n,."); i >= 0 {
+			clause = clause[:i]
+		}
+		if utf8.RuneCountInString(clause) > 12 || len(d.mentionsIn(m.end, m.end+len(clause))) > 0 {
+			continue
+		}
+		held := strings.IndexAny(clause, holdChars)
+		// The verb right after the name, at most two adverbs (急, 橫)
+		// between: further on the clause is about something else
+		// (行者見大的個使一條齊眉棍).
+		if held < 0 || utf8.RuneCountInString(clause[:held]) > 2 {
+			continue
+		}
+		verb, size := utf8.DecodeRuneInString(clause[held:])
+		if strings.ContainsRune(carryChars, verb) {
+			if next, _ := utf8.DecodeRuneInString(clause[held+size:]); next != '著' && next != '着' {
+				continue
+			}
+		}
+		ws, we, ok := weaponIn(clause[held:])
+		if !ok {
+			continue
+		}
+		named := clause[held+ws : held+we]
+		if weaponAgrees(string(k.foldRunes(named)), string(k.foldRunes(declared))) {
+			continue
+		}
+		start, end := m.end+held+ws, m.end+held+we
+		line, since := e.e.FactSource(key, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      start,
+			End:        end,
+			Message:    fmt.Sprintf("the text puts “%s” in %s's hands, but %s's %s is “%s” as of chapter %d", named, d.text[m.start:m.end], e.e.Name, key, declared, d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: declared, Line: line, Since: since},
+			Suggestion: declared,
+			Confidence: 0.6,
+		})
+	}
+	return out
+}
+
+// weaponIn finds the first weapon's name in s: a run of two to four CJK
+// characters (after 著, 了 or 起) that ends with a weapon kind.
+func weaponIn(s string) (start, end int, ok bool) {
+	rs := []rune(s)
+	for i, r := range rs {
+		if !strings.ContainsRune(weaponKinds, r) {
+			continue
+		}
+		from := max(i-3, 1) // rs[0] is the verb of holding
+		for j := from; j < i; j++ {
+			// Aspect, direction and measure words (掣出棍, 拿條棍) are
+			// no part of the name.
+			if strings.ContainsRune("著着了起住出一條条根把柄口", rs[j]) || strings.ContainsRune(holdChars, rs[j]) {
+				from = j + 1
+			}
+		}
+		if i-from < 1 {
+			return 0, 0, false // a bare kind (棒) says nothing of which
+		}
+		return len(string(rs[:from])), len(string(rs[:i+1])), true
+	}
+	return 0, 0, false
+}
+
+// weaponAgrees reports whether a weapon named in the text may be the
+// declared one (or one of a declared list): the same kind, or a shared
+// character.
+func weaponAgrees(named, declared string) bool {
+	nr := []rune(named)
+	for _, item := range strings.FieldsFunc(declared, func(r rune) bool { return strings.ContainsRune("、，,;；/ ", r) }) {
+		ir := []rune(item)
+		if len(ir) == 0 {
+			continue
+		}
+		a, b := ir[len(ir)-1], nr[len(nr)-1]
+		if a == b || strings.ContainsRune(staffKinds, a) && strings.ContainsRune(staffKinds, b) {
+			return true
+		}
+		for _, r := range nr[:len(nr)-1] {
+			if strings.ContainsRune(item, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
