@@ -173,6 +173,15 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 				if followsAny(rs[:i], before[st]) {
 					continue // inside the full name (鸳鸯姐姐 for 鸯姐姐)
 				}
+				if len(sr) == 1 && i > 0 && familiarPrefix(rs[i-1]) {
+					form := string(rs[i-1]) + st
+					f := forms[form]
+					if f == nil {
+						f = &seen{written: string(orig[i-1 : i+1])}
+						forms[form] = f
+					}
+					f.n++
+				}
 				rest := rs[i+len(sr):]
 				for _, suf := range addressSuffixes {
 					fr := []rune(suf)
@@ -198,6 +207,22 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 	slices.Sort(sts)
 	for _, st := range sts {
 		owners := stems[st]
+		// 老孙: a family name made familiar names the one entry
+		// whose full name has it, where no other entry's name holds it.
+		for _, p := range familiarPrefixes {
+			form := string(p) + st
+			f := forms[form]
+			if taken[form] || f == nil || f.n < minAddressUses || len(owners) != 1 || !family[familyKey{st, owners[0]}] {
+				continue
+			}
+			s := &out[owners[0]]
+			if n := single[st]; n > 3*s.Mentions {
+				continue
+			}
+			s.Aliases = append(s.Aliases, f.written)
+			s.Mentions += f.n
+			taken[form] = true
+		}
 		for _, suf := range addressSuffixes {
 			form := st + suf
 			f := forms[form]
@@ -221,6 +246,12 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 		}
 	}
 }
+
+// familiarPrefixes make a family name familiar: 老孙 (old Sun). Not 小:
+// 小孙 is a grandson far more often than young Sun.
+var familiarPrefixes = []rune{'老'}
+
+func familiarPrefix(r rune) bool { return slices.Contains(familiarPrefixes, r) }
 
 // hasRunes reports whether rs starts with prefix.
 func hasRunes(rs, prefix []rune) bool {

@@ -33,3 +33,50 @@ func TestAddressForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFamiliarForms: 老 before a family name (老孙) names the one entry
+// whose full name has that family name; not where two entries' names
+// hold it, not with 小 (小孙 is a grandson), not under three uses.
+func TestFamiliarForms(t *testing.T) {
+	cases := []struct {
+		name string
+		text string
+		out  []Suggestion
+		want map[string][]string
+	}{
+		{
+			name: "老 and the family name of one full name",
+			text: strings.Repeat("孙悟空笑道：老孙去也。", 4) + strings.Repeat("小孙来了。", 4),
+			out:  []Suggestion{{Name: "孙悟空", Kind: KindCharacter, Mentions: 4}},
+			want: map[string][]string{"孙悟空": {"老孙"}},
+		},
+		{
+			name: "a family name two entries' names hold",
+			text: strings.Repeat("孙悟空道。孙小圣道。老孙去也。", 4),
+			out:  []Suggestion{{Name: "孙悟空", Kind: KindCharacter, Mentions: 4}, {Name: "孙小圣", Kind: KindCharacter, Mentions: 4}},
+			want: map[string][]string{"孙悟空": nil, "孙小圣": nil},
+		},
+		{
+			name: "used twice only",
+			text: strings.Repeat("孙悟空道。", 6) + strings.Repeat("老孙去也。", 2),
+			out:  []Suggestion{{Name: "孙悟空", Kind: KindCharacter, Mentions: 6}},
+			want: map[string][]string{"孙悟空": nil},
+		},
+		{
+			name: "a given name is not made familiar",
+			text: strings.Repeat("孙悟空道。老悟去了。", 4),
+			out:  []Suggestion{{Name: "孙悟空", Kind: KindCharacter, Mentions: 4}},
+			want: map[string][]string{"孙悟空": nil},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			addressForms(c.out, []Chapter{{Number: 1, Text: c.text}}, testFolder)
+			for _, s := range c.out {
+				if !slices.Equal(s.Aliases, c.want[s.Name]) {
+					t.Errorf("%s: aliases %v, want %v", s.Name, s.Aliases, c.want[s.Name])
+				}
+			}
+		})
+	}
+}

@@ -29,6 +29,10 @@ func numbered(parts ...[]Chapter) []Chapter {
 	return out
 }
 
+// filler is a paragraph of some 130 words with no name in it: it puts
+// the paragraphs around it out of each other's reach.
+var filler = strings.TrimSpace(strings.Repeat("the rain fell on the fields and the road was long and quiet ", 11))
+
 // TestSuggestMergesAliases holds the constructions that merge the forms
 // of one person, each beside a form that must stay apart.
 func TestSuggestMergesAliases(t *testing.T) {
@@ -133,6 +137,34 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
 		},
 		{
+			// The eldest unmarried daughter is Miss and the family name;
+			// her sisters are Miss and their given names.
+			name: "an unmarried woman's title before a family name alone is the sister never called by it with her given name",
+			chapters: chaptersOf(6,
+				"Elsewhere, Miss Elizabeth Bennet read a book, and Elizabeth laughed.",
+				"Upstairs, Miss Lydia Bennet sang loudly, and Lydia shouted.",
+				filler,
+				"In the morning, Jane Bennet walked to the village with her aunt.",
+				"At the ball Miss Bennet danced twice, and her partner admired Miss Bennet.",
+				"Then Jane came home, and Jane sat down.",
+			),
+			together: [][]string{{"Jane Bennet", "Miss Bennet"}},
+			apart:    [][2]string{{"Elizabeth Bennet", "Miss Bennet"}, {"Lydia Bennet", "Miss Bennet"}},
+		},
+		{
+			// Lady and the family name is the wife of Sir William; the
+			// daughter is Miss Lucas.
+			name: "a lady called by the family name is not the family's unmarried daughter",
+			chapters: chaptersOf(6,
+				"In the evening, Charlotte Lucas sat with her father, Sir William Lucas, and her mother.",
+				"Miss Lucas spoke to Elizabeth, and Lady Lucas listened to Miss Lucas; Charlotte smiled.",
+				"Then Lady Lucas rose, and Charlotte followed her out, and Miss Lucas laughed.",
+				"Charlotte was sensible, and Miss Lucas knew it; Lady Lucas called for Charlotte.",
+			),
+			together: [][]string{{"Charlotte Lucas", "Miss Lucas", "Charlotte"}},
+			apart:    [][2]string{{"Charlotte Lucas", "Lady Lucas"}, {"Sir William Lucas", "Lady Lucas"}},
+		},
+		{
 			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
 			// 寶姐姐 to the woman.
 			name: "chinese address on a stem two names share goes by the sex of the kinship word",
@@ -152,6 +184,38 @@ func TestSuggestMergesAliases(t *testing.T) {
 			},
 			together: [][]string{{"孫悟空"}},
 			apart:    [][2]string{{"孫悟空", "孫兒"}},
+		},
+		{
+			// 八戒 answers when 獃子 is called, every time; 大王 is
+			// answered by two demons in turn; 賢弟 is called too seldom.
+			name: "chinese form called at the start of speech joins the one form that answers most calls",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者道：「獃子，莫睡。」八戒道：「曉得。」沙僧笑道：「好。」\n", 8) +
+					strings.Repeat("小妖道：「大王，來了。」老魔道：「拿來。」小妖道：「大王，走了。」二魔道：「追。」\n", 5) +
+					strings.Repeat("八戒道：「賢弟，來。」沙僧道：「是。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓了。」行者道：「去。」沙僧道：「走。」老魔道：「吃。」二魔道：「喝。」\n", 4) +
+					strings.Repeat("那獃子笑道：「飽了。」那大王笑道：「好。」那賢弟笑道：「是。」\n", 4)},
+			},
+			together: [][]string{{"八戒", "獃子"}},
+			apart:    [][2]string{{"老魔", "大王"}, {"二魔", "大王"}, {"老魔", "二魔"}, {"沙僧", "賢弟"}, {"行者", "八戒"}},
+		},
+		{
+			// 賈母 answers the speech that speaks of 老太太, and seldom
+			// speaks otherwise; 行者 answers the speech of 國王 as he
+			// answers all speech: the title is not his.
+			name: "chinese title alone joins the one who answers the speech about it far more than any other",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("鳳姐道：「老太太說了，請坐。」賈母笑道：「好。」當下無話。\n", 24) +
+					strings.Repeat("寶玉道：「走。」黛玉道：「來。」襲人道：「是。」當下無話。\n", 30)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓。」行者道：「去。」當下無話。\n", 60) +
+					strings.Repeat("沙僧道：「國王來了。」行者道：「好。」當下無話。\n", 24) +
+					strings.Repeat("次日，老太太笑道：「罷。」次日，國王笑道：「好。」次日，師父笑道：「走。」\n", 4)},
+				// 師父 is answered by two, neither far more than the other.
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("悟淨道：「師父餓了。」三藏道：「不餓。」當下無話。\n", 14) +
+					strings.Repeat("悟淨道：「師父醒了。」唐僧道：「醒了。」當下無話。\n", 10)},
+			},
+			together: [][]string{{"賈母", "老太太"}},
+			apart:    [][2]string{{"行者", "國王"}, {"鳳姐", "老太太"}, {"沙僧", "國王"}, {"三藏", "師父"}, {"唐僧", "師父"}},
 		},
 		{
 			name: "chinese names the text calls one another: 叫做, 法名",
@@ -263,6 +327,58 @@ func TestSuggestMinorityScript(t *testing.T) {
 			for _, w := range c.want {
 				if e := entryOf(sugg, w); e == nil || e.Kind != KindCharacter {
 					t.Errorf("no character entry %q in %v", w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestSuggestNamedForms: a name the text gives ("叫做豬悟能。") is a form
+// of its own where it holds a name found otherwise, and joins that
+// person; a thing so named (月牙鏟) is suggested as nothing.
+func TestSuggestNamedForms(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		entry    string   // an entry that must hold every name of with
+		with     []string // names in the entry of entry
+		absent   []string // names in no entry
+	}{
+		{
+			name: "a fuller name given by the text joins the person; a weapon so named is no one",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟能叫做八戒。」八戒笑道：「好。」悟能道：「是。」\n", 3) +
+					strings.Repeat("菩薩與他起個法名，叫做豬悟能。那豬悟能拜了。\n", 3) +
+					strings.Repeat("沙僧的兵器叫做月牙鏟。那月牙鏟好重。沙僧道：「走。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("八戒道：「餓了。」行者道：「去。」沙僧道：「走。」悟能道：「來。」\n", 6)},
+			},
+			entry:  "八戒",
+			with:   []string{"悟能", "豬悟能"},
+			absent: []string{"月牙鏟"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			e := entryOf(sugg, c.entry)
+			if e == nil {
+				t.Fatalf("no entry %q in %v", c.entry, got)
+			}
+			for _, n := range c.with {
+				if !hasName(e, n) {
+					t.Errorf("%q not in the entry of %q: %v", n, c.entry, got)
+				}
+			}
+			for _, n := range c.absent {
+				if entryOf(sugg, n) != nil {
+					t.Errorf("%q suggested: %v", n, got)
 				}
 			}
 		})

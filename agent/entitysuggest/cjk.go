@@ -185,6 +185,7 @@ type cjkChapter struct {
 type cjkCand struct {
 	speak, title, loc int // cue counts
 	alone             int // standing alone in text of another script
+	named             int // given as a name ("法名悟淨。")
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -247,6 +248,21 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	for ci := range chs {
 		rs := chs[ci].folded
 		for i := 0; i < len(rs); i++ {
+			// A name the text gives, ending its clause: "取個法名，叫做
+			// 豬悟能。", "字宮裁。".
+			if n := cjkNamingStrong.prefix(rs[i:]); n > 0 {
+				j := i + n
+				if j < len(rs) && strings.ContainsRune("为做作个", rs[j]) {
+					j++
+				}
+				e := j
+				for e < len(rs) && e < j+5 && textsearch.IsCJK(rs[e]) {
+					e++
+				}
+				if m := e - j; m >= 2 && m <= 4 && (e == len(rs) || !textsearch.IsCJK(rs[e])) && nameRunes(rs[j:e]) {
+					get(rs[j:e]).named++
+				}
+			}
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
@@ -307,7 +323,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 {
 			delete(cands, k)
 		}
 	}
@@ -356,6 +372,27 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	for k, c := range cands {
 		if cjkValid(k, c) {
 			accepted[k] = c
+		}
+	}
+	// A name only given by the text ("叫做月牙鏟" names a weapon too) is
+	// kept where it holds a name found otherwise, or is held by one: the
+	// fuller name of someone known (豬悟能 of 悟能).
+	var named []string
+	for k, c := range accepted {
+		if onlyNamed(c) {
+			named = append(named, k)
+		}
+	}
+	for _, k := range named {
+		keep := false
+		for o, c := range accepted {
+			if o != k && !onlyNamed(c) && (strings.Contains(k, o) || strings.Contains(o, k)) {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			delete(accepted, k)
 		}
 	}
 	// A family name before an accepted given name ("賈寶玉" beside "寶
@@ -448,6 +485,12 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 		}
 	}
 	return cjkMentions(chs, accepted), nil
+}
+
+// onlyNamed reports whether the text gives a candidate as a name and no
+// other cue (speech, address, place) finds it.
+func onlyNamed(c *cjkCand) bool {
+	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3
 }
 
 // inLatinText reports whether r belongs to text of an alphabetic script
@@ -623,9 +666,207 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		}
 		f.text = best
 	}
-	ex.links = cjkNamingLinks(chs, ex)
+	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	return ex
 }
+
+// Who answers when someone is called: a form that opens a speech as the
+// word it calls to ("「獃子，…」") names the one who speaks next ("八戒
+// 道") when the book, over many such calls, has one form answer most of
+// them. A title several people are called by (大王, 陛下, 師父 of a
+// master and his disciples' master) is answered by several and links
+// nothing.
+const (
+	minVocatives   = 8   // calls with an answer, at least
+	vocativeShare  = 0.6 // the share of them one form answers
+	vocativeReach  = 400 // how far the closing quotation mark may be
+	vocativeAnswer = 3   // characters between the closing mark and the answer
+)
+
+// cjkVocativeLinks links a form called at the start of speech to the
+// form that answers it, where one form answers most of its calls.
+func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	answers := map[pair]int{}
+	calls := map[int32]int{}
+	for k, m := range ex.stream {
+		rs := chs[m.chap].folded
+		n := len([]rune(ex.forms[m.form].text))
+		p, e := int(m.pos), int(m.pos)+n
+		if p < 2 || e >= len(rs) || !openQuote(rs[p-1]) || !strings.ContainsRune("：:", rs[p-2]) || !strings.ContainsRune("，,！!。？?、．", rs[e]) {
+			continue
+		}
+		end := -1
+		for j := e; j < len(rs) && j < e+vocativeReach; j++ {
+			if closeQuote(rs[j]) {
+				end = j
+				break
+			}
+			if openQuote(rs[j]) {
+				break
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		for j := k + 1; j < len(ex.stream); j++ {
+			o := ex.stream[j]
+			if o.chap != m.chap || int(o.pos) <= end {
+				continue
+			}
+			if int(o.pos) > end+1+vocativeAnswer {
+				break
+			}
+			oe := int(o.pos) + len([]rune(ex.forms[o.form].text))
+			for oe < len(rs) && oe < int(o.pos)+len([]rune(ex.forms[o.form].text))+2 && cjkAdverbSet.has(rs[oe]) {
+				oe++
+			}
+			if oe < len(rs) && cjkSpeechList.prefix(rs[oe:]) > 0 {
+				calls[m.form]++
+				answers[pair{m.form, o.form}]++
+			}
+			break
+		}
+	}
+	var out [][2]int32
+	for p, n := range answers {
+		if p[0] != p[1] && calls[p[0]] >= minVocatives && float64(n) >= vocativeShare*float64(calls[p[0]]) {
+			out = append(out, [2]int32{p[0], p[1]})
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+// A title that stands alone for someone (老太太) is spoken of, and to,
+// in the speech of others; the one who speaks right after such speech
+// is most often the one it is about or spoken to. Where one speaker
+// answers the title's speech two and a half times as often as any other,
+// and three times as often as that speaker speaks after speech in
+// general, the title is that speaker's.
+const (
+	minTitleAnswers = 20
+	titleMargin     = 2.5 // over the second speaker
+	titleLift       = 3   // over the speaker's share of all answers
+)
+
+// cjkTitleLinks links a title standing alone to the speaker who answers
+// the speech that holds it, where one speaker clearly does.
+func cjkTitleLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	answers := map[pair]int{}
+	calls := map[int32]int{}
+	spoke := map[int32]int{}
+	total := 0
+	var inQuote []int32
+	k := 0
+	for ci := range chs {
+		rs := chs[ci].folded
+		// The mentions of this chapter are ex.stream[k:kEnd].
+		kEnd := k
+		for kEnd < len(ex.stream) && int(ex.stream[kEnd].chap) == ci {
+			kEnd++
+		}
+		j := k
+		for p := 0; p < len(rs); p++ {
+			if !openQuote(rs[p]) {
+				continue
+			}
+			end := -1
+			for q := p + 1; q < len(rs) && q < p+vocativeReach; q++ {
+				if closeQuote(rs[q]) {
+					end = q
+					break
+				}
+				if openQuote(rs[q]) {
+					break
+				}
+			}
+			if end < 0 {
+				continue
+			}
+			inQuote = inQuote[:0]
+			for j < kEnd && int(ex.stream[j].pos) < p {
+				j++
+			}
+			for ; j < kEnd && int(ex.stream[j].pos) < end; j++ {
+				if fi := ex.stream[j].form; ex.forms[fi].votesOnly && !slices.Contains(inQuote, fi) {
+					inQuote = append(inQuote, fi)
+				}
+			}
+			if j < kEnd {
+				if who := speakerAt(rs, ex, ex.stream[j], end); who >= 0 {
+					total++
+					spoke[who]++
+					for _, t := range inQuote {
+						calls[t]++
+						answers[pair{t, who}]++
+					}
+				}
+			}
+			p = end
+		}
+		k = kEnd
+	}
+	var out [][2]int32
+	for t, n := range calls {
+		if n < minTitleAnswers {
+			continue
+		}
+		first, second := int32(-1), 0
+		for p, a := range answers {
+			if p[0] != t {
+				continue
+			}
+			switch {
+			case first < 0 || a > answers[pair{t, first}] || a == answers[pair{t, first}] && p[1] < first:
+				if first >= 0 {
+					second = max(second, answers[pair{t, first}])
+				}
+				first = p[1]
+			default:
+				second = max(second, a)
+			}
+		}
+		a := answers[pair{t, first}]
+		if first < 0 || first == t || float64(a) < titleMargin*float64(second) || float64(a)*float64(total) < titleLift*float64(n)*float64(spoke[first]) {
+			continue
+		}
+		out = append(out, [2]int32{t, first})
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+// speakerAt returns the form of mention m when it speaks right after a
+// closing quotation mark at end ("」賈母笑道"), else -1.
+func speakerAt(rs []rune, ex *extraction, m mention, end int) int32 {
+	if int(m.pos) <= end || int(m.pos) > end+1+vocativeAnswer {
+		return -1
+	}
+	e := int(m.pos) + len([]rune(ex.forms[m.form].text))
+	for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
+		e++
+	}
+	if e < len(rs) && cjkSpeechList.prefix(rs[e:]) > 0 {
+		return m.form
+	}
+	return -1
+}
+
+func openQuote(r rune) bool  { return r == '「' || r == '“' || r == '『' }
+func closeQuote(r rune) bool { return r == '」' || r == '”' || r == '』' }
 
 // cjkNaming are the words by which a text says one name is another name
 // of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"

@@ -355,7 +355,7 @@ func resolve(ex *extraction) *resolution {
 		for _, n := range f.needs {
 			st := needStrength(n)
 			for _, ei := range byFeat[n] {
-				if r.entries[ei].dead || !compatible(f, r.entries[ei]) {
+				if r.entries[ei].dead || !compatible(f, r.entries[ei]) || ladyOfFamily(ex, f, r.entries[ei]) {
 					continue
 				}
 				if !slices.Contains(cands, ei) {
@@ -370,6 +370,7 @@ func resolve(ex *extraction) *resolution {
 				cands = men
 			}
 		}
+		titled := cands
 		if f.titles != nil && len(cands) > 1 {
 			// "Prince Vasíli" is the Vasíli called prince elsewhere.
 			same := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
@@ -486,6 +487,11 @@ func resolve(ex *extraction) *resolution {
 			join(fi, best)
 		case len(cands) > 1 && float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)):
 			join(fi, best)
+		case eldestMiss(ex, r, f, titled, occ[fi]) >= 0:
+			// "Miss Bennet" is Jane Bennet: the daughter of the family
+			// never called Miss and her given name. Her sisters, who
+			// are, are the candidates that share the title.
+			join(fi, eldestMiss(ex, r, f, titled, occ[fi]))
 		default:
 			// Nothing says which entry the form is of, or that it is the
 			// one entry's: someone else of the same name ("Catherine"
@@ -562,6 +568,95 @@ func dominantSurname(ex *extraction, r *resolution, f *form, cands []int32, vote
 		return -1
 	}
 	return top
+}
+
+// eldestMiss returns the entry an unmarried woman's title before a
+// family name alone ("Miss Bennet") names, by the custom that gives it to
+// the eldest unmarried daughter, while her sisters are called by the
+// title and their given names ("Miss Elizabeth", "Miss Lydia Bennet"):
+// of the candidates with a full name of that family, the one with no
+// other title and no form of the title with a given name; where several
+// are left, the one the nearby text votes for, two thirds and three
+// votes at least. Else -1.
+func eldestMiss(ex *extraction, r *resolution, f *form, cands []int32, occ []int32) int32 {
+	if f.married != 'u' || len(f.titles) != 1 || f.full {
+		return -1
+	}
+	var family string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			family = w
+		}
+	}
+	if family == "" {
+		return -1
+	}
+	var left []int32
+	for _, c := range cands {
+		e := r.entries[c]
+		if e.fulls == 0 || !e.feats["last:"+family] {
+			continue
+		}
+		other := false
+		for ft := range e.feats {
+			if t, ok := strings.CutPrefix(ft, "title:"); ok && t != f.titles[0] {
+				other = true
+			}
+		}
+		for _, g := range e.forms {
+			g := ex.forms[g]
+			if g.married != 'u' || len(g.titles) == 0 {
+				continue
+			}
+			for _, p := range g.provides {
+				if w, ok := strings.CutPrefix(p, "first:"); ok && w != family {
+					other = true
+				}
+			}
+		}
+		if !other {
+			left = append(left, c)
+		}
+	}
+	switch {
+	case len(left) == 1:
+		return left[0]
+	case len(left) > 1:
+		votes, _ := vote(ex, r, occ, left)
+		best, sum := left[0], 0
+		for _, c := range left {
+			sum += votes[c]
+			if votes[c] > votes[best] {
+				best = c
+			}
+		}
+		if votes[best] >= 3 && 3*votes[best] >= 2*sum {
+			return best
+		}
+	}
+	return -1
+}
+
+// ladyOfFamily reports whether f is "Lady" before the family name of
+// an entry of an unmarried woman: "Lady Lucas" is the wife of Sir
+// William Lucas, not "Miss Lucas" his daughter, while "Lady Catherine",
+// a given name, is a peer's daughter, married or not.
+func ladyOfFamily(ex *extraction, f *form, e *entry) bool {
+	if f.full || !slices.Contains(f.titles, "Lady") || e.married() != 'u' {
+		return false
+	}
+	var word string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			word = w
+		}
+	}
+	for _, g := range e.forms {
+		if g := ex.forms[g]; g.full && slices.Contains(g.provides, "last:"+word) && !slices.Contains(g.provides, "first:"+word) {
+			return true
+		}
+	}
+	return false
 }
 
 // rareFull reports whether an entry is a full name the book uses once.
