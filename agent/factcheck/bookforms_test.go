@@ -162,7 +162,9 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"只見那朱八戒扛著鈀來。", "朱八戒"}, // the first character, a family name
 		{"那沙增挑著擔子。", "沙增"},     // 僧 and 增 share a phonetic element
 		{"監里提出薛幡．知縣便問話。", "薛幡"},
-		{"老僧道：「不敢。」三臧道：「有五千餘里。」", "三臧"}, // a name the book writes often, a window never    // 巾 put for 虫 beside 番
+		{"老僧道：「不敢。」三臧道：「有五千餘里。」", "三臧"}, // a name the book writes often, a window never
+		{"只見瀏姥姥進來。", "瀏姥姥"},             // a radical added, in a long name the book writes often
+		{"只見汪八戒進來。", ""},                // a name the book writes seldom    // 巾 put for 虫 beside 番
 		{"原來是鐵扇宮主。", "鐵扇宮主"},            // a kinship word in a long name
 		{"行者叫聲：助八戒一臂之力。", ""},           // a verb before the alias
 		{"妖精要殺和尚吃。", ""},                // the book writes 殺和尚 elsewhere
@@ -374,6 +376,25 @@ func TestFactCoverage(t *testing.T) {
 	for _, key := range []string{"personality", "前身"} {
 		if c.Left[key] == 0 {
 			t.Errorf("%s is not among the keys left to the model: %v", key, c.Left)
+		}
+	}
+}
+
+// TestRadicalAddedInALongName: a radical added to the first character of
+// a name (汪 for 王) is a slip in a name of three characters the book
+// writes often, and no finding in one it writes seldom.
+func TestRadicalAddedInALongName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/wangfuren.md":  "---\nname: 王夫人\nkind: character\n---\n",
+		"entities/characters/sunxingzhe.md": "---\nname: 孫行者\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md":  "第一回\n\n" + strings.Repeat("薛蟠來了。王夫人道：好。", 20) + "孫行者來了。",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"鳳姐忙迎出來．只見汪夫人气色更變。", "汪夫人"},
+		{"鳳姐忙迎出來．只見遜行者气色更變。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

@@ -391,7 +391,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// (．柳姥姥 for 劉姥姥).
 				a, b := h.s.runes[0], rs[h.i]
 				atBreak := h.i == 0 || nameBreak(rs[h.i-1])
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) {
+				// A radical added to the first character (遜 for 孫, 汪 for
+				// 王) makes a word of its own too often to count in a
+				// short name; in a longer one the book writes often, it
+				// is a slip of the pen.
+				added := h.n >= 3 && hanzi.LookAlike(b, a) && k.book.countCJK(string(h.s.runes)) >= minFrequentName
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
