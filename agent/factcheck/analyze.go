@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // doc is the text under check with what every checker needs of it.
@@ -69,7 +71,7 @@ func (k *Knowledge) analyze(text string, chapter int) *doc {
 	d := &doc{text: text, chapter: chapter, count: map[string]int{}, lowerSeen: map[string]bool{}}
 	start := -1
 	for i, r := range text {
-		if isLatinWordRune(r) {
+		if prose.IsLatinWordRune(r) {
 			if start < 0 {
 				start = i
 			}
@@ -79,7 +81,7 @@ func (k *Knowledge) analyze(text string, chapter int) *doc {
 			d.addWord(text[start:i], start, i)
 			start = -1
 		}
-		if !d.cjk && isCJK(r) {
+		if !d.cjk && prose.IsCJK(r) {
 			d.cjk = true
 		}
 	}
@@ -147,7 +149,7 @@ func sentences(text string, words []word) []span {
 				continue
 			}
 			c, _ := utf8.DecodeRuneInString(text[j:])
-			if unicode.IsSpace(c) || isCJK(c) || strings.ContainsRune("“‘\"「『", c) || r != '.' {
+			if unicode.IsSpace(c) || prose.IsCJK(c) || strings.ContainsRune("“‘\"「『", c) || r != '.' {
 				emit(j)
 				i = j
 				continue
@@ -171,7 +173,7 @@ func sentences(text string, words []word) []span {
 func isCJKQuote(q string) bool {
 	_, size := utf8.DecodeRuneInString(q)
 	r, _ := utf8.DecodeRuneInString(q[size:])
-	return isCJK(r)
+	return prose.IsCJK(r)
 }
 
 func quotedSpans(text string) []span {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // Birth order stated of a named character ("Colonel Fitzwilliam, the
@@ -61,7 +63,7 @@ func (k *Knowledge) checkBirthOrder(d *doc) []Finding {
 		said, noun := strings.ToLower(rest[g[2]:g[3]]), strings.ToLower(rest[g[4]:g[5]])
 		// "the only daughter who remained at home" restricts "only" to
 		// some: only "the only son of", or the phrase ending, says it.
-		if after := strings.TrimLeft(rest[g[5]:], " "); said == "only" && !strings.HasPrefix(after, "of ") && (after == "" || isLatinWordRune([]rune(after)[0])) {
+		if after := strings.TrimLeft(rest[g[5]:], " "); said == "only" && !strings.HasPrefix(after, "of ") && (after == "" || prose.IsLatinWordRune([]rune(after)[0])) {
 			continue
 		}
 		e := m.ents[0]

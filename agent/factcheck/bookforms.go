@@ -6,10 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -59,15 +56,15 @@ func (b *bookForms) build() {
 	var cjk strings.Builder
 	for _, ch := range b.chapters {
 		start := -1
-		hasCJK := false
+		withCJK := false
 		for i, r := range ch {
 			switch {
 			case unicode.IsLetter(r) || r == '\'' && start >= 0:
 				if start < 0 {
 					start = i
 				}
-				if isCJK(r) {
-					hasCJK = true
+				if prose.IsCJK(r) {
+					withCJK = true
 				}
 			default:
 				if start >= 0 {
@@ -79,7 +76,7 @@ func (b *bookForms) build() {
 		if start >= 0 {
 			b.addLatin(ch[start:])
 		}
-		if hasCJK {
+		if withCJK {
 			cjk.WriteString(b.folder.Fold(ch))
 			cjk.WriteByte('\n')
 		}
@@ -90,7 +87,7 @@ func (b *bookForms) build() {
 
 func (b *bookForms) addLatin(w string) {
 	r, _ := utf8.DecodeRuneInString(w)
-	if unicode.IsUpper(r) && !isCJK(r) {
+	if unicode.IsUpper(r) && !prose.IsCJK(r) {
 		b.latin[strings.TrimRight(w, "'")]++
 	}
 }
@@ -158,15 +155,4 @@ func (b *bookForms) countCJK(s string) int {
 		b.cjkCount[s] = n
 	}
 	return n
-}
-
-// unaccented folds case and strips diacritics: "NAPOLÉON" and "Napoleon"
-// are one name spelled two ways, never a misspelling of each other.
-func unaccented(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		return strings.ToLower(s)
-	}
-	return strings.ToLower(out)
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/lexicon"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -86,7 +87,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	latinSeqs := map[string]*nameSeq{}
 	cjkSeqs := map[string]*nameSeq{}
 	add := func(ei *entInfo, name string, exclude bool) {
-		if hasCJK(name) {
+		if prose.HasCJK(name) {
 			rs := k.foldRunes(name)
 			if len(rs) == 0 {
 				return
@@ -106,7 +107,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			}
 			return
 		}
-		ws := latinWords(name)
+		ws := prose.LatinWords(name)
 		if len(ws) == 0 {
 			return
 		}
@@ -157,10 +158,10 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 	byWord := map[string]*target{}
 	for _, ei := range k.ents {
 		for _, n := range ei.e.Names() {
-			if hasCJK(n) {
+			if prose.HasCJK(n) {
 				continue
 			}
-			ws := latinWords(n)
+			ws := prose.LatinWords(n)
 			for _, w := range ws {
 				r, _ := utf8.DecodeRuneInString(w)
 				if !unicode.IsUpper(r) || utf8.RuneCountInString(w) < 4 {
@@ -213,10 +214,10 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 // when it is distinctive: no other entity's name or alias holds it, it is
 // not a title and not an ordinary word.
 func (k *Knowledge) givenName(ei *entInfo) string {
-	if !ei.person || hasCJK(ei.e.Name) {
+	if !ei.person || prose.HasCJK(ei.e.Name) {
 		return ""
 	}
-	ws := latinWords(ei.e.Name)
+	ws := prose.LatinWords(ei.e.Name)
 	if len(ws) < 2 || titleWords[ws[0]] || rankClass[ws[0]] != "" || lexicon.IsOrdinary(ws[0]) || utf8.RuneCountInString(ws[0]) < 3 {
 		return ""
 	}
@@ -226,7 +227,7 @@ func (k *Knowledge) givenName(ei *entInfo) string {
 			continue
 		}
 		for _, n := range other.e.Names() {
-			if slices.Contains(latinWords(n), g) {
+			if slices.Contains(prose.LatinWords(n), g) {
 				return ""
 			}
 		}
@@ -274,7 +275,7 @@ func newEntInfo(e *knowledge.Entity) *entInfo {
 		kind == "" && !strings.Contains(e.Path, "location") && !strings.Contains(e.Path, "place")
 	m, f := 0, 0
 	for _, n := range e.Names() {
-		ws := latinWords(n)
+		ws := prose.LatinWords(n)
 		for i, w := range ws {
 			switch w {
 			case "Mr", "Sir", "Lord", "Mister", "Master", "Duke", "Earl", "Baron", "King", "Prince":
@@ -299,7 +300,7 @@ func newEntInfo(e *knowledge.Entity) *entInfo {
 		if !(strings.Contains(lk, "rank") || lk == "title") || rankClass[r] == "" {
 			continue
 		}
-		if ws := latinWords(e.Name); len(ws) >= 1 {
+		if ws := prose.LatinWords(e.Name); len(ws) >= 1 {
 			last := ws[len(ws)-1]
 			if first, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(first) && !titleWords[last] && rankClass[last] == "" {
 				if _, ok := ei.titled[last]; !ok {
@@ -316,7 +317,7 @@ func newEntInfo(e *knowledge.Entity) *entInfo {
 			m += 3
 		}
 	}
-	for _, w := range latinWords(e.Description) {
+	for _, w := range prose.LatinWords(e.Description) {
 		switch strings.ToLower(w) {
 		case "he", "his", "him", "himself":
 			m++
@@ -335,57 +336,6 @@ func newEntInfo(e *knowledge.Entity) *entInfo {
 	return ei
 }
 
-// latinWords splits s into words: runs of letters and digits outside CJK.
-func latinWords(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		if isLatinWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, s[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
-func isLatinWordRune(r rune) bool {
-	if r < 0x80 {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	if 0x2E80 <= r && r <= 0x9FFF {
-		return false // CJK, kana and their punctuation: the common case in Chinese text
-	}
-	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
-}
-
-func isCJK(r rune) bool {
-	if r < 0x2E80 {
-		return false
-	}
-	if 0x3400 <= r && r <= 0x9FFF {
-		return true // CJK unified ideographs and extension A, without a table search
-	}
-	return textsearch.IsCJK(r)
-}
-
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if isCJK(r) {
-			return true
-		}
-	}
-	return false
-}
-
 // foldRunes folds s (traditional to simplified; CJK only) into runes,
 // dropping spaces.
 func (k *Knowledge) foldRunes(s string) []rune {
@@ -400,7 +350,7 @@ func (k *Knowledge) foldRunes(s string) []rune {
 }
 
 func (k *Knowledge) foldRune(r rune) rune {
-	if isCJK(r) {
+	if prose.IsCJK(r) {
 		return k.folder.FoldRune(r)
 	}
 	return r

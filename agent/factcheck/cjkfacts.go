@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // offices are Chinese official posts and degrees: a text that gives a
@@ -67,13 +69,13 @@ func isColourKeyCJK(key string) bool {
 func (k *Knowledge) cjkQuantity(v string) (unit string, n int, ok bool) {
 	rs := k.foldRunes(strings.TrimSpace(v))
 	i := 0
-	for i < len(rs) && isCJKNumeral(rs[i]) {
+	for i < len(rs) && prose.IsCJKNumeral(rs[i]) {
 		i++
 	}
-	if i == 0 || i == len(rs) || len(rs)-i > 2 || !isCJK(rs[i]) {
+	if i == 0 || i == len(rs) || len(rs)-i > 2 || !prose.IsCJK(rs[i]) {
 		return "", 0, false
 	}
-	n, ok = parseCJKNumber(string(rs[:i]))
+	n, ok = prose.ParseCJKNumber(string(rs[:i]))
 	if !ok {
 		return "", 0, false
 	}
@@ -95,12 +97,12 @@ func (k *Knowledge) checkCJKFacts(d *doc, eff []effMention) []Finding {
 	rs := d.frunes
 	for i := 0; i < len(rs); i++ {
 		// Quantities.
-		if len(ci.units) > 0 && isCJKNumeral(rs[i]) && (i == 0 || !isCJKNumeral(rs[i-1])) {
+		if len(ci.units) > 0 && prose.IsCJKNumeral(rs[i]) && (i == 0 || !prose.IsCJKNumeral(rs[i-1])) {
 			j := i
-			for j < len(rs) && isCJKNumeral(rs[j]) {
+			for j < len(rs) && prose.IsCJKNumeral(rs[j]) {
 				j++
 			}
-			if v, ok := parseCJKNumber(string(rs[i:j])); ok {
+			if v, ok := prose.ParseCJKNumber(string(rs[i:j])); ok {
 				for u := range ci.units {
 					ur := []rune(u)
 					if j+len(ur) <= len(rs) && slices.Equal(rs[j:j+len(ur)], ur) {
@@ -189,7 +191,7 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 			// A key naming a place ("离京城", "距扬州") applies only when
 			// the sentence names it.
 			place := strings.NewReplacer("距离", "", "距離", "", "离", "", "離", "", "距", "", "到", "", "至", "").Replace(string(k.foldRunes(kk)))
-			if hasCJK(place) && !strings.Contains(sentFolded, place) {
+			if prose.HasCJK(place) && !strings.Contains(sentFolded, place) {
 				continue
 			}
 			// What the number measures must be named in the sentence: a
@@ -326,14 +328,14 @@ func (k *Knowledge) cjkFactFinding(d *doc, e *entInfo, start, end int, key, val 
 // characters of it that stand together.
 func keyInSentence(key, sent string) bool {
 	rs := []rune(key)
-	if !hasCJK(key) || len(rs) == 0 {
+	if !prose.HasCJK(key) || len(rs) == 0 {
 		return false
 	}
 	if len(rs) == 1 {
 		return strings.ContainsRune(sent, rs[0])
 	}
 	for i := 0; i+1 < len(rs); i++ {
-		if isCJK(rs[i]) && isCJK(rs[i+1]) && strings.Contains(sent, string(rs[i:i+2])) {
+		if prose.IsCJK(rs[i]) && prose.IsCJK(rs[i+1]) && strings.Contains(sent, string(rs[i:i+2])) {
 			return true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // Chinese predications of a place: where someone lives (住在…, 家住…) and
@@ -61,7 +63,7 @@ var (
 // placeStop ends a predicated place: punctuation, and the words that
 // follow a place (中, 里, 的, 人氏).
 func placeStop(r rune) bool {
-	return !isCJK(r) || strings.ContainsRune("中里内的人，。、；：！？了也", r)
+	return !prose.IsCJK(r) || strings.ContainsRune("中里内的人，。、；：！？了也", r)
 }
 
 // checkCJKPlaces finds places predicated of a character against the
@@ -173,7 +175,7 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	last, _ := utf8.DecodeLastRuneInString(place)
 	after := d.text[end:]
 	native := (strings.HasPrefix(after, "人氏") || strings.HasPrefix(after, "人也")) &&
-		!strings.ContainsFunc(place, func(r rune) bool { return isCJKNumeral(r) || r == '个' || r == '個' }) // 二十個僧人也: a count of people
+		!strings.ContainsFunc(place, func(r rune) bool { return prose.IsCJKNumeral(r) || r == '个' || r == '個' }) // 二十個僧人也: a count of people
 	if !located && !placeEnding(last) && !native {
 		return Finding{}, false
 	}
@@ -219,7 +221,7 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			f := string(k.foldRunes(strings.TrimSpace(v)))
-			if utf8.RuneCountInString(f) < 3 || !allCJK([]rune(f)) || strings.EqualFold(key, "status") {
+			if utf8.RuneCountInString(f) < 3 || !prose.AllCJK([]rune(f)) || strings.EqualFold(key, "status") {
 				continue
 			}
 			byValue[f] = append(byValue[f], held{e, key, v})
@@ -254,7 +256,7 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			// The value ends its clause ("汝本是天蓬元帥。", "…是也"): a
 			// value followed by 的 or by more of a name is part of
 			// something else (是王夫人的親戚, 是邢夫人岫煙陪著).
-			if next, _ := utf8.DecodeRuneInString(ft[i:]); i < len(ft) && isCJK(next) && next != '也' {
+			if next, _ := utf8.DecodeRuneInString(ft[i:]); i < len(ft) && prose.IsCJK(next) && next != '也' {
 				continue
 			}
 			ri := utf8.RuneCountInString(ft[:at])
@@ -297,7 +299,7 @@ func (k *Knowledge) topicOf(d *doc, eff []effMention, h *entInfo, p int) bool {
 		}
 		gap := []rune(d.text[m.end:p])
 		switch {
-		case len(gap) <= 2 && !slices.ContainsFunc(gap, func(r rune) bool { return !isCJK(r) }):
+		case len(gap) <= 2 && !slices.ContainsFunc(gap, func(r rune) bool { return !prose.IsCJK(r) }):
 			return true
 		case len(gap) == 2 && strings.ContainsRune("，,", gap[0]) && strings.ContainsRune("汝你爾尔", gap[1]):
 			return true
@@ -339,14 +341,14 @@ func (k *Knowledge) checkCJKTitles(d *doc) []Finding {
 				// The two characters before the head: the qualifier.
 				q := d.frunes[ri-n-2 : ri-n]
 				dq := decl[len(decl)-n-2 : len(decl)-n]
-				if slices.Equal(q, dq) || !allCJK(q) || slices.ContainsFunc(q, func(r rune) bool { return nameBreak(r) }) {
+				if slices.Equal(q, dq) || !prose.AllCJK(q) || slices.ContainsFunc(q, func(r rune) bool { return prose.NameBreak(r) }) {
 					continue
 				}
 				// The text's title must be a title too, not a phrase
 				// ending in a head: it stands after a break or a rank
 				// word of the declared value (三品爵).
 				before := ri - n - 2
-				if before > 0 && !nameBreak(d.frunes[before-1]) && !slices.Contains(decl, d.frunes[before-1]) {
+				if before > 0 && !prose.NameBreak(d.frunes[before-1]) && !slices.Contains(decl, d.frunes[before-1]) {
 					continue
 				}
 				start, end := d.roff[ri-n-2], d.roff[ri]

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -43,12 +44,6 @@ const surnames = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许�
 
 // nameFollowers may follow a surnamed name as its clause goes on.
 const nameFollowers = "便忙也又因等听见笑来去进回问叹哭命叫只却遂已正才都在和与同并之的想看坐走起站倒亦乃方"
-
-// nameBreak reports whether r may stand right before a name: punctuation,
-// a closing quote, a line break.
-func nameBreak(r rune) bool {
-	return strings.ContainsRune("，。．：；！？、”’」』）)\n\r \t“‘「『（(…—\"'!?,.:;", r)
-}
 
 // runeSet is textsearch.RuneSet under the package's lower-case names.
 type runeSet struct{ textsearch.RuneSet }
@@ -121,13 +116,13 @@ func (k nameKey) runes() []rune {
 func cjkIntroduced(rs []rune) map[nameKey]introduced {
 	found := map[nameKey]introduced{}
 	for i := 0; i < len(rs); i++ {
-		if !isCJK(rs[i]) || nameStopSet.has(rs[i]) {
+		if !prose.IsCJK(rs[i]) || nameStopSet.has(rs[i]) {
 			continue
 		}
 		surnamed := surnameSet.has(rs[i])
 		// After a break any name; else only a surname and a speech verb
 		// ("都笑向李纨道").
-		broken := i == 0 || nameBreak(rs[i-1])
+		broken := i == 0 || prose.NameBreak(rs[i-1])
 		if !broken && !surnamed {
 			continue
 		}
@@ -191,7 +186,7 @@ type introduced struct {
 
 func allNameRunes(rs []rune) bool {
 	for _, r := range rs {
-		if !isCJK(r) || nameInnerStopSet.has(r) {
+		if !prose.IsCJK(r) || nameInnerStopSet.has(r) {
 			return false
 		}
 	}
@@ -271,7 +266,7 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 		}
 		for n := 2; n <= 3 && i+n <= len(rs); n++ {
 			window := rs[i : i+n]
-			if !allCJK(window) {
+			if !prose.AllCJK(window) {
 				break
 			}
 			if slices.Contains(covered[i:i+n], true) {
@@ -333,15 +328,6 @@ func writtenAs(d *doc, r, prevWritten rune) rune {
 		}
 	}
 	return prevWritten
-}
-
-func allCJK(rs []rune) bool {
-	for _, r := range rs {
-		if !isCJK(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // declaredCJK reports whether the folded runes rs are a declared name or

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // Coverage says, for the facts the entity files declare, which keys the
@@ -86,10 +88,10 @@ func (k *Knowledge) checksFact(key, val string) bool {
 			return true
 		}
 	}
-	if namingKeys[lk] && utf8.RuneCountInString(v) >= minNearValueNamed && allCJK(k.foldRunes(v)) {
+	if namingKeys[lk] && utf8.RuneCountInString(v) >= minNearValueNamed && prose.AllCJK(k.foldRunes(v)) {
 		return true // after a naming verb, one character changed (nearvalue.go)
 	}
-	if weaponKeys[lk] && hasCJK(v) {
+	if weaponKeys[lk] && prose.HasCJK(v) {
 		return true // a weapon of another kind borne by the holder (weapons.go)
 	}
 	if birthInValue.MatchString(strings.ToLower(v)) {
@@ -111,9 +113,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	}
 	// A long Chinese value with a numeral or a place name in it: the
 	// near-value rule reads those parts of it.
-	if rs := k.foldRunes(v); len(rs) >= minNearValueNamed && allCJK(rs) {
+	if rs := k.foldRunes(v); len(rs) >= minNearValueNamed && prose.AllCJK(rs) {
 		for j, r := range rs {
-			if isCJKNumeral(r) || isDirection(r) || j+1 < len(rs) && (placeEnding(rs[j+1]) || boardEnding(rs[j+1])) {
+			if prose.IsCJKNumeral(r) || isDirection(r) || j+1 < len(rs) && (placeEnding(rs[j+1]) || boardEnding(rs[j+1])) {
 				return true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"golang.org/x/text/language/display"
 )
 
@@ -48,7 +49,7 @@ func (k *Knowledge) isDemonym(w string) bool {
 				if !originKeys[strings.ToLower(key)] && strings.ToLower(key) != "nationality" {
 					return
 				}
-				for _, x := range latinWords(val) {
+				for _, x := range prose.LatinWords(val) {
 					if r := x[0]; r >= 'A' && r <= 'Z' && len(x) > 3 {
 						k.originWords[x] = true
 					}
@@ -108,8 +109,8 @@ func (k *Knowledge) checkDemonymOrigins(d *doc) []Finding {
 		}
 		key, declared := keyOf(e)
 		stated, judged := false, false
-		for _, x := range latinWords(declared) {
-			if unaccented(x) == unaccented(w.s) {
+		for _, x := range prose.LatinWords(declared) {
+			if prose.Unaccented(x) == prose.Unaccented(w.s) {
 				stated = true
 			}
 			if k.isDemonym(x) {

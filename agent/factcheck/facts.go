@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // A claim is something the text states about an unnamed holder: an age,
@@ -406,14 +408,14 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 	rs := d.frunes
 	nouns := k.nouns
 	for i := 0; i < len(rs); i++ {
-		if !isCJKNumeral(rs[i]) || (i > 0 && isCJKNumeral(rs[i-1])) {
+		if !prose.IsCJKNumeral(rs[i]) || (i > 0 && prose.IsCJKNumeral(rs[i-1])) {
 			continue
 		}
 		j := i
-		for j < len(rs) && isCJKNumeral(rs[j]) {
+		for j < len(rs) && prose.IsCJKNumeral(rs[j]) {
 			j++
 		}
-		v, ok := parseCJKNumber(string(rs[i:j]))
+		v, ok := prose.ParseCJKNumber(string(rs[i:j]))
 		if !ok {
 			continue
 		}
@@ -454,7 +456,7 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 		}
 		for noun := range nouns {
 			nr := []rune(noun)
-			if !hasCJK(noun) || m+len(nr) > len(rs) || !slices.Equal(rs[m:m+len(nr)], k.foldRunes(noun)) {
+			if !prose.HasCJK(noun) || m+len(nr) > len(rs) || !slices.Equal(rs[m:m+len(nr)], k.foldRunes(noun)) {
 				continue
 			}
 			// Only a total counts: "有两个女儿", "生了三个儿子".
@@ -596,7 +598,7 @@ func (k *Knowledge) colourNouns() map[string]bool {
 	out := map[string]bool{}
 	for _, e := range k.ents {
 		k.eachFact(e, func(key, val string) {
-			for _, w := range latinWords(strings.ToLower(val)) {
+			for _, w := range prose.LatinWords(strings.ToLower(val)) {
 				if _, ok := colourGroups[w]; ok {
 					out[colourNoun(key)] = true
 				}
@@ -1040,7 +1042,7 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		}
 	case "colour":
 		contradicts = true
-		for _, w := range latinWords(strings.ToLower(declared)) {
+		for _, w := range prose.LatinWords(strings.ToLower(declared)) {
 			if colourGroups[w] == colourGroups[c.colour] {
 				contradicts = false
 			}
@@ -1079,7 +1081,7 @@ func claimFix(c claim, stated, declared string) string {
 		if c.wordIdx < 0 { // Chinese: "十五岁", "两个女儿"
 			return ""
 		}
-		num := numberWords(vals[0])
+		num := prose.NumberWords(vals[0])
 		if r, _ := utf8.DecodeRuneInString(stated); r >= '0' && r <= '9' {
 			num = fmt.Sprint(vals[0])
 		}
@@ -1106,7 +1108,7 @@ func claimFix(c claim, stated, declared string) string {
 	case "qty":
 		return declared
 	case "colour":
-		for _, w := range latinWords(declared) {
+		for _, w := range prose.LatinWords(declared) {
 			if _, ok := colourGroups[strings.ToLower(w)]; ok {
 				return w
 			}
@@ -1115,26 +1117,9 @@ func claimFix(c claim, stated, declared string) string {
 	return ""
 }
 
-var ones = []string{"", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-	"thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"}
-var tens = []string{"", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"}
-
-// numberWords spells 1 to 99 in English ("twenty-seven"); "" otherwise.
-func numberWords(n int) string {
-	switch {
-	case n <= 0 || n >= 100:
-		return ""
-	case n < 20:
-		return ones[n]
-	case n%10 == 0:
-		return tens[n/10]
-	}
-	return tens[n/10] + "-" + ones[n%10]
-}
-
 func placeMatches(key, place string) bool {
 	norm := func(s string) string {
-		return strings.NewReplacer("-", "_", " ", "_").Replace(unaccented(s))
+		return strings.NewReplacer("-", "_", " ", "_").Replace(prose.Unaccented(s))
 	}
 	// "distance_from_smolensk" names Smolénsk: keys are written plain.
 	// The key may name more of the place than the text's capitals do
@@ -1329,7 +1314,7 @@ func firstKey(facts map[string]string, keys ...string) string {
 // "daughters", "number_of_daughters" or "children_count"; the key itself
 // for a CJK key; "" when the key counts nothing.
 func countNoun(key string) string {
-	if hasCJK(key) {
+	if prose.HasCJK(key) {
 		return key
 	}
 	words := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' })

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // Kinship stated of a named character: whose wife, husband, son or
@@ -185,10 +187,10 @@ func (k *Knowledge) judgeSibling(d *doc, e *entInfo, start, end int, other *entI
 // namesEntity reports whether a declared value holds one of e's names
 // (four letters or two characters at least).
 func namesEntity(declared string, e *entInfo) bool {
-	dv := unaccented(declared)
+	dv := prose.Unaccented(declared)
 	for _, n := range e.e.Names() {
-		nv := unaccented(n)
-		if utf8.RuneCountInString(nv) >= 4 || hasCJK(nv) && utf8.RuneCountInString(nv) >= 2 {
+		nv := prose.Unaccented(n)
+		if utf8.RuneCountInString(nv) >= 4 || prose.HasCJK(nv) && utf8.RuneCountInString(nv) >= 2 {
 			if strings.Contains(dv, nv) {
 				return true
 			}
@@ -201,28 +203,28 @@ func namesEntity(declared string, e *entInfo) bool {
 // holds one of the other entity's names (西海龍王敖閏 holds 敖閏), or, when
 // the text gives only a family name, it starts with it.
 func (k *Knowledge) kinMatches(declared string, other *entInfo, surname rune) bool {
-	dv := unaccented(declared)
+	dv := prose.Unaccented(declared)
 	if other == nil {
 		first, _ := utf8.DecodeRuneInString(declared)
 		return k.foldRune(first) == k.foldRune(surname)
 	}
 	for _, n := range other.e.Names() {
-		if nv := unaccented(n); strings.Contains(dv, nv) || strings.Contains(nv, dv) {
+		if nv := prose.Unaccented(n); strings.Contains(dv, nv) || strings.Contains(nv, dv) {
 			return true
 		}
 	}
 	// A declared value that names an entity by a name this one does not
 	// bear is another person; one that names no entity cannot be judged.
-	for _, w := range latinWords(declared) {
+	for _, w := range prose.LatinWords(declared) {
 		for _, n := range other.e.Names() {
-			for _, nw := range latinWords(n) {
-				if len(nw) > 3 && unaccented(nw) == unaccented(w) && unicode.IsUpper([]rune(nw)[0]) && !titleWords[nw] {
+			for _, nw := range prose.LatinWords(n) {
+				if len(nw) > 3 && prose.Unaccented(nw) == prose.Unaccented(w) && unicode.IsUpper([]rune(nw)[0]) && !titleWords[nw] {
 					return true // a surname both share: one family, not judged
 				}
 			}
 		}
 	}
-	if hasCJK(declared) {
+	if prose.HasCJK(declared) {
 		// A short Chinese value is a name (張華); a long one is prose
 		// that cannot be judged.
 		return utf8.RuneCountInString(declared) > 8
@@ -232,10 +234,10 @@ func (k *Knowledge) kinMatches(declared string, other *entInfo, surname rune) bo
 
 // namesSomeone reports whether a declared value holds a declared name.
 func (k *Knowledge) namesSomeone(v string) bool {
-	dv := unaccented(v)
+	dv := prose.Unaccented(v)
 	for _, e := range k.ents {
 		for _, n := range e.e.Names() {
-			if nv := unaccented(n); len(nv) >= 4 && strings.Contains(dv, nv) {
+			if nv := prose.Unaccented(n); len(nv) >= 4 && strings.Contains(dv, nv) {
 				return true
 			}
 		}
@@ -405,7 +407,7 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 				}
 			}
 			r, size := utf8.DecodeRuneInString(rest)
-			if !isCJK(r) || strings.ContainsRune("，。；！？", r) {
+			if !prose.IsCJK(r) || strings.ContainsRune("，。；！？", r) {
 				break
 			}
 			rest = rest[size:]
@@ -460,7 +462,7 @@ func (d *doc) kinHolderStartingAt(k *Knowledge, at int) (int, int, *entInfo, run
 	end := at + size
 	for n := 0; n < 2; n++ {
 		r, size := utf8.DecodeRuneInString(d.text[end:])
-		if !isCJK(r) || strings.ContainsRune("的之是乃", r) {
+		if !prose.IsCJK(r) || strings.ContainsRune("的之是乃", r) {
 			return 0, 0, nil, 0, false
 		}
 		end += size
@@ -482,7 +484,7 @@ func (k *Knowledge) isFamilyName(r rune) bool {
 	k.familiesOnce.Do(func() {
 		k.families = map[rune]bool{}
 		add := func(n string) {
-			if rs := []rune(n); len(rs) >= 2 && len(rs) <= 4 && isCJK(rs[0]) {
+			if rs := []rune(n); len(rs) >= 2 && len(rs) <= 4 && prose.IsCJK(rs[0]) {
 				k.families[k.foldRune(rs[0])] = true
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"github.com/flowcabal/flowcabal/lexicon"
 )
 
@@ -111,7 +112,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if dist > limit && len(rs) >= 5 && swappedPair(rs, t.runes) {
 			dist = 1 // "Lidya" for "Lydia": two letters traded places
 		}
-		if dist == 0 || dist > limit || unaccented(string(rs)) == unaccented(string(t.runes)) {
+		if dist == 0 || dist > limit || prose.Unaccented(string(rs)) == prose.Unaccented(string(t.runes)) {
 			continue
 		}
 		switch {
@@ -157,7 +158,7 @@ func (k *Knowledge) resolveTarget(d *doc, wi int, t *target) (*entInfo, string) 
 	bestName, bestLen := "", 0
 	for _, ei := range t.ents {
 		for _, n := range ei.e.Names() {
-			ws := latinWords(n)
+			ws := prose.LatinWords(n)
 			pos := slices.Index(ws, t.word)
 			if pos < 0 || len(ws) < 2 {
 				continue
@@ -287,7 +288,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 	}
 	var hits []hit
 	for i := range rs {
-		if !isCJK(rs[i]) {
+		if !prose.IsCJK(rs[i]) {
 			continue
 		}
 		// A window can start a near-miss when it starts with a name's first
@@ -298,14 +299,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			if i+n > len(rs) {
 				continue
 			}
-			allCJK := true
+			whole := true
 			for j := i; j < i+n; j++ {
-				if !isCJK(rs[j]) {
-					allCJK = false
+				if !prose.IsCJK(rs[j]) {
+					whole = false
 					break
 				}
 			}
-			if !allCJK {
+			if !whole {
 				continue
 			}
 			for pos := 0; pos < n; pos++ {
@@ -343,7 +344,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// look-alike (借春 for 惜春) where a name starts (after
 					// a break), of a name the book uses often, and the
 					// book's counts then judge the window.
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) || nameStopSet.has(b) || i > 0 && !nameBreak(rs[i-1]) ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) || nameStopSet.has(b) || i > 0 && !prose.NameBreak(rs[i-1]) ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
@@ -377,7 +378,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// character is all that tells whom it addresses: only where
 			// a name stands, after a break or a preposition (．柳姥姥,
 			// 到連二奶奶那邊), not after a verb's subject (上夜奉奶奶的命).
-			if allKinship(rest) && h.i > 0 && !nameBreak(rs[h.i-1]) && !strings.ContainsRune(cjkNamePrepositions, rs[h.i-1]) {
+			if allKinship(rest) && h.i > 0 && !prose.NameBreak(rs[h.i-1]) && !strings.ContainsRune(cjkNamePrepositions, rs[h.i-1]) {
 				continue
 			}
 			if k.book != nil {
@@ -390,7 +391,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
 				a, b := h.s.runes[0], rs[h.i]
-				atBreak := h.i == 0 || nameBreak(rs[h.i-1])
+				atBreak := h.i == 0 || prose.NameBreak(rs[h.i-1])
 				// A radical added to the first character (遜 for 孫, 汪 for
 				// 王) makes a word of its own too often to count in a
 				// short name; in a longer one the book writes often, it
@@ -453,7 +454,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 // of 不大管園) were tried: they hid real misprints (紫娟).
 func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 	const often = 3
-	if pos == 0 && i > 0 && isCJK(rs[i-1]) {
+	if pos == 0 && i > 0 && prose.IsCJK(rs[i-1]) {
 		pair := string(rs[i-1 : i+1])
 		uses := k.book.countCJK(pair)
 		if uses >= often {
@@ -467,7 +468,7 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 			}
 		}
 	}
-	if pos == n-1 && i+n < len(rs) && isCJK(rs[i+n]) {
+	if pos == n-1 && i+n < len(rs) && prose.IsCJK(rs[i+n]) {
 		return k.book.countCJK(string(rs[i+n-1:i+n+1])) >= often
 	}
 	return false

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // minNearValue is the shortest Chinese fact value a near value is looked
@@ -36,7 +38,7 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			rs := k.foldRunes(v)
-			if len(rs) < minNearValueNamed || !allCJK(rs) {
+			if len(rs) < minNearValueNamed || !prose.AllCJK(rs) {
 				continue
 			}
 			values = append(values, value{e, key, v, rs})
@@ -84,11 +86,11 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			// before its ending (泗州 for 海州, 禮部 for 工部). Another
 			// change is as often the same fact in other words (西方 for
 			// 西天).
-			if diff != 1 || !isCJK(rs[i+at]) {
+			if diff != 1 || !prose.IsCJK(rs[i+at]) {
 				continue
 			}
 			a, b := v.runes[at], rs[i+at]
-			numeral := isCJKNumeral(a) && isCJKNumeral(b)
+			numeral := prose.IsCJKNumeral(a) && prose.IsCJKNumeral(b)
 			direction := isDirection(a) && isDirection(b)
 			place := at+1 < n && (placeEnding(v.runes[at+1]) || boardEnding(v.runes[at+1]))
 			window := string(rs[i : i+n])

@@ -3,6 +3,8 @@ package factcheck
 import (
 	"strconv"
 	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 var smallNumbers = map[string]int{
@@ -163,7 +165,7 @@ func (d *doc) numbersIn() []number {
 func parseValue(v string) (vals []int, approx bool, rest []string, ok bool) {
 	ws := wordsOf(v)
 	if len(ws) == 0 {
-		if vals, approx, ok := parseCJKAge(v); ok {
+		if vals, approx, ok := prose.ParseCJKAge(v); ok {
 			return vals, approx, nil, true
 		}
 		return nil, false, nil, false
@@ -179,7 +181,7 @@ func parseValue(v string) (vals []int, approx bool, rest []string, ok bool) {
 	gap := func(a, b int) string { return v[ws[a].end:ws[b].start] }
 	n, found := parseNumberAt(ws, i, gap)
 	if !found {
-		if vals, approx, ok := parseCJKAge(v); ok {
+		if vals, approx, ok := prose.ParseCJKAge(v); ok {
 			return vals, approx, nil, true
 		}
 		return nil, false, nil, false
@@ -197,7 +199,7 @@ func wordsOf(s string) []word {
 	var out []word
 	start := -1
 	for i, r := range s {
-		if isLatinWordRune(r) {
+		if prose.IsLatinWordRune(r) {
 			if start < 0 {
 				start = i
 			}
@@ -212,89 +214,4 @@ func wordsOf(s string) []word {
 		out = append(out, word{s: s[start:], start: start, end: len(s)})
 	}
 	return out
-}
-
-var cjkDigits = map[rune]int{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '兩': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
-var cjkScales = map[rune]int{'十': 10, '拾': 10, '百': 100, '佰': 100, '千': 1000, '仟': 1000, '万': 10000, '萬': 10000}
-
-// parseCJKNumber parses a Chinese numeral ("十五", "二十七", "一万") or
-// digits.
-func parseCJKNumber(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		return n, true
-	}
-	total, section, cur := 0, 0, 0
-	seen := false
-	for _, r := range s {
-		if d, ok := cjkDigits[r]; ok {
-			cur = d
-			seen = true
-			continue
-		}
-		if d := r - '0'; d >= 0 && d <= 9 {
-			cur = cur*10 + int(d)
-			seen = true
-			continue
-		}
-		sc, ok := cjkScales[r]
-		if !ok {
-			return 0, false
-		}
-		seen = true
-		if sc == 10000 {
-			total += (section + cur) * sc
-			section, cur = 0, 0
-			continue
-		}
-		section += max(cur, 1) * sc
-		cur = 0
-	}
-	if !seen {
-		return 0, false
-	}
-	return total + section + cur, true
-}
-
-func isCJKNumeral(r rune) bool {
-	switch r {
-	case '零', '〇', '一', '二', '两', '兩', '三', '四', '五', '六', '七', '八', '九',
-		'十', '拾', '百', '佰', '千', '仟', '万', '萬':
-		return true
-	}
-	return r >= '0' && r <= '9'
-}
-
-// parseCJKAge reads a Chinese age or count as a value gives it: "十五",
-// "三歲", "七十五歲", "約五十歲", "五十上下", and the classical range of two
-// neighbouring numbers, "十二三歲" (twelve or thirteen).
-func parseCJKAge(v string) (vals []int, approx bool, ok bool) {
-	s := strings.TrimSpace(v)
-	for _, p := range []string{"大約", "大约", "約", "约", "將近", "将近"} {
-		if t, found := strings.CutPrefix(s, p); found {
-			s, approx = t, true
-		}
-	}
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "歲"), "岁")
-	for _, p := range []string{"左右", "上下", "多", "餘", "余", "來", "来"} {
-		if t, found := strings.CutSuffix(s, p); found {
-			s, approx = t, true
-		}
-	}
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "歲"), "岁")
-	if n, ok := parseCJKNumber(s); ok {
-		return []int{n}, approx, true
-	}
-	// "十二三": the last two numerals are neighbouring units.
-	rs := []rune(s)
-	if len(rs) >= 2 {
-		a, okA := parseCJKNumber(string(rs[:len(rs)-1]))
-		b, okB := parseCJKNumber(string(rs[len(rs)-1]))
-		if okA && okB && b == a%10+1 && b < 10 {
-			return []int{a, a - a%10 + b}, false, true
-		}
-	}
-	return nil, false, false
 }

@@ -3,6 +3,8 @@ package factcheck
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // English predications of a place: where someone lives ("moved to
@@ -96,13 +98,13 @@ func (k *Knowledge) checkLatinPlaces(d *doc) []Finding {
 // samePlace reports whether the location loc agrees with a declared place
 // value: one names the other, or the location's file names it.
 func (k *Knowledge) samePlace(loc *entInfo, declared string) bool {
-	decl := unaccented(declared)
+	decl := prose.Unaccented(declared)
 	for _, n := range loc.e.Names() {
-		if n := unaccented(n); strings.Contains(decl, n) || strings.Contains(n, decl) {
+		if n := prose.Unaccented(n); strings.Contains(decl, n) || strings.Contains(n, decl) {
 			return true
 		}
 	}
-	return strings.Contains(unaccented(loc.e.Description), decl)
+	return strings.Contains(prose.Unaccented(loc.e.Description), decl)
 }
 
 // sentenceSubject is the person a sentence is about, for a predicate at
@@ -122,7 +124,7 @@ func (d *doc) sentenceSubject(before, w int) *entInfo {
 		// What stands before the subject: a time or place phrase
 		// ("In the winter of 1813"), lead words; no verb of another
 		// subject ("Pierre told her that Nicholas…").
-		for _, x := range latinWords(d.text[sent.start:m.start]) {
+		for _, x := range prose.LatinWords(d.text[sent.start:m.start]) {
 			if lx := strings.ToLower(x); !leadWords[lx] && !timeWords[lx] {
 				if r := x[0]; r < '0' || r > '9' {
 					return nil

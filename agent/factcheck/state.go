@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"github.com/flowcabal/flowcabal/lexicon"
 )
 
@@ -35,7 +36,7 @@ func absence(status string) (string, bool) {
 	if why, ok := absentStatus[status]; ok {
 		return why, true
 	}
-	if ws := latinWords(status); len(ws) > 1 {
+	if ws := prose.LatinWords(status); len(ws) > 1 {
 		if why, ok := absentStatus[ws[0]]; ok {
 			return why, true
 		}
@@ -45,9 +46,9 @@ func absence(status string) (string, bool) {
 			}
 		}
 	}
-	if hasCJK(status) {
+	if prose.HasCJK(status) {
 		for k, why := range absentStatus {
-			if utf8.RuneCountInString(k) >= 2 && hasCJK(k) && strings.Contains(status, k) {
+			if utf8.RuneCountInString(k) >= 2 && prose.HasCJK(k) && strings.Contains(status, k) {
 				return why, true
 			}
 		}
@@ -240,7 +241,7 @@ func (d *doc) companionAfter(at int) (int, bool) {
 		// A group word is short: up to three characters after 眾.
 		for n := 0; n < 3 && end < len(d.text); n++ {
 			r, size := utf8.DecodeRuneInString(d.text[end:])
-			if !isCJK(r) || strings.ContainsRune(cjkAdverbs, r) || strings.ContainsRune(cjkActing, r) {
+			if !prose.IsCJK(r) || strings.ContainsRune(cjkAdverbs, r) || strings.ContainsRune(cjkActing, r) {
 				break
 			}
 			end += size
@@ -274,7 +275,7 @@ func (d *doc) afterList(at int) int {
 func movesAfterPlace(rest string) bool {
 	rs := []rune(rest)
 	for i := 1; i < len(rs) && i <= 5; i++ {
-		if !isCJK(rs[i]) {
+		if !prose.IsCJK(rs[i]) {
 			return false
 		}
 		if strings.ContainsRune("跑走來来去進进出回奔趕赶飛飞跳", rs[i]) {
@@ -486,7 +487,7 @@ func containsPlace(sent, place string) bool {
 			if j < 0 {
 				break
 			}
-			if hasCJK(p) || wordBoundary(sent, i+j, i+j+len(p)) {
+			if prose.HasCJK(p) || wordBoundary(sent, i+j, i+j+len(p)) {
 				return true
 			}
 			i += j + len(p)
@@ -855,7 +856,7 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	// First in its sentence: "But Mr. Bennet, though he assured her…".
 	start := d.sents[d.sentenceAt(m.start)].start
 	lead := d.text[start:m.start]
-	for _, w := range latinWords(lead) {
+	for _, w := range prose.LatinWords(lead) {
 		if !leadWords[strings.ToLower(w)] {
 			return "", false
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // A weapon held by a named character in Chinese prose ("沙僧橫擔著月牙鏟")
@@ -49,7 +51,7 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 				key, declared = kk, v
 			}
 		}
-		if key == "" || !hasCJK(declared) {
+		if key == "" || !prose.HasCJK(declared) {
 			continue
 		}
 		// The clause after the name, up to its first stop.

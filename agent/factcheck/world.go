@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // forbiddenRule is one term or pattern of meta/world-rules.md.
@@ -25,7 +27,7 @@ func (k *Knowledge) compileForbidden() {
 	k.termPrefixes = map[string]bool{}
 	for _, term := range k.world.Forbidden {
 		r := &forbiddenRule{term: term, line: k.world.Lines[term], whole: true}
-		if hasCJK(term) {
+		if prose.HasCJK(term) {
 			r.cjk = k.foldRunes(term)
 		} else {
 			for _, w := range wordsOf(term) {
@@ -131,13 +133,13 @@ func (k *Knowledge) worldFinding(r *forbiddenRule, start, end int, found string)
 func wordBoundary(s string, start, end int) bool {
 	if start > 0 {
 		r, _ := utf8.DecodeLastRuneInString(s[:start])
-		if isLatinWordRune(r) {
+		if prose.IsLatinWordRune(r) {
 			return false
 		}
 	}
 	if end < len(s) {
 		r, _ := utf8.DecodeRuneInString(s[end:])
-		if isLatinWordRune(r) {
+		if prose.IsLatinWordRune(r) {
 			return false
 		}
 	}
