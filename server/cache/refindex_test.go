@@ -183,3 +183,58 @@ func TestUnder(t *testing.T) {
 		}
 	}
 }
+
+// TestRefIndexWhileEditing: snapshots' indexes asked for from other
+// goroutines while the editor keeps changing a workflow (as requests run
+// beside didChange) each say what their own snapshot's texts name (run
+// with -race: cells are built once, derived from cells being built).
+func TestRefIndexWhileEditing(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		p := filepath.Join(dir, fmt.Sprintf("w%d.flow", i))
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("node n {\n  user \"\"\"{{@meta/第%d}}\"\"\"\n}\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := NewWorkspace([]string{dir}, workflowlang.UTF16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := FileURI(filepath.Join(dir, "w0.flow"))
+	ws.Open(uri, "flow", 1, "")
+	snaps := make(chan *Snapshot, 64)
+	done := make(chan string)
+	for range 4 {
+		go func() {
+			bad := ""
+			for s := range snaps {
+				f, _ := s.File(uri)
+				// Version v names 𝄞v, once.
+				want := fmt.Sprintf("meta/𝄞%d", f.Version)
+				if refs := s.KnowledgeRefs(want); len(refs) != 1 || refs[0].File != f {
+					bad = fmt.Sprintf("version %d: %d references to %s", f.Version, len(refs), want)
+				}
+				if got := len(s.KnowledgeRefs("meta/第3")); got != 1 {
+					bad = fmt.Sprintf("version %d: %d references to meta/第3", f.Version, got)
+				}
+			}
+			done <- bad
+		}()
+	}
+	for v := int32(2); v < 200; v++ {
+		s, _, err := ws.Change(uri, v, []Change{{Text: fmt.Sprintf("node n {\n  user \"\"\"𝄞 {{@meta/𝄞%d}}\"\"\"\n}\n", v)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps <- s
+		if v%7 == 0 {
+			snaps <- s // asked twice: built once
+		}
+	}
+	close(snaps)
+	for range 4 {
+		if bad := <-done; bad != "" {
+			t.Error(bad)
+		}
+	}
+}
