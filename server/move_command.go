@@ -68,11 +68,7 @@ func (s *Server) move(ctx context.Context, args CommandArgs) (*MoveResult, error
 			v := fe.File.Version
 			version = &v
 		}
-		tes := make([]protocol.TextEdit, len(fe.Edits))
-		for i, e := range fe.Edits {
-			tes[i] = protocol.TextEdit{Range: source.Range(fe.PF, e.Span, enc), NewText: e.NewText}
-		}
-		changes = append(changes, NewTextDocumentEdit(fe.File.URI, version, tes))
+		changes = append(changes, NewTextDocumentEdit(fe.File.URI, version, fe.TextEdits(enc)))
 		after := fe.File.Path
 		if after == move.Old {
 			after = move.New

@@ -109,6 +109,11 @@ func BenchmarkRequests(b *testing.B) {
 		{"textDocument/prepareCallHierarchy", at(ref)},
 		{"callHierarchy/incomingCalls", map[string]any{"item": items[0]}},
 		{"callHierarchy/outgoingCalls", map[string]any{"item": items[0]}},
+		// The style guide every file names ten times, renamed: 100 edits
+		// in 10 files.
+		{"workspace/willRenameFiles", map[string]any{"files": []map[string]any{{
+			"oldUri": cache.FileURI(filepath.Join(dir, "meta", "style-guide.md")),
+			"newUri": cache.FileURI(filepath.Join(dir, "meta", "文风.md"))}}}},
 	} {
 		raw, _ := json.Marshal(tc.params)
 		if tc.params == nil {

@@ -43,6 +43,14 @@ func NewMapper(src []byte) *Mapper {
 	return &Mapper{src: src, lineStarts: starts}
 }
 
+// Column returns the column of byte offset off in line, the text of one
+// line from its first byte, as a Mapper of it counts columns in enc; for
+// a few positions whose line is known, without indexing a whole source.
+func Column(line []byte, off int, enc Encoding) int {
+	m := Mapper{src: line}
+	return m.units(0, max(0, min(off, len(line))), enc)
+}
+
 // Lines reports the number of lines (a final line without '\n' counts).
 func (m *Mapper) Lines() int { return len(m.lineStarts) }
 
@@ -92,6 +100,11 @@ func (m *Mapper) units(from, to int, enc Encoding) int {
 	}
 	n := 0
 	for i := from; i < to; {
+		if m.src[i] < utf8.RuneSelf { // one unit in every encoding
+			n++
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(m.src[i:])
 		if i+size > to {
 			break

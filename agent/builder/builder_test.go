@@ -572,6 +572,22 @@ func TestCodeActions(t *testing.T) {
 	if lib.CodeActions(res, "nosuch") != nil {
 		t.Error("actions for a missing node")
 	}
+	// The list an editor shows names the same actions, in the same
+	// order, with a patch where CodeActions has one and the intent where
+	// it has none.
+	listed := lib.ListCodeActions(res, "draft")
+	if len(listed) != len(acts) {
+		t.Fatalf("%d actions listed, %d made", len(listed), len(acts))
+	}
+	for i, l := range listed {
+		a := acts[i]
+		if l.Title != a.Title || l.Node != a.Node || l.Patch != (len(a.Ops) > 0) || !l.Patch && l.Intent != a.Intent || l.Patch && l.Intent != "" {
+			t.Errorf("listed %+v, made %+v", l, a)
+		}
+	}
+	if lib.ListCodeActions(res, "nosuch") != nil {
+		t.Error("actions listed for a missing node")
+	}
 
 	// The ready-made patches work without a model.
 	b, err := New(Options{})

@@ -181,21 +181,82 @@ func addOp(v map[string]any) Op {
 
 // CodeActions returns the builder's code actions for a node of res.
 func (l *Library) CodeActions(res *workflowlang.Result, node string) []Action {
-	n := res.File.Node(node)
-	if n == nil {
+	if res.File.Node(node) == nil {
 		return nil
 	}
-	return []Action{
-		{Title: "Add a critique/revise loop after " + node, Node: node,
-			Intent: fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node),
-			Ops: []Op{
-				addOp(map[string]any{"localId": "critique", "template": "self-critique", "input": node}),
-				addOp(map[string]any{"localId": "revise", "template": "revise", "input": []string{node, "$critique"}}),
+	kinds := nodeActions(node)
+	out := make([]Action, len(kinds))
+	for i, k := range kinds {
+		out[i] = Action{Title: k.title, Node: node, Intent: k.intent()}
+		if k.ops != nil {
+			out[i].Ops = k.ops()
+		}
+	}
+	return out
+}
+
+// A ListedAction is a code action as an editor lists it before one is
+// chosen: CodeActions' action without its patch.
+type ListedAction struct {
+	Title string
+	Node  string
+	// Patch reports whether the action has a ready-made patch (Ops).
+	Patch bool
+	// Intent is set for the actions without a patch only, whose command
+	// carries it to the model; those with one are resolved whole through
+	// CodeActions.
+	Intent string
+}
+
+// ListCodeActions returns CodeActions' actions for a node of res, in the
+// same order, without making their patches or the intents of those that
+// have one: what a list of titles needs, asked for whenever the cursor
+// moves.
+func (l *Library) ListCodeActions(res *workflowlang.Result, node string) []ListedAction {
+	if res.File.Node(node) == nil {
+		return nil
+	}
+	kinds := nodeActions(node)
+	out := make([]ListedAction, len(kinds))
+	for i, k := range kinds {
+		out[i] = ListedAction{Title: k.title, Node: node, Patch: k.ops != nil}
+		if k.ops == nil {
+			out[i].Intent = k.intent()
+		}
+	}
+	return out
+}
+
+// actionKind is one of the code actions on a node: its title, and its
+// intent and patch made only when asked for.
+type actionKind struct {
+	title  string
+	intent func() string
+	ops    func() []Op // nil: the action needs the model
+}
+
+func nodeActions(node string) [3]actionKind {
+	return [3]actionKind{
+		{title: "Add a critique/revise loop after " + node,
+			intent: func() string {
+				return fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node)
+			},
+			ops: func() []Op {
+				return []Op{
+					addOp(map[string]any{"localId": "critique", "template": "self-critique", "input": node}),
+					addOp(map[string]any{"localId": "revise", "template": "revise", "input": []string{node, "$critique"}}),
+				}
 			}},
-		{Title: "Split " + node + " into scene nodes", Node: node,
-			Intent: fmt.Sprintf("Split node %s into scene nodes: a split-scenes node that reads what %s reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change %s to join the scene drafts in order.", node, node, node)},
-		{Title: "Add a continuity check after " + node, Node: node,
-			Intent: fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node),
-			Ops:    []Op{addOp(map[string]any{"localId": "check", "template": "continuity-check", "input": node})}},
+		{title: "Split " + node + " into scene nodes",
+			intent: func() string {
+				return fmt.Sprintf("Split node %s into scene nodes: a split-scenes node that reads what %s reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change %s to join the scene drafts in order.", node, node, node)
+			}},
+		{title: "Add a continuity check after " + node,
+			intent: func() string {
+				return fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node)
+			},
+			ops: func() []Op {
+				return []Op{addOp(map[string]any{"localId": "check", "template": "continuity-check", "input": node})}
+			}},
 	}
 }

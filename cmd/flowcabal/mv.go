@@ -149,7 +149,7 @@ func (p *movePlan) do() (err error) {
 			cleanup()
 			return fmt.Errorf("read %s: %w", fe.File.Path, err)
 		}
-		if !bytes.Equal(cur, fe.PF.Src) {
+		if !bytes.Equal(cur, fe.File.Src) {
 			cleanup()
 			return fmt.Errorf("%s changed while the move was planned; nothing was moved", fe.File.Path)
 		}

@@ -124,6 +124,9 @@ type Snapshot struct {
 	byPath    map[string]*File
 	resources []*Resource // sorted by Path
 	resByPath map[string]*Resource
+	resByFile []*Resource // sorted by File
+
+	refsCell *refsCell // what the workflows name by path, built on first use
 
 	trees *treeCache // shared by every snapshot of a workspace
 	order *fileOrder // Files, sorted once

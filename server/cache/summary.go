@@ -18,6 +18,10 @@ import (
 type Summary struct {
 	Nodes []SummaryNode // in source order, duplicates included
 	Uses  []SummaryUse  // in source order
+	// Knowledge are the file's {{@path}} references, in source order
+	// item by item (as a walk of nodes' prompts, use arguments and input
+	// defaults meets them): where a rename of the resource edits the file.
+	Knowledge []Site
 
 	// targets are the sorted, distinct cross-file references of the
 	// file: "alias.node" for {{alias.node}}, "@path" for {{@path}}.
@@ -44,6 +48,18 @@ type SummaryUse struct {
 	// Target is the absolute path of the file it names, cleaned; empty
 	// when the using file has no absolute path (an untitled document).
 	Target string
+	// At is where the path is written, between its quotes.
+	At Site
+}
+
+// A Site is where a file writes a path: a resource's after {{@, or a used
+// file's. Its line is kept so that an edit of it can be given as an LSP
+// range without the tree of a closed file (or a scan of its lines).
+type Site struct {
+	Path      string // as written: "meta/style-guide", "act-2.flow"
+	Span      workflowlang.Span
+	Line      int // of Span.Start, from 0
+	LineStart int // the offset where that line starts
 }
 
 // References reports whether the file writes {{alias.node}}.
@@ -69,12 +85,18 @@ func (s *Snapshot) Summary(f *File) *Summary {
 func summarize(pf *workflowlang.File) *Summary {
 	sum := &Summary{Nodes: make([]SummaryNode, 0, len(pf.Nodes))}
 	skel := &workflowlang.File{Path: pf.Path}
+	m := pf.Mapper()
+	site := func(path string, sp workflowlang.Span) Site {
+		line := m.Position(sp.Start, workflowlang.UTF8).Line
+		return Site{Path: path, Span: sp, Line: line, LineStart: m.LineStart(line)}
+	}
 	ref := func(r *workflowlang.Ref) {
 		switch r.Kind {
 		case workflowlang.RefUse:
 			sum.targets = append(sum.targets, r.Alias+"."+r.Name)
 		case workflowlang.RefKnowledge:
 			sum.targets = append(sum.targets, "@"+r.Path)
+			sum.Knowledge = append(sum.Knowledge, site(r.Path, r.PathSpan))
 		}
 	}
 	texts := func(attrs []*workflowlang.Attr) {
@@ -100,7 +122,7 @@ func summarize(pf *workflowlang.File) *Summary {
 				ref(r)
 			}
 		case *workflowlang.Use:
-			u := SummaryUse{Path: it.Path.Value, Alias: it.Alias.Name}
+			u := SummaryUse{Path: it.Path.Value, Alias: it.Alias.Name, At: site(it.Path.Value, unquoted(pf.Src, it.Path.Span))}
 			if filepath.IsAbs(pf.Path) {
 				// Resolved once here, not by every feature that asks
 				// which files use which.
@@ -140,6 +162,12 @@ func (s *Summary) pack() {
 	for i := range s.targets {
 		fields = append(fields, &s.targets[i])
 	}
+	for i := range s.Knowledge {
+		fields = append(fields, &s.Knowledge[i].Path)
+	}
+	for i := range s.Uses {
+		fields = append(fields, &s.Uses[i].At.Path)
+	}
 	for _, u := range s.skeleton.Uses {
 		fields = append(fields, &u.Path.Value, &u.Alias.Name)
 	}
@@ -158,6 +186,14 @@ func (s *Summary) pack() {
 		*p = all[off : off+l]
 		off += l
 	}
+}
+
+// unquoted is the text of the string literal at sp without its quotes.
+func unquoted(src []byte, sp workflowlang.Span) workflowlang.Span {
+	if sp.Len() >= 2 && sp.End <= len(src) && src[sp.Start] == '"' && src[sp.End-1] == '"' {
+		return workflowlang.Span{Start: sp.Start + 1, End: sp.End - 1}
+	}
+	return sp
 }
 
 // recentTrees is how many trees of closed files a workspace keeps alive

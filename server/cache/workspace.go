@@ -42,7 +42,7 @@ type Change struct {
 // project around the first folder for knowledge. enc is the negotiated
 // position encoding of incremental changes.
 func NewWorkspace(folders []string, enc workflowlang.Encoding) (*Workspace, error) {
-	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}, trees: &treeCache{}, order: &fileOrder{}, memo: &sync.Map{}}
+	s := &Snapshot{files: map[Key]*File{}, byPath: map[string]*File{}, resByPath: map[string]*Resource{}, trees: &treeCache{}, order: &fileOrder{}, memo: &sync.Map{}, refsCell: &refsCell{}}
 	var errs []error
 	if len(folders) > 0 {
 		root, err := project.FindRoot(folders[0])
@@ -192,8 +192,13 @@ func (w *Workspace) replace(repl map[Key]*File, res []*Resource, all bool) (*Sna
 	s := &Snapshot{
 		Seq: old.Seq + 1, Root: old.Root, Folders: old.Folders, Config: old.Config,
 		files: make(map[Key]*File, len(old.files)+len(repl)), byPath: make(map[string]*File, len(old.byPath)),
-		resources: old.resources, resByPath: old.resByPath, trees: old.trees, order: &fileOrder{}, memo: &sync.Map{},
+		resources: old.resources, resByPath: old.resByPath, resByFile: old.resByFile, trees: old.trees, order: &fileOrder{}, memo: &sync.Map{},
 	}
+	changedKeys := make([]Key, 0, len(repl))
+	for k := range repl {
+		changedKeys = append(changedKeys, k)
+	}
+	s.refsCell = old.refsCell.nextRefs(changedKeys)
 	if res != nil {
 		s.setResources(res)
 		all = true
@@ -290,6 +295,8 @@ func (s *Snapshot) setResources(res []*Resource) {
 	for _, r := range res {
 		s.resByPath[r.Path] = r
 	}
+	s.resByFile = slices.Clone(res)
+	slices.SortFunc(s.resByFile, func(a, b *Resource) int { return strings.Compare(a.File, b.File) })
 }
 
 func newFile(uri protocol.DocumentURI, version int32, open bool, src []byte) *File {

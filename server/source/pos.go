@@ -46,7 +46,7 @@ func (w *lineWalker) position(off int, enc workflowlang.Encoding) protocol.Posit
 	}
 	// A mapper of the one line counts its columns as every other
 	// position of the server is counted.
-	col := workflowlang.NewMapper(w.src[w.start:end]).Position(off-w.start, enc).Col
+	col := workflowlang.Column(w.src[w.start:end], off-w.start, enc)
 	return protocol.Position{Line: uint32(w.line), Character: uint32(col)}
 }
 

@@ -224,24 +224,41 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 	}
 	res := snap.Check(f)
 	var out []protocol.CodeAction
+	if lazy {
+		// Titles only: the patches are made by ResolveCodeAction, for
+		// the one action chosen.
+		for _, a := range lib.ListCodeActions(res, node) {
+			act := protocol.CodeAction{Title: a.Title, Kind: protocol.Refactor}
+			if a.Patch {
+				act.Data = actionData{URI: f.URI, Version: f.Version, Node: node, Title: a.Title, At: rng.Start}
+			} else {
+				buildCommand(&act, f.URI, node, a.Title, a.Intent)
+			}
+			out = append(out, act)
+		}
+		return out
+	}
 	for _, a := range lib.CodeActions(res, node) {
 		act := protocol.CodeAction{Title: a.Title, Kind: protocol.Refactor}
-		switch {
-		case len(a.Ops) > 0 && lazy:
-			act.Data = actionData{URI: f.URI, Version: f.Version, Node: node, Title: a.Title, At: rng.Start}
-		case len(a.Ops) > 0:
+		if len(a.Ops) > 0 {
 			e, err := w.patchEdit(ctx, snap, f, off, a, enc)
 			if err != nil {
 				continue
 			}
 			act.Edit = e
-		default:
-			act.Title += " (asks the agent model)"
-			act.Command = &protocol.Command{Title: a.Title, Command: cmdBuild, Arguments: []any{map[string]any{"uri": f.URI, "node": node, "text": a.Intent}}}
+		} else {
+			buildCommand(&act, f.URI, node, a.Title, a.Intent)
 		}
 		out = append(out, act)
 	}
 	return out
+}
+
+// buildCommand makes act an action that asks the builder's model for
+// intent on node.
+func buildCommand(act *protocol.CodeAction, uri protocol.DocumentURI, node, title, intent string) {
+	act.Title += " (asks the agent model)"
+	act.Command = &protocol.Command{Title: title, Command: cmdBuild, Arguments: []any{map[string]any{"uri": uri, "node": node, "text": intent}}}
 }
 
 // actionData is what a lazily listed action carries to codeAction/resolve:
