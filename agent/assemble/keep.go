@@ -316,13 +316,10 @@ func arcSignature(paths []string, hash map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// arcFresh records arc path over chapter paths and reports whether the
-// arc index must (re)index it.
-func (kx *keptIndexes) arcFresh(path string, paths []string, chs []*Chapter) bool {
-	hash := make(map[string]string, len(paths))
-	for _, c := range chs {
-		hash[c.Path] = c.Hash
-	}
+// arcFresh records arc path over chapter paths (hash maps each chapter
+// path to its content hash) and reports whether the arc index must
+// (re)index it.
+func (kx *keptIndexes) arcFresh(path string, paths []string, hash map[string]string) bool {
 	sig := arcSignature(paths, hash)
 	kx.arcsNow[path] = sig
 	if kx.loaded && kx.oldArcs[path] == sig && kx.arcs.Has(path) {
