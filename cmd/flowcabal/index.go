@@ -23,8 +23,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	summarize := fs.Bool("summarize", false, "also produce the pending L0/L1 summaries (extractive) before returning")
 	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the manuscript's passages even when [models.embedding] is configured")
+	rehash := fs.Bool("rehash", false, "read and hash every file, even those whose size, times and inode say they are unchanged since the last index")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again).\n\n")
+		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-rehash] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again). A file whose size,\ntimes and inode are those recorded when it was last read is not read again\n(-rehash reads every file).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,7 +48,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	defer s.Close()
 
 	bar := newProgressBar(env.stderr)
-	rep, elapsed, err := indexWithBar(ctx, s, bar)
+	rep, elapsed, err := indexWithBar(ctx, s, bar, *rehash)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
 		return exitFailure
@@ -124,9 +125,13 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 
 // indexWithBar indexes the store, drawing its progress on bar (a terminal
 // only), and reports how long it took.
-func indexWithBar(ctx context.Context, s *store.Store, bar *progressBar) (store.IndexReport, time.Duration, error) {
+func indexWithBar(ctx context.Context, s *store.Store, bar *progressBar, rehash bool) (store.IndexReport, time.Duration, error) {
 	start := time.Now()
-	rep, err := s.Index(ctx, bar.update)
+	index := s.Index
+	if rehash {
+		index = s.Rehash
+	}
+	rep, err := index(ctx, bar.update)
 	bar.finish()
 	return rep, time.Since(start), err
 }
