@@ -128,11 +128,11 @@ type scanned struct {
 	// sig is the file's stat signature as read ("" when not to be
 	// recorded); same says the content was not read because the
 	// recorded signature matched.
-	sig     string
-	same    bool
-	res     Resource
-	rels    []Relation
-	terms   []string
+	sig   string
+	same  bool
+	res   Resource
+	rels  []Relation
+	terms []string
 }
 
 // Index walks the knowledge folders, indexes every new or changed file
