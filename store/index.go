@@ -46,6 +46,10 @@ type Resource struct {
 	Kind string `json:"kind"`
 	// Hash is the hex SHA-256 of the file as indexed.
 	Hash string `json:"hash"`
+	// BodyHash is the hex SHA-256 of the body (the file without its
+	// front matter), the hash Role A keeps its indexes by: with it, Role
+	// A learns which chapters changed without reading the book.
+	BodyHash string `json:"body_hash,omitempty"`
 	// Size is the file size in bytes; Chars the body's length in runes.
 	Size  int `json:"size"`
 	Chars int `json:"chars"`
@@ -127,12 +131,14 @@ type scanned struct {
 	missing bool
 	// sig is the file's stat signature as read ("" when not to be
 	// recorded); same says the content was not read because the
-	// recorded signature matched.
-	sig   string
-	same  bool
-	res   Resource
-	rels  []Relation
-	terms []string
+	// recorded signature matched; refill that the content is unchanged
+	// but the resource was indexed without its body's hash.
+	sig    string
+	same   bool
+	refill bool
+	res    Resource
+	rels   []Relation
+	terms  []string
 }
 
 // Index walks the knowledge folders, indexes every new or changed file
@@ -404,10 +410,14 @@ func (s *Store) indexFiles(ctx context.Context, files []string, known map[string
 	}
 	var changes []*scanned
 	newSigs := map[string]string{}
+	var refills []Resource
 	for i, sc := range results {
 		rep.Scanned++
 		if sc != nil && !sc.same && sc.sig != sigs[files[i]] {
 			newSigs[files[i]] = sc.sig
+		}
+		if sc != nil && sc.refill {
+			refills = append(refills, sc.res)
 		}
 		old, had := known[files[i]]
 		if sc == nil {
@@ -443,14 +453,15 @@ func (s *Store) indexFiles(ctx context.Context, files []string, known map[string
 		if err := s.loadSearch(ctx); err != nil {
 			return rep, err
 		}
-		if err := s.commit(changes, known, newSigs); err != nil {
+		if err := s.commit(changes, known, newSigs, refills); err != nil {
 			return rep, err
 		}
 		s.notify()
-	} else if len(newSigs) > 0 {
+	} else if len(newSigs) > 0 || len(refills) > 0 {
 		// Only signatures moved (a file touched, or read for the first
-		// time since this store recorded them).
-		if err := s.update(func(tx *bolt.Tx) error { return putStatSigs(tx, newSigs) }); err != nil {
+		// time since this store recorded them), or resources of an older
+		// flowcabal gained their bodies' hashes.
+		if err := s.update(func(tx *bolt.Tx) error { return putLight(tx, newSigs, refills) }); err != nil {
 			return rep, fmt.Errorf("index: %w", err)
 		}
 	}
@@ -547,7 +558,7 @@ func (s *Store) scan(file string, known map[string]Resource, sigs map[string]str
 		return sc
 	}
 	sc.sig = statSig(fi, now)
-	if old, ok := known[file]; ok && !rehash && sc.sig != "" && sigs[file] == sc.sig {
+	if old, ok := known[file]; ok && !rehash && sc.sig != "" && sigs[file] == sc.sig && (old.BodyHash != "" || old.Kind != KindChapter) {
 		sc.res, sc.same = old, true
 		return sc
 	}
@@ -577,10 +588,23 @@ func (s *Store) scan(file string, known map[string]Resource, sigs map[string]str
 	h := hashOf(data)
 	if old, ok := known[file]; ok && old.Hash == h {
 		sc.res = old
+		if old.BodyHash == "" {
+			// Indexed by an older flowcabal: the resource gains its
+			// body's hash, nothing else changes.
+			if doc, _ := knowledge.ParseDocument(file, data); doc != nil {
+				sc.res.BodyHash, sc.refill = bodyHash(doc.Body), true
+			}
+		}
 		return sc
 	}
 	s.parse(sc, data, h)
 	return sc
+}
+
+// bodyHash is the hex SHA-256 of a file's body.
+func bodyHash(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(sum[:])
 }
 
 // parse fills sc from the file's data.
@@ -606,6 +630,7 @@ func (s *Store) parse(sc *scanned, data []byte, h string) {
 	}
 	r.Diagnostics = appendDiagnostics(nil, file, err)
 	r.Chars = utf8.RuneCountInString(doc.Body)
+	r.BodyHash = bodyHash(doc.Body)
 	r.Title = frontString(doc.Front, "name", "title")
 	var ent *knowledge.Entity
 	if r.Dir == "entities" && doc.Front != nil {
@@ -792,9 +817,9 @@ func firstHeading(body string) string {
 
 // commit writes the changes and the files' new stat signatures in one
 // transaction, then applies them to the in-memory search index.
-func (s *Store) commit(changes []*scanned, known map[string]Resource, sigs map[string]string) error {
+func (s *Store) commit(changes []*scanned, known map[string]Resource, sigs map[string]string, refills []Resource) error {
 	err := s.update(func(tx *bolt.Tx) error {
-		if err := putStatSigs(tx, sigs); err != nil {
+		if err := putLight(tx, sigs, refills); err != nil {
 			return err
 		}
 		// All removals first: a file may give its resource path to another.
@@ -819,6 +844,20 @@ func (s *Store) commit(changes []*scanned, known map[string]Resource, sigs map[s
 	}
 	s.search.apply(changes, known)
 	s.gen.Add(1)
+	return nil
+}
+
+// putLight records what changes no content: the files' stat signatures
+// and the resources that gained their bodies' hashes.
+func putLight(tx *bolt.Tx, sigs map[string]string, refills []Resource) error {
+	if err := putStatSigs(tx, sigs); err != nil {
+		return err
+	}
+	for _, r := range refills {
+		if err := putJSON(tx.Bucket(bResources), r.Path, r); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -203,7 +203,11 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 		old: map[string]string{}, oldPassages: map[string][]textsearch.Passage{}}
 	now := make(map[string]string, len(chs))
 	for i, c := range chs {
-		kx.hashes[i] = hashOf(c.Text)
+		if c.lazy() {
+			kx.hashes[i] = c.Hash
+		} else {
+			kx.hashes[i] = hashOf(c.Text)
+		}
 		now[c.Path] = kx.hashes[i]
 	}
 	kx.load(now)
