@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -966,6 +968,43 @@ func (s *Store) Resources(q ResourceQuery) ([]Resource, error) {
 		}
 		return a.Path < b.Path
 	})
+	return out, err
+}
+
+// A ChapterFile is what [Store.ChapterFiles] says of a manuscript
+// chapter.
+type ChapterFile struct {
+	Path     string `json:"path"`
+	File     string `json:"file"`
+	Chapter  int    `json:"chapter,omitempty"`
+	BodyHash string `json:"body_hash,omitempty"`
+	// Diagnostics are left as they are stored: only whether there are
+	// any is asked.
+	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
+	Kind        string          `json:"kind"`
+}
+
+// ChapterFiles returns the indexed manuscript chapters in chapter order,
+// reading only what says which file each is and what its body is; a
+// resource is decoded in a fraction of the time [Store.Resources] takes,
+// which matters at 3,000 chapters.
+func (s *Store) ChapterFiles() ([]ChapterFile, error) {
+	var out []ChapterFile
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bResources).Cursor()
+		p := []byte("manuscript/")
+		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+			var r ChapterFile
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("resource %s: %w", k, err)
+			}
+			if r.Kind == KindChapter {
+				out = append(out, r)
+			}
+		}
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Chapter < out[j].Chapter })
 	return out, err
 }
 

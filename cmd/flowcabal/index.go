@@ -245,14 +245,11 @@ type roleAReport struct {
 // project's files are read instead.
 func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 	var in assemble.Input
-	rs, err := s.Resources(store.ResourceQuery{Dir: "manuscript"})
+	rs, err := s.ChapterFiles()
 	if err != nil {
 		return in, false
 	}
 	for _, r := range rs {
-		if r.Kind != store.KindChapter {
-			continue
-		}
 		if r.BodyHash == "" {
 			if len(r.Diagnostics) == 0 {
 				return in, false // indexed by an older flowcabal
