@@ -675,6 +675,16 @@ func (w *Workbench) Lenses(snap *cache.Snapshot, f *cache.File, enc workflowlang
 	return out
 }
 
+// Opened has Role A's view of the project of a workflow just opened read
+// in the background (server.Options.Opened), so that the first hover on
+// one of its nodes finds it read or under way. A file outside a project
+// is ignored.
+func (w *Workbench) Opened(path string) {
+	if ss, err := w.session(path); err == nil {
+		ss.Prepare()
+	}
+}
+
 // ContextSection renders Role A's part of a node's hover: what would be
 // injected if the node ran now (computed live from the project's files),
 // as a compact table with clickable paths (project paths alone for a
