@@ -20,11 +20,6 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	snap, dirty, ok := s.workspace().Open(p.TextDocument.URI, string(p.TextDocument.LanguageID), p.TextDocument.Version, p.TextDocument.Text)
 	if ok {
 		s.diag.schedule(snap, dirty)
-		if s.opts.Opened != nil {
-			if path, isFile := cache.URIPath(p.TextDocument.URI); isFile {
-				s.opts.Opened(path)
-			}
-		}
 		return nil
 	}
 	if s.opts.Prose != nil && isProse(p.TextDocument.URI, string(p.TextDocument.LanguageID)) {
