@@ -161,7 +161,7 @@ func (d *diagnoser) step(ctx context.Context) bool {
 	if f.Open && !published && f.Path != "" && d.s.opts.Opened != nil {
 		// Told once its first diagnostics are out, so that what it
 		// starts does not hold them back.
-		d.s.opts.Opened(f.Path)
+		d.s.opts.Opened(snap, f)
 	}
 	return true
 }
