@@ -145,6 +145,7 @@ func (d *diagnoser) step(ctx context.Context) bool {
 	// A newer snapshot with another version of this file makes the result
 	// stale: that version is pending and will be published instead.
 	stale := d.snap != snap && d.pending[key]
+	_, published := d.uris[key]
 	if !stale {
 		d.uris[key] = f.URI
 	}
@@ -157,6 +158,11 @@ func (d *diagnoser) step(ctx context.Context) bool {
 		p.Version = uint32(f.Version)
 	}
 	d.s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, p)
+	if f.Open && !published && f.Path != "" && d.s.opts.Opened != nil {
+		// Told once its first diagnostics are out, so that what it
+		// starts does not hold them back.
+		d.s.opts.Opened(snap, f)
+	}
 	return true
 }
 

@@ -68,6 +68,12 @@ type Options struct {
 	// FilesChanged is told of the files the client saw change on disk
 	// (knowledge files re-indexed, Role A's view rebuilt).
 	FilesChanged func(paths []string)
+	// Opened is told of a workflow file the editor opened, once its first
+	// diagnostics are published, so that what its hovers and hints will
+	// read (Role A's view of the project, the workflow's estimate) is
+	// made in the background before they ask; it must return at once.
+	// Nil does nothing.
+	Opened func(snap *cache.Snapshot, f *cache.File)
 	// TextHover explains prompt text under the cursor when the language
 	// itself has nothing to say there (Role A on an entity's name); it
 	// returns Markdown, or "" for nothing.

@@ -108,6 +108,16 @@ func (s *Session) EstimateAsync(wf *workflowlang.Result, ready func()) (est *run
 	if e.ready() {
 		return e.est, e.err == nil
 	}
+	if !started && ready != nil {
+		// Being made for someone else (a workflow just opened): this
+		// caller is told too once it is.
+		s.estimating.Add(1)
+		go func() {
+			defer s.estimating.Done()
+			<-e.done
+			ready()
+		}()
+	}
 	return e.prev, e.samePrev
 }
 

@@ -198,7 +198,7 @@ func (s *Store) Persist(ctx context.Context, output, target string, tags []strin
 	if rel, ok := s.knowledgeFile(file); ok {
 		known, err := s.resourceFiles()
 		if err == nil {
-			_, err = s.indexFiles(ctx, []string{rel}, known, nil)
+			_, err = s.indexFiles(ctx, []string{rel}, known, nil, true)
 		}
 		if err != nil {
 			s.log.Warn("persist: indexing deferred", "file", file, "err", err)

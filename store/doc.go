@@ -33,7 +33,7 @@
 // # Bucket layout
 //
 // Every key is a printable string and every value is a JSON document,
-// except in the search and rolea buckets (derived, binary, not exported),
+// except in the search, rolea and stat buckets (derived, not exported),
 // so that export can write the lot as JSON.
 // "\x00" separates the parts of composite keys; sequence numbers are
 // zero-padded decimal so that byte order is numeric order.
@@ -75,6 +75,9 @@
 //	              and "/t/" term, and a delta "x/delta/" c|p|a;
 //	              "x/manifest" → the base's name and the chapter
 //	              versions they hold
+//	stat          file → its stat signature when last read (size, times,
+//	              inode; since schema 5): [Store.Index] reads again only
+//	              files whose signature changed (see statSig)
 //
 // # Invariants
 //

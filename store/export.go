@@ -30,7 +30,7 @@ type Export struct {
 func exported() [][]byte {
 	var out [][]byte
 	for _, b := range allBuckets() {
-		if !bytes.Equal(b, bSearch) && !bytes.Equal(b, bMeta) && !bytes.Equal(b, bRoleA) {
+		if !bytes.Equal(b, bSearch) && !bytes.Equal(b, bMeta) && !bytes.Equal(b, bRoleA) && !bytes.Equal(b, bStat) {
 			out = append(out, b)
 		}
 	}
@@ -159,6 +159,13 @@ func (s *Store) Import(ctx context.Context, r io.Reader, replace bool) (ImportRe
 					return err
 				}
 				rep.Records[name]++
+			}
+		}
+		// The stat signatures vouch for the resources as they were
+		// indexed here: the imported ones must be read again.
+		if _, ok := doc.Buckets[string(bResources)]; ok {
+			if err := clearBucket(tx, bStat); err != nil {
+				return err
 			}
 		}
 		// The search snapshot describes other resources now.

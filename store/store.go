@@ -24,7 +24,7 @@ import (
 
 // SchemaVersion is the layout this package reads and writes. Open
 // migrates older databases forward and refuses newer ones.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // LockFile is the sidecar, relative to the project root, in which the
 // process holding the store writes who it is.
@@ -105,6 +105,12 @@ type Store struct {
 
 	// gen counts the index commits of this process (see Generation).
 	gen atomic.Uint64
+
+	// reads counts the knowledge files indexing read (the stat
+	// signatures' tests); clock, when set, stands for time.Now in judging
+	// whether a file's times are too recent to trust (tests).
+	reads atomic.Int64
+	clock func() time.Time
 
 	closeOnce sync.Once
 	closeErr  error
@@ -388,11 +394,12 @@ var (
 	bEmbeddings  = []byte("embeddings") // since schema 2
 	bTasks       = []byte("tasks")      // since schema 3
 	bRoleA       = []byte("rolea")      // since schema 4
+	bStat        = []byte("stat")       // since schema 5
 )
 
 func allBuckets() [][]byte {
 	return [][]byte{bMeta, bResources, bByHash, bLevels, bQueue, bArcs, bRelations, bRelationsTo,
-		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings, bTasks, bRoleA}
+		bSearch, bCurated, bVersions, bOutputs, bNodes, bRuns, bAgentLog, bEmbeddings, bTasks, bRoleA, bStat}
 }
 
 // A migration moves the database from version to-1 to version to, inside
@@ -407,7 +414,7 @@ func builtinMigrations() []migration {
 	return []migration{
 		{to: 1, name: "create the buckets", apply: func(tx *bolt.Tx) error {
 			for _, b := range allBuckets() {
-				if bytes.Equal(b, bEmbeddings) || bytes.Equal(b, bTasks) || bytes.Equal(b, bRoleA) {
+				if bytes.Equal(b, bEmbeddings) || bytes.Equal(b, bTasks) || bytes.Equal(b, bRoleA) || bytes.Equal(b, bStat) {
 					continue // later versions
 				}
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
@@ -426,6 +433,10 @@ func builtinMigrations() []migration {
 		}},
 		{to: 4, name: "add Role A's indexes", apply: func(tx *bolt.Tx) error {
 			_, err := tx.CreateBucketIfNotExists(bRoleA)
+			return err
+		}},
+		{to: 5, name: "add the files' stat signatures", apply: func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bStat)
 			return err
 		}},
 	}

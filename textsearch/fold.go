@@ -1,13 +1,10 @@
 package textsearch
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/longbridgeapp/opencc"
 )
 
 // A Folder maps text to the form used for matching: traditional Chinese
@@ -15,8 +12,10 @@ import (
 // width ASCII becomes ASCII. Folding is rune for rune, so a byte offset in
 // folded text maps back to the original (see [Folder.FoldWithOffsets]).
 //
-// The traditional-to-simplified table is derived once, lazily, from
-// OpenCC's t2s character dictionary (github.com/longbridgeapp/opencc).
+// The traditional-to-simplified table is OpenCC's t2s character
+// conversion (github.com/longbridgeapp/opencc) over the CJK blocks,
+// generated into t2s_table.go (TestT2STableIsOpenCCs checks it against
+// OpenCC and rewrites it with -update).
 // OpenCC's phrase-level conversion is deliberately not used: phrase rules
 // change lengths and are slow (about 4 ms per 23 KB chapter against well
 // under 1 ms for the rune table), and character folding is what matching
@@ -30,44 +29,24 @@ type Folder struct {
 // NewFolder returns a Folder. It loads nothing until first used.
 func NewFolder() *Folder { return &Folder{} }
 
-// cjkRanges are the blocks whose characters OpenCC may convert.
-var cjkRanges = [][2]rune{{0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xF900, 0xFAFF}}
-
 func (f *Folder) load() {
-	f.once.Do(func() {
-		cc, err := opencc.New("t2s")
-		if err != nil {
-			f.err = fmt.Errorf("load t2s table: %w", err)
-			return
-		}
-		var b strings.Builder
-		var rs []rune
-		for _, r := range cjkRanges {
-			for c := r[0]; c <= r[1]; c++ {
-				rs = append(rs, c)
-				b.WriteRune(c)
-				b.WriteByte('\n')
-			}
-		}
-		out, err := cc.Convert(b.String())
-		if err != nil {
-			f.err = fmt.Errorf("derive t2s table: %w", err)
-			return
-		}
-		lines := strings.Split(out, "\n")
-		m := make(map[rune]rune, 4096)
-		if len(lines) >= len(rs) {
-			for i, c := range rs {
-				l := lines[i]
-				r, n := utf8.DecodeRuneInString(l)
-				if n == len(l) && r != c && r != utf8.RuneError {
-					m[c] = r
-				}
-			}
-		}
-		f.t2s = m
-	})
+	f.once.Do(func() { f.t2s = t2s() })
 }
+
+// t2s is the traditional-to-simplified table, decoded once per process
+// from t2sPairs: deriving it from OpenCC at each start (running its
+// converter over 28,000 characters) cost every process about 100 ms.
+var t2s = sync.OnceValue(func() map[rune]rune {
+	m := make(map[rune]rune, utf8.RuneCountInString(t2sPairs)/2)
+	rest := t2sPairs
+	for rest != "" {
+		from, n := utf8.DecodeRuneInString(rest)
+		to, k := utf8.DecodeRuneInString(rest[n:])
+		m[from] = to
+		rest = rest[n+k:]
+	}
+	return m
+})
 
 // Err reports whether the conversion table failed to load. A Folder whose
 // table failed still folds case; it never panics.

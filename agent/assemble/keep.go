@@ -3,10 +3,12 @@ package assemble
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/summarize"
@@ -48,7 +50,7 @@ var keptKinds = [3]string{"c", "p", "a"}
 
 // keptFormat changes whenever what is kept changes meaning; kept indexes
 // of another format are rebuilt.
-const keptFormat = 3
+const keptFormat = 4
 
 // compactAt says when a delta is folded into a new base: when the
 // chapters changed since the base are more than this share of the book
@@ -75,41 +77,91 @@ type manifest struct {
 
 func baseKey(gen, kind, part string) string { return keyBase + gen + "/" + kind + "/" + part }
 
-// textRecord is what is kept of a chapter's text: its passages and its
-// extractive summary.
-type textRecord struct {
-	Passages   []int  `json:"p"` // start, end, start, end…
-	Summarized bool   `json:"s,omitempty"`
-	L0         string `json:"l0,omitempty"`
-	L1         string `json:"l1,omitempty"`
-	L0Tokens   int    `json:"t0,omitempty"`
-	L1Tokens   int    `json:"t1,omitempty"`
-	Method     string `json:"m,omitempty"`
-}
+// A text's record is what is kept of a chapter's (or an arc's) text: its
+// passages and its extractive summary. It is read for every chapter at
+// every start, so it is a few varints and strings rather than JSON
+// (decoding 3,000 JSON records cost about 90 ms):
+//
+//	recordMagic
+//	uvarint n, then n passage spans (start, then end less start)
+//	byte 1 when summarised, then L0, L1, Method (uvarint length, bytes)
+//	and uvarint L0Tokens, L1Tokens; byte 0 otherwise
+const recordMagic = "R1"
 
 func recordOf(d *derived) []byte {
-	r := textRecord{Passages: make([]int, 0, 2*len(d.passages)), Summarized: d.summarized}
-	for _, p := range d.passages {
-		r.Passages = append(r.Passages, p.Start, p.End)
-	}
+	n := len(recordMagic) + 1 + 4*len(d.passages)
 	if d.summarized {
-		r.L0, r.L1, r.L0Tokens, r.L1Tokens, r.Method = d.summary.L0, d.summary.L1, d.summary.L0Tokens, d.summary.L1Tokens, d.summary.Method
+		n += len(d.summary.L0) + len(d.summary.L1) + len(d.summary.Method) + 16
 	}
-	b, _ := json.Marshal(r)
-	return b
+	b := append(make([]byte, 0, n), recordMagic...)
+	b = binary.AppendUvarint(b, uint64(len(d.passages)))
+	for _, p := range d.passages {
+		b = binary.AppendUvarint(b, uint64(p.Start))
+		b = binary.AppendUvarint(b, uint64(p.End-p.Start))
+	}
+	if !d.summarized {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	for _, s := range []string{d.summary.L0, d.summary.L1, d.summary.Method} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(d.summary.L0Tokens))
+	return binary.AppendUvarint(b, uint64(d.summary.L1Tokens))
 }
 
+// derivedOf reads a record recordOf wrote; false when it is not one
+// (another format's, or damaged), and the text is analysed again.
 func derivedOf(data []byte) (*derived, bool) {
-	var r textRecord
-	if json.Unmarshal(data, &r) != nil || len(r.Passages)%2 != 0 {
+	if len(data) < len(recordMagic) || string(data[:len(recordMagic)]) != recordMagic {
 		return nil, false
 	}
-	d := &derived{kept: true, summarized: r.Summarized, passages: make([]textsearch.Passage, 0, len(r.Passages)/2)}
-	for i := 0; i < len(r.Passages); i += 2 {
-		d.passages = append(d.passages, textsearch.Passage{Start: r.Passages[i], End: r.Passages[i+1]})
+	data = data[len(recordMagic):]
+	bad := false
+	uv := func() int {
+		v, n := binary.Uvarint(data)
+		if n <= 0 || v > math.MaxInt32 {
+			bad = true
+			return 0
+		}
+		data = data[n:]
+		return int(v)
 	}
-	if r.Summarized {
-		d.summary = summarize.Summary{L0: r.L0, L1: r.L1, L0Tokens: r.L0Tokens, L1Tokens: r.L1Tokens, Method: r.Method}
+	str := func() string {
+		l := uv()
+		if bad || l > len(data) {
+			bad = true
+			return ""
+		}
+		s := string(data[:l])
+		data = data[l:]
+		return s
+	}
+	np := uv()
+	if bad || np > len(data) {
+		return nil, false
+	}
+	d := &derived{kept: true, passages: make([]textsearch.Passage, 0, np)}
+	for range np {
+		start := uv()
+		end := start + uv()
+		if bad {
+			return nil, false
+		}
+		d.passages = append(d.passages, textsearch.Passage{Start: start, End: end})
+	}
+	if len(data) == 0 {
+		return nil, false
+	}
+	d.summarized = data[0] == 1
+	data = data[1:]
+	if d.summarized {
+		d.summary.L0, d.summary.L1, d.summary.Method = str(), str(), str()
+		d.summary.L0Tokens, d.summary.L1Tokens = uv(), uv()
+	}
+	if bad || len(data) != 0 {
+		return nil, false
 	}
 	return d, true
 }
@@ -151,7 +203,11 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 		old: map[string]string{}, oldPassages: map[string][]textsearch.Passage{}}
 	now := make(map[string]string, len(chs))
 	for i, c := range chs {
-		kx.hashes[i] = hashOf(c.Text)
+		if c.lazy() {
+			kx.hashes[i] = c.Hash
+		} else {
+			kx.hashes[i] = hashOf(c.Text)
+		}
 		now[c.Path] = kx.hashes[i]
 	}
 	kx.load(now)
@@ -316,13 +372,10 @@ func arcSignature(paths []string, hash map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// arcFresh records arc path over chapter paths and reports whether the
-// arc index must (re)index it.
-func (kx *keptIndexes) arcFresh(path string, paths []string, chs []*Chapter) bool {
-	hash := make(map[string]string, len(paths))
-	for _, c := range chs {
-		hash[c.Path] = c.Hash
-	}
+// arcFresh records arc path over chapter paths (hash maps each chapter
+// path to its content hash) and reports whether the arc index must
+// (re)index it.
+func (kx *keptIndexes) arcFresh(path string, paths []string, hash map[string]string) bool {
 	sig := arcSignature(paths, hash)
 	kx.arcsNow[path] = sig
 	if kx.loaded && kx.oldArcs[path] == sig && kx.arcs.Has(path) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/summarize"
@@ -88,6 +89,30 @@ type ChapterDoc struct {
 	Number int
 	Path   string
 	Text   string
+	// Hash and Load, when set, stand for Text (which is then empty): Hash
+	// is the hex SHA-256 of the text and Load reads it. A Builder with a
+	// Keeper reads only the chapters its kept indexes do not hold as they
+	// are (and those an arc that changed must analyse again), so that
+	// bringing the kept indexes up to date after one chapter changed does
+	// not read the book. The snapshot's chapters read this way have no
+	// L2: such a snapshot is for [MemSnapshot.Keep], not for assembling.
+	Hash string
+	Load func() (string, error)
+}
+
+// lazy reports whether the chapter's text is still to be read.
+func (c *ChapterDoc) lazy() bool { return c.Load != nil && c.Text == "" }
+
+// text returns the chapter's text, reading it if need be.
+func (c *ChapterDoc) text() (string, error) {
+	if !c.lazy() {
+		return c.Text, nil
+	}
+	t, err := c.Load()
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	return t, nil
 }
 
 // Input is everything a snapshot is built from.
@@ -279,6 +304,16 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 
 	chs := slices.Clone(in.Chapters)
 	slices.SortFunc(chs, func(a, c ChapterDoc) int { return cmp.Compare(a.Number, c.Number) })
+	if b.Keep == nil {
+		// Without kept indexes every chapter is analysed: read them all.
+		for i := range chs {
+			t, err := chs[i].text()
+			if err != nil {
+				return nil, err
+			}
+			chs[i].Text = t
+		}
+	}
 	kx := b.loadKept(chs)
 	if kx != nil {
 		s.chapterX, s.passageX = kx.chapters, kx.passages
@@ -303,7 +338,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		for range min(workers, hi-lo) {
 			wg.Go(func() {
 				for i := range next {
-					c := chs[i]
+					c := &chs[i]
 					var h string
 					if kx != nil {
 						h = kx.hashes[i]
@@ -311,7 +346,25 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 						h = hashOf(c.Text)
 					}
 					fresh := kx == nil || !kx.holds(c.Path, h)
-					r, d, err := b.resourceHashed(c.Path, c.Text, h, need{terms: fresh, passages: true, pterms: fresh})
+					text := c.Text
+					if c.lazy() && (fresh || b.cached(h) == nil) {
+						// Not held, or its record is missing: read.
+						t, err := c.text()
+						if err != nil {
+							batch[i-lo] = done{err: err}
+							continue
+						}
+						if hashOf(t) != h {
+							// Changed since it was hashed: its record
+							// and the indexes must follow the text read.
+							h = hashOf(t)
+							kx.hashes[i] = h
+							fresh = !kx.holds(c.Path, h)
+						}
+						c.Text, text = t, t
+						s.read.Add(1)
+					}
+					r, d, err := b.resourceHashed(c.Path, text, h, need{terms: fresh, passages: true, pterms: fresh})
 					batch[i-lo] = done{r, d, err}
 				}
 			})
@@ -370,6 +423,15 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		b.readRecords(hashes)
 	}
+	// The chapters' hashes, once: each arc's signature reads them (a map
+	// made per arc cost 3,000 chapters' worth of inserts a hundred times).
+	var chHash map[string]string
+	if kx != nil {
+		chHash = make(map[string]string, len(s.chapters))
+		for _, c := range s.chapters {
+			chHash[c.Path] = c.Hash
+		}
+	}
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -400,7 +462,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)
 		// An arc is indexed as the union of its chapters.
-		if kx != nil && !kx.arcFresh(arc.Path, paths, s.chapters) {
+		if kx != nil && !kx.arcFresh(arc.Path, paths, chHash) {
 			continue
 		}
 		if !s.chapterX.Stored() {
@@ -410,9 +472,21 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		// The kept chapter index reads its postings a term at a time:
 		// the arc's chapters are analysed again instead (the same terms).
 		var terms []string
-		for _, c := range s.chapters {
+		for i, c := range s.chapters {
 			if c.Number >= a.First && c.Number <= a.Last {
-				terms = b.an.AppendTerms(terms, c.L2)
+				text := c.L2
+				if chs[i].lazy() {
+					t, err := chs[i].text()
+					if err != nil {
+						return nil, err
+					}
+					if hashOf(t) != c.Hash {
+						return nil, fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
+					}
+					text = t
+					s.read.Add(1)
+				}
+				terms = b.an.AppendTerms(terms, text)
 			}
 		}
 		s.arcX.Add(arc.Path, terms)
@@ -526,6 +600,9 @@ type MemSnapshot struct {
 	kept      *keptIndexes
 	analysed  int
 	wroteBase bool
+	// read counts the chapters given by hash (ChapterDoc.Load) that
+	// Build read.
+	read atomic.Int64
 }
 
 // Meta implements [Snapshot].
@@ -561,6 +638,11 @@ func (s *MemSnapshot) EntityIndex() *textsearch.Index { return s.entityX }
 // Analysed returns how many chapters Build analysed (all of them without
 // a Keeper; with one, those the kept indexes did not hold as they are).
 func (s *MemSnapshot) Analysed() int { return s.analysed }
+
+// Read returns how many of the chapters given by their hash
+// ([ChapterDoc.Load]) Build read: those the kept indexes did not hold as
+// they are, and those of an arc that changed.
+func (s *MemSnapshot) Read() int { return int(s.read.Load()) }
 
 // Matcher implements [Snapshot].
 func (s *MemSnapshot) Matcher() *textsearch.Matcher { return s.matcher }
@@ -639,14 +721,8 @@ func InputFromProject(p *knowledge.Project) Input {
 		case strings.HasPrefix(d.Path, "meta/"):
 			in.Meta = append(in.Meta, Doc{Path: d.Path, Text: frontText(d.Front) + d.Body})
 		case strings.HasPrefix(d.Path, "summaries/arc-"):
-			first, _ := frontInt(d.Front, "first")
-			last, _ := frontInt(d.Front, "last")
-			if l, ok := d.Front["chapters"].([]any); ok && len(l) == 2 { // chapters: [1, 10]
-				first, _ = frontInt(map[string]any{"v": l[0]}, "v")
-				last, _ = frontInt(map[string]any{"v": l[1]}, "v")
-			}
-			if first > 0 && last >= first {
-				in.Arcs = append(in.Arcs, ArcSpec{Path: d.Path, First: first, Last: last, Text: d.Body})
+			if a, ok := ArcSpecOf(d); ok {
+				in.Arcs = append(in.Arcs, a)
 			}
 		case strings.HasPrefix(d.Path, "summaries/"):
 			in.Summaries = append(in.Summaries, Doc{Path: d.Path, Text: d.Body})
@@ -668,6 +744,21 @@ func InputFromProject(p *knowledge.Project) Input {
 		in.Chapters = append(in.Chapters, ChapterDoc{Number: c.Number, Path: c.Document.Path, Text: c.Document.Body})
 	}
 	return in
+}
+
+// ArcSpecOf reads the arc a summaries/arc-N.md file declares (chapters:
+// [first, last], or first and last); false when it declares none.
+func ArcSpecOf(d *knowledge.Document) (ArcSpec, bool) {
+	first, _ := frontInt(d.Front, "first")
+	last, _ := frontInt(d.Front, "last")
+	if l, ok := d.Front["chapters"].([]any); ok && len(l) == 2 { // chapters: [1, 10]
+		first, _ = frontInt(map[string]any{"v": l[0]}, "v")
+		last, _ = frontInt(map[string]any{"v": l[1]}, "v")
+	}
+	if first > 0 && last >= first {
+		return ArcSpec{Path: d.Path, First: first, Last: last, Text: d.Body}, true
+	}
+	return ArcSpec{}, false
 }
 
 // frontText renders front matter as sorted "key: value" lines.

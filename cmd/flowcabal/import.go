@@ -97,7 +97,7 @@ func runImport(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFailure
 	}
 	defer s.Close()
-	rep, took, err := indexWithBar(ctx, s, newProgressBar(env.stderr))
+	rep, took, err := indexWithBar(ctx, s, newProgressBar(env.stderr), true)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal import: the chapters are written; indexing them failed: %v (run flowcabal index)\n", err)
 		return exitFailure

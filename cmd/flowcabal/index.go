@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/flowcabal/flowcabal/agent/assemble"
+	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/store"
 	"golang.org/x/term"
@@ -23,8 +27,9 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	summarize := fs.Bool("summarize", false, "also produce the pending L0/L1 summaries (extractive) before returning")
 	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the manuscript's passages even when [models.embedding] is configured")
+	rehash := fs.Bool("rehash", false, "read and hash every file, even those whose size, times and inode say they are unchanged since the last index")
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again).\n\n")
+		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-rehash] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again). A file whose size,\ntimes and inode are those recorded when it was last read is not read again\n(-rehash reads every file).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,7 +52,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	defer s.Close()
 
 	bar := newProgressBar(env.stderr)
-	rep, elapsed, err := indexWithBar(ctx, s, bar)
+	rep, elapsed, err := indexWithBar(ctx, s, bar, *rehash)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
 		return exitFailure
@@ -112,7 +117,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	} else {
 		fmt.Fprintf(w, "  summaries:  %d pending (run with -summarize, or let the server make them)\n", rep.PendingSummaries)
 	}
-	fmt.Fprintf(w, "  Role A:     %d chapters kept, %d analysed in %s\n", kept.Chapters, kept.Analysed, time.Duration(kept.Seconds*float64(time.Second)).Round(time.Millisecond))
+	fmt.Fprintf(w, "  Role A:     %d chapters kept, %d analysed, %d read in %s\n", kept.Chapters, kept.Analysed, kept.Read, time.Duration(kept.Seconds*float64(time.Second)).Round(time.Millisecond))
 	if emb != nil {
 		emb.print(w)
 	}
@@ -124,9 +129,13 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 
 // indexWithBar indexes the store, drawing its progress on bar (a terminal
 // only), and reports how long it took.
-func indexWithBar(ctx context.Context, s *store.Store, bar *progressBar) (store.IndexReport, time.Duration, error) {
+func indexWithBar(ctx context.Context, s *store.Store, bar *progressBar, rehash bool) (store.IndexReport, time.Duration, error) {
 	start := time.Now()
-	rep, err := s.Index(ctx, bar.update)
+	index := s.Index
+	if rehash {
+		index = s.Rehash
+	}
+	rep, err := index(ctx, bar.update)
 	bar.finish()
 	return rep, time.Since(start), err
 }
@@ -213,14 +222,85 @@ func (p *progressBar) spin(what string) (stop func()) {
 
 // roleAReport says what indexing did to Role A's kept indexes.
 type roleAReport struct {
-	Chapters int  `json:"chapters"`
-	Analysed int  `json:"analysed"` // chapters whose text was analysed again
-	Written  bool `json:"written"`
+	Chapters int `json:"chapters"`
+	Analysed int `json:"analysed"` // chapters whose text was analysed again
+	// Read is the chapters whose text was read: the analysed ones and
+	// those of an arc that changed (the rest are known by the hash the
+	// store recorded). All of them when the store could not say.
+	Read    int  `json:"read"`
+	Written bool `json:"written"`
 	// Base says the indexes were written whole (a cold index, or the
 	// changes since the last whole write grew past a share of the book)
 	// rather than as a delta.
 	Base    bool    `json:"base,omitempty"`
 	Seconds float64 `json:"seconds"`
+}
+
+// keptInput is what Role A's kept indexes are made of (the chapters and
+// the declared arcs), from the store just brought up to date: each
+// chapter by its body's hash, read only when the kept indexes do not hold
+// it as it is, so that one chapter changed does not cost reading the
+// book. False when the store cannot say what the files would (a chapter
+// indexed without its body's hash, two files for one chapter): the
+// project's files are read instead.
+func keptInput(root string, s *store.Store) (assemble.Input, bool) {
+	var in assemble.Input
+	rs, err := s.ChapterFiles()
+	if err != nil {
+		return in, false
+	}
+	for _, r := range rs {
+		if r.BodyHash == "" {
+			if len(r.Diagnostics) == 0 {
+				return in, false // indexed by an older flowcabal
+			}
+			continue // unreadable: a reading of the files leaves it out too
+		}
+		// The store keeps one of chapter-N.md and chapter-N/content.md;
+		// a reading of the files would have both.
+		alt := r.Path + ".md"
+		if r.File == alt {
+			alt = r.Path + "/content.md"
+		}
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(alt))); err == nil {
+			return in, false
+		}
+		file := r.File
+		in.Chapters = append(in.Chapters, assemble.ChapterDoc{Number: r.Chapter, Path: file, Hash: r.BodyHash,
+			Load: func() (string, error) {
+				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+				if err != nil {
+					return "", err
+				}
+				doc, _ := knowledge.ParseDocument(file, data)
+				if doc == nil {
+					return "", fmt.Errorf("%s is no longer readable", file)
+				}
+				return doc.Body, nil
+			}})
+	}
+	sums, err := s.Resources(store.ResourceQuery{Dir: "summaries"})
+	if err != nil {
+		return in, false
+	}
+	for _, r := range sums {
+		if !strings.HasPrefix(r.File, "summaries/arc-") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.File)))
+		if err != nil {
+			return in, false
+		}
+		if doc, _ := knowledge.ParseDocument(r.File, data); doc != nil {
+			if a, ok := assemble.ArcSpecOf(doc); ok {
+				in.Arcs = append(in.Arcs, a)
+			}
+		}
+	}
+	// In the order a reading of the files gives them: arcs are numbered
+	// in it.
+	slices.SortFunc(in.Arcs, func(a, b assemble.ArcSpec) int { return strings.Compare(a.Path, b.Path) })
+	return in, true
 }
 
 // keepRoleA brings Role A's indexes in the store up to date with the
@@ -234,13 +314,25 @@ func keepRoleA(root string, s *store.Store) (*roleAReport, error) {
 	b := newSnapshotBuilder(cfg)
 	b.Keep = s
 	b.Forget = true
-	snap, errs := b.LoadProject(root)
-	if snap == nil {
-		return nil, fmt.Errorf("Role A's indexes: %v", errs)
+	var snap *assemble.MemSnapshot
+	in, lazy := keptInput(root, s)
+	if lazy {
+		if snap, err = b.Build(in); err != nil {
+			return nil, fmt.Errorf("Role A's indexes: %w", err)
+		}
+	} else {
+		var errs []error
+		if snap, errs = b.LoadProject(root); snap == nil {
+			return nil, fmt.Errorf("Role A's indexes: %v", errs)
+		}
 	}
 	wrote, err := snap.Keep()
 	if err != nil {
 		return nil, fmt.Errorf("Role A's indexes: %w", err)
 	}
-	return &roleAReport{Chapters: len(snap.Chapters()), Analysed: snap.Analysed(), Written: wrote, Base: snap.WroteBase(), Seconds: time.Since(start).Seconds()}, nil
+	read := len(snap.Chapters())
+	if lazy {
+		read = snap.Read()
+	}
+	return &roleAReport{Chapters: len(snap.Chapters()), Analysed: snap.Analysed(), Read: read, Written: wrote, Base: snap.WroteBase(), Seconds: time.Since(start).Seconds()}, nil
 }

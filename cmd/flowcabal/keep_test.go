@@ -168,14 +168,27 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			// One chapter edited at a time: each index analyses that one
 			// and writes only the delta; then enough chapters for the
 			// delta to be folded into a new base.
+			// Only the edited chapter and its arc's are read (the rest
+			// are known by the hashes the store recorded).
 			for i, n := range []int{30, 31, 290} {
 				editChapter(t, root, n, fmt.Sprintf("第%d次修改：賈寶玉與孫悟空在大觀園說話。", i))
 				rep = indexRoleA(t, root)
 				if rep.Analysed != 1 || !rep.Written || rep.Base {
 					t.Fatalf("index after one chapter edited: %+v; want 1 analysed, the delta written", rep)
 				}
+				if rep.Read < 1 || rep.Read > assemble.ArcSpan+1 {
+					t.Fatalf("index after one chapter edited read %d chapters; want its arc's at most (%d)", rep.Read, assemble.ArcSpan)
+				}
 				sameContexts(t, fmt.Sprintf("after one chapter edited (%d)", n), nodeContexts(t, root), withoutStore(t, root))
 			}
+			// An edit that keeps the chapter's size and modification time
+			// (one character for another, the time put back) is noticed.
+			sameSizeEdit(t, root, 200)
+			rep = indexRoleA(t, root)
+			if rep.Analysed != 1 || !rep.Written {
+				t.Fatalf("index after a same-size edit with its time kept: %+v; want 1 analysed", rep)
+			}
+			sameContexts(t, "after a same-size edit", nodeContexts(t, root), withoutStore(t, root))
 			for n := 100; n < 140; n++ {
 				editChapter(t, root, n, "林黛玉在瀟湘館讀書。")
 			}
@@ -217,6 +230,39 @@ func editChapter(t *testing.T, root string, n int, line string) {
 	}
 	if err := os.WriteFile(p, append(data, "\n\n"+line+"\n"...), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// sameSizeEdit changes one CJK character of chapter n of a web-novel
+// project for another and puts the file's modification time back.
+func sameSizeEdit(t *testing.T, root string, n int) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(webnovel.ChapterDir(n)), "content.md")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := []rune(string(data))
+	i := len(rs) / 2
+	for i < len(rs) && (rs[i] < 0x4E00 || rs[i] > 0x9FFF || rs[i] == '龍') {
+		i++
+	}
+	if i == len(rs) {
+		t.Fatalf("no CJK character in the second half of chapter %d", n)
+	}
+	rs[i] = '龍'
+	if err := os.WriteFile(p, []byte(string(rs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(p); after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the edit moved the size or the time")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -68,9 +69,35 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	env := &cliEnv{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	stopProfile := startProfile(env)
 	code := dispatch(ctx, env, os.Args[1:])
+	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole command to the file
+// FLOWCABAL_CPUPROFILE names, if any (for go tool pprof): the scale
+// benchmarks profile `flowcabal index` and `flowcabal context` with it.
+func startProfile(env *cliEnv) (stop func()) {
+	name := env.getenv("FLOWCABAL_CPUPROFILE")
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "flowcabal: cpu profile: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		fmt.Fprintf(env.stderr, "flowcabal: cpu profile: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 func dispatch(ctx context.Context, env *cliEnv, args []string) int {

@@ -64,7 +64,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) int {
 		wb := workbench.New(log, env.getenv)
 		defer wb.Close()
 		err := server.Serve(ctx, rwc, server.Options{Logger: log, Version: version,
-			Commands: wb, Lenses: wb.Lenses, RunEstimate: wb.RunEstimate, ContextSection: wb.ContextSection, Prose: wb.Prose(),
+			Commands: wb, Lenses: wb.Lenses, RunEstimate: wb.RunEstimate, ContextSection: wb.ContextSection, Opened: wb.Opened, Prose: wb.Prose(),
 			Completions: wb.Completions, CodeActions: wb.CodeActions, ResolveCodeAction: wb.ResolveCodeAction, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged,
 			Diagnostics: wb.Diagnostics, LevelTokens: wb.LevelTokens, NodeContexts: wb.NodeContexts})
 		if *memprofile != "" {

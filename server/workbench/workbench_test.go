@@ -70,7 +70,7 @@ func startAs(t testing.TB, root string, llm *llmtest.Server, extra map[string]an
 	})
 	done := make(chan error, 1)
 	go func() {
-		err := server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, RunEstimate: wb.RunEstimate, ContextSection: wb.ContextSection, Prose: wb.Prose(),
+		err := server.Serve(ctx, a, server.Options{Commands: wb, Lenses: wb.Lenses, RunEstimate: wb.RunEstimate, ContextSection: wb.ContextSection, Opened: wb.Opened, Prose: wb.Prose(),
 			Completions: wb.Completions, CodeActions: wb.CodeActions, ResolveCodeAction: wb.ResolveCodeAction, TextHover: wb.TextHover, FilesChanged: wb.FilesChanged, Diagnostics: wb.Diagnostics, LevelTokens: wb.LevelTokens, NodeContexts: wb.NodeContexts})
 		// Runs and the store's background work end before the test's
 		// directory is removed.
