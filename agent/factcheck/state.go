@@ -148,15 +148,7 @@ const cjkCompanions = "同与與和跟"
 // one another (bare, or with 、 和 與 及 between) and a group word (等, 們,
 // 都, 二人…) or a verb closes the list.
 func (d *doc) cjkListed(m mention) bool {
-	// Go back to the list's first name.
-	first := m
-	for {
-		prev, ok := d.personEndingAt(first.start)
-		if !ok {
-			break
-		}
-		first = prev
-	}
+	first := d.listStart(m)
 	names := 1
 	at := first.end
 	for {
@@ -189,6 +181,18 @@ func (d *doc) cjkListed(m mention) bool {
 		return actsNext(rest)
 	}
 	return actsNext(rest) || strings.HasPrefix(rest, "正在") || strings.HasPrefix(rest, "在")
+}
+
+// listStart returns the first name of the list of names that m ends
+// (m itself when no name stands joined before it).
+func (d *doc) listStart(m mention) mention {
+	for {
+		prev, ok := d.personEndingAt(m.start)
+		if !ok {
+			return m
+		}
+		m = prev
+	}
 }
 
 // personStartingAt returns the person mention that starts at offset at,
@@ -985,14 +989,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	// "見是襲人和晴雯": whom one sees arrive, alone or in a list.
-	first := m
-	for {
-		p, ok := d.personEndingAt(first.start)
-		if !ok {
-			break
-		}
-		first = p
-	}
+	first := d.listStart(m)
 	for _, w := range []string{"見是", "见是"} {
 		if strings.HasSuffix(d.text[:first.start], w) {
 			return "is in the scene", 0.7
