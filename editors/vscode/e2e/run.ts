@@ -612,10 +612,19 @@ async function authorSteps(page: Page): Promise<void> {
     // code-server's file picker is VS Code's own: a path box in the quick input.
     const box = page.locator('.quick-input-widget .quick-input-box input').first();
     await box.waitFor({ state: 'visible' });
-    // Into the folder, then the file picked from its list, then OK.
-    await box.fill(path.join(ws, 'import') + '/');
+    // Into the folder, then the file picked from its list, then OK. The
+    // picker fills in its own start folder a moment after it shows, and
+    // that can land after the typed path (".../workspace//tmp/..."): type
+    // the path again until the box holds it and the folder is listed.
+    const folder = path.join(ws, 'import') + '/';
     const fileRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: '書.txt' }).first();
-    await fileRow.waitFor({ state: 'visible' });
+    await until('the import folder listed', async () => {
+      if ((await box.inputValue().catch(() => '')) !== folder) {
+        await box.fill(folder);
+        return undefined;
+      }
+      return (await fileRow.isVisible().catch(() => false)) || undefined;
+    });
     await fileRow.click();
     const go = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Import 3 chapters' }).first();
     const ok = page.locator('.quick-input-widget .monaco-button', { hasText: 'Preview the import' }).first();
