@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -416,15 +417,7 @@ func FuzzCheck(f *testing.F) {
 
 func TestCheckChapter(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { projecttest.WriteFile(t, root, rel, s) }
 	write("entities/characters/meg.md", "---\nname: Margaret Hale\naliases: [Meg]\nfacts: { eyes: green }\n---\nShe.\n")
 	write("manuscript/chapter-01/content.md", "Colonel Forster came.\n")
 	write("manuscript/chapter-02/content.md", "---\ntitle: Two\n---\nCaptain Forster saw Margaret and her blue eyes. Margret smiled.\n")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/protocol"
 )
@@ -53,15 +54,7 @@ func dumpRefs(s *Snapshot, x *refIndex) string {
 // so that sites are byte offsets of multi-byte text.
 func TestRefIndexFollowsTheWorkspace(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { projecttest.WriteFile(t, dir, rel, s) }
 	write("flowcabal.toml", "")
 	write("entities/characters/林黛玉.md", "# 林黛玉\n")
 	write("meta/𝄞樂譜.md", "# 𝄞\n")

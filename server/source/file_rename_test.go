@@ -2,12 +2,12 @@ package source
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -97,15 +97,7 @@ func readEveryWorkflow(snap *cache.Snapshot, moves []PathMove, enc workflowlang.
 // come in key order.
 func TestMoveEditsAsReadingEveryWorkflow(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { projecttest.WriteFile(t, root, rel, s) }
 	write("flowcabal.toml", "")
 	write("entities/characters/林黛玉.md", "# 林黛玉\n")
 	write("entities/characters/賈寶玉/content.md", "# 賈寶玉\n")
