@@ -397,4 +397,19 @@ func TestRadicalAddedInALongName(t *testing.T) {
 			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
 		}
 	}
+	// Where the rest is a name of its own (行者 is 孫行者's alias), the
+	// added radical still makes a slip where a name starts, for a name
+	// the book writes often; after a verb (謙遜) it is a word.
+	k = bookProject(t, map[string]string{
+		"entities/characters/sunxingzhe.md": "---\nname: 孫行者\naliases: [行者]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md":  "第一回\n\n" + strings.Repeat("孫行者來了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"眾官見了，又道：「灶君。」遜行者即教八戒牽馬。", "遜行者"},
+		{"眾官見了，謙遜行者即教八戒牽馬。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
 }

@@ -328,7 +328,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
 					// (鐵扇公主 written 鐵扇宮主).
 					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
-					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) {
+					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) && !(pos == 0 && hanzi.RadicalAdded(a, b)) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -371,7 +371,15 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// character is what tells whom it addresses: 奉奶奶 is a
 			// phrase.
 			rest := rs[h.i+1 : h.i+h.n]
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(rs[h.i]) {
+			a, b := h.s.runes[0], rs[h.i]
+			atBreak := h.i == 0 || prose.NameBreak(rs[h.i-1])
+			// A radical added to the first character (遜 for 孫, 汪 for
+			// 王) makes a word of its own too often to count in a
+			// short name; in a longer one the book writes often, it
+			// is a slip of the pen, even where the rest is a name of
+			// its own (遜行者: 行者), if it stands where a name starts.
+			added := k.book != nil && h.n >= 3 && (hanzi.LookAlike(b, a) || hanzi.RadicalAdded(a, b)) && k.book.countCJK(string(h.s.runes)) >= minFrequentName
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(added && atBreak) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -390,13 +398,6 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				a, b := h.s.runes[0], rs[h.i]
-				atBreak := h.i == 0 || prose.NameBreak(rs[h.i-1])
-				// A radical added to the first character (遜 for 孫, 汪 for
-				// 王) makes a word of its own too often to count in a
-				// short name; in a longer one the book writes often, it
-				// is a slip of the pen.
-				added := h.n >= 3 && hanzi.LookAlike(b, a) && k.book.countCJK(string(h.s.runes)) >= minFrequentName
 				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}

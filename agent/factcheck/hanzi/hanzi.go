@@ -206,6 +206,33 @@ func LookAlike(a, b rune) bool {
 	return sa != nil && int(sa.residual) == pb.strokes
 }
 
+// RadicalAdded reports whether b is a with a radical written beside it
+// (孫 遜, 王 汪): the strokes beside b's radical are all of a's, and b's
+// Cangjie code is one part for the radical before a's code as Cangjie
+// writes a component (whole, or its first and last parts, or its first
+// two and last). Unihan's phonetic classes miss most such
+// pairs (遜 is not in 孫's class).
+func RadicalAdded(a, b rune) bool {
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	if sa == nil || sb == nil || sa.cangjie == "" || sb.cangjie == "" || sb.residual != sa.total {
+		return false
+	}
+	c, cb := sa.cangjie, sb.cangjie
+	forms := []string{c}
+	if len(c) > 2 {
+		forms = append(forms, c[:1]+c[len(c)-1:])
+	}
+	if len(c) > 3 {
+		forms = append(forms, c[:2]+c[len(c)-1:])
+	}
+	for _, f := range forms {
+		if len(f) >= 2 && len(cb) == len(f)+1 && cb[1:] == f {
+			return true
+		}
+	}
+	return false
+}
+
 // frameDistance is the edit distance of two Cangjie codes that describe
 // one frame with a part changed inside it: the same first and last parts
 // (the radical and what closes the character), at least three parts each

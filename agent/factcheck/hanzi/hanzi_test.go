@@ -49,3 +49,24 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+// TestRadicalAdded: a character with a radical put before another
+// (孫 遜, 王 汪, 王 匡), and pairs that only share a part or strokes.
+func TestRadicalAdded(t *testing.T) {
+	for _, tc := range []struct {
+		a, b rune
+		want bool
+	}{
+		{'孫', '遜', true},
+		{'王', '汪', true},
+		{'林', '淋', true},
+		{'遜', '孫', false}, // the radical dropped, not added
+		{'襲', '龔', false}, // one part shared, none added
+		{'賈', '寶', false},
+		{'山', '仙', false}, // Cangjie writes 山 within 仙 apart from its code
+	} {
+		if got := RadicalAdded(tc.a, tc.b); got != tc.want {
+			t.Errorf("RadicalAdded(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
