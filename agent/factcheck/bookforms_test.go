@@ -413,3 +413,22 @@ func TestRadicalAddedInALongName(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedTopInAFrequentName: the first character of a two-character
+// name the book writes often, put as one on the same top part with as
+// many strokes (龔 for 襲), is a slip where a name starts; where the book
+// writes the window too, it is a word.
+func TestSharedTopInAFrequentName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/xiren.md":     "---\nname: 襲人\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("襲人笑了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"花自芳道：“有我送去。”龔人道：“不為不妨。”", "龔人"},
+		{"寶玉道：“好。”襲人道：“不為不妨。”", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

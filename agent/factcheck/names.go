@@ -328,7 +328,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
 					// (鐵扇公主 written 鐵扇宮主).
 					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
-					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) && !(pos == 0 && hanzi.RadicalAdded(a, b)) {
+					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && hanzi.SharedTop(a, b))) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -344,7 +344,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// look-alike (借春 for 惜春) where a name starts (after
 					// a break), of a name the book uses often, and the
 					// book's counts then judge the window.
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) || nameStopSet.has(b) || i > 0 && !prose.NameBreak(rs[i-1]) ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) || nameStopSet.has(b) || i > 0 && !prose.NameBreak(rs[i-1]) ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
@@ -398,7 +398,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && hanzi.SharedTop(a, b)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}

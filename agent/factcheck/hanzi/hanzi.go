@@ -233,6 +233,19 @@ func RadicalAdded(a, b rune) bool {
 	return false
 }
 
+// SharedTop reports whether a and b are built on one top or left part
+// with the same number of strokes, differing in what stands below or
+// beside it (襲 龔: 龍 over 衣 and over 共): their Cangjie codes open
+// with the same two parts and run to at least four, and their four-corner
+// codes agree in the two upper corners. It is wider than [LookAlike]
+// (猴 and 猾 are such a pair), for where the manuscript's counts judge.
+func SharedTop(a, b rune) bool {
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	return a != b && sa != nil && sb != nil && sa.total == sb.total &&
+		len(sa.cangjie) >= 4 && len(sb.cangjie) >= 4 && sa.cangjie[:2] == sb.cangjie[:2] &&
+		len(sa.four) == 4 && len(sb.four) == 4 && sa.four[:2] == sb.four[:2]
+}
+
 // frameDistance is the edit distance of two Cangjie codes that describe
 // one frame with a part changed inside it: the same first and last parts
 // (the radical and what closes the character), at least three parts each

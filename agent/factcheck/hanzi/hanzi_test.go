@@ -70,3 +70,21 @@ func TestRadicalAdded(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedTop: one top or left part and the same strokes (襲 龔), not
+// one part with a different count (龍 龔) nor the same count alone.
+func TestSharedTop(t *testing.T) {
+	for _, tc := range []struct {
+		a, b rune
+		want bool
+	}{
+		{'襲', '龔', true},
+		{'龍', '龔', false},
+		{'賈', '寶', false},
+		{'襲', '襲', false},
+	} {
+		if got := SharedTop(tc.a, tc.b); got != tc.want {
+			t.Errorf("SharedTop(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
