@@ -432,3 +432,30 @@ func TestSharedTopInAFrequentName(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeNameOfTheSameReading: a two-character name typed as another
+// word of the same readings (巴界 for 八戒) is a slip where a name
+// starts, for a name the book writes often; not in the middle of a
+// phrase, and not for a name the book seldom writes.
+func TestWholeNameOfTheSameReading(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("八戒笑了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "行者道：「走罷。」巴界道：「哥哥等我。」", "巴界"},
+		{often, "行者道：「走罷。」八戒道：「哥哥等我。」", ""},
+		{often, "行者道：「這是尾巴界上的事。」", ""},
+		{seldom, "行者道：「走罷。」巴界道：「哥哥等我。」", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

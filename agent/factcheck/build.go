@@ -194,6 +194,12 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			continue
 		}
 		lens[n] = true
+		if key, ok := cjkSoundKey(s.runes); ok {
+			if k.cjkSounds == nil {
+				k.cjkSounds = map[string][]*nameSeq{}
+			}
+			k.cjkSounds[key] = append(k.cjkSounds[key], s)
+		}
 		for pos := 0; pos < n; pos++ {
 			key := cjkKey{n: n, pos: pos}
 			copy(key.r[:], s.runes)

@@ -198,6 +198,9 @@ type Knowledge struct {
 	// CJK near-miss keys.
 	cjkNear map[cjkKey][]*nameSeq
 	cjkLens []int
+	// cjkSounds holds the two-character names by their readings, tones
+	// included (cjkSoundKey).
+	cjkSounds map[string][]*nameSeq
 
 	// forbidden holds CJK terms and patterns; Latin terms are in
 	// termsByFirst, by their first word, with the first three bytes of

@@ -25,6 +25,71 @@ func (k *Knowledge) checkNames(d *doc) []Finding {
 	if d.cjk && len(k.cjkNear) > 0 {
 		out = append(out, k.cjkNearMisses(d)...)
 	}
+	if d.cjk && len(k.cjkSounds) > 0 && k.book != nil {
+		out = append(out, k.cjkSoundMisses(d)...)
+	}
+	return out
+}
+
+// cjkSoundKey is the key of a two-character name in Knowledge.cjkSounds:
+// its characters' readings with their tones.
+func cjkSoundKey(rs []rune) (string, bool) {
+	if len(rs) != 2 {
+		return "", false
+	}
+	a, b := hanzi.Reading(rs[0]), hanzi.Reading(rs[1])
+	if a == "" || b == "" {
+		return "", false
+	}
+	return a + " " + b, true
+}
+
+// cjkSoundMisses finds two-character names written with both characters
+// changed for others of the same reading and tone (巴界 for 八戒): what
+// a pinyin input method offers when the typist picks the wrong word.
+// cjkNearMisses sees one character changed; two are a slip only where a
+// name starts (after a break), for a name the book writes often, in a
+// window the book writes at most this once and that no declared name
+// explains.
+func (k *Knowledge) cjkSoundMisses(d *doc) []Finding {
+	var out []Finding
+	rs := d.frunes
+	for i := 0; i+2 <= len(rs); i++ {
+		if !prose.IsCJK(rs[i]) || !prose.IsCJK(rs[i+1]) || i > 0 && !prose.NameBreak(rs[i-1]) {
+			continue
+		}
+		key, ok := cjkSoundKey(rs[i : i+2])
+		if !ok {
+			continue
+		}
+		for _, s := range k.cjkSounds[key] {
+			if s.runes[0] == rs[i] || s.runes[1] == rs[i+1] || nameStopSet.has(rs[i]) {
+				continue // one character changed is cjkNearMisses's
+			}
+			start, end := d.roff[i], d.roff[i+2]
+			window := string(rs[i : i+2])
+			if d.overlapsMention(start, end) || countRunes(rs, rs[i:i+2]) > 1 ||
+				k.book.countCJK(window) > 1 || k.book.countCJK(string(s.runes)) < minFrequentName {
+				continue
+			}
+			ei := s.ents[0]
+			fix := string([]rune{k.inScriptOf(d, i, 2, s.runes[0]), k.inScriptOf(d, i, 2, s.runes[1])})
+			conf := 0.75
+			if len(s.ents) > 1 {
+				conf = 0.5
+			}
+			out = append(out, Finding{
+				Type:       TypeName,
+				Start:      start,
+				End:        end,
+				Message:    fmt.Sprintf("“%s” reads like “%s” (%s): a slip of the input method?", d.text[start:end], fix, ei.e.Name),
+				Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: s.text, Line: nameLine(ei, s.text)},
+				Suggestion: fix,
+				Confidence: conf,
+			})
+			break
+		}
+	}
 	return out
 }
 

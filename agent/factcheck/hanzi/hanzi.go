@@ -156,6 +156,16 @@ func SoundAlike(a, b rune) bool {
 	return false
 }
 
+// Reading returns a's usual Mandarin reading with its tone ("" when
+// unknown): two words that read alike syllable by syllable are what a
+// pinyin input method offers for one another (巴界 for 八戒).
+func Reading(a rune) string {
+	if s := shapeOf()[a]; s != nil {
+		return s.reading
+	}
+	return ""
+}
+
 // Homophone reports whether a and b have the same usual reading, tone
 // included: what a pinyin input method offers side by side (紅 洪).
 func Homophone(a, b rune) bool {
