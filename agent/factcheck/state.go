@@ -183,6 +183,50 @@ func (d *doc) cjkListed(m mention) bool {
 	return actsNext(rest) || strings.HasPrefix(rest, "正在") || strings.HasPrefix(rest, "在")
 }
 
+// maxSeriesItem is the longest item, in characters, of a list joined by
+// 、 that cjkSeriesAround walks over.
+const maxSeriesItem = 6
+
+// cjkSeriesAround returns where the list joined by 、 that holds m
+// starts and ends, when it has another item besides m: its items are
+// any runs of characters (皇后嬪妃、虎力大仙、兩班文武), each at most
+// maxSeriesItem long; the first stops short of a companion word before
+// it.
+func (d *doc) cjkSeriesAround(m mention) (first, last int, ok bool) {
+	first, last = m.start, m.end
+	for strings.HasSuffix(d.text[:first], "、") {
+		at := first - len("、")
+		n := 0
+		for ; n < maxSeriesItem && at > 0; n++ {
+			r, size := utf8.DecodeLastRuneInString(d.text[:at])
+			if !prose.IsCJK(r) || strings.ContainsRune(cjkCompanions, r) {
+				break
+			}
+			at -= size
+		}
+		if n == 0 {
+			break
+		}
+		first, ok = at, true
+	}
+	for strings.HasPrefix(d.text[last:], "、") {
+		at := last + len("、")
+		n := 0
+		for ; n < maxSeriesItem && at < len(d.text); n++ {
+			r, size := utf8.DecodeRuneInString(d.text[at:])
+			if !prose.IsCJK(r) {
+				break
+			}
+			at += size
+		}
+		if n == 0 {
+			break
+		}
+		last, ok = at, true
+	}
+	return first, last, ok
+}
+
 // listStart returns the first name of the list of names that m ends
 // (m itself when no name stands joined before it).
 func (d *doc) listStart(m mention) mention {
@@ -343,7 +387,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if d.inQuote(m.start) || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
-		if loc := facts["location"]; loc != "" && containsPlace(d.clauseAround(m.start, m.end), loc) {
+		if loc := facts["location"]; loc != "" && (containsPlace(d.clauseAround(m.start, m.end), loc) || d.cjk && d.sceneAt(m.start, loc)) {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
@@ -477,6 +521,28 @@ func (d *doc) clauseAround(start, end int) string {
 	}
 	return d.text[lo:hi]
 }
+
+// sceneAt reports whether the paragraph before offset at, up to
+// sceneReach bytes back, sets its scene at the Chinese place loc: it
+// names loc or the end of it, of three characters or more (落伽山 of
+// 南海普陀落伽山), the place's own name after the region's.
+func (d *doc) sceneAt(at int, loc string) bool {
+	lo := max(0, at-sceneReach)
+	if i := strings.LastIndex(d.text[lo:at], "\n\n"); i >= 0 {
+		lo += i
+	}
+	before := d.text[lo:at]
+	rs := []rune(strings.TrimSpace(loc))
+	for n := len(rs); n >= 3; n-- {
+		if strings.Contains(before, string(rs[len(rs)-n:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// sceneReach is how far back sceneAt reads for where a scene is set.
+const sceneReach = 600
 
 // containsPlace reports whether sent names place (as a whole word for
 // Latin text).
@@ -1006,6 +1072,15 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// acting is in the scene.
 	if strings.ContainsRune(cjkCompanions, prev) && actsNext(d.text[d.afterList(m.end):]) {
 		return "is in the scene", 0.7
+	}
+	// "同皇后嬪妃、虎力大仙、兩班文武，送出朝門": one of a list joined
+	// by 、 after a companion word, the other items any nouns, with
+	// someone acting after the list.
+	if first, last, ok := d.cjkSeriesAround(m); ok {
+		p, _ := utf8.DecodeLastRuneInString(d.text[:first])
+		if strings.ContainsRune(cjkCompanions, p) && actsNext(strings.TrimPrefix(d.text[last:], "，")) {
+			return "is in the scene", 0.7
+		}
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {

@@ -151,6 +151,15 @@ func TestScenePresenceConstructions(t *testing.T) {
 		// Whom one sees arrive.
 		{"寶玉正在看書，見是王夫人和秦鐘，欠身讓坐。", 1},
 		{"寶玉看書，想是秦鐘的。", 0},
+		// One of a list of any nouns after a companion word, someone
+		// acting after it; the same list remembered.
+		{"那國王換了關文，同皇后嬪妃、秦鐘、兩班文武，送出朝門。", 1},
+		{"那國王同秦鐘、兩班文武，送出朝門。", 1},
+		{"國王想起皇后嬪妃、秦鐘、兩班文武，哭了一場。", 0},
+		// A scene set where the away character is: the paragraph names
+		// the end of the place (方寸山 of 靈臺方寸山).
+		{"大聖徑至方寸山前。只見須菩提祖師走出洞來。", 0},
+		{"大聖徑至花果山前。只見須菩提祖師走出洞來。", 1},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
