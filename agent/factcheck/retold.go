@@ -64,9 +64,10 @@ func (d *doc) bareTitle(mi int) bool {
 }
 
 // visionWords mark a dream, a trance or a ghost: there the dead are seen
-// and speak (寶玉's soul in 真如福地, Prince Andrew's delirium). 恍惚
-// (dazed) is not one: the sick are dazed in the scene itself.
-var visionWords = []string{"夢", "梦", "魂魄", "幻境", "鬼魂", "陰魂", "阴魂", "dream", "vision", "delirium", "ghost", "apparition", "phantom"}
+// and speak (寶玉's soul in 真如福地, Prince Andrew's delirium, the demons
+// that come to a dying woman: 邪魔悉至). 恍惚 (dazed) is not one: the
+// sick are dazed in the scene itself.
+var visionWords = []string{"夢", "梦", "魂魄", "幻境", "鬼魂", "陰魂", "阴魂", "dream", "vision", "delirium", "ghost", "apparition", "phantom", "hallucination", "邪魔", "邪祟"}
 
 // wakeWords end a dream.
 var wakeWords = []string{"醒", "woke", "awoke", "awake", "waking"}

@@ -214,7 +214,7 @@ func (d *doc) cjkSeriesAround(m mention) (first, last int, ok bool) {
 		n := 0
 		for ; n < maxSeriesItem && at < len(d.text); n++ {
 			r, size := utf8.DecodeRuneInString(d.text[at:])
-			if !prose.IsCJK(r) {
+			if !prose.IsCJK(r) || r == '等' {
 				break
 			}
 			at += size
@@ -361,6 +361,27 @@ func stepsForward(rest string) bool {
 		}
 	}
 	return false
+}
+
+// cjkLocatives end a phrase of place: 屋里, 庵裏, 亭後, 門外.
+const cjkLocatives = "裏里內内中上下外前後后旁邊边處处頭头"
+
+// placePhraseEnd returns the byte length of the place phrase rest opens
+// with: one to five characters, the last a locative; 0 when there is
+// none.
+func placePhraseEnd(rest string) int {
+	at := 0
+	for n := 0; n < 6 && at < len(rest); n++ {
+		r, size := utf8.DecodeRuneInString(rest[at:])
+		if !prose.IsCJK(r) {
+			return 0
+		}
+		at += size
+		if n > 0 && strings.ContainsRune(cjkLocatives, r) {
+			return at
+		}
+	}
+	return 0
 }
 
 // cjkAdverbs may stand between a name and its verb.
@@ -586,6 +607,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if !strict && turnedTo(d, m) {
 		return "is in the scene", 0.7
 	}
+	if seenDoing(d, m) {
+		return "is in the scene", 0.75
+	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
 	}
@@ -643,7 +667,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
 	}
-	if gazedAt(d, m) || invertedSubject(d, m) {
+	if gazedAt(d, m) || invertedSubject(d, m) || pluralSubject(d, m) {
 		return "is in the scene", 0.7
 	}
 	if how, ok := subjectOf(d, m, strict); ok {
@@ -769,10 +793,12 @@ var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "gla
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
-var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between")
+var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
+	"in", "out", "up", "down", "back", "forward")
 
 // invertedVerbs stand between such a lead and the subject.
-var invertedVerbs = wordSet("sat", "stood", "was", "were", "lay", "came", "walked", "rode", "knelt")
+var invertedVerbs = wordSet("sat", "stood", "was", "were", "lay", "came", "walked", "rode", "knelt",
+	"ran", "rushed", "hurried", "stepped", "strode", "burst", "marched", "galloped")
 
 // invertedSubject reports whether m is the subject after its verb in a
 // sentence opened by a place beside the speaker's people (not a town: a
@@ -949,6 +975,69 @@ var bearingVerbs = wordSet("look", "seem", "speak", "answer", "reply", "smile", 
 // subject was.
 var leftPersons = wordSet("them", "us", "him", "her", "me", "you")
 
+// perceptionVerbs take what is seen and then what it is doing: "she saw
+// the old prince walking", "found Jane seated".
+var perceptionVerbs = wordSet("saw", "found", "beheld", "noticed", "perceived", "watched", "observed", "espied", "discovered", "sees", "finds")
+
+// postures after a seen name say the name's owner is there.
+var postures = wordSet("seated", "standing", "sitting", "lying", "stretched", "bent", "kneeling", "waiting", "alone", "already", "still",
+	"come", "go", "enter", "leave", "walk", "run", "stand", "sit", "rise", "cross")
+
+// seenDoing reports whether m is what a verb of perception takes, with
+// what it is doing after it: "There he found the little princess bending
+// over the cradle". Seeing a name alone ("saw Jane's letter", "saw Jane
+// in the spring") says nothing of where its owner is now.
+func seenDoing(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if i < 0 || j >= len(d.words) || !perceptionVerbs[strings.ToLower(d.words[i].s)] || d.between(i, m.firstWord) != " " || m.possessive {
+		return false
+	}
+	if !sameClause(d, m.lastWord, j) || strings.TrimSpace(d.between(m.lastWord, j)) != "" {
+		return false
+	}
+	w := d.words[j].s
+	return postures[w] || len(w) > 5 && strings.HasSuffix(w, "ing") && unicode.IsLower([]rune(w)[0])
+}
+
+// pluralSubject reports whether m is one of a plural subject whose verb
+// places them all: "as he, Mr. Darcy and the females of the family were
+// sitting together". The name follows a comma or "and" (or opens the
+// clause), and from it to "were" and a participle stand only names,
+// "and", articles, possessives and nouns of people.
+func pluralSubject(d *doc, m mention) bool {
+	if m.possessive || m.firstWord < 1 {
+		return false
+	}
+	if g := strings.TrimSpace(d.between(m.firstWord-1, m.firstWord)); g != "," && strings.ToLower(d.words[m.firstWord-1].s) != "and" {
+		return false
+	}
+	joined := false
+	for j := m.lastWord + 1; j < len(d.words) && j <= m.lastWord+8 && sameClause(d, j-1, j); j++ {
+		w := d.words[j].s
+		lw := strings.ToLower(w)
+		if lw == "were" {
+			if !joined || j+1 >= len(d.words) || !sameClause(d, j, j+1) {
+				return false
+			}
+			nx := d.words[j+1].s
+			return len(nx) > 4 && strings.HasSuffix(nx, "ing") || nx == "seated" || nx == "assembled" || nx == "gathered" || nx == "all"
+		}
+		switch {
+		case lw == "and":
+			joined = true
+		case subjectFiller[lw], unicode.IsUpper([]rune(w)[0]):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// subjectFiller are the words a plural subject of people may hold
+// besides names and "and".
+var subjectFiller = wordSet("the", "of", "his", "her", "their", "a", "an", "two", "both", "family", "ladies", "females", "gentlemen",
+	"party", "rest", "others", "children", "girls", "sisters", "brothers", "daughters", "sons", "wife", "husband", "mother", "father", "guests")
+
 // gazeVerbs take as object someone in the scene: "regarded his sister
 // and Pierre", "kissed Natásha".
 var gazeVerbs = wordSet("regarded", "eyed", "watched", "embraced", "kissed", "greeted", "hugged", "addressed", "scrutinized", "surveyed")
@@ -1032,8 +1121,26 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	rest := d.text[m.end:]
 	// "只見虎力大仙走上殿來": the narrator shows someone acting.
 	for _, w := range []string{"只見", "只见", "忽見", "忽见", "但見", "但见"} {
-		if strings.HasSuffix(d.text[:m.start], w) && actsNext(rest) {
+		if !strings.HasSuffix(d.text[:m.start], w) {
+			continue
+		}
+		if actsNext(rest) {
 			return "acts", 0.75
+		}
+		// "只見行者在旁袖手看著", "忽見金角大王從亭後轉將出來".
+		for _, b := range cjkBeside {
+			if strings.HasPrefix(rest, b) {
+				return "is in the scene", 0.75
+			}
+		}
+		if how, conf := verbAfter(rest); how != "" {
+			return how, conf
+		}
+	}
+	// "轉手遞與牛魔王": whom something is handed to is at hand.
+	for _, w := range []string{"遞與", "遞給", "遞给", "递与", "递给", "遞到", "递到"} {
+		if strings.HasSuffix(d.text[:m.start], w) {
+			return "is in the scene", 0.7
 		}
 	}
 	// "旁邊立著虎力大仙": someone standing or sitting there.
@@ -1081,6 +1188,11 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		if strings.ContainsRune(cjkCompanions, p) && actsNext(strings.TrimPrefix(d.text[last:], "，")) {
 			return "is in the scene", 0.7
 		}
+		// "虎力大仙、鹿力大仙等也隨在後面": a list that opens its clause,
+		// closed by a group word, then a verb.
+		if r, ok := strings.CutPrefix(d.text[last:], "等"); ok && opensClause(d.text[:first]) && actsNext(r) {
+			return "is listed among those present", 0.75
+		}
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
@@ -1114,6 +1226,49 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "", 0
 		}
 	}
+	// "說著，奎木狼也掣出刀來": a name that opens its clause, then an
+	// adverb of sequence, is the subject of the verb after it, whatever
+	// the verb; not of a copula, a negation or a modal (晴雯也是個好的).
+	if opensClause(d.text[:m.start]) {
+		if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune(cjkSequence, r) {
+			if nx, _ := utf8.DecodeRuneInString(rest[size:]); prose.IsCJK(nx) && !strings.ContainsRune(cjkNotAVerb, nx) {
+				return "acts", 0.7
+			}
+		}
+	}
+	return verbAfter(rest)
+}
+
+// cjkSequence are adverbs of sequence (也掣出, 便走, 忙問): after a name
+// that opens its clause, a verb follows.
+const cjkSequence = "也便就忙遂又卻却即亦"
+
+// cjkNotAVerb after an adverb of sequence make what follows a state, a
+// negation or an intention, not an act in the scene.
+const cjkNotAVerb = "是有曾已不沒没可該该在的未無无要會会能應应須须還还甚極极最很"
+
+// opensClause reports whether before (the text up to a name) ends where a
+// clause opens: at the start, after punctuation or a space, or after
+// 說著 / 只見 and their like.
+func opensClause(before string) bool {
+	before = strings.TrimRight(before, " \t")
+	if before == "" {
+		return true
+	}
+	for _, w := range []string{"說著", "说着", "說畢", "说毕", "然後", "然后", "隨後", "随后", "一時", "一时"} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsPunct(r) || unicode.IsSpace(r)
+}
+
+// verbAfter reads what follows a name for a verb it is the subject of:
+// after at most two adverbs, a verb of speech, motion or handling; a
+// move from a place (也從洞裏跑出來); a verb after where they are (在屋里
+// 說); a step forward.
+func verbAfter(rest string) (string, float64) {
 	for n := 0; n < 3 && rest != ""; n++ {
 		if stepsForward(rest) {
 			return "acts", 0.75
@@ -1128,6 +1283,13 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		// "也從洞裏跑出來": a place of a move, then the move.
 		if strings.ContainsRune(cjkFrom, r) {
 			if movesAfterPlace(rest[size:]) {
+				return "acts", 0.7
+			}
+			return "", 0
+		}
+		// "在屋里說", "在庵裏聽見": where they are, then what they do.
+		if r == '在' {
+			if end := placePhraseEnd(rest[size:]); end > 0 && actsNext(rest[size+end:]) {
 				return "acts", 0.7
 			}
 			return "", 0

@@ -160,6 +160,31 @@ func TestScenePresenceConstructions(t *testing.T) {
 		// the end of the place (方寸山 of 靈臺方寸山).
 		{"大聖徑至方寸山前。只見須菩提祖師走出洞來。", 0},
 		{"大聖徑至花果山前。只見須菩提祖師走出洞來。", 1},
+		// Where they are, then what they do; whom one sees come out of
+		// somewhere or stand by; whom a thing is handed to.
+		{"寶玉道：“去罷。”秦鐘在屋里說：“好。”", 1},
+		{"秦鐘在時常說起這話。", 0},
+		{"忽見秦鐘從里間走出來，也不勸。", 1},
+		{"只見秦鐘在旁袖手看著。", 1},
+		{"行者接住，轉手遞與秦鐘。", 1},
+		{"行者寫了一封書，寄與秦鐘。", 0},
+		// A list closed by a group word after any nouns; a name that
+		// opens its clause before an adverb of sequence, and any verb.
+		{"秦鐘、鹿力大仙等也隨在後面。", 1},
+		{"叫秦鐘、鹿力大仙等來。", 0},
+		{"說著，秦鐘也掣出刀來。", 1},
+		{"眾人說：秦鐘也是個好的。", 0},
+		// The demons a dying woman sees are a vision.
+		{"鳳姐此時只求速死，心里一想，邪魔悉至．只見尤二姐走來。", 0},
+		// Seen doing something; an arrival told subject last; one of a
+		// plural subject that is sitting.
+		{"There he found Pétya bending over the cradle.", 1},
+		{"He found Pétya’s letter on the table.", 0},
+		{"She saw Pétya in the spring, before the war.", 0},
+		{"In came Pétya, full of some nonsense he had heard.", 1},
+		{"In those days Pétya was a boy.", 0},
+		{"As he, Pétya and the ladies of the family were sitting together, a carriage came.", 1},
+		{"She thought that he, Pétya and the ladies of the family were kind.", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
