@@ -282,6 +282,7 @@ func TestNearValues(t *testing.T) {
 		"entities/characters/sha.md":      "---\nname: 沙僧\nkind: character\nfacts: { 兵器: 降妖寶杖 }\n---\n",
 		"entities/characters/xingzhe.md":  "---\nname: 行者\nkind: character\nfacts: { 兵器: 如意金箍棒 }\n---\n",
 		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { 官職: 工部員外郎, 任所: 江西糧道 }\n---\n",
+		"entities/characters/yucun.md":    "---\nname: 賈雨村\naliases: [雨村]\nkind: character\nfacts: { office: 京兆府尹 }\n---\n",
 	})
 	for _, tc := range []struct {
 		text, want string
@@ -299,6 +300,10 @@ func TestNearValues(t *testing.T) {
 		{"行者橫擔著鐵棒，沙僧橫擔著月牙鏟，師徒們前進。", "月牙鏟"}, // a weapon of another kind
 		{"沙僧橫擔著降妖杖，行者急掣出棍子。", ""},          // other names of the same ones
 		{"悟能牽馬，沙僧拿了錫杖，行者挑擔。", ""},          // something carried, not borne
+		{"且說賈雨村升了應天府尹兼管稅務。", "應天府尹"},       // a post of the same kind, after an appointment verb
+		{"且說賈雨村升了京兆府尹兼管稅務。", ""},           // the declared post
+		{"且說賈政升了應天府尹兼管稅務。", ""},            // someone whose post is of another kind
+		{"且說賈雨村見了應天府尹。", ""},               // met, not made
 		// a short value with no holder near
 	} {
 		got := found(k, tc.text, 10, TypeFact)

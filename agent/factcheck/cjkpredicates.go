@@ -19,9 +19,18 @@ import (
 // residenceKeys and originKeys are the fact keys of those values, folded
 // and lower case.
 var (
-	residenceKeys = wordSet("住处", "住所", "住址", "居所", "居处", "住", "家", "residence", "home", "lives", "address")
-	originKeys    = wordSet("原籍", "祖籍", "籍贯", "籍", "家乡", "故乡", "origin", "birthplace", "hometown")
+	residenceKeys = wordSet("住处", "住所", "住址", "居所", "居处", "住", "家", "residence", "home", "lives", "address",
+		"lives in", "lives at", "dwelling", "abode", "lodgings", "place of residence", "current residence")
+	originKeys = wordSet("原籍", "祖籍", "籍贯", "籍", "家乡", "故乡", "origin", "birthplace", "hometown",
+		"native place", "place of birth", "birth place", "home town", "native of", "native", "born in", "born at", "place of origin")
 )
+
+// normKey is a fact key as the key sets above hold it: lower case, with
+// the word breaks authors write in keys ("native_place", "place-of-birth")
+// as spaces.
+func normKey(key string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }), " ")
+}
 
 // placePredicate is one marker of a place predication, folded.
 type placePredicate struct {
@@ -117,7 +126,7 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end int, pp placePredicate) (Finding, bool) {
 	keyOf := func(e *entInfo) (string, string) {
 		for key, v := range d.factsOf(e) {
-			if pp.keys[strings.ToLower(string(k.foldRunes(key)))] {
+			if pp.keys[normKey(string(k.foldRunes(key)))] {
 				return key, v
 			}
 		}

@@ -78,7 +78,7 @@ func (k *Knowledge) checksFact(key, val string) bool {
 		return ok
 	case colourNoun(key) == "eyes" || colourNoun(key) == "hair" || isColourKeyCJK(key):
 		return true
-	case residenceKeys[string(k.foldRunes(lk))] || originKeys[string(k.foldRunes(lk))]:
+	case residenceKeys[normKey(string(k.foldRunes(lk)))] || originKeys[normKey(string(k.foldRunes(lk)))]:
 		return true // a place predicated of the holder (住在, 原籍, lived at, a native of)
 	}
 	for _, role := range []kinRole{roleSpouseOfMan, roleSpouseOfWoman, roleChild} {

@@ -46,7 +46,7 @@ func (k *Knowledge) isDemonym(w string) bool {
 		k.originWords = map[string]bool{}
 		for _, e := range k.ents {
 			k.eachFact(e, func(key, val string) {
-				if !originKeys[strings.ToLower(key)] && strings.ToLower(key) != "nationality" {
+				if !originKeys[normKey(key)] && strings.ToLower(key) != "nationality" {
 					return
 				}
 				for _, x := range prose.LatinWords(val) {
@@ -97,7 +97,7 @@ func (k *Knowledge) checkDemonymOrigins(d *doc) []Finding {
 		}
 		keyOf := func(e *entInfo) (string, string) {
 			for key, v := range d.factsOf(e) {
-				if lk := strings.ToLower(key); originKeys[lk] || lk == "nationality" {
+				if lk := strings.ToLower(key); originKeys[normKey(key)] || lk == "nationality" {
 					return key, v
 				}
 			}

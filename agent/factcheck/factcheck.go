@@ -114,6 +114,9 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	// one character off) is said once.
 	more := append(k.checkCJKPlaces(d), k.checkCJKValueSwaps(d)...)
 	more = append(more, k.checkCJKTitles(d)...)
+	if d.cjk {
+		more = append(more, k.checkNamedValues(d)...)
+	}
 	more = append(more, k.checkLatinPlaces(d)...)
 	for _, f := range append(more, k.checkDemonymOrigins(d)...) {
 		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {

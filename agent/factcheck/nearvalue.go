@@ -193,6 +193,102 @@ func (d *doc) namedBefore(e *entInfo, at, back int) bool {
 // cjkNamingVerbs give what someone is called or made (牛魔王，稱為平天大聖).
 var cjkNamingVerbs = []string{"稱為", "称为", "號為", "号为", "喚做", "唤做", "叫做", "名喚", "名唤", "人稱", "人称", "綽號", "绰号", "封為", "封为", "官拜", "現任", "现任", "號", "号"}
 
+// cjkAppointVerbs give the post someone is raised or appointed to
+// (賈雨村升了應天府尹).
+var cjkAppointVerbs = []string{"升了", "升為", "升为", "升任", "陞了", "陞任", "補授了", "补授了", "補授", "补授", "授了", "調任", "调任", "出任", "做了"}
+
+// checkNamedValues finds a title or post given right after its holder
+// and a naming or appointment verb that has the declared value's ending
+// but another name before it (應天府尹 for 京兆府尹, 平天大聖 for 齊天大聖):
+// the construction says whose value it is, and the ending what kind, so
+// the rest may differ in more than one character.
+func (k *Knowledge) checkNamedValues(d *doc) []Finding {
+	var out []Finding
+	for _, verbs := range [][]string{cjkNamingVerbs, cjkAppointVerbs} {
+		for _, v := range verbs {
+			for from := 0; ; {
+				i := strings.Index(d.text[from:], v)
+				if i < 0 {
+					break
+				}
+				at := from + i + len(v)
+				from = at
+				var holder *entInfo
+				for _, mi := range d.mentionsIn(at-len(v)-64, at-len(v)) {
+					if m := d.mentions[mi]; m.end == at-len(v) && len(m.ents) == 1 {
+						holder = m.ents[0]
+					}
+				}
+				if holder == nil {
+					continue
+				}
+				if f, ok := k.namedValue(d, holder, at); ok {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namedValue compares the run of text at byte offset at with the values
+// of holder's facts that end alike (see checkNamedValues).
+func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int) (Finding, bool) {
+	text := k.foldRunes(d.text[at:min(len(d.text), at+64)])
+	for key, val := range d.factsOf(holder) {
+		vr := k.foldRunes(val)
+		n := len(vr)
+		if n < 3 || n > len(text) || !prose.AllCJK(vr) || !prose.AllCJK(text[:n]) {
+			continue
+		}
+		w := text[:n]
+		if slices.Equal(w, vr) || !slices.Equal(w[n-2:], vr[n-2:]) || k.declaredAnywhere(string(w)) {
+			continue
+		}
+		// The run ends where the value does: not inside a longer word.
+		if n < len(text) && prose.IsCJK(text[n]) && !strings.ContainsRune("兼之的了，。", text[n]) {
+			continue
+		}
+		end := at + len(string([]rune(d.text[at:])[:n]))
+		if d.overlapsMention(at, end) {
+			continue
+		}
+		line, since := holder.e.FactSource(key, d.chapter)
+		return Finding{
+			Type:       TypeFact,
+			Start:      at,
+			End:        end,
+			Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[at:end], holder.e.Name, key, val, d.chapter),
+			Evidence:   Evidence{Path: holder.e.Path, Resource: holder.e.Resource, Key: key, Value: val, Line: line, Since: since},
+			Suggestion: val,
+			Confidence: 0.6,
+		}, true
+	}
+	return Finding{}, false
+}
+
+// declaredAnywhere reports whether the folded run s is a fact value some
+// entity declares (in any chapter) or a declared name.
+func (k *Knowledge) declaredAnywhere(s string) bool {
+	found := false
+	for _, e := range k.ents {
+		k.eachFact(e, func(_, v string) {
+			if string(k.foldRunes(v)) == s {
+				found = true
+			}
+		})
+		for _, n := range e.e.Names() {
+			if string(k.foldRunes(n)) == s {
+				found = true
+			}
+		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // namedAs reports whether the text right before byte offset at is a
 // mention of e and a naming verb: then whatever the value's change, it
 // is said of e as its title or office.

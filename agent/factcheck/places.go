@@ -67,7 +67,7 @@ func (k *Knowledge) checkLatinPlaces(d *doc) []Finding {
 			}
 			key, declared := "", ""
 			for kk, v := range d.factsOf(e) {
-				if pv.keys[strings.ToLower(kk)] {
+				if pv.keys[normKey(kk)] {
 					key, declared = kk, v
 				}
 			}

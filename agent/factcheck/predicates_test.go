@@ -162,6 +162,7 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		"entities/locations/povarskaya.md": "---\nname: Povarskáya\nkind: location\n---\nA street of Moscow.\n",
 		"entities/locations/voronezh.md":   "---\nname: Vorónezh\nkind: location\n---\n",
 		"entities/characters/berg.md":      "---\nname: Alphonse Berg\naliases: [Berg]\nkind: character\nfacts: { origin: Livonian }\n---\n",
+		"entities/characters/dron.md":      "---\nname: Dron\nkind: character\nfacts: { native_place: Moscow }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -180,6 +181,7 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		{"an origin", "Nicholas, a native of Vorónezh, came in.", 200, "Vorónezh"},
 		{"the declared origin", "Nicholas, a native of Moscow, came in.", 200, ""},
 		{"someone else's sentence", "Pierre told her that Nicholas lived at Otrádnoe.", 200, ""},
+		{"a key written with an underscore", "Dron, a native of Vorónezh, came in.", 200, "Vorónezh"},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {
