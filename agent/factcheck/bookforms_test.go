@@ -464,3 +464,36 @@ func TestWholeNameOfTheSameReading(t *testing.T) {
 		}
 	}
 }
+
+// TestSlavicForms: the feminine of a Russian surname and a surname in
+// -ova beside a patronymic in -ovna name other people, not slips; a letter
+// changed elsewhere is still one.
+func TestSlavicForms(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"dólokhova", "dólokhov", true},
+		{"rostóva", "rostóv", true},
+		{"ilyína", "ilyín", true},
+		{"semënova", "semënovna", true},
+		{"dólokhav", "dólokhov", false},
+		{"rostóv", "rostóva", false},
+		{"natasha", "natash", false},
+	} {
+		if got := slavicForm([]rune(tc.a), []rune(tc.b)); got != tc.want {
+			t.Errorf("slavicForm(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	k := bookProject(t, map[string]string{
+		"entities/characters/dolokhov.md": "---\nname: Dólokhov\nkind: character\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"Dólokhova, his mother, came in.", ""},
+		{"Dólakhov came in.", "Dólakhov"},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

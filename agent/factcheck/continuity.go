@@ -86,7 +86,7 @@ func (k *Knowledge) checkContinuity(d *doc, prev string) []Finding {
 		rs := []rune(strings.ToLower(w.s))
 		for _, p := range intro {
 			pr := []rune(strings.ToLower(p))
-			if pr[0] != rs[0] || pluralOf(rs, pr) || pluralOf(pr, rs) || editDistance(rs, pr, 1) != 1 || k.book.knownLatin(w.s, p) {
+			if pr[0] != rs[0] || pluralOf(rs, pr) || pluralOf(pr, rs) || slavicForm(rs, pr) || slavicForm(pr, rs) || editDistance(rs, pr, 1) != 1 || k.book.knownLatin(w.s, p) {
 				continue
 			}
 			out = append(out, Finding{

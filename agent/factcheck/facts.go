@@ -362,7 +362,9 @@ func (k *Knowledge) claims(d *doc) []claim {
 					if r, _ := utf8.DecodeRuneInString(w); r < 'A' || r > 'Z' {
 						break
 					}
-					if !sameClause(d, j-1, j) && j > first {
+					// A place's words stand side by side: "Lambton,
+					// Pemberley" are two places.
+					if j > first && d.between(j-1, j) != " " {
 						break
 					}
 					place = append(place, strings.ToLower(w))

@@ -167,7 +167,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if abs(len(t.runes)-len(rs)) > limit {
 			continue
 		}
-		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) {
+		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) || slavicForm(rs, t.runes) || slavicForm(t.runes, rs) {
 			continue
 		}
 		if len(t.runes) <= 4 && lexicon.IsShortName(s) {
@@ -200,6 +200,27 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		return best[0]
 	}
 	return nil
+}
+
+// slavicForm reports whether a is another form of the Russian name b,
+// lower case: the feminine of a surname (dólokhova of dólokhov, rostóva of
+// rostóv, ilyína of ilyín) or a surname in -ova beside a patronymic in
+// -ovna (semënova, semënovna). Each names someone else, not a slip.
+func slavicForm(a, b []rune) bool {
+	as, bs := prose.Unaccented(string(a)), prose.Unaccented(string(b))
+	if as == bs+"a" {
+		for _, e := range []string{"ov", "ev", "in", "yn"} {
+			if strings.HasSuffix(bs, e) {
+				return true
+			}
+		}
+	}
+	for _, e := range []string{"ova", "eva"} {
+		if stem, ok := strings.CutSuffix(as, e); ok && bs == stem+e[:2]+"na" {
+			return true
+		}
+	}
+	return false
 }
 
 // pluralOf reports whether a is b with a plural or possessive ending.

@@ -24,6 +24,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/characters/helene.md":    "---\nname: Hélène\naliases: [Countess Bezúkhova]\nkind: character\nfacts: { spouse: Pierre Bezúkhov }\n---\n",
 		"entities/characters/dolokhov.md":  "---\nname: Dólokhov\nkind: character\nfacts: { rank: private (reduced to the ranks) }\n---\n",
 		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\nfacts: { distance_to_ryazan_highroad: two miles }\n---\n",
+		"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\nfacts: { distance_to_lambton: five miles }\n---\n",
 		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
 	})
@@ -63,6 +64,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"the declared rank with a remark", "He said that Private Dólokhov had taken an officer.", ""},
 		{"a distance off a road the key names", "Otrádnoe lay only twelve miles off the Ryazán highroad.", "twelve miles"},
 		{"the declared distance off it", "Otrádnoe lay only two miles off the Ryazán highroad.", ""},
+		{"a distance to a place a comma ends", "Within fifteen miles of Lambton, Pemberley was situated.", "fifteen miles"},
+		{"the declared distance to it", "Within five miles of Lambton, Pemberley was situated.", ""},
 		{"a spouse made a sister", "She was the Countess Bezúkhova, Pierre’s sister, and the count bowed.", "Pierre’s sister"},
 		{"a sister nothing contradicts", "She was the Countess Bezúkhova, Anatole’s sister, and the count bowed.", ""},
 	} {
