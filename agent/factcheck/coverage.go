@@ -94,6 +94,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if weaponKeys[lk] && prose.HasCJK(v) {
 		return true // a weapon of another kind borne by the holder (weapons.go)
 	}
+	if _, _, ok := eventYear(key, v); ok {
+		return true // a year in a sentence naming the holder and the event (years.go)
+	}
 	if birthInValue.MatchString(strings.ToLower(v)) {
 		return true // a birth order in apposition (birthorder.go)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 	"golang.org/x/text/language/display"
@@ -78,6 +79,7 @@ func (k *Knowledge) checkDemonymOrigins(d *doc) []Finding {
 		// "of German descent"; "the son of a[n] [adjective] Polish
 		// gentleman".
 		ok := false
+		var named *entInfo
 		switch {
 		case stockNouns[next]:
 			ok = i > 0 && strings.ToLower(d.words[i-1].s) == "of"
@@ -86,6 +88,18 @@ func (k *Knowledge) checkDemonymOrigins(d *doc) []Finding {
 				if strings.ToLower(d.words[j].s) == "of" {
 					ok = childNouns[strings.ToLower(d.words[j-1].s)]
 					break
+				}
+			}
+		}
+		// "the German tutor Dessalles": a people's adjective between
+		// "the" and the noun of a named person's calling says what they
+		// are; not a sentence's subject ("a German beats Buonaparte").
+		calling := i > 0 && strings.ToLower(d.words[i-1].s) == "the" && unicode.IsLower([]rune(next)[0]) &&
+			!strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ed") && !stockNouns[next]
+		if !ok && calling && i+2 < len(d.words) && d.between(i, i+1) == " " && d.between(i+1, i+2) == " " {
+			for _, mi := range d.mentionsIn(d.words[i+2].start, d.words[i+2].start+1) {
+				if m := d.mentions[mi]; m.firstWord == i+2 && len(m.ents) == 1 && m.ents[0].person {
+					named, ok = m.ents[0], true
 				}
 			}
 		}
@@ -103,8 +117,14 @@ func (k *Knowledge) checkDemonymOrigins(d *doc) []Finding {
 			}
 			return "", ""
 		}
-		e := k.holderInScope(eff, w.start, func(e *entInfo) bool { key, _ := keyOf(e); return e.person && key != "" })
+		e := named
 		if e == nil {
+			e = k.holderInScope(eff, w.start, func(e *entInfo) bool { key, _ := keyOf(e); return e.person && key != "" })
+		}
+		if e == nil {
+			continue
+		}
+		if k, _ := keyOf(e); k == "" {
 			continue
 		}
 		key, declared := keyOf(e)

@@ -393,7 +393,8 @@ func TestConcurrentChecks(t *testing.T) {
 // FuzzCheck: any text, valid or not, gives findings whose ranges lie in
 // the text on rune boundaries, and never a panic.
 func FuzzCheck(f *testing.F) {
-	for _, s := range []string{"Margret said Frederick, “telephoned” at sea.", "林黛王笑道：“电话”", "Captain Brandon had six thousand pounds a year.", "\xff林\x00", "Mr. Mr. Mr.", "一二三四五六七八九十岁"} {
+	for _, s := range []string{"Margret said Frederick, “telephoned” at sea.", "林黛王笑道：“电话”", "Captain Brandon had six thousand pounds a year.", "\xff林\x00", "Mr. Mr. Mr.", "一二三四五六七八九十岁",
+		"Margaret, Prince Vasíli’s", "Margaret was Mr. Hale’s ", "Margaret, the German tutor Hale, married in 1815.", "只見黛玉在屋里說", "轉手遞與黛玉、"} {
 		f.Add(s, 8)
 	}
 	en := testKnowledge(f, "english")

@@ -639,6 +639,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkMarital(d)...)
 	out = append(out, k.checkMarriedNames(d)...)
 	out = append(out, k.checkBirthOrder(d)...)
+	out = append(out, k.checkYears(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)

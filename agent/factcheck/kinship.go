@@ -96,6 +96,12 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		} else {
 			ostart, oend, other, surname, role, ok = k.cjkKinOf(d, mi)
 		}
+		if !ok && m.firstWord >= 0 {
+			if f, bad := k.undeclaredSpouse(d, mi); bad {
+				out = append(out, f)
+			}
+			continue
+		}
 		if !ok || other == m.ents[0] {
 			continue
 		}
@@ -324,6 +330,97 @@ func (k *Knowledge) latinKinOf(d *doc, mi int) (int, int, *entInfo, kinRole, boo
 		}
 	}
 	return 0, 0, nil, kinRole{}, false
+}
+
+// undeclaredSpouse reads "NAME, X’s wife" and "NAME was X’s husband"
+// where X is a name no entity holds ("the Countess Bezúkhova, Prince
+// Vasíli’s wife"). When NAME's declared spouse is an entity none of whose
+// names shares a word with X, X is someone else.
+func (k *Knowledge) undeclaredSpouse(d *doc, mi int) (Finding, bool) {
+	m := d.mentions[mi]
+	e := m.ents[0]
+	at := -1
+	for _, lead := range []string{", ", " was ", " is "} {
+		if strings.HasPrefix(d.text[m.end:], lead) {
+			at = m.end + len(lead)
+		}
+	}
+	if at < 0 {
+		return Finding{}, false
+	}
+	xs := at
+	if strings.HasPrefix(d.text[xs:], "the ") {
+		xs += len("the ")
+	}
+	// X: one to three capitalised words, the last with a possessive,
+	// then the kinship noun.
+	var words []string
+	end, noun := xs, ""
+	for n := 0; n < 3 && noun == ""; n++ {
+		i := strings.IndexAny(d.text[end:], " \n")
+		if i <= 0 {
+			return Finding{}, false
+		}
+		w := d.text[end : end+i]
+		if !unicode.IsUpper([]rune(w)[0]) {
+			return Finding{}, false
+		}
+		end += i + 1
+		base, possessive := strings.CutSuffix(w, "’s")
+		if !possessive {
+			base, possessive = strings.CutSuffix(w, "'s")
+		}
+		words = append(words, base)
+		if possessive {
+			j := strings.IndexFunc(d.text[end:], func(r rune) bool { return !unicode.IsLetter(r) })
+			if j < 0 {
+				j = len(d.text) - end
+			}
+			if j == 0 {
+				return Finding{}, false
+			}
+			noun, end = d.text[end:end+j], end+j
+		}
+	}
+	role, ok := latinKin[noun]
+	if !ok || role.sibling || role.keys[0] == roleChild.keys[0] || d.overlapsMention(xs, end) {
+		return Finding{}, false
+	}
+	// The declared spouse, an entity.
+	var spouse *entInfo
+	var key, val string
+	facts := d.factsOf(e)
+	for _, fk := range slices.Sorted(maps.Keys(facts)) {
+		if fv := facts[fk]; slices.Contains(roleSpouse.keys, strings.ToLower(fk)) {
+			for _, o := range k.ents {
+				if o != e && o.person && namesEntity(fv, o) {
+					spouse, key, val = o, fk, fv
+				}
+			}
+		}
+	}
+	if spouse == nil {
+		if r := k.related(e, roleSpouse.relations); r != nil {
+			spouse, key, val = r, "relations", r.e.Name
+		}
+	}
+	if spouse == nil {
+		return Finding{}, false
+	}
+	for _, n := range spouse.e.Names() {
+		for _, nw := range prose.LatinWords(n) {
+			for _, w := range words {
+				if prose.Unaccented(nw) == prose.Unaccented(w) && !titleWords[w] {
+					return Finding{}, false
+				}
+			}
+		}
+	}
+	f := k.cjkFactFinding(d, e, xs, end, key, val, 0.6)
+	if key == "relations" {
+		f.Message = fmt.Sprintf("the text says %q, but %s's declared relation is %s as of chapter %d", d.text[xs:end], e.e.Name, val, d.chapter)
+	}
+	return f, true
 }
 
 // personMentionAt returns the one-person mention that starts at byte

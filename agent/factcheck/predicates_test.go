@@ -26,7 +26,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\nfacts: { distance_to_ryazan_highroad: two miles }\n---\n",
 		"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\nfacts: { distance_to_lambton: five miles }\n---\n",
 		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
-		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son, wedding_year: 1813 }\n---\n",
+		"entities/characters/dessalles.md": "---\nname: Dessalles\nkind: character\nfacts: { origin: Swiss }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string
@@ -68,6 +69,16 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"the declared distance to it", "Within five miles of Lambton, Pemberley was situated.", ""},
 		{"a spouse made a sister", "She was the Countess Bezúkhova, Pierre’s sister, and the count bowed.", "Pierre’s sister"},
 		{"a sister nothing contradicts", "She was the Countess Bezúkhova, Anatole’s sister, and the count bowed.", ""},
+		{"a wife of someone no file declares", "She was the Countess Bezúkhova, Prince Ippolít’s wife, and the count bowed.", "Prince Ippolít’s wife"},
+		{"a wife of the declared husband by his title", "She was the Countess Bezúkhova, Count Bezúkhov’s wife, and the count bowed.", ""},
+		{"a possessive at the end of the text", "She was the Countess Bezúkhova, Prince Ippolít’s", ""},
+		{"a possessive before a space only", "She was the Countess Bezúkhova, Ippolít’s ", ""},
+		{"a people's adjective before a calling and a name", "Prince Andrew argued with the German tutor Dessalles.", "German"},
+		{"the declared people", "Prince Andrew argued with the Swiss tutor Dessalles.", ""},
+		{"a people's adjective as a subject", "Even a German beats Dessalles.", ""},
+		{"the year of an event the key names", "Natásha’s wedding to Bezúkhov, which took place in 1815, was the last happy event.", "1815"},
+		{"the declared year", "Natásha’s wedding to Bezúkhov, which took place in 1813, was the last happy event.", ""},
+		{"a year of another event", "Natásha was ill in 1815.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {
