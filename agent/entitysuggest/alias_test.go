@@ -137,6 +137,28 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
 		},
 		{
+			// Andrúsha cuts Andrew short with a Russian ending; Váska
+			// cuts Vasíli, but Váska Denísov bears that name himself,
+			// not Prince Vasíli; Mary and Maria Lucas are used alike,
+			// two women, not a pet name and its person.
+			name: "a pet name joins the one person who bears the name it cuts short, far more often named otherwise",
+			chapters: numbered(chaptersOf(2,
+				"His old nurse wept: Andrúsha, my Andrúsha, come home! And Prince Andrew smiled at her.",
+			), chaptersOf(6,
+				"In the study Prince Andrew read, and Prince Andrew wrote; then Prince Andrew rode out with Andrew Bolkónski's men.",
+				filler,
+				"At the inn Prince Vasíli sat down, and Prince Vasíli ate; Prince Vasíli laughed at the soldiers.",
+				filler,
+				"In camp Vasíli Dmítrich Denísov drank; the hussars cried, Váska Denísov! and Váska laughed.",
+				filler,
+				"At church Maria Lucas sang, and Maria Lucas prayed, and Maria sat still.",
+				filler,
+				"At home Mary read, and Mary sang; Mary was alone.",
+			)),
+			together: [][]string{{"Prince Andrew", "Andrúsha"}},
+			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}},
+		},
+		{
 			// The eldest unmarried daughter is Miss and the family name;
 			// her sisters are Miss and their given names.
 			name: "an unmarried woman's title before a family name alone is the sister never called by it with her given name",

@@ -230,6 +230,9 @@ type extraction struct {
 	// ("Eliza Bennet" and "Elizabeth Bennet"; "悟空" called "行者"):
 	// their entries are merged once the forms are resolved.
 	links [][2]int32
+	// relink, when set, finds more such pairs once the forms are
+	// resolved, on evidence that needs the entries (who bears a name).
+	relink func(r *resolution) [][2]int32
 }
 
 // entry is a set of forms judged to name one entity.
@@ -500,15 +503,22 @@ func resolve(ex *extraction) *resolution {
 			newEntry()
 		}
 	}
-	for _, l := range ex.links {
-		a, b := r.of[l[0]], r.of[l[1]]
-		if a < 0 || b < 0 || a == b || !entriesAgree(r.entries[a], r.entries[b]) {
-			continue
+	link := func(links [][2]int32) {
+		for _, l := range links {
+			a, b := r.of[l[0]], r.of[l[1]]
+			if a < 0 || b < 0 || a == b || !entriesAgree(r.entries[a], r.entries[b]) {
+				continue
+			}
+			if r.entries[a].count < r.entries[b].count {
+				a, b = b, a
+			}
+			merge(a, b)
 		}
-		if r.entries[a].count < r.entries[b].count {
-			a, b = b, a
-		}
-		merge(a, b)
+	}
+	link(ex.links)
+	if ex.relink != nil {
+		// On the entries the text's own links made.
+		link(ex.relink(r))
 	}
 	return r
 }
