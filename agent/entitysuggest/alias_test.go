@@ -159,6 +159,19 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}},
 		},
 		{
+			// The translator writes the accent now and then: one name.
+			name: "forms written alike but for their accents are one name",
+			chapters: numbered(chaptersOf(2,
+				"The letter was signed Napoléon, and Napoléon was proud of it.",
+			), chaptersOf(8,
+				"At dawn Napoleon rode out, and Napoleon looked at the hills.",
+				filler,
+				"In Paris Marie wrote to Mary, and Mary answered Marie.",
+			)),
+			together: [][]string{{"Napoleon", "Napoléon"}},
+			apart:    [][2]string{{"Marie", "Mary"}},
+		},
+		{
 			// The eldest unmarried daughter is Miss and the family name;
 			// her sisters are Miss and their given names.
 			name: "an unmarried woman's title before a family name alone is the sister never called by it with her given name",

@@ -231,3 +231,41 @@ func sameFamily(ex *extraction, a, b *entry) bool {
 	}
 	return false
 }
+
+// accentLinks links forms written alike but for their accents
+// (Napoléon, Napoleon) to the most used of them: a translator's or a
+// printer's spelling, one name.
+func accentLinks(forms []*form) [][2]int32 {
+	by := map[string][]int32{}
+	for fi, f := range forms {
+		if f.drop || f.votesOnly || f.count == 0 {
+			continue
+		}
+		k := stripAccents(f.text)
+		by[k] = append(by[k], int32(fi))
+	}
+	var out [][2]int32
+	for _, fs := range by {
+		if len(fs) < 2 {
+			continue
+		}
+		top := fs[0]
+		for _, fi := range fs[1:] {
+			if forms[fi].count > forms[top].count || forms[fi].count == forms[top].count && fi < top {
+				top = fi
+			}
+		}
+		for _, fi := range fs {
+			if fi != top {
+				out = append(out, [2]int32{fi, top})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
