@@ -36,6 +36,9 @@ const (
 	minPetStem   = 3 // letters of the longer name a pet name keeps
 	petRarity    = 5 // the pet name's entry is used this many times less, at least
 	minPetBearer = 2 // uses of a form that makes its entry a bearer of a given name
+	// minPetUses: a pet name used once or twice may be anyone's (the
+	// maid Mavrúshka, sent off in one scene, is not Mávra Kuzmínichna).
+	minPetUses = 3
 	// petBearerShare is the share of the uses of a given name that one
 	// entry must have to be its bearer.
 	petBearerShare = 0.9
@@ -140,7 +143,7 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 	var out [][2]int32
 	for fi, f := range ex.forms {
 		ei := r.of[fi]
-		if f.drop || ei < 0 || f.full || len(f.titles) > 0 || f.votesOnly {
+		if f.drop || ei < 0 || f.full || len(f.titles) > 0 || f.votesOnly || f.count < minPetUses {
 			continue
 		}
 		var w string
