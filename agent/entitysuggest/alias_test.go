@@ -214,6 +214,21 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"寶玉", "寶釵"}, {"寶玉", "寶姐姐"}, {"寶釵", "寶兄弟"}},
 		},
 		{
+			// The book spells out 王熙鳳 in one scene and calls her 鳳姐
+			// and 鳳丫頭 everywhere else: her familiar name is built on
+			// her given name. 王 is her family name, not her given name:
+			// 王夫人 is someone else; 興兒 is a servant's own name, not
+			// 冷子興's; 大舅 is a kinship word, not the given name of
+			// 邢大舅, and 舅太太 is not he.
+			name: "chinese entries named by one character of a given name and a word of address join that full name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("王熙鳳笑道：「好。」冷子興道：「是。」邢大舅道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("鳳姐笑道：「好。」王夫人道：「罷。」鳳丫頭道：「是。」興兒道：「來了。」舅太太道：「坐。」寶玉道：「走。」\n", 8)},
+			},
+			together: [][]string{{"王熙鳳", "鳳姐", "鳳丫頭"}},
+			apart:    [][2]string{{"王熙鳳", "王夫人"}, {"冷子興", "興兒"}, {"邢大舅", "舅太太"}},
+		},
+		{
 			// 兒 after a family name is a child of the family, no form
 			// of address.
 			name: "chinese family name and 兒 is no name of the person",

@@ -112,6 +112,7 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
 	}
 	if cjk > 0.2 {
+		out = givenCharAddress(out, opt.Folder)
 		addressForms(out, chapters, opt.Folder)
 	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
