@@ -229,6 +229,17 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"王熙鳳", "王夫人"}, {"冷子興", "興兒"}, {"邢大舅", "舅太太"}},
 		},
 		{
+			// Two sisters of one family and title, told apart by their
+			// rank among siblings, in the same scenes.
+			name: "chinese forms with two ranks among siblings are two people",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("尤二姐笑道：「好。」尤三姐道：「是。」尤二姐道：「來。」賈璉道：「坐。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("尤二姐道：「走。」賈璉道：「去。」璉二爺笑道：「好。」\n", 6)},
+			},
+			together: [][]string{{"賈璉", "璉二爺"}},
+			apart:    [][2]string{{"尤二姐", "尤三姐"}},
+		},
+		{
 			// 兒 after a family name is a child of the family, no form
 			// of address.
 			name: "chinese family name and 兒 is no name of the person",

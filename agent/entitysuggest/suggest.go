@@ -752,6 +752,18 @@ func compatible(f *form, e *entry) bool {
 			return false
 		}
 	}
+	// A rank among siblings before a Chinese title is one person's: 尤二姐
+	// is not 尤三姐.
+	for _, p := range f.provides {
+		if !strings.HasPrefix(p, "rank:") {
+			continue
+		}
+		for ft := range e.feats {
+			if strings.HasPrefix(ft, "rank:") && ft != p {
+				return false
+			}
+		}
+	}
 	// A title of nobility is kept for life: "Prince Nicholas" is not
 	// "Count Nicholas".
 	for _, t := range f.titles {
