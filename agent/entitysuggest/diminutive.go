@@ -11,14 +11,16 @@ import (
 )
 
 // A pet name is a given name cut short with an ending of endearment:
-// Andrúsha of Andrew, Bóry of Borís, Pétya of Peter, Váska of Vasíli.
+// Andrúsha of Andrew, Bóry of Borís, Pétya of Peter.
 // No list of pairs is needed: the book shows which given names it uses,
 // and the ending is one of a small closed set of the languages whose
 // names English fiction carries (Russian above all, English -y and -ie).
 // A pet name joins the one person who bears the longer name it cuts,
 // where the book has one only, and that person is far more often named
 // otherwise: a rarer name of someone else (Maria beside Mary) is no pet
-// name of theirs.
+// name of theirs, and one whose own person bears the longer name, or
+// another family name, stays with that person (Váska Denísov, Vasíli
+// Dmítrich Denísov, is no Prince Vasíli).
 //
 // No maintained list of given-name variants could be shipped here: the
 // nickname lists found (English only) are not served by the package
@@ -44,12 +46,12 @@ const (
 	petBearerShare = 0.9
 )
 
-var accentStripper = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-
 // stripAccents lower-cases a word and takes its accents off (Andrúsha is
-// andrusha, Fëdor fedor).
+// andrusha, Fëdor fedor). A chain of transformers keeps state: one per
+// call, as suggestions may run side by side.
 func stripAccents(s string) string {
-	out, _, err := transform.String(accentStripper, s)
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
 	if err != nil {
 		out = s
 	}
