@@ -240,6 +240,15 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"尤二姐", "尤三姐"}},
 		},
 		{
+			// The god of a river is no part of the river.
+			name: "chinese title never joins a place",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者往黑水河去。八戒到黑水河來。沙僧道：「好。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那黑水河深。河神笑道：「我來了。」河神道：「莫怕。」行者在黑水河邊。\n", 6)},
+			},
+			apart: [][2]string{{"黑水河", "河神"}},
+		},
+		{
 			// 兒 after a family name is a child of the family, no form
 			// of address.
 			name: "chinese family name and 兒 is no name of the person",

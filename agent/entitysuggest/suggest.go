@@ -752,6 +752,14 @@ func compatible(f *form, e *entry) bool {
 			return false
 		}
 	}
+	// A title names a person, never a place: 南海菩薩 is no part of 南海.
+	if len(f.titles) > 0 {
+		for ft := range e.feats {
+			if strings.HasPrefix(ft, "place:") {
+				return false
+			}
+		}
+	}
 	// A rank among siblings before a Chinese title is one person's: 尤二姐
 	// is not 尤三姐.
 	for _, p := range f.provides {
