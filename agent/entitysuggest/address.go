@@ -329,3 +329,118 @@ func containsInt(xs []int, x int) bool {
 	}
 	return false
 }
+
+// selfAddress are the words after one character of a given name that
+// address or speak of that person herself or himself (鳳姐, 鳳丫頭,
+// 環哥兒), folded: kinship words of the person, not of a spouse. Not 兒
+// alone: X兒 is the whole name of many a servant (興兒 is no 冷子興).
+var selfAddress = func() []string {
+	out := []string{"姐", "哥"}
+	for _, w := range addressSuffixes {
+		if w != "儿" {
+			out = append(out, w)
+		}
+	}
+	return out
+}()
+
+// givenCharAddress merges the entries that the book only names by one
+// character and a word of address (鳳姐, 鳳姐兒, 鳳丫頭; 鳳哥兒) into the
+// entry whose full name has that character in its given name (王熙鳳),
+// where no other entry's names hold the character at all: the familiar
+// name of a person is built on the given name, and the book writes the
+// full name seldom, in other scenes (a chapter's argument, the
+// narrator's introduction), where the nearby text cannot tie the two.
+// A family name (王 of 王熙鳳) is no given name, and neither is a
+// kinship word (邢大舅): 王夫人, 舅太太 are someone else.
+func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion {
+	// stem returns the one character all the entry's names are built
+	// on, or 0.
+	stem := func(s *Suggestion) rune {
+		var st rune
+		for _, n := range s.Names() {
+			rs := []rune(folder.Fold(n))
+			if len(rs) < 2 || !slices.Contains(selfAddress, string(rs[1:])) || st != 0 && rs[0] != st {
+				return 0
+			}
+			st = rs[0]
+		}
+		return st
+	}
+	// given reports whether r stands in the given name of one of the
+	// entry's full names (a family name and a given name).
+	given := func(s *Suggestion, r rune) bool {
+		for _, n := range s.Names() {
+			rs := []rune(folder.Fold(n))
+			if len(rs) < 2 || len(rs) > 3 || !cjkSurnameSet.has(rs[0]) || !slices.Contains(rs[1:], r) {
+				continue
+			}
+			if !slices.ContainsFunc(rs[1:], addressChars.has) {
+				return true
+			}
+		}
+		return false
+	}
+	byStem := map[rune][]int{} // the entries built on one character only
+	holders := map[rune][]int{}
+	for i := range out {
+		if out[i].Kind != KindCharacter {
+			continue
+		}
+		st := stem(&out[i])
+		if st != 0 {
+			byStem[st] = append(byStem[st], i)
+			continue
+		}
+		for _, n := range out[i].Names() {
+			for _, r := range folder.Fold(n) {
+				if !containsInt(holders[r], i) {
+					holders[r] = append(holders[r], i)
+				}
+			}
+		}
+	}
+	gone := map[int]bool{}
+	sts := make([]rune, 0, len(byStem))
+	for st := range byStem {
+		sts = append(sts, st)
+	}
+	slices.Sort(sts)
+	for _, st := range sts {
+		hs := holders[st]
+		if len(hs) != 1 || !given(&out[hs[0]], st) {
+			continue
+		}
+		o := &out[hs[0]]
+		for _, i := range byStem[st] {
+			s := &out[i]
+			if a, b := suggestionSex(s, folder), suggestionSex(o, folder); a != 0 && b != 0 && a != b {
+				continue
+			}
+			// The person keeps the full name; the familiar forms come
+			// first among the aliases, being the ones the book uses.
+			o.Aliases = append(s.Names(), o.Aliases...)
+			if o.Mentions > 0 {
+				o.Score *= float64(o.Mentions+s.Mentions) / float64(o.Mentions)
+			} else {
+				o.Score = s.Score
+			}
+			o.Mentions += s.Mentions
+			o.FirstChapter = min(o.FirstChapter, s.FirstChapter)
+			o.LastChapter = max(o.LastChapter, s.LastChapter)
+			o.Chapters = max(o.Chapters, s.Chapters)
+			o.Related = append(o.Related, s.Related...)
+			gone[i] = true
+		}
+	}
+	if len(gone) == 0 {
+		return out
+	}
+	kept := out[:0]
+	for i, s := range out {
+		if !gone[i] {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}

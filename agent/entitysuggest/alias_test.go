@@ -137,6 +137,44 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Kutúzov", "Paul Ivánovich Kutúzov"}},
 		},
 		{
+			// Andrúsha cuts Andrew short with a Russian ending; Váska
+			// cuts Vasíli, but Váska Denísov bears that name himself,
+			// not Prince Vasíli; Mary and Maria Lucas are used alike,
+			// two women, not a pet name and its person; Mavrúshka, sent
+			// off in one scene, is too seldom named to be anyone's.
+			name: "a pet name joins the one person who bears the name it cuts short, far more often named otherwise",
+			chapters: numbered(chaptersOf(2,
+				"His old nurse wept: Andrúsha, my Andrúsha, come home! And Prince Andrew smiled at her.",
+			), chaptersOf(6,
+				"In the study Prince Andrew read, and Prince Andrew wrote; then Prince Andrew rode out with Andrew Bolkónski's men.",
+				filler,
+				"At the inn Prince Vasíli sat down, and Prince Vasíli ate; Prince Vasíli laughed at the soldiers.",
+				filler,
+				"In camp Vasíli Dmítrich Denísov drank; the hussars cried, Váska Denísov! and Váska laughed.",
+				filler,
+				"At church Maria Lucas sang, and Maria Lucas prayed, and Maria sat still.",
+				filler,
+				"At home Mary read, and Mary sang; Mary was alone.",
+				filler,
+				"In the pantry Mávra Kuzmínichna counted the plates, and Mávra Kuzmínichna sighed.",
+			), []Chapter{{Text: "Natásha laughed: Go, Mavrúshka, go! And Mavrúshka ran off.\n"}}),
+			together: [][]string{{"Prince Andrew", "Andrúsha"}},
+			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}, {"Mávra Kuzmínichna", "Mavrúshka"}},
+		},
+		{
+			// The translator writes the accent now and then: one name.
+			name: "forms written alike but for their accents are one name",
+			chapters: numbered(chaptersOf(2,
+				"The letter was signed Napoléon, and Napoléon was proud of it.",
+			), chaptersOf(8,
+				"At dawn Napoleon rode out, and Napoleon looked at the hills.",
+				filler,
+				"In Paris Marie wrote to Mary, and Mary answered Marie.",
+			)),
+			together: [][]string{{"Napoleon", "Napoléon"}},
+			apart:    [][2]string{{"Marie", "Mary"}},
+		},
+		{
 			// The eldest unmarried daughter is Miss and the family name;
 			// her sisters are Miss and their given names.
 			name: "an unmarried woman's title before a family name alone is the sister never called by it with her given name",
@@ -174,6 +212,41 @@ func TestSuggestMergesAliases(t *testing.T) {
 			},
 			together: [][]string{{"寶玉", "寶兄弟", "寶哥哥"}, {"寶釵", "寶姐姐"}},
 			apart:    [][2]string{{"寶玉", "寶釵"}, {"寶玉", "寶姐姐"}, {"寶釵", "寶兄弟"}},
+		},
+		{
+			// The book spells out 王熙鳳 in one scene and calls her 鳳姐
+			// and 鳳丫頭 everywhere else: her familiar name is built on
+			// her given name. 王 is her family name, not her given name:
+			// 王夫人 is someone else; 興兒 is a servant's own name, not
+			// 冷子興's; 大舅 is a kinship word, not the given name of
+			// 邢大舅, and 舅太太 is not he.
+			name: "chinese entries named by one character of a given name and a word of address join that full name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("王熙鳳笑道：「好。」冷子興道：「是。」邢大舅道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("鳳姐笑道：「好。」王夫人道：「罷。」鳳丫頭道：「是。」興兒道：「來了。」舅太太道：「坐。」寶玉道：「走。」\n", 8)},
+			},
+			together: [][]string{{"王熙鳳", "鳳姐", "鳳丫頭"}},
+			apart:    [][2]string{{"王熙鳳", "王夫人"}, {"冷子興", "興兒"}, {"邢大舅", "舅太太"}},
+		},
+		{
+			// Two sisters of one family and title, told apart by their
+			// rank among siblings, in the same scenes.
+			name: "chinese forms with two ranks among siblings are two people",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("尤二姐笑道：「好。」尤三姐道：「是。」尤二姐道：「來。」賈璉道：「坐。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("尤二姐道：「走。」賈璉道：「去。」璉二爺笑道：「好。」\n", 6)},
+			},
+			together: [][]string{{"賈璉", "璉二爺"}},
+			apart:    [][2]string{{"尤二姐", "尤三姐"}},
+		},
+		{
+			// The god of a river is no part of the river.
+			name: "chinese title never joins a place",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者往黑水河去。八戒到黑水河來。沙僧道：「好。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那黑水河深。河神笑道：「我來了。」河神道：「莫怕。」行者在黑水河邊。\n", 6)},
+			},
+			apart: [][2]string{{"黑水河", "河神"}},
 		},
 		{
 			// 兒 after a family name is a child of the family, no form

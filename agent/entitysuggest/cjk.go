@@ -946,7 +946,10 @@ func cjkForm(rs []rune, c *cjkCand) *form {
 		f.titles = []string{t}
 		f.provides = append(f.provides, "title:"+t)
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
-			x = x[:len(x)-1] // 寶二爺, 尤三姐
+			// 寶二爺, 尤三姐: the rank among siblings tells two of one
+			// family and title apart (尤二姐 and 尤三姐 are sisters).
+			f.provides = append(f.provides, "rank:"+string(x[len(x)-1]))
+			x = x[:len(x)-1]
 		}
 		ranked := false
 		if len(x) == 1 && cjkRankSet.has(x[0]) {

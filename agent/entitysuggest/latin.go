@@ -435,7 +435,8 @@ func extractLatin(ctx context.Context, chapters []Chapter) (*extraction, error) 
 		}
 	}
 	givenNameSex(ex.forms)
-	ex.links = shortGivenLinks(ex.forms)
+	ex.links = append(shortGivenLinks(ex.forms), accentLinks(ex.forms)...)
+	ex.relink = func(r *resolution) [][2]int32 { return petNameLinks(ex, r) }
 	return ex, nil
 }
 

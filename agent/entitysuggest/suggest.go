@@ -112,6 +112,7 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
 	}
 	if cjk > 0.2 {
+		out = givenCharAddress(out, opt.Folder)
 		addressForms(out, chapters, opt.Folder)
 	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
@@ -230,6 +231,9 @@ type extraction struct {
 	// ("Eliza Bennet" and "Elizabeth Bennet"; "悟空" called "行者"):
 	// their entries are merged once the forms are resolved.
 	links [][2]int32
+	// relink, when set, finds more such pairs once the forms are
+	// resolved, on evidence that needs the entries (who bears a name).
+	relink func(r *resolution) [][2]int32
 }
 
 // entry is a set of forms judged to name one entity.
@@ -500,15 +504,22 @@ func resolve(ex *extraction) *resolution {
 			newEntry()
 		}
 	}
-	for _, l := range ex.links {
-		a, b := r.of[l[0]], r.of[l[1]]
-		if a < 0 || b < 0 || a == b || !entriesAgree(r.entries[a], r.entries[b]) {
-			continue
+	link := func(links [][2]int32) {
+		for _, l := range links {
+			a, b := r.of[l[0]], r.of[l[1]]
+			if a < 0 || b < 0 || a == b || !entriesAgree(r.entries[a], r.entries[b]) {
+				continue
+			}
+			if r.entries[a].count < r.entries[b].count {
+				a, b = b, a
+			}
+			merge(a, b)
 		}
-		if r.entries[a].count < r.entries[b].count {
-			a, b = b, a
-		}
-		merge(a, b)
+	}
+	link(ex.links)
+	if ex.relink != nil {
+		// On the entries the text's own links made.
+		link(ex.relink(r))
 	}
 	return r
 }
@@ -739,6 +750,26 @@ func compatible(f *form, e *entry) bool {
 	if f.married != 0 {
 		if m := e.married(); m != 0 && m != f.married {
 			return false
+		}
+	}
+	// A title names a person, never a place: 南海菩薩 is no part of 南海.
+	if len(f.titles) > 0 {
+		for ft := range e.feats {
+			if strings.HasPrefix(ft, "place:") {
+				return false
+			}
+		}
+	}
+	// A rank among siblings before a Chinese title is one person's: 尤二姐
+	// is not 尤三姐.
+	for _, p := range f.provides {
+		if !strings.HasPrefix(p, "rank:") {
+			continue
+		}
+		for ft := range e.feats {
+			if strings.HasPrefix(ft, "rank:") && ft != p {
+				return false
+			}
 		}
 	}
 	// A title of nobility is kept for life: "Prince Nicholas" is not

@@ -1,0 +1,276 @@
+package entitysuggest
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A pet name is a given name cut short with an ending of endearment:
+// Andrúsha of Andrew, Bóry of Borís, Pétya of Peter.
+// No list of pairs is needed: the book shows which given names it uses,
+// and the ending is one of a small closed set of the languages whose
+// names English fiction carries (Russian above all, English -y and -ie).
+// A pet name joins the one person who bears the longer name it cuts,
+// where the book has one only, and that person is far more often named
+// otherwise: a rarer name of someone else (Maria beside Mary) is no pet
+// name of theirs, and one whose own person bears the longer name, or
+// another family name, stays with that person (Váska Denísov, Vasíli
+// Dmítrich Denísov, is no Prince Vasíli).
+//
+// No maintained list of given-name variants could be shipped here: the
+// nickname lists found (English only) are not served by the package
+// registries this project reaches, and they hold no Russian pet names.
+
+// petEndings are the endings of pet names, accents stripped, longest first.
+var petEndings = func() []string {
+	es := strings.Fields("ochka echka ushka yushka enka onka inka usha yusha ysha asha isha sha ya ka ie y")
+	slices.SortStableFunc(es, func(a, b string) int { return len(b) - len(a) })
+	return es
+}()
+
+// Pet names are judged on these figures.
+const (
+	minPetStem   = 3 // letters of the longer name a pet name keeps
+	petRarity    = 5 // the pet name's entry is used this many times less, at least
+	minPetBearer = 2 // uses of a form that makes its entry a bearer of a given name
+	// minPetUses: a pet name used once or twice may be anyone's (the
+	// maid Mavrúshka, sent off in one scene, is not Mávra Kuzmínichna).
+	minPetUses = 3
+	// petBearerShare is the share of the uses of a given name that one
+	// entry must have to be its bearer.
+	petBearerShare = 0.9
+)
+
+// stripAccents lower-cases a word and takes its accents off (Andrúsha is
+// andrusha, Fëdor fedor). A chain of transformers keeps state: one per
+// call, as suggestions may run side by side.
+func stripAccents(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		out = s
+	}
+	return strings.ToLower(out)
+}
+
+// petKey returns the first minPetStem letters of a word, and whether it
+// has that many.
+func petKey(s string) (string, bool) {
+	n := 0
+	for i := range s {
+		if n == minPetStem {
+			return s[:i], true
+		}
+		n++
+	}
+	return s, n == minPetStem
+}
+
+// petNameLinks links the form of a pet name to a form of the one person
+// who bears the given name it cuts short.
+func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
+	// Places bear no given names: Borodinó is no Borís.
+	loc := make([]float64, len(r.entries))
+	person := make([]float64, len(r.entries))
+	for fi, f := range ex.forms {
+		if ei := r.of[fi]; ei >= 0 {
+			loc[ei] += f.loc
+			person[ei] += f.person
+		}
+	}
+	// uses[g][e] counts the uses of given name g by entry e; rep[g][e]
+	// is its most used form of g.
+	uses := map[string]map[int32]int{}
+	rep := map[string]map[int32]int32{}
+	// given marks the words the book shows to be given names: the first
+	// name of a full name, or after a title that takes one (Prince
+	// Andrew). A word alone may be anything (Bórovsk, Andréevich).
+	given := map[string]bool{}
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if f.drop || ei < 0 || f.count < minPetBearer {
+			continue
+		}
+		if e := r.entries[ei]; loc[ei] >= 0.15*float64(e.count) && loc[ei] > 2*person[ei] {
+			continue
+		}
+		for _, p := range f.provides {
+			g, ok := strings.CutPrefix(p, "first:")
+			if !ok {
+				continue
+			}
+			if f.full || len(f.titles) > 0 {
+				given[g] = true
+			}
+			if uses[g] == nil {
+				uses[g], rep[g] = map[int32]int{}, map[int32]int32{}
+			}
+			uses[g][ei] += f.count
+			if o, ok := rep[g][ei]; !ok || ex.forms[o].count < f.count {
+				rep[g][ei] = int32(fi)
+			}
+		}
+	}
+	// bearer[g] is the entry that bears g, where one does nearly always
+	// (Prince Andrew beside St. Andrew); -1 where several share it
+	// (Prince Vasíli and Vasíli Dmítrich).
+	bearer := map[string]int32{}
+	for g, by := range uses {
+		best, sum := int32(-1), 0
+		for ei, n := range by {
+			sum += n
+			if best < 0 || n > by[best] || n == by[best] && ei < best {
+				best = ei
+			}
+		}
+		if float64(by[best]) < petBearerShare*float64(sum) {
+			best = -1
+		}
+		bearer[g] = best
+	}
+	byPrefix := map[string][]string{}
+	plain := map[string]string{}
+	for g := range bearer {
+		sg := stripAccents(g)
+		plain[g] = sg
+		if k, ok := petKey(sg); ok {
+			byPrefix[k] = append(byPrefix[k], g)
+		}
+	}
+	var out [][2]int32
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if f.drop || ei < 0 || f.full || len(f.titles) > 0 || f.votesOnly || f.count < minPetUses {
+			continue
+		}
+		var w string
+		for _, p := range f.provides {
+			if g, ok := strings.CutPrefix(p, "first:"); ok {
+				w = g
+			}
+		}
+		// Whoever else bears the pet name as a given name ("Márya
+		// Dmítrievna" beside "Márya") makes it no one's pet name.
+		if w == "" || bearer[w] != ei {
+			continue
+		}
+		sw := plain[w]
+		target := int32(-1)
+		var to int32
+		ok := true
+		for _, e := range petEndings {
+			stem, cut := strings.CutSuffix(sw, e)
+			k, long := petKey(stem)
+			if !cut || !long {
+				continue
+			}
+			for _, g := range byPrefix[k] {
+				sg := plain[g]
+				if g == w || !given[g] || len(sg) <= len(stem) || !strings.HasPrefix(sg, stem) {
+					continue
+				}
+				if uses[g][ei] > 0 {
+					// The pet name's own person bears the name (Váska
+					// Denísov is Vasíli Dmítrich Denísov): the name is
+					// theirs, not another's who bears it more often.
+					ok = false
+					break
+				}
+				if bearer[g] < 0 || target >= 0 && bearer[g] != target {
+					ok = false
+					break
+				}
+				target = bearer[g]
+				to = rep[g][target]
+			}
+			break // the longest ending only
+		}
+		if !ok || target < 0 || target == ei {
+			continue
+		}
+		if !sameFamily(ex, r.entries[ei], r.entries[target]) {
+			continue
+		}
+		a, b := r.entries[ei], r.entries[target]
+		if petRarity*a.count > b.count && petRarity*b.count > a.count {
+			continue
+		}
+		out = append(out, [2]int32{int32(fi), to})
+	}
+	return out
+}
+
+// sameFamily reports whether a pet name's entry a may be of the person
+// of entry b by their family names: where a has a full name, b has one
+// of the same family (Natásha Rostóva, Natalie Rostóva); Váska Denísov
+// is no Prince Vasíli.
+func sameFamily(ex *extraction, a, b *entry) bool {
+	families := func(e *entry) []string {
+		var out []string
+		for _, fi := range e.forms {
+			f := ex.forms[fi]
+			if !f.full {
+				continue
+			}
+			for _, p := range f.provides {
+				if w, ok := strings.CutPrefix(p, "last:"); ok {
+					out = append(out, w)
+				}
+			}
+		}
+		return out
+	}
+	fa := families(a)
+	if len(fa) == 0 {
+		return true
+	}
+	for _, w := range families(b) {
+		if slices.Contains(fa, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// accentLinks links forms written alike but for their accents
+// (Napoléon, Napoleon) to the most used of them: a translator's or a
+// printer's spelling, one name.
+func accentLinks(forms []*form) [][2]int32 {
+	by := map[string][]int32{}
+	for fi, f := range forms {
+		if f.drop || f.votesOnly || f.count == 0 {
+			continue
+		}
+		k := stripAccents(f.text)
+		by[k] = append(by[k], int32(fi))
+	}
+	var out [][2]int32
+	for _, fs := range by {
+		if len(fs) < 2 {
+			continue
+		}
+		top := fs[0]
+		for _, fi := range fs[1:] {
+			if forms[fi].count > forms[top].count || forms[fi].count == forms[top].count && fi < top {
+				top = fi
+			}
+		}
+		for _, fi := range fs {
+			if fi != top {
+				out = append(out, [2]int32{fi, top})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
