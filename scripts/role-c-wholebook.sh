@@ -6,11 +6,11 @@
 # 100k characters and the time the check took; the findings themselves go
 # to $OUT/<book>.txt for judging (default OUT: a temporary folder).
 #
-# With ENTS=fresh each book gets instead the entity files of its fresh set
-# (testdata/eval/fresh/<book>, written from the book by a writer who saw
-# no code).
+# With ENTS=fresh (or fresh5, …) each book gets instead the entity files of
+# that set (testdata/eval/$ENTS/<book>, written from the book by a writer
+# who saw no code).
 #
-# Usage: [OUT=DIR] [ENTS=fresh] scripts/role-c-wholebook.sh
+# Usage: [OUT=DIR] [ENTS=fresh|fresh5] scripts/role-c-wholebook.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go build -o bin/flowcabal ./cmd/flowcabal
@@ -27,10 +27,11 @@ books=(
   "xiyouji testdata/eval/xiyouji"
   "war-and-peace testdata/eval/war-and-peace"
 )
-if [ "${ENTS:-}" = fresh ]; then
+if [ -n "${ENTS:-}" ]; then
+  [ -d "testdata/eval/$ENTS" ] || { echo "no entity sets testdata/eval/$ENTS" >&2; exit 2; }
   books=()
   for b in pride-and-prejudice hongloumeng xiyouji war-and-peace; do
-    books+=("$b testdata/eval/fresh/$b")
+    books+=("$b testdata/eval/$ENTS/$b")
   done
 fi
 printf '%-22s %8s %10s %9s  %s\n' book findings chars per100k "by type; seconds"

@@ -422,6 +422,15 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if why != "dead" && k.followedInBook(e, d) {
 			continue
 		}
+		// A letter from afar ("Mr. Gardiner added, in his letter"); an
+		// away character's return, which ends the absence the file
+		// declares ("Mr. Collins returned", "unless Mr. Darcy
+		// returned"), and the dead do not come back. Still an act of
+		// the text, for whether it follows the character.
+		if k.fromAfar(d, m) || why != "dead" && k.returns(d, m) {
+			byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
+			continue
+		}
 		msg := fmt.Sprintf("%s is %s as of chapter %d", e.e.Name, why, d.chapter)
 		if loc := facts["location"]; loc != "" && why == "away" {
 			msg = fmt.Sprintf("%s is away (%s) as of chapter %d", e.e.Name, loc, d.chapter)
@@ -439,6 +448,86 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
 	}
 	return followed(out, byEnt, d)
+}
+
+// writingVerbs after a name make it the writer of a letter.
+var writingVerbs = wordSet("wrote", "writes", "writing", "written")
+
+// letterPhrases in the clause of a name tell what its owner says by
+// letter ("Mr. Gardiner added, in his letter").
+var letterPhrases = []string{"in his letter", "in her letter", "in their letter", "by letter", "by express", "letter from", "note from"}
+
+// cjkLetterWords in the clause of a name tell of its owner's letter
+// (folded): 來信, 信上說.
+var cjkLetterWords = []string{"来信", "寄来", "捎来", "信上", "信中", "信内", "书中说", "书上说"}
+
+// fromAfar reports whether the text speaks of m's owner writing from
+// afar: a writing verb after the name, or a letter told of in its
+// clause. Someone holding or reading a letter is still in the scene.
+func (k *Knowledge) fromAfar(d *doc, m mention) bool {
+	clause := d.clauseAround(m.start, m.end)
+	if m.firstWord < 0 {
+		folded := string(k.foldRunes(clause))
+		for _, w := range cjkLetterWords {
+			if strings.Contains(folded, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for j := m.lastWord + 1; j < len(d.words) && j <= m.lastWord+2 && sameClause(d, j-1, j); j++ {
+		if writingVerbs[strings.ToLower(d.words[j].s)] {
+			return true
+		}
+	}
+	lc := strings.ToLower(clause)
+	for _, p := range letterPhrases {
+		if strings.Contains(lc, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnVerbs after a name bring its owner back.
+var returnVerbs = wordSet("returned", "returns", "arrived", "arrives")
+
+// cjkReturns after a name bring its owner back (folded).
+var cjkReturns = []string{"回来", "归来", "回家", "回府", "赶回", "回到", "回京", "到家"}
+
+// returns reports whether m is the subject of a return (after at most
+// one adverb): "Mr. Collins returned", "came back", "回來了".
+func (k *Knowledge) returns(d *doc, m mention) bool {
+	if m.firstWord < 0 {
+		rs := k.foldRunes(d.text[m.end:min(len(d.text), m.end+12)])
+		for n := 0; n < 2 && len(rs) > 0; n++ {
+			for _, w := range cjkReturns {
+				if strings.HasPrefix(string(rs), w) {
+					return true
+				}
+			}
+			if !strings.ContainsRune(cjkAdverbs, rs[0]) {
+				break
+			}
+			rs = rs[1:]
+		}
+		return false
+	}
+	for j := m.lastWord + 1; j < len(d.words) && j <= m.lastWord+2 && sameClause(d, j-1, j); j++ {
+		w := strings.ToLower(d.words[j].s)
+		if returnVerbs[w] {
+			return true
+		}
+		if (w == "came" || w == "got" || w == "comes") && j+1 < len(d.words) {
+			if nx := strings.ToLower(d.words[j+1].s); nx == "back" || nx == "home" {
+				return true
+			}
+		}
+		if !strings.HasSuffix(w, "ly") && w != "then" && w != "soon" && w != "now" {
+			break
+		}
+	}
+	return false
 }
 
 // scenesFollowed is how many sentences of a text an away character must

@@ -185,6 +185,17 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"In those days Pétya was a boy.", 0},
 		{"As he, Pétya and the ladies of the family were sitting together, a carriage came.", 1},
 		{"She thought that he, Pétya and the ladies of the family were kind.", 0},
+		// A return ends an absence (not death); a letter is written from
+		// afar, but a letter held is held in the scene.
+		{"Nicholas returned most punctually on the Monday.", 0},
+		{"Pétya returned most punctually on the Monday.", 1},
+		{"Nicholas came back from the regiment and laughed.", 0},
+		{"Nicholas added, in his letter, that they might expect him.", 0},
+		{"Nicholas wrote that he was well.", 0},
+		{"Nicholas laughed and took the letter from the table.", 1},
+		{"沙和尚回來了，眾人都笑。", 0},
+		{"秦鐘回來了，眾人都笑。", 1},
+		{"沙和尚來信說：「師父好。」", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
