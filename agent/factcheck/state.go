@@ -455,7 +455,7 @@ var writingVerbs = wordSet("wrote", "writes", "writing", "written")
 
 // letterPhrases in the clause of a name tell what its owner says by
 // letter ("Mr. Gardiner added, in his letter").
-var letterPhrases = []string{"in his letter", "in her letter", "in their letter", "by letter", "by express", "letter from", "note from"}
+var letterPhrases = []string{"in his letter", "in her letter", "in their letter", "by letter", "by express"}
 
 // cjkLetterWords in the clause of a name tell of its owner's letter
 // (folded): 來信, 信上說.
@@ -479,6 +479,11 @@ func (k *Knowledge) fromAfar(d *doc, m mention) bool {
 		if writingVerbs[strings.ToLower(d.words[j].s)] {
 			return true
 		}
+	}
+	// "a letter from Nicholas": what he wrote, not he.
+	before := strings.ToLower(d.text[max(0, m.start-16):m.start])
+	if strings.HasSuffix(before, "letter from ") || strings.HasSuffix(before, "note from ") {
+		return true
 	}
 	lc := strings.ToLower(clause)
 	for _, p := range letterPhrases {
