@@ -275,7 +275,15 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 				eff = k.effMentions(d)
 			}
 			h := k.cjkHolder(d, eff, copStart, 24, func(e *entInfo) bool { return e.person })
-			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) || !k.topicOf(d, eff, h, copStart) {
+			if h != nil && !k.topicOf(d, eff, h, copStart) {
+				continue
+			}
+			// "八戒道：「我乃是捲簾大將」": the speaker says it of
+			// themself.
+			if h == nil {
+				h = k.cjkSpeaker(d, eff, copStart)
+			}
+			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) {
 				continue
 			}
 			for _, x := range holders {

@@ -116,6 +116,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	more = append(more, k.checkCJKTitles(d)...)
 	if d.cjk {
 		more = append(more, k.checkNamedValues(d)...)
+		more = append(more, k.checkReplacedSegments(d)...)
 	}
 	more = append(more, k.checkLatinPlaces(d)...)
 	for _, f := range append(more, k.checkDemonymOrigins(d)...) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
@@ -119,6 +120,75 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 	return oneHolder(d, out)
 }
 
+// minSegmentedValue is the shortest Chinese value read as a place name
+// of several levels, of which one may be replaced whole.
+const minSegmentedValue = 8
+
+// checkReplacedSegments finds a long Chinese place value stated with its
+// first level replaced whole by another of the same kind: 南贍部洲傲來國
+// 花果山水簾洞 for 東勝神洲傲來國花果山水簾洞. The rest of the value, four
+// characters at least, says which value it is; the replaced level ends as
+// the declared one does (洲), so it is a place of that rank.
+func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
+	if !d.cjk {
+		return nil
+	}
+	var out []Finding
+	ft := string(d.frunes)
+	for _, e := range k.ents {
+		for key, v := range d.factsOf(e) {
+			vr := k.foldRunes(v)
+			if len(vr) < minSegmentedValue || !prose.AllCJK(vr) {
+				continue
+			}
+			// The first level: two to five characters ending a place.
+			p := -1
+			for i := 1; i < min(5, len(vr)-4); i++ {
+				if placeEnding(vr[i]) {
+					p = i
+					break
+				}
+			}
+			if p < 0 {
+				continue
+			}
+			suffix := string(vr[p+1:])
+			for from := 0; ; {
+				j := strings.Index(ft[from:], suffix)
+				if j < 0 {
+					break
+				}
+				at := from + j
+				from = at + len(suffix)
+				ri := utf8.RuneCountInString(ft[:at])
+				if ri < p+1 {
+					continue
+				}
+				w := d.frunes[ri-p-1 : ri]
+				if !prose.AllCJK(w) || w[p] != vr[p] || slices.Equal(w, vr[:p+1]) {
+					continue
+				}
+				window := string(w) + suffix
+				if k.declaredAnywhere(window) {
+					continue
+				}
+				start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
+				line, since := e.e.FactSource(key, d.chapter)
+				out = append(out, Finding{
+					Type:       TypeFact,
+					Start:      start,
+					End:        end,
+					Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], e.e.Name, key, v, d.chapter),
+					Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: v, Line: line, Since: since},
+					Suggestion: v,
+					Confidence: 0.6,
+				})
+			}
+		}
+	}
+	return oneHolder(d, out)
+}
+
 // oneHolder keeps, where values of several entities are near the same
 // text, the finding of the one the sentence mentions; none when it
 // mentions none or several of them.
@@ -157,10 +227,10 @@ func oneHolder(d *doc, fs []Finding) []Finding {
 	return out
 }
 
-// placeEnding reports whether r ends a Chinese place name (州, 郡, 山,
+// placeEnding reports whether r ends a Chinese place name (州, 洲, 郡, 山,
 // 洞, 國…), folded.
 func placeEnding(r rune) bool {
-	return strings.ContainsRune("州郡县縣府城山洞国國庄莊村河江湖海岛島寺宫宮殿关關岭嶺峰谷坡岗崗", r)
+	return strings.ContainsRune("州洲郡县縣府城山洞国國庄莊村河江湖海岛島寺宫宮殿关關岭嶺峰谷坡岗崗", r)
 }
 
 // boardEnding reports whether r ends the name of a board or office of
