@@ -2,7 +2,10 @@ package factcheck
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
@@ -140,3 +143,100 @@ func (d *doc) sentenceSubject(before, w int) *entInfo {
 var timeWords = wordSet("in", "on", "the", "of", "winter", "summer", "spring", "autumn", "year", "years", "month", "months", "week", "day",
 	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
 	"early", "late", "end", "beginning", "following", "next", "that", "same", "during", "a", "few", "later", "afterwards")
+
+// estateNouns before "in"/"at" and a place say where their owner's
+// property or home lies: "his large estate in Staffordshire".
+var estateNouns = wordSet("estate", "estates", "property", "seat", "house", "home", "lands", "living", "parish", "residence", "lodgings")
+
+// placeKindEndings are the last letters a place name shares with others
+// of its kind (Derbyshire, Staffordshire); placeKindWords the last word
+// (Gracechurch Street, Grosvenor Street).
+var (
+	placeKindEndings = []string{"shire"}
+	placeKindWords   = wordSet("street", "square", "hall", "park", "abbey", "court", "place", "lodge", "house", "row", "lane")
+)
+
+// sameKindOfPlace reports whether two place names are of one kind by
+// their form and differ: "Staffordshire" and "Derbyshire", "Grosvenor
+// Street" and "Gracechurch Street".
+func sameKindOfPlace(a, b string) bool {
+	a, b = prose.Unaccented(strings.TrimSpace(a)), prose.Unaccented(strings.TrimSpace(b))
+	if a == "" || b == "" || strings.EqualFold(a, b) {
+		return false
+	}
+	for _, e := range placeKindEndings {
+		if strings.HasSuffix(strings.ToLower(a), e) && strings.HasSuffix(strings.ToLower(b), e) && len(a) > len(e) && len(b) > len(e) {
+			return !strings.ContainsAny(a, " ") && !strings.ContainsAny(b, " ")
+		}
+	}
+	aw, bw := strings.Fields(a), strings.Fields(b)
+	return len(aw) == 2 && len(bw) == 2 && aw[1] == bw[1] && placeKindWords[aw[1]] && aw[0] != bw[0]
+}
+
+// checkEstatePlaces finds the place of someone's estate or home given in
+// the form of another place of the kind their file declares: "his large
+// estate in Staffordshire" of a man whose county is Derbyshire. The
+// holder is the possessive before the noun, a name or a pronoun.
+func (k *Knowledge) checkEstatePlaces(d *doc) []Finding {
+	if d.cjk || len(k.ents) == 0 {
+		return nil
+	}
+	var out []Finding
+	var eff []effMention
+	for i := 1; i+1 < len(d.words); i++ {
+		if p := strings.ToLower(d.words[i].s); (p != "in" && p != "at") || !sameClause(d, i, i+1) {
+			continue
+		}
+		// The place: one or two capitalised words.
+		j := i + 1
+		if r := []rune(d.words[j].s)[0]; !unicode.IsUpper(r) {
+			continue
+		}
+		end := j
+		if nx := d.words[min(j+1, len(d.words)-1)].s; j+1 < len(d.words) && d.between(j, j+1) == " " && placeKindWords[strings.ToLower(nx)] && unicode.IsUpper([]rune(nx)[0]) {
+			end = j + 1
+		}
+		place := d.text[d.words[j].start:d.words[end].end]
+		// The noun of property, up to two words before "in".
+		noun := -1
+		for n := i - 1; n >= 0 && n >= i-3 && sameClause(d, n, n+1); n-- {
+			if estateNouns[strings.ToLower(d.words[n].s)] {
+				noun = n
+				break
+			}
+		}
+		if noun < 0 {
+			continue
+		}
+		if eff == nil {
+			eff = k.effMentions(d)
+		}
+		var key, val string
+		has := func(e *entInfo) bool {
+			for _, fk := range slices.Sorted(maps.Keys(d.factsOf(e))) {
+				if v := d.factsOf(e)[fk]; sameKindOfPlace(place, v) {
+					key, val = fk, v
+					return true
+				}
+			}
+			return false
+		}
+		c := claim{start: d.words[j].start, end: d.words[end].end, wordIdx: noun}
+		e, _ := k.holder(d, eff, c, has)
+		if e == nil {
+			continue
+		}
+		has(e)
+		line, since := e.e.FactSource(key, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      c.start,
+			End:        c.end,
+			Message:    fmt.Sprintf("the text puts %s's %s in %s, but %s's %s is %q as of chapter %d", e.e.Name, d.words[noun].s, place, e.e.Name, key, val, d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
+			Suggestion: val,
+			Confidence: 0.65,
+		})
+	}
+	return out
+}

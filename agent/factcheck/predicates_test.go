@@ -182,6 +182,7 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		"entities/locations/voronezh.md":   "---\nname: Vorónezh\nkind: location\n---\n",
 		"entities/characters/berg.md":      "---\nname: Alphonse Berg\naliases: [Berg]\nkind: character\nfacts: { origin: Livonian }\n---\n",
 		"entities/characters/dron.md":      "---\nname: Dron\nkind: character\nfacts: { native_place: Moscow }\n---\n",
+		"entities/characters/darcy.md":     "---\nname: Mr. Darcy\nkind: character\ngender: m\nfacts: { estate_county: Derbyshire, town_house: Brook Street }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -201,6 +202,11 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		{"the declared origin", "Nicholas, a native of Moscow, came in.", 200, ""},
 		{"someone else's sentence", "Pierre told her that Nicholas lived at Otrádnoe.", 200, ""},
 		{"a key written with an underscore", "Dron, a native of Vorónezh, came in.", 200, "Vorónezh"},
+		{"an estate in a county of the declared kind", "Mr. Darcy was proud; and not all his large estate in Staffordshire could save him.", 3, "Staffordshire"},
+		{"the declared county", "Mr. Darcy was proud; and not all his large estate in Derbyshire could save him.", 3, ""},
+		{"a house in a street of the declared kind", "Mr. Darcy came to his house in Harley Street.", 3, "Harley Street"},
+		{"a place of another kind", "Mr. Darcy was proud; and not all his large estate in London could save him.", 3, ""},
+		{"no estate noun", "Mr. Darcy was proud; he had been in Staffordshire.", 3, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {
