@@ -51,6 +51,7 @@ func BenchmarkCodeActionsLazy(b *testing.B) {
 	if acts := w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true); len(acts) != 3 || acts[0].Data == nil {
 		b.Fatalf("actions: %+v", acts)
 	}
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true)
 	}
