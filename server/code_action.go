@@ -20,7 +20,12 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	acts, err := source.CodeActions(snap, f, p.Range, p.Context.Only, s.sourceOptions())
 	if err == nil && s.opts.CodeActions != nil {
-		acts = append(acts, s.opts.CodeActions(ctx, snap, f, p.Range, p.Context.Only, s.encoding(), s.lazyCodeActions())...)
+		more := s.opts.CodeActions(ctx, snap, f, p.Range, p.Context.Only, s.encoding(), s.lazyCodeActions())
+		if len(acts) == 0 {
+			acts = more // as the cursor moves, only these: not copied
+		} else {
+			acts = append(acts, more...)
+		}
 	}
 	return acts, featureError(err)
 }

@@ -216,6 +216,14 @@ func (s *Server) lookup(method string) (route, bool) {
 	return rt, ok
 }
 
+// A jsonAppender is a result that writes its own JSON, valid and as
+// encodeTo would write it, appended to dst; JSONSize is about how many
+// bytes that takes, so that the frame is allocated once.
+type jsonAppender interface {
+	AppendJSON(dst []byte) []byte
+	JSONSize() int
+}
+
 // largeResult is the size from which a marshalled result is written
 // in place rather than copied into its frame.
 const largeResult = 16 << 10
@@ -239,6 +247,16 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 		head = append(head, idJSON...)
 		head = append(head, `,"result":`...)
 		return s.stream.enqueueParts(head, r, []byte{'}'})
+	}
+	// A result that writes its own JSON does so into the frame, whatever
+	// its size: no reflection, and no copy of what it writes.
+	if a, ok := result.(jsonAppender); ok && err == nil {
+		b := make([]byte, frameHeaderRoom, frameHeaderRoom+64+len(idJSON)+a.JSONSize())
+		b = append(b, `{"jsonrpc":"2.0","id":`...)
+		b = append(b, idJSON...)
+		b = append(b, `,"result":`...)
+		b = a.AppendJSON(b)
+		return s.stream.enqueueFrame(append(b, '}'))
 	}
 	// Otherwise the frame is built in one buffer, its header written last
 	// into room kept in front.

@@ -133,3 +133,89 @@ func BenchmarkRequests(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWillRenameFiles is lspbench's rename in process: 50 workflows
+// of 200 nodes (each using the one before), each naming chapters 1-10 of
+// 130 once, flow-25 open; a chapter nothing names, and chapter-001, which
+// all 50 name (50 edits in 50 files, a 9 KB answer). Each iteration
+// decodes the params, runs the handler and encodes the answer into a
+// buffer as respond does.
+//
+//	go test -run '^$' -bench WillRenameFiles ./server/
+func BenchmarkWillRenameFiles(b *testing.B) {
+	dir := b.TempDir()
+	files := map[string]string{"flowcabal.toml": "budget = 24000\n"}
+	for c := 1; c <= 130; c++ {
+		files[fmt.Sprintf("manuscript/chapter-%03d/content.md", c)] = "# 第" + fmt.Sprint(c) + "回\n\n寶玉聽曲。\n"
+	}
+	var open string
+	for i := range 50 {
+		var s strings.Builder
+		if i > 0 {
+			fmt.Fprintf(&s, "use \"flow-%02d.flow\" as prev\n\n", i-1)
+		}
+		fmt.Fprintf(&s, "workflow \"第%d卷 · 红楼\" {\n  budget = 24000\n}\n\n", i)
+		for n := range 200 {
+			fmt.Fprintf(&s, "node n%d \"第%d节 宝玉与黛玉\" {\n  temperature = 0.7\n  user \"\"\"\n    Write part %d of the chapter. 黛玉葬花，宝玉听曲。\n", n, n, n)
+			switch {
+			case n > 0:
+				fmt.Fprintf(&s, "    From {{n%d}}", n-1)
+				if n > 10 {
+					fmt.Fprintf(&s, " and {{n%d}}", n-10)
+				}
+				s.WriteString("\n")
+			case i > 0:
+				s.WriteString("    After {{prev.n199}}\n")
+			}
+			if n%20 == 0 {
+				fmt.Fprintf(&s, "    Previous chapter: {{@manuscript/chapter-%03d:L1}}\n", n/20+1)
+			}
+			s.WriteString("  \"\"\"\n}\n\n")
+		}
+		if i == 25 {
+			open = s.String()
+		}
+		files[fmt.Sprintf("workflows/flow-%02d.flow", i)] = s.String()
+	}
+	writeFiles(b, dir, files)
+	ws, err := cache.NewWorkspace([]string{dir}, workflowlang.UTF16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, _, _ := ws.Open(cache.FileURI(filepath.Join(dir, "workflows", "flow-25.flow")), "flow", 1, open)
+	for _, f := range snap.Files() {
+		snap.Check(f)
+	}
+	s := newServer(Options{})
+	s.ws, s.state = ws, stateInitialized
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, chapter string
+		size          int // the answer's least size
+	}{{"unnamed", "chapter-050", 4}, {"named-by-50", "chapter-001", 9000}} {
+		old := filepath.Join(dir, "manuscript", tc.chapter)
+		raw, _ := json.Marshal(map[string]any{"files": []map[string]any{{"oldUri": cache.FileURI(old), "newUri": cache.FileURI(old + "-renamed")}}})
+		b.Run(tc.name, func(b *testing.B) {
+			defer reportCPU(b, cpuTime())
+			for b.Loop() {
+				res, err := s.run(ctx, "workspace/willRenameFiles", routes["workspace/willRenameFiles"], raw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out []byte
+				if a, ok := res.(jsonAppender); ok {
+					out = a.AppendJSON(make([]byte, 0, 100+a.JSONSize()))
+				} else {
+					var buf bytes.Buffer
+					if err := encodeTo(&buf, res); err != nil {
+						b.Fatal(err)
+					}
+					out = buf.Bytes()
+				}
+				if len(out) < tc.size {
+					b.Fatalf("answer of %d B: %s", len(out), out)
+				}
+			}
+		})
+	}
+}

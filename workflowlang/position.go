@@ -1,6 +1,7 @@
 package workflowlang
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -100,6 +101,13 @@ func (m *Mapper) units(from, to int, enc Encoding) int {
 	}
 	n := 0
 	for i := from; i < to; {
+		// ASCII is one unit a byte in every encoding: eight bytes of it
+		// are counted at once (most of a line of paths and names).
+		if i+8 <= to && binary.LittleEndian.Uint64(m.src[i:i+8])&0x8080808080808080 == 0 {
+			n += 8
+			i += 8
+			continue
+		}
 		if m.src[i] < utf8.RuneSelf { // one unit in every encoding
 			n++
 			i++

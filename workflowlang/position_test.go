@@ -1,6 +1,9 @@
 package workflowlang
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestMapperWideCharacters(t *testing.T) {
 	// Line 0: a 中 𠀀 😀 b; line 1: x, an invalid byte, y; line 2: empty.
@@ -87,5 +90,44 @@ func TestSpansWithWideCharacters(t *testing.T) {
 	}
 	if got := src[f.Nodes[0].Name.Span.Start:f.Nodes[0].Name.Span.End]; got != "第十二章" {
 		t.Errorf("name span %q", got)
+	}
+}
+
+// TestColumnCountsAsRuneByRune: Column, which counts runs of ASCII eight
+// bytes at a time, gives at every offset of lines that mix long ASCII
+// runs with Chinese, astral (𝄞) and invalid bytes what counting one
+// character at a time gives, in UTF-16 and UTF-32.
+func TestColumnCountsAsRuneByRune(t *testing.T) {
+	byRune := func(line []byte, off int, enc Encoding) int {
+		n := 0
+		for i := 0; i < off; {
+			r, size := utf8.DecodeRune(line[i:])
+			if i+size > off {
+				break
+			}
+			if enc == UTF16 && r >= 0x10000 && size == 4 {
+				n += 2
+			} else {
+				n++
+			}
+			i += size
+		}
+		return n
+	}
+	for _, line := range []string{
+		"    Previous chapter: {{@manuscript/chapter-001:L1}}",
+		"寫她：{{@entities/characters/林黛玉:L1}} and then some ASCII text",
+		"𝄞😀 abcdefghijklmnop 黛玉 qrstuvwxyz0123456789 𝄞",
+		"abcdefg\xffabcdefgh\xed\xa0\x80abcdefghijklmnop\xf0\x9d\x84",
+		"12345678𝄞12345678中12345678",
+		"",
+	} {
+		for _, enc := range []Encoding{UTF16, UTF32} {
+			for off := 0; off <= len(line); off++ {
+				if got, want := Column([]byte(line), off, enc), byRune([]byte(line), off, enc); got != want {
+					t.Errorf("Column(%q, %d, %v) = %d, one character at a time %d", line, off, enc, got, want)
+				}
+			}
+		}
 	}
 }

@@ -184,12 +184,11 @@ func (l *Library) CodeActions(res *workflowlang.Result, node string) []Action {
 	if res.File.Node(node) == nil {
 		return nil
 	}
-	kinds := nodeActions(node)
-	out := make([]Action, len(kinds))
-	for i, k := range kinds {
-		out[i] = Action{Title: k.title, Node: node, Intent: k.intent()}
+	out := make([]Action, len(nodeActions))
+	for i, k := range nodeActions {
+		out[i] = Action{Title: k.title(node), Node: node, Intent: k.intent(node)}
 		if k.ops != nil {
-			out[i].Ops = k.ops()
+			out[i].Ops = k.ops(node)
 		}
 	}
 	return out
@@ -216,47 +215,46 @@ func (l *Library) ListCodeActions(res *workflowlang.Result, node string) []Liste
 	if res.File.Node(node) == nil {
 		return nil
 	}
-	kinds := nodeActions(node)
-	out := make([]ListedAction, len(kinds))
-	for i, k := range kinds {
-		out[i] = ListedAction{Title: k.title, Node: node, Patch: k.ops != nil}
+	out := make([]ListedAction, len(nodeActions))
+	for i, k := range nodeActions {
+		out[i] = ListedAction{Title: k.title(node), Node: node, Patch: k.ops != nil}
 		if k.ops == nil {
-			out[i].Intent = k.intent()
+			out[i].Intent = k.intent(node)
 		}
 	}
 	return out
 }
 
 // actionKind is one of the code actions on a node: its title, and its
-// intent and patch made only when asked for.
+// intent and patch made only when asked for. They are functions of the
+// node rather than closures over it, so that listing the actions (on
+// every move of the cursor) allocates only the strings it returns.
 type actionKind struct {
-	title  string
-	intent func() string
-	ops    func() []Op // nil: the action needs the model
+	title  func(node string) string
+	intent func(node string) string
+	ops    func(node string) []Op // nil: the action needs the model
 }
 
-func nodeActions(node string) [3]actionKind {
-	return [3]actionKind{
-		{title: "Add a critique/revise loop after " + node,
-			intent: func() string {
-				return fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node)
-			},
-			ops: func() []Op {
-				return []Op{
-					addOp(map[string]any{"localId": "critique", "template": "self-critique", "input": node}),
-					addOp(map[string]any{"localId": "revise", "template": "revise", "input": []string{node, "$critique"}}),
-				}
-			}},
-		{title: "Split " + node + " into scene nodes",
-			intent: func() string {
-				return fmt.Sprintf("Split node %s into scene nodes: a split-scenes node that reads what %s reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change %s to join the scene drafts in order.", node, node, node)
-			}},
-		{title: "Add a continuity check after " + node,
-			intent: func() string {
-				return fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node)
-			},
-			ops: func() []Op {
-				return []Op{addOp(map[string]any{"localId": "check", "template": "continuity-check", "input": node})}
-			}},
-	}
+var nodeActions = [3]actionKind{
+	{title: func(node string) string { return "Add a critique/revise loop after " + node },
+		intent: func(node string) string {
+			return fmt.Sprintf("Add a critique/revise loop after node %s: a self-critique node that reviews {{%s}}, then a revise node that reads {{%s}} and the critique. Leave %s itself unchanged.", node, node, node, node)
+		},
+		ops: func(node string) []Op {
+			return []Op{
+				addOp(map[string]any{"localId": "critique", "template": "self-critique", "input": node}),
+				addOp(map[string]any{"localId": "revise", "template": "revise", "input": []string{node, "$critique"}}),
+			}
+		}},
+	{title: func(node string) string { return "Split " + node + " into scene nodes" },
+		intent: func(node string) string {
+			return "Split node " + node + " into scene nodes: a split-scenes node that reads what " + node + " reads, one scene-draft node per scene (three unless the outline says otherwise) each reading the split, and change " + node + " to join the scene drafts in order."
+		}},
+	{title: func(node string) string { return "Add a continuity check after " + node },
+		intent: func(node string) string {
+			return fmt.Sprintf("Add a continuity-check node after node %s that reads {{%s}} and reports only verifiable contradictions with the entity facts and earlier chapters.", node, node)
+		},
+		ops: func(node string) []Op {
+			return []Op{addOp(map[string]any{"localId": "check", "template": "continuity-check", "input": node})}
+		}},
 }

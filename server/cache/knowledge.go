@@ -122,11 +122,11 @@ func newResource(root, p string) *Resource {
 // file at the absolute path p, when p is (or would be) a Markdown file
 // under one of the project's knowledge folders.
 func (s *Snapshot) KnowledgePath(p string) (string, bool) {
-	if s.Root == "" || !isKnowledgeFile(s.Root, p) {
+	if s.Root == "" {
 		return "", false
 	}
-	rel, err := filepath.Rel(s.Root, p)
-	if err != nil {
+	rel, ok := knowledgeRel(s.Root, p)
+	if !ok {
 		return "", false
 	}
 	return project.ResourcePath(rel), true
@@ -135,18 +135,25 @@ func (s *Snapshot) KnowledgePath(p string) (string, bool) {
 // isKnowledgeFile reports whether p (absolute) is a Markdown file under one
 // of root's knowledge folders.
 func isKnowledgeFile(root, p string) bool {
+	_, ok := knowledgeRel(root, p)
+	return ok
+}
+
+// knowledgeRel is p relative to root when p is a Markdown file under one
+// of root's knowledge folders.
+func knowledgeRel(root, p string) (string, bool) {
 	if !strings.HasSuffix(p, ".md") {
-		return false
+		return "", false
 	}
 	rel, err := filepath.Rel(root, p)
 	if err != nil {
-		return false
+		return "", false
 	}
-	rel = filepath.ToSlash(rel)
+	slash := filepath.ToSlash(rel)
 	for _, d := range project.KnowledgeDirs {
-		if strings.HasPrefix(rel, d+"/") {
-			return true
+		if strings.HasPrefix(slash, d+"/") {
+			return rel, true
 		}
 	}
-	return false
+	return "", false
 }

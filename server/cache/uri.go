@@ -14,6 +14,27 @@ import (
 // do not parse: such documents live only in memory, and code must not ask
 // go.lsp.dev/uri for their file name, which panics.
 func URIPath(u protocol.DocumentURI) (path string, ok bool) {
+	// A URI that is its own key and holds no control character (which
+	// URL parsing refuses) names its path as written: every request that
+	// names files (a rename names two) need not parse a URL.
+	if k, ok := canonical(string(u)); ok && !hasControl(string(k)) {
+		return string(k)[len("file://"):], true
+	}
+	return parseURIPath(u)
+}
+
+// hasControl reports whether s holds an ASCII control character.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// parseURIPath is URIPath by parsing the URL, whatever its spelling.
+func parseURIPath(u protocol.DocumentURI) (path string, ok bool) {
 	s := string(u)
 	if !strings.HasPrefix(strings.ToLower(s), "file:") {
 		return "", false

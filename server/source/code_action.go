@@ -30,6 +30,9 @@ func CodeActions(snap *cache.Snapshot, f *cache.File, rng protocol.Range, only [
 		}
 		return false
 	}
+	if !want(protocol.QuickFix) && !want(SourceFixAll) {
+		return nil, nil // a client asking for refactorings only (as it moves the cursor)
+	}
 	res := snap.Check(f)
 	var out []protocol.CodeAction
 	if want(protocol.QuickFix) {

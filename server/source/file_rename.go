@@ -1,16 +1,19 @@
 package source
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 )
 
@@ -53,11 +56,30 @@ func (e FileEdit) TextEdits(enc workflowlang.Encoding) []protocol.TextEdit {
 
 func (e FileEdit) appendTextEdits(dst []protocol.TextEdit, enc workflowlang.Encoding) []protocol.TextEdit {
 	for _, ed := range e.Edits {
-		w := lineWalker{src: e.File.Src, off: ed.lineStart, line: ed.line, start: ed.lineStart}
-		start := w.position(ed.Span.Start, enc)
-		dst = append(dst, protocol.TextEdit{Range: protocol.Range{Start: start, End: w.position(ed.Span.End, enc)}, NewText: ed.NewText})
+		dst = append(dst, protocol.TextEdit{Range: e.lspRange(ed, enc), NewText: ed.NewText})
 	}
 	return dst
+}
+
+// lspRange is the range of ed, made from the line the summary gives it.
+// A span on one line (every path is) has both ends' columns counted on
+// that line, found once; lineWalker gives the same for any other.
+func (e FileEdit) lspRange(ed SpanEdit, enc workflowlang.Encoding) protocol.Range {
+	src := e.File.Src
+	if s, t := ed.Span.Start, ed.Span.End; ed.lineStart <= s && s <= t && t <= len(src) && bytes.IndexByte(src[ed.lineStart:t], '\n') < 0 {
+		end := len(src)
+		if i := bytes.IndexByte(src[t:], '\n'); i >= 0 {
+			end = t + i
+		}
+		line := src[ed.lineStart:end]
+		return protocol.Range{
+			Start: protocol.Position{Line: uint32(ed.line), Character: uint32(workflowlang.Column(line, s-ed.lineStart, enc))},
+			End:   protocol.Position{Line: uint32(ed.line), Character: uint32(workflowlang.Column(line, t-ed.lineStart, enc))},
+		}
+	}
+	w := lineWalker{src: src, off: ed.lineStart, line: ed.line, start: ed.lineStart}
+	start := w.position(ed.Span.Start, enc)
+	return protocol.Range{Start: start, End: w.position(ed.Span.End, enc)}
 }
 
 // movedTo is where p is after moves, and whether it moves at all.
@@ -180,6 +202,9 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 			}
 		}
 	}
+	if len(all) == 0 && len(renamedOrder) == 1 && renamed[renamedOrder[0]] != "" {
+		return oneResourceEdits(snap.KnowledgeRefs(renamedOrder[0]), renamed[renamedOrder[0]]), nil
+	}
 	for _, old := range renamedOrder {
 		np := renamed[old]
 		refs := snap.KnowledgeRefs(old)
@@ -194,11 +219,22 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 			all = append(all, at)
 		}
 	}
-	slices.SortStableFunc(all, func(a, b found) int {
-		return cmp.Or(strings.Compare(string(a.file.Key), string(b.file.Key)), cmp.Compare(a.kind, b.kind), cmp.Compare(a.ord, b.ord))
-	})
+	// The index gives each resource's references in that order already:
+	// a rename of one file is usually sorted as found. Files are compared
+	// by their keys only when they differ (one snapshot has one *File a
+	// key), which spares most comparisons of long paths.
+	order := func(a, b found) int {
+		if a.file != b.file {
+			return strings.Compare(string(a.file.Key), string(b.file.Key))
+		}
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.ord, b.ord))
+	}
+	if !slices.IsSortedFunc(all, order) {
+		slices.SortStableFunc(all, order)
+	}
 	// One array holds every edit, each workflow's a slice of it.
 	edits := make([]SpanEdit, 0, len(all))
+	out = make([]FileEdit, 0, len(all))
 	for _, at := range all {
 		if at.broken != "" {
 			broken = append(broken, at.broken)
@@ -212,9 +248,42 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 		fe.Edits = edits[len(edits)-len(fe.Edits)-1 : len(edits) : len(edits)]
 	}
 	for i := range out {
-		slices.SortFunc(out[i].Edits, func(a, b SpanEdit) int { return a.Span.Start - b.Span.Start })
+		if len(out[i].Edits) > 1 {
+			slices.SortFunc(out[i].Edits, func(a, b SpanEdit) int { return a.Span.Start - b.Span.Start })
+		}
+	}
+	if len(out) == 0 {
+		out = nil
 	}
 	return out, broken
+}
+
+// oneResourceEdits is MoveEdits of the usual rename: one resource, its
+// references refs (as KnowledgeRefs gives them: by file key, then in
+// source order, the order MoveEdits gives) all rewritten to np, and no
+// use to edit. The edits are made straight from the index's order, each
+// workflow's by offset as MoveEdits has them.
+func oneResourceEdits(refs []cache.Named, np string) []FileEdit {
+	if len(refs) == 0 {
+		return nil
+	}
+	edits := make([]SpanEdit, len(refs))
+	out := make([]FileEdit, 0, len(refs))
+	for i, n := range refs {
+		edits[i] = SpanEdit{Span: n.Site.Span, NewText: np, line: n.Site.Line, lineStart: n.Site.LineStart}
+		if len(out) == 0 || out[len(out)-1].File != n.File {
+			out = append(out, FileEdit{File: n.File, Edits: edits[i : i+1 : i+1]})
+		} else {
+			fe := &out[len(out)-1]
+			fe.Edits = edits[i-len(fe.Edits) : i+1 : i+1]
+		}
+	}
+	for _, fe := range out {
+		if len(fe.Edits) > 1 {
+			slices.SortFunc(fe.Edits, func(a, b SpanEdit) int { return a.Span.Start - b.Span.Start })
+		}
+	}
+	return out
 }
 
 // WorkspaceEdit is edits as an LSP workspace edit, each workflow by the
@@ -239,4 +308,63 @@ func WorkspaceEdit(edits []FileEdit, o Options) *protocol.WorkspaceEdit {
 		}
 	}
 	return &protocol.WorkspaceEdit{Changes: changes}
+}
+
+// AppendWorkspaceEdit appends to dst the JSON of WorkspaceEdit(edits, o)
+// as the server's encoder writes it, byte for byte ("null" when there is
+// nothing to change), without making the workspace edit: the map of a
+// rename that 50 workflows name, its keys sorted by reflection, and each
+// edit encoded through reflection cost more than finding the edits, and
+// willRenameFiles is asked before every rename an editor makes.
+func AppendWorkspaceEdit(dst []byte, edits []FileEdit, o Options) []byte {
+	if len(edits) == 0 {
+		return append(dst, "null"...)
+	}
+	// A map's keys are written in the order of their bytes. MoveEdits
+	// gives the workflows by key, which is that order unless a path
+	// needs percent-escapes in its URI; a URI met twice keeps its edits
+	// in the order WorkspaceEdit appends them.
+	byURI := func(a, b FileEdit) int { return strings.Compare(string(a.File.URI), string(b.File.URI)) }
+	if !slices.IsSortedFunc(edits, byURI) {
+		edits = slices.Clone(edits)
+		slices.SortStableFunc(edits, byURI)
+	}
+	dst = append(dst, `{"changes":{`...)
+	// A rename writes one new path in every workflow: escaped once.
+	var lastText string
+	lastAt, lastEnd := -1, -1
+	for i, fe := range edits {
+		first := i == 0 || fe.File.URI != edits[i-1].File.URI
+		if first {
+			if i > 0 {
+				dst = append(dst, "],"...)
+			}
+			dst = fastjson.AppendEscape(dst, string(fe.File.URI), 0)
+			dst = append(dst, ":["...)
+		}
+		for j, ed := range fe.Edits {
+			if j > 0 || !first && len(dst) > 0 && dst[len(dst)-1] != '[' {
+				dst = append(dst, ',')
+			}
+			r := fe.lspRange(ed, o.Encoding)
+			dst = append(dst, `{"range":{"start":{"line":`...)
+			dst = strconv.AppendUint(dst, uint64(r.Start.Line), 10)
+			dst = append(dst, `,"character":`...)
+			dst = strconv.AppendUint(dst, uint64(r.Start.Character), 10)
+			dst = append(dst, `},"end":{"line":`...)
+			dst = strconv.AppendUint(dst, uint64(r.End.Line), 10)
+			dst = append(dst, `,"character":`...)
+			dst = strconv.AppendUint(dst, uint64(r.End.Character), 10)
+			dst = append(dst, `}},"newText":`...)
+			if lastAt >= 0 && ed.NewText == lastText {
+				dst = append(dst, dst[lastAt:lastEnd]...)
+			} else {
+				lastText, lastAt = ed.NewText, len(dst)
+				dst = fastjson.AppendEscape(dst, ed.NewText, 0)
+				lastEnd = len(dst)
+			}
+			dst = append(dst, '}')
+		}
+	}
+	return append(dst, "]}}"...)
 }

@@ -92,7 +92,8 @@ func readEveryWorkflow(snap *cache.Snapshot, moves []PathMove, enc workflowlang.
 // folders, workflows and their folders, several at once, and moves that
 // break references, MoveEdits (from the snapshot's index) gives the edits
 // and the broken references that parsing every workflow gives, in every
-// position encoding, on Chinese and astral text and paths; edits applied
+// position encoding, on Chinese and astral text and paths; written as
+// JSON without reflection, they are encoding/json's bytes; edits applied
 // to the texts give the same result as the oracle's; and the workflows
 // come in key order.
 func TestMoveEditsAsReadingEveryWorkflow(t *testing.T) {
@@ -161,6 +162,11 @@ func TestMoveEditsAsReadingEveryWorkflow(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s, encoding %v: edits\n%v\nreading every workflow:\n%v", tc.name, enc, got, want)
+			}
+			// What willRenameFiles sends: the edit written without
+			// reflection is encoding/json's encoding of it.
+			if fast, std := string(AppendWorkspaceEdit(nil, edits, Options{Encoding: enc})), stdJSON(t, WorkspaceEdit(edits, Options{Encoding: enc})); fast != std {
+				t.Errorf("%s, encoding %v: written as\n%s\nencoding/json:\n%s", tc.name, enc, fast, std)
 			}
 			if !slices.Equal(broken, wantBroken) {
 				t.Errorf("%s: broken %q, reading every workflow: %q", tc.name, broken, wantBroken)

@@ -227,7 +227,9 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 	if lazy {
 		// Titles only: the patches are made by ResolveCodeAction, for
 		// the one action chosen.
-		for _, a := range lib.ListCodeActions(res, node) {
+		listed := lib.ListCodeActions(res, node)
+		out = make([]protocol.CodeAction, 0, len(listed))
+		for _, a := range listed {
 			act := protocol.CodeAction{Title: a.Title, Kind: protocol.Refactor}
 			if a.Patch {
 				act.Data = actionData{URI: f.URI, Version: f.Version, Node: node, Title: a.Title, At: rng.Start}
@@ -258,7 +260,17 @@ func (w *Workbench) CodeActions(ctx context.Context, snap *cache.Snapshot, f *ca
 // intent on node.
 func buildCommand(act *protocol.CodeAction, uri protocol.DocumentURI, node, title, intent string) {
 	act.Title += " (asks the agent model)"
-	act.Command = &protocol.Command{Title: title, Command: cmdBuild, Arguments: []any{map[string]any{"uri": uri, "node": node, "text": intent}}}
+	act.Command = &protocol.Command{Title: title, Command: cmdBuild, Arguments: []any{buildArgs{Node: node, Text: intent, URI: uri}}}
+}
+
+// buildArgs is the argument of a build command as a code action carries
+// it: a struct rather than a map, which the encoder writes without
+// sorting keys (the fields are in the keys' order, so the JSON is the
+// map's).
+type buildArgs struct {
+	Node string               `json:"node"`
+	Text string               `json:"text"`
+	URI  protocol.DocumentURI `json:"uri"`
 }
 
 // actionData is what a lazily listed action carries to codeAction/resolve:

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/lsptest"
 	"github.com/flowcabal/flowcabal/workflowlang"
+	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 )
 
@@ -51,7 +53,22 @@ func BenchmarkCodeActionsLazy(b *testing.B) {
 	if acts := w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true); len(acts) != 3 || acts[0].Data == nil {
 		b.Fatalf("actions: %+v", acts)
 	}
-	for b.Loop() {
-		w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true)
-	}
+	b.Run("list", func(b *testing.B) {
+		defer reportCPU(b, cpuTime())
+		for b.Loop() {
+			w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true)
+		}
+	})
+	// And encoded as the server answers (its encoder, no HTML escapes).
+	b.Run("list+encode", func(b *testing.B) {
+		defer reportCPU(b, cpuTime())
+		for b.Loop() {
+			var buf bytes.Buffer
+			e := fastjson.NewEncoder(&buf)
+			e.SetEscapeHTML(false)
+			if err := e.Encode(w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

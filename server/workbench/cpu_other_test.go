@@ -1,0 +1,13 @@
+//go:build !unix
+
+package workbench
+
+import (
+	"testing"
+	"time"
+)
+
+// cpuTime is not measured here: benchmarks report wall-clock time only.
+func cpuTime() time.Duration { return 0 }
+
+func reportCPU(*testing.B, time.Duration) {}
