@@ -562,7 +562,8 @@ function mustWorkspace(): string {
  * The editor features of issue 23 and the author's first hour of issue 20:
  * inlay hints and the call hierarchy (screenshots), a manuscript imported
  * through the file picker and the preview, entities accepted from the
- * quick-pick, a chapter's "Add 大觀園 as a location", an entity file renamed
+ * quick-pick, a chapter's "Add 大觀園 as a location", the agent's facts
+ * proposed for an entity file and one accepted, an entity file renamed
  * in the explorer (willRenameFiles) rewriting the open workflow, and the
  * inlay hints turned off from the settings.
  */
