@@ -129,11 +129,14 @@ due: 9
 Longbourn passes to Mr. Collins on Mr. Bennet's death, for want of a son.
 MD
 
-# The scripted stand-in model server (not a model), when the CLI has it.
+# The scripted stand-in model server (not a model), when the CLI has it:
+# it echoes every request but the canned answers of the e2e's script (the
+# agent's proposed facts for the propose-facts step).
 llm_port=$(free_port)
 llm_url=
 if "$bin" scripted-llm -h >/dev/null 2>&1; then
-  "$bin" scripted-llm --addr "127.0.0.1:$llm_port" --quiet >"$work/scripted-llm.log" 2>&1 &
+  "$bin" scripted-llm --addr "127.0.0.1:$llm_port" --script "$repo/editors/vscode/e2e/scripted-llm.json" \
+    >"$work/scripted-llm.log" 2>&1 &
   pids+=($!)
   llm_url=http://127.0.0.1:$llm_port/v1
   log "scripted model stand-in on $llm_url"
@@ -265,11 +268,12 @@ mkdir -p "$artifacts"
 log "running the browser steps"
 rc=0
 E2E_URL="http://127.0.0.1:$port/?folder=$ws" E2E_FILE=workflows/e2e.flow E2E_ARTIFACTS=$artifacts \
-  E2E_LOGS=$cfg/data/logs E2E_SETTINGS=$cfg/data/User E2E_WORKSPACE=$ws \
+  E2E_LOGS=$cfg/data/logs E2E_SETTINGS=$cfg/data/User E2E_WORKSPACE=$ws E2E_LLM_LOG=$work/scripted-llm.log \
   node "$ext/out/e2e/run.js" || rc=$?
 
 # Keep the logs next to the screenshots.
 cp "$work/code-server.log" "$artifacts/code-server.log" 2>/dev/null || true
+cp "$work/scripted-llm.log" "$artifacts/scripted-llm.log" 2>/dev/null || true
 find "$cfg/data/logs" -name '*.log' -path '*exthost*' -exec cp {} "$artifacts/" \; 2>/dev/null || true
 find "$cfg/data/logs" -name '*FlowCabal*' -exec cp {} "$artifacts/" \; 2>/dev/null || true
 log "done (exit $rc); screenshots and logs in $artifacts"

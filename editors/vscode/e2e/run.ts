@@ -562,7 +562,8 @@ function mustWorkspace(): string {
  * The editor features of issue 23 and the author's first hour of issue 20:
  * inlay hints and the call hierarchy (screenshots), a manuscript imported
  * through the file picker and the preview, entities accepted from the
- * quick-pick, a chapter's "Add 大觀園 as a location", an entity file renamed
+ * quick-pick, a chapter's "Add 大觀園 as a location", the agent's facts
+ * proposed for an entity file and one accepted, an entity file renamed
  * in the explorer (willRenameFiles) rewriting the open workflow, and the
  * inlay hints turned off from the settings.
  */
@@ -723,6 +724,94 @@ async function authorSteps(page: Page): Promise<void> {
   await runPalette(page, 'View: Close All Editors');
   await runPalette(page, 'Notifications: Clear All Notifications');
 
+  await step(page, 'propose-facts', async () => {
+    // The agent model is the scripted stand-in (editors/vscode/e2e/
+    // scripted-llm.json): for Charlotte Lucas it proposes two new facts
+    // quoted from chapter 5, one the file says already (age 27) and one
+    // whose quotation is in no chapter. The proposals are checked by the
+    // server, not by the stand-in.
+    const rel = path.join('entities', 'characters', 'charlotte-lucas.md');
+    const target = path.join(ws, rel);
+    const before = fs.readFileSync(target, 'utf8');
+    const factsLine = 'facts: { age: 27, home: Lucas Lodge, status: unmarried }';
+    if (!before.includes(factsLine)) {
+      throw new Error(`the sample's entity file changed: ${before.slice(0, 300)}`);
+    }
+    const asked = agentRequests();
+    await quickOpen(page, 'charlotte-lucas.md', 'charlotte-lucas.md');
+    await runPalette(page, 'FlowCabal: Propose Facts for This Entity');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const friend = rows.filter({ hasText: 'friend: Elizabeth Bennet' }).first();
+    await until('the proposals in the quick pick', async () => {
+      if (await friend.isVisible().catch(() => false)) {
+        return true;
+      }
+      const toast = await toastsText(page);
+      if (/FlowCabal/.test(toast) && /fail|error|no agent model|cannot/i.test(toast)) {
+        throw new Fatal(`the command failed: ${toast}`);
+      }
+      return undefined;
+    }, 60000);
+    const offered = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    const title = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    await shot(page, 'propose-facts-proposals');
+    const quote = '“The eldest of them, a sensible, intelligent young woman, about twenty-seven, was Elizabeth’s intimate friend.”';
+    const row = offered.find((t) => t.startsWith('friend: Elizabeth Bennet'));
+    if (row === undefined || !row.includes('chapter 5, line 5') || !row.includes(quote)) {
+      throw new Error(`the proposal does not show its chapter, line and quotation: ${offered.join(' | ')}`);
+    }
+    if (!offered.some((t) => t.startsWith('temperament: sensible, intelligent'))) {
+      throw new Error(`the second new proposal is not offered: ${offered.join(' | ')}`);
+    }
+    // What the file says already, and what no chapter says, are not offered.
+    if (offered.length !== 2 || offered.some((t) => /^age:|Maria Lucas/.test(t))) {
+      throw new Error(`offered other than the two new proposals: ${offered.join(' | ')}`);
+    }
+    if (!title.includes('2 new proposals, 1 rejected for want of evidence')) {
+      throw new Error(`the title does not count the proposals and the rejected: ${JSON.stringify(title)}`);
+    }
+    // Nothing is written, to the disk or the buffer, before the author accepts.
+    if (fs.readFileSync(target, 'utf8') !== before) {
+      throw new Error('the entity file was written before the author accepted a proposal');
+    }
+    if ((await page.locator('.tab.dirty', { hasText: 'charlotte-lucas.md' }).count()) > 0) {
+      throw new Error('the entity file was edited before the author accepted a proposal');
+    }
+    // As an author picks one of a list: type it, check it, OK.
+    await page.locator('.quick-input-widget .quick-input-box input').first().fill('friend');
+    await friend.waitFor({ state: 'visible' });
+    await friend.click({ position: { x: 12, y: 10 } });
+    await until('one checked', async () => /1/.test(await page.locator('.quick-input-widget .quick-input-count').innerText().catch(() => '')));
+    await page.keyboard.press('Enter');
+    const added = 'facts: { age: 27, home: Lucas Lodge, status: unmarried, friend: Elizabeth Bennet }';
+    await until('the accepted fact in the editor', async () => (await editorText(page)).includes(added));
+    // The server's edit goes to the buffer: the author saves it.
+    if (fs.readFileSync(target, 'utf8') !== before) {
+      throw new Error('the entity file was written behind the editor, before the author saved');
+    }
+    await page.locator('.tab', { hasText: 'charlotte-lucas.md' }).first().click();
+    await page.keyboard.press('Control+S');
+    const want = before.replace(factsLine, added);
+    const after = await until(`${rel} saved with the accepted fact`, async () => {
+      const t = fs.readFileSync(target, 'utf8');
+      return t !== before ? t : undefined;
+    });
+    if (after !== want) {
+      throw new Error(`the saved file is not the old one plus the accepted fact only: ${JSON.stringify(after.slice(0, 400))}`);
+    }
+    // One question went to the stand-in through the real client; the
+    // accept read the answer back from the store's cache.
+    const now = agentRequests();
+    const calls = asked === undefined || now === undefined ? undefined : now - asked;
+    if (calls !== undefined && calls !== 1) {
+      throw new Error(`${calls} requests to the agent model during the step, want 1 (the accept reads the cached answer)`);
+    }
+    const asks = calls === undefined ? 'model requests not counted: E2E_LLM_LOG unset' : `${calls} model request`;
+    return `offered ${offered.length} (${offered.map((t) => t.split(' chapter ')[0]).join('; ')}); accepted friend: Elizabeth Bennet; on disk after save only; ${asks}`;
+  });
+  await runPalette(page, 'View: Close All Editors');
+  await runPalette(page, 'Notifications: Clear All Notifications');
+
   await step(page, 'rename-entity-in-explorer', async () => {
     await quickOpen(page, 'rename.flow', 'rename.flow');
     await quickOpen(page, 'meryton.md', 'meryton.md');
@@ -765,6 +854,16 @@ async function authorSteps(page: Page): Promise<void> {
     await until('the hints gone, the header hints too', async () => !/\d tok|% of|indexing…/.test(await editorText(page)), 60000);
     return 'flowcabal.inlayHints.enabled = false: no hints after the restart';
   });
+}
+
+/** The chat requests for the agent model the scripted stand-in has logged (undefined: no log given). */
+function agentRequests(): number | undefined {
+  const log = process.env.E2E_LLM_LOG;
+  if (log === undefined || log === '') {
+    return undefined;
+  }
+  const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+  return text.split('\n').filter((l) => l.includes('/v1/chat/completions model="scripted-agent"')).length;
 }
 
 /** Files under dir (recursively) whose content contains needle. */
