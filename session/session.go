@@ -483,11 +483,14 @@ func (s *Session) Run(ctx context.Context, wf *workflowlang.Result, env workflow
 	}
 	s.cfg = cfg
 	wid := s.WorkflowID(wf.File.Path)
-	if r, ok := s.runs[wid]; ok {
-		return RunInfo{}, fmt.Errorf("%s is already running (run %s): cancel it first", wid, r.info.ID)
-	}
+	// A node that cannot run says why first: that another run of its
+	// workflow is still finishing is no help to an author who must fix
+	// the node anyway.
 	if _, err := runner.NewPlan(wf, opts.Target); err != nil {
 		return RunInfo{}, err
+	}
+	if r, ok := s.runs[wid]; ok {
+		return RunInfo{}, fmt.Errorf("%s is already running (run %s): cancel it first", wid, r.info.ID)
 	}
 	gate, err := s.gateLocked(st, cfg)
 	if err != nil {

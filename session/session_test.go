@@ -102,6 +102,10 @@ func TestRunInTheBackgroundWithStatesAndCancel(t *testing.T) {
 	if _, err := s.Run(context.Background(), wf, env, runner.Options{}); err == nil || !strings.Contains(err.Error(), "already running") {
 		t.Errorf("a second run of the same workflow started: %v", err)
 	}
+	// A node that cannot run says so, not that the workflow is busy.
+	if _, err := s.Run(context.Background(), wf, env, runner.Options{Target: runner.Target{Node: "no-such-node"}}); err == nil || strings.Contains(err.Error(), "already running") {
+		t.Errorf("a node that cannot run, while another run is on: %v", err)
+	}
 	res := <-rec.finished
 	if res.Status != store.RunDone {
 		t.Fatalf("run %s ended %s: %+v", info.ID, res.Status, res.Nodes)
