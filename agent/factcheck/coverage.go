@@ -94,6 +94,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if weaponKeys[lk] && prose.HasCJK(v) {
 		return true // a weapon of another kind borne by the holder (weapons.go)
 	}
+	if callingKey(key) && slices.ContainsFunc(strings.Fields(strings.ToLower(v)), func(x string) bool { return callingGroups[strings.Trim(x, ",.;()")] != "" }) {
+		return true // a calling predicated of the holder (occupations.go)
+	}
 	if _, _, ok := eventYear(key, v); ok {
 		return true // a year in a sentence naming the holder and the event (years.go)
 	}

@@ -640,6 +640,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkMarriedNames(d)...)
 	out = append(out, k.checkBirthOrder(d)...)
 	out = append(out, k.checkYears(d)...)
+	out = append(out, k.checkCallings(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)

@@ -183,6 +183,8 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		"entities/characters/berg.md":      "---\nname: Alphonse Berg\naliases: [Berg]\nkind: character\nfacts: { origin: Livonian }\n---\n",
 		"entities/characters/dron.md":      "---\nname: Dron\nkind: character\nfacts: { native_place: Moscow }\n---\n",
 		"entities/characters/darcy.md":     "---\nname: Mr. Darcy\nkind: character\ngender: m\nfacts: { estate_county: Derbyshire, town_house: Brook Street }\n---\n",
+		"entities/characters/lucas.md":     "---\nname: Sir William Lucas\naliases: [Sir William]\nkind: character\ngender: m\nfacts: { former_occupation: trade in Meryton }\n---\n",
+		"entities/characters/collins.md":   "---\nname: Mr. Collins\nkind: character\ngender: m\nfacts: { profession: clergyman }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -207,6 +209,11 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		{"a house in a street of the declared kind", "Mr. Darcy came to his house in Harley Street.", 3, "Harley Street"},
 		{"a place of another kind", "Mr. Darcy was proud; and not all his large estate in London could save him.", 3, ""},
 		{"no estate noun", "Mr. Darcy was proud; he had been in Staffordshire.", 3, ""},
+		{"a calling of another kind", "“I am the less surprised,” replied Sir William, who had formerly practised as an attorney in Meryton.", 29, "attorney"},
+		{"the declared calling", "Sir William had formerly been in trade in Meryton.", 29, ""},
+		{"a calling of the same kind", "Mr. Collins had been a curate before he was a rector.", 29, ""},
+		{"a calling of someone else", "Mr. Collins met a man who had practised as an attorney.", 29, ""},
+		{"a calling the file gives none of", "Mr. Darcy had been a soldier.", 29, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {

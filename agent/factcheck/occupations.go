@@ -1,0 +1,150 @@
+package factcheck
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Callings: "Sir William, who had formerly practised as an attorney in
+// Meryton" of a man whose file says his former occupation was trade. A
+// calling is one of a closed set of English words for what people do for
+// a living, grouped by what they name alike (an attorney is a lawyer); a
+// calling predicated of a holder whose file gives another group's word
+// contradicts it.
+
+// callingGroups gives each calling word its group.
+var callingGroups = func() map[string]string {
+	out := map[string]string{}
+	for group, words := range map[string][]string{
+		"law":      {"attorney", "lawyer", "solicitor", "barrister", "advocate", "notary"},
+		"church":   {"clergyman", "curate", "rector", "vicar", "parson", "priest", "chaplain", "minister", "deacon", "bishop"},
+		"medicine": {"physician", "doctor", "surgeon", "apothecary"},
+		"trade":    {"trade", "tradesman", "merchant", "shopkeeper", "grocer", "draper", "haberdasher", "mercer"},
+		"land":     {"farmer", "landowner", "squire"},
+		"bank":     {"banker"},
+		"teaching": {"tutor", "governess", "schoolmaster", "schoolmistress", "teacher"},
+		"service":  {"butler", "housekeeper", "steward", "valet", "footman", "coachman", "maid"},
+		"army":     {"soldier"},
+		"sea":      {"sailor", "seaman", "mariner"},
+	} {
+		for _, w := range words {
+			out[w] = group
+		}
+	}
+	return out
+}()
+
+// callingLeads put a calling after them as what the subject is or was:
+// "practised as an attorney", "had been a clergyman", "served as a tutor".
+var callingLeads = wordSet("as", "been", "was", "is", "became")
+
+// checkCallings compares a calling predicated of a person with the
+// callings their facts give.
+func (k *Knowledge) checkCallings(d *doc) []Finding {
+	if d.cjk {
+		return nil
+	}
+	var out []Finding
+	var eff []effMention
+	for i := 2; i < len(d.words); i++ {
+		w := strings.ToLower(d.words[i].s)
+		group := callingGroups[w]
+		if group == "" {
+			continue
+		}
+		// "as an attorney", "had been a clergyman", "in trade".
+		art := strings.ToLower(d.words[i-1].s)
+		lead := strings.ToLower(d.words[i-2].s)
+		switch {
+		case (art == "a" || art == "an") && callingLeads[lead] && sameClause(d, i-2, i):
+		case w == "trade" && (art == "in" || art == "into") && sameClause(d, i-1, i):
+		default:
+			continue
+		}
+		// "a man who had practised as an attorney": a relative clause
+		// speaks of the noun before it, which must be a name.
+		if !d.relativeOfName(i - 2) {
+			continue
+		}
+		if eff == nil {
+			eff = k.effMentions(d)
+		}
+		var key, val string
+		has := func(e *entInfo) bool {
+			facts := d.factsOf(e)
+			for _, fk := range slices.Sorted(maps.Keys(facts)) {
+				if !callingKey(fk) {
+					continue
+				}
+				for _, x := range strings.Fields(strings.ToLower(facts[fk])) {
+					if callingGroups[strings.Trim(x, ",.;()")] != "" {
+						key, val = fk, facts[fk]
+						return true
+					}
+				}
+			}
+			return false
+		}
+		c := claim{start: d.words[i].start, end: d.words[i].end, wordIdx: i - 2}
+		e, _ := k.holder(d, eff, c, has)
+		if e == nil {
+			continue
+		}
+		has(e)
+		same := false
+		for _, x := range strings.Fields(strings.ToLower(val)) {
+			if callingGroups[strings.Trim(x, ",.;()")] == group {
+				same = true
+			}
+		}
+		if same {
+			continue
+		}
+		line, since := e.e.FactSource(key, d.chapter)
+		out = append(out, Finding{
+			Type:       TypeFact,
+			Start:      c.start,
+			End:        c.end,
+			Message:    fmt.Sprintf("the text makes %s a %s, but %s's %s is %q as of chapter %d", e.e.Name, w, e.e.Name, key, val, d.chapter),
+			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
+			Confidence: 0.6,
+		})
+	}
+	return out
+}
+
+// callingKey reports whether a fact key holds what someone does for a
+// living: occupation, profession, trade, calling, former_occupation…
+func callingKey(key string) bool {
+	for _, p := range strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }) {
+		switch p {
+		case "occupation", "profession", "trade", "calling", "job", "work", "employment", "career":
+			return true
+		}
+	}
+	return false
+}
+
+// relativeOfName reports whether the relative clause word i stands in,
+// if any, belongs to a name: the nearest "who", "whom" or "that" before
+// word i in its sentence follows a person's name (and a comma). With no
+// relative word before it, the clause is the sentence's own.
+func (d *doc) relativeOfName(i int) bool {
+	sent := d.sents[d.sentenceAt(d.words[i].start)]
+	for r := i; r > 0 && d.words[r].start >= sent.start; r-- {
+		switch strings.ToLower(d.words[r].s) {
+		case "who", "whom", "that", "which":
+		default:
+			continue
+		}
+		for _, mi := range d.mentionsIn(d.words[r-1].start-64, d.words[r-1].end) {
+			if m := d.mentions[mi]; m.lastWord == r-1 && len(m.ents) > 0 && m.ents[0].person {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
