@@ -97,6 +97,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if callingKey(key) && slices.ContainsFunc(strings.Fields(strings.ToLower(v)), func(x string) bool { return callingGroups[strings.Trim(x, ",.;()")] != "" }) {
 		return true // a calling predicated of the holder (occupations.go)
 	}
+	if surnameKeys[normKey(string(k.foldRunes(lk)))] {
+		return true // a family name given with 姓 (surnames.go)
+	}
 	if _, _, ok := eventYear(key, v); ok {
 		return true // a year in a sentence naming the holder and the event (years.go)
 	}

@@ -643,6 +643,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkCallings(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
+		out = append(out, k.checkCJKSurnames(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)
 	}
 	return out

@@ -109,6 +109,7 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/characters/youer.md":   "---\nname: 尤二姐\nkind: character\nfacts: { 原聘: 張華 }\n---\n",
 		"entities/characters/hong.md":    "---\nname: 紅孩兒\nkind: character\nfacts: { 父親: 牛魔王 }\n---\n",
 		"entities/characters/niu.md":     "---\nname: 牛魔王\nkind: character\n---\n",
+		"entities/characters/xiren.md":   "---\nname: 襲人\nkind: character\nfacts: { 姓: 花 }\n---\n",
 		"entities/characters/luocha.md":  "---\nname: 羅剎女\nkind: character\nfacts: { 丈夫: 牛魔王 }\n---\n",
 		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
@@ -143,6 +144,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"a place's first level replaced", "那怪道：「你鬧天宮時，家住在南贍部洲傲來國花果山水簾洞裏。」", 19, "南贍部洲傲來國花果山水簾洞"},
 		{"the declared place", "那怪道：「你鬧天宮時，家住在東勝神洲傲來國花果山水簾洞裏。」", 19, ""},
 		{"the rest of the place alone", "那怪道：「你鬧天宮時，家住在傲來國花果山水簾洞裏。」", 19, ""},
+		{"a family name right after the name", "原來襲人本姓柳，自幼賣到賈府。", 23, "姓柳"},
+		{"the declared family name", "原來襲人本姓花，自幼賣到賈府。", 23, ""},
+		{"someone else's family name asked", "襲人問道：「你姓什麼？」那人道：「我姓柳。」", 23, ""},
 		{"a name split by 姓 and 名, a place before 人氏", "原來本府新升的太爺姓賈名化，本貫金陵人氏。", 2, "金陵"},
 		{"the declared place before 人氏", "原來本府新升的太爺姓賈名化，本貫胡州人氏。", 2, ""},
 		{"a count of people before 人也", "不是雨村該有命不死，就是二十個僧人也打為肉醬。", 2, ""},
