@@ -497,3 +497,26 @@ func TestSlavicForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstCharacterOfTheSameReading: a two-character name the book
+// writes often, typed with its first character as another of the same
+// reading and tone (習人 for 襲人, 相云 for 湘云), is a slip where a name
+// stands as the subject; the same window the book writes as a word, or
+// after a verb, is not.
+func TestFirstCharacterOfTheSameReading(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/xiren.md":     "---\nname: 襲人\nkind: character\n---\n",
+		"entities/characters/xiangyun.md":  "---\nname: 史湘云\naliases: [湘云]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("襲人笑了。湘云來了。", 20) + strings.Repeat("相公來了。", 3),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"寶玉道：“去罷。”習人道：“好。”", "習人"},
+		{"寶玉道：“去罷。”“相云听說，忙道：“休說這話。”", "相云"},
+		{"寶玉道：“去罷。”相公道：“好。”", ""},
+		{"寶玉又學習人情世故。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

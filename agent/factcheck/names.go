@@ -414,7 +414,10 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// 大聖, 鳳接 beside 鳳姐). In a long name it is a slip
 					// (鐵扇公主 written 鐵扇宮主).
 					ka, kb := strings.ContainsRune(kinshipChars, a), strings.ContainsRune(kinshipChars, b)
-					if ka && kb || (ka || kb) && n < 4 || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && hanzi.SharedTop(a, b))) {
+					// Unless the window is the subject of what follows
+					// and sounds just like the name (相云听說 for 湘云).
+					subject := pos == 0 && hanzi.Homophone(a, b) && actsNext(string(rs[i+n:min(len(rs), i+n+4)]))
+					if ka && kb || (ka || kb) && n < 4 && !subject || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && hanzi.SharedTop(a, b))) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -430,7 +433,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// look-alike (借春 for 惜春) where a name starts (after
 					// a break), of a name the book uses often, and the
 					// book's counts then judge the window.
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) || nameStopSet.has(b) || i > 0 && !prose.NameBreak(rs[i-1]) ||
+					// A homophone, tone and all (代玉 for 黛玉, 習人 for
+					// 襲人), is what a pinyin input method offers first:
+					// the book's counts tell a word from a slip.
+					// A character that opens many words (相) is a
+					// slip there only as the subject of what follows
+					// (相云听說).
+					stop := nameStopSet.has(b) && !subject
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop || i > 0 && !prose.NameBreak(rs[i-1]) ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
