@@ -130,7 +130,7 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
-var cjkBeside = []string{"在旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
+var cjkBeside = []string{"在旁", "在一旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
 
 // cjkFrom open a phrase of where a move starts or goes (紅孩兒也從洞裏跑出來).
 const cjkFrom = "從从自往向朝"
@@ -364,7 +364,7 @@ func stepsForward(rest string) bool {
 }
 
 // cjkLocatives end a phrase of place: 屋里, 庵裏, 亭後, 門外.
-const cjkLocatives = "裏里內内中上下外前後后旁邊边處处頭头"
+const cjkLocatives = "裏里內内中上下外前後后旁邊边處处頭头面"
 
 // placePhraseEnd returns the byte length of the place phrase rest opens
 // with: one to five characters, the last a locative; 0 when there is
@@ -888,7 +888,7 @@ var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "gla
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
 var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
-	"in", "out", "up", "down", "back", "forward")
+	"in", "out", "up", "down", "back", "forward", "at")
 
 // invertedVerbs stand between such a lead and the subject.
 var invertedVerbs = wordSet("sat", "stood", "was", "were", "lay", "came", "walked", "rode", "knelt",
@@ -980,6 +980,26 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	// "Lydia, laughing, ran to the window"; "Pierre, sitting at the foot
 	// of the bed, looked up": a participle's phrase between commas, then
 	// a verb.
+	// "Mr. Bennet, from the foot of the table, drily begged her": a
+	// phrase of place between commas, then the verb.
+	if strings.TrimSpace(gap) == "," && placePrepositions[next] && d.opensSentence(m) {
+		for n := j + 1; n+1 < len(d.words) && n < j+10; n++ {
+			b := d.between(n, n+1)
+			if strings.ContainsAny(b, ".!?;:“”\"\n") {
+				break
+			}
+			if strings.TrimSpace(b) == "," {
+				v := strings.ToLower(d.words[n+1].s)
+				if strings.HasSuffix(v, "ly") && n+2 < len(d.words) && d.between(n+1, n+2) == " " {
+					v = strings.ToLower(d.words[n+2].s)
+				}
+				if pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4 {
+					return "acts", true
+				}
+				break
+			}
+		}
+	}
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
 		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
 			return "acts", true
@@ -1158,6 +1178,29 @@ func andActs(d *doc, i int) bool {
 var habitual = wordSet("occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "never", "generally")
 
 var departing = wordSet("away", "off", "abroad", "home")
+
+// opensSentence reports whether m stands first in its sentence, after
+// lead words at most ("But Mr. Bennet, …"): the sentence's subject, not
+// an apposition ("to see him, Prince Andrew, in that square").
+func (d *doc) opensSentence(m mention) bool {
+	if m.firstWord < 0 {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	if strings.ContainsAny(d.text[sent.start:m.start], ",;:“”\"") {
+		return false
+	}
+	for _, w := range prose.LatinWords(d.text[sent.start:m.start]) {
+		if !leadWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// placePrepositions open a phrase of where someone is, set between
+// commas after their name.
+var placePrepositions = wordSet("from", "at", "across", "near", "beside", "behind", "by", "on", "in")
 
 // subordinators open a clause between a subject and its verb.
 var subordinators = wordSet("though", "although", "when", "after", "having", "while", "whilst", "who", "on", "upon", "before", "as")
@@ -1389,8 +1432,10 @@ func verbAfter(rest string) (string, float64) {
 			return "", 0
 		}
 		if strings.ContainsRune(cjkActing, r) && !strings.ContainsRune(cjkAdverbs, r) {
-			// "黛玉送来的东西": a relative clause about what they once did.
-			if after := []rune(rest[size:]); slices.Contains(after[:min(3, len(after))], '的') {
+			// "黛玉送来的东西": a relative clause about what they once did;
+			// not after a disposal marker, whose object 的 describes
+			// (晴雯早把他的書匣子收拾好了).
+			if after := []rune(rest[size:]); !strings.ContainsRune("把將将", r) && slices.Contains(after[:min(3, len(after))], '的') {
 				return "", 0
 			}
 			if strings.ContainsRune("道说說问問答骂罵", r) || strings.HasPrefix(rest[size:], "道") {

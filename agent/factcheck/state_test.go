@@ -196,6 +196,16 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"沙和尚回來了，眾人都笑。", 0},
 		{"秦鐘回來了，眾人都笑。", 1},
 		{"沙和尚來信說：「師父好。」", 0},
+		// A place of the speaker (在下面, 在一旁); a disposal marker's
+		// object with 的; a subject, a phrase of place, then its verb; a
+		// place that opens an inverted sentence.
+		{"寶玉道：“好。”秦鐘在下面笑道：“姑娘們只管樂。”", 1},
+		{"秦鐘在一旁急得只是跺腳。", 1},
+		{"秦鐘早把他的書匣子收拾好了。", 1},
+		{"秦鐘送來的書匣子還在。", 0},
+		{"Nicholas, from the foot of the table, drily begged her to stop.", 1},
+		{"She hoped to see him, Nicholas, in that last dim, indistinctly outlined square.", 0},
+		{"At the other end of the table sat Nicholas, talking to Kitty.", 1},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
