@@ -20,6 +20,7 @@ import (
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/sourcegraph/conc/iter"
 	bolt "go.etcd.io/bbolt"
 )
@@ -140,7 +141,7 @@ type scanned struct {
 	refill bool
 	res    Resource
 	rels   []Relation
-	terms  []string
+	terms  textsearch.TermCounts
 }
 
 // Index walks the knowledge folders, indexes every new or changed file
@@ -683,7 +684,9 @@ func (s *Store) parse(sc *scanned, data []byte, h string) {
 	} else if r.Title != "" {
 		text = r.Title + "\n" + text
 	}
-	sc.terms = s.search.analyzer().Terms(text)
+	// Counted here, on every core, so that the one goroutine that adds
+	// the files to the search index touches each distinct term once.
+	sc.terms = textsearch.CountTerms(s.search.analyzer().Terms(text))
 }
 
 func slicesDeleteEmpty(rels []Relation) []Relation {

@@ -318,21 +318,31 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	if kx != nil {
 		s.chapterX, s.passageX = kx.chapters, kx.passages
 	}
-	// The chapters are analysed on every core, a batch at a time (their
-	// terms are dropped once indexed); the indexes take them in order.
+	// The chapters are analysed and their terms counted on every core, a
+	// batch at a time (their terms are dropped once indexed); the indexes
+	// take them in order, one batch while the next is analysed.
 	type done struct {
 		r   Resource
 		d   *derived
+		tc  textsearch.TermCounts   // of the chapter, when analysed
+		ptc []textsearch.TermCounts // of its passages
 		err error
 	}
 	if b.Progress != nil {
 		b.Progress(0, len(chs))
 	}
+	// Whether the kept indexes hold each chapter as it is, asked before
+	// the indexes start changing under the workers.
+	held := make([]bool, len(chs))
+	if kx != nil {
+		for i, c := range chs {
+			held[i] = kx.holds(c.Path, kx.hashes[i])
+		}
+	}
 	workers := max(1, runtime.GOMAXPROCS(0))
-	batch := make([]done, 0, 16*workers)
-	for lo := 0; lo < len(chs); lo += cap(batch) {
-		hi := min(len(chs), lo+cap(batch))
-		batch = batch[:hi-lo]
+	size := 16 * workers
+	analyse := func(lo, hi int) []done {
+		batch := make([]done, hi-lo)
 		var wg sync.WaitGroup
 		next := make(chan int)
 		for range min(workers, hi-lo) {
@@ -345,7 +355,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 					} else {
 						h = hashOf(c.Text)
 					}
-					fresh := kx == nil || !kx.holds(c.Path, h)
+					fresh := !held[i]
 					text := c.Text
 					if c.lazy() && (fresh || b.cached(h) == nil) {
 						// Not held, or its record is missing: read.
@@ -356,16 +366,26 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 						}
 						if hashOf(t) != h {
 							// Changed since it was hashed: its record
-							// and the indexes must follow the text read.
+							// and the indexes must follow the text read
+							// (analysed: whether the indexes hold this
+							// text is asked again when it is indexed).
 							h = hashOf(t)
 							kx.hashes[i] = h
-							fresh = !kx.holds(c.Path, h)
+							fresh = true
 						}
 						c.Text, text = t, t
 						s.read.Add(1)
 					}
 					r, d, err := b.resourceHashed(c.Path, text, h, need{terms: fresh, passages: true, pterms: fresh})
-					batch[i-lo] = done{r, d, err}
+					dn := done{r: r, d: d, err: err}
+					if err == nil && fresh {
+						dn.tc = textsearch.CountTerms(d.terms)
+						dn.ptc = make([]textsearch.TermCounts, len(d.pterms))
+						for j, pt := range d.pterms {
+							dn.ptc[j] = textsearch.CountTerms(pt)
+						}
+					}
+					batch[i-lo] = dn
 				}
 			})
 		}
@@ -374,6 +394,23 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		close(next)
 		wg.Wait()
+		return batch
+	}
+	batches := make(chan []done, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(batches)
+		for lo := 0; lo < len(chs); lo += size {
+			select {
+			case batches <- analyse(lo, min(len(chs), lo+size)):
+			case <-stop:
+				return
+			}
+		}
+	}()
+	lo := 0
+	for batch := range batches {
 		for i, dn := range batch {
 			c := chs[lo+i]
 			if dn.err != nil {
@@ -390,13 +427,14 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 				kx.changed = true
 			}
 			s.analysed++
-			s.chapterX.Add(c.Path, d.terms)
+			s.chapterX.AddCounted(c.Path, dn.tc)
 			for i, p := range d.passages {
-				s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
+				s.passageX.AddCounted(PassageID(c.Path, p.Start, p.End), dn.ptc[i])
 			}
 		}
+		lo += len(batch)
 		if b.Progress != nil {
-			b.Progress(hi, len(chs))
+			b.Progress(lo, len(chs))
 		}
 	}
 	if kx != nil {
@@ -432,6 +470,9 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			chHash[c.Path] = c.Hash
 		}
 	}
+	// Arcs indexed as the union of their chapters, made together.
+	var unionIDs []string
+	var unionOf [][]string
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -466,7 +507,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			continue
 		}
 		if !s.chapterX.Stored() {
-			s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+			unionIDs, unionOf = append(unionIDs, arc.Path), append(unionOf, paths)
 			continue
 		}
 		// The kept chapter index reads its postings a term at a time:
@@ -491,6 +532,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		s.arcX.Add(arc.Path, terms)
 	}
+	s.arcX.AddUnions(unionIDs, s.chapterX, unionOf, workers)
 	if kx != nil {
 		kx.dropGoneArcs(s.arcs)
 	}
