@@ -153,6 +153,16 @@ func (s *Store) Index(ctx context.Context, progress Progress) (IndexReport, erro
 	return s.index(ctx, progress, false)
 }
 
+// Walked returns the knowledge files (paths relative to the root, with
+// slashes) that the last [Store.Index] or [Store.Rehash] of this Store
+// found, in byte order; nil before one. A caller that just indexed asks
+// it rather than stat the files again.
+func (s *Store) Walked() []string {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	return s.walked
+}
+
 // Rehash is [Store.Index] reading and hashing every file, whatever its
 // stat signature says (flowcabal index --rehash).
 func (s *Store) Rehash(ctx context.Context, progress Progress) (IndexReport, error) {
@@ -169,6 +179,7 @@ func (s *Store) index(ctx context.Context, progress Progress, rehash bool) (Inde
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
+	s.walked = files
 	known, err := s.resourceFiles()
 	if err != nil {
 		return IndexReport{}, err
@@ -206,6 +217,7 @@ func (s *Store) Reindex(ctx context.Context, files ...string) (IndexReport, erro
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
+	s.walked = files
 	known, err := s.resourceFiles()
 	if err != nil {
 		return IndexReport{}, err
@@ -942,9 +954,16 @@ type ResourceQuery struct {
 // first, then the rest by path.
 func (s *Store) Resources(q ResourceQuery) ([]Resource, error) {
 	var out []Resource
+	prefix := q.Prefix
+	if prefix == "" && q.Dir != "" {
+		// A resource's path starts with its folder: only those keys are
+		// read (the summaries among 3,000 chapters cost every resource's
+		// decoding otherwise).
+		prefix = q.Dir + "/"
+	}
 	err := s.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bResources).Cursor()
-		for k, v := c.Seek([]byte(q.Prefix)); k != nil && strings.HasPrefix(string(k), q.Prefix); k, v = c.Next() {
+		for k, v := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, v = c.Next() {
 			var r Resource
 			if err := unmarshal(v, &r); err != nil {
 				return err

@@ -66,6 +66,11 @@ func TestIndexSampleProject(t *testing.T) {
 		{ResourceQuery{FromChapter: 3, ToChapter: 5}, 3},
 		{ResourceQuery{Prefix: "entities/locations/"}, 5},
 		{ResourceQuery{Kind: KindArc}, 1},
+		// A folder is read by its keys alone; with a prefix, both apply.
+		{ResourceQuery{Dir: "summaries"}, 2},
+		{ResourceQuery{Dir: "entities", Prefix: "entities/locations/"}, 5},
+		{ResourceQuery{Dir: "manuscript", Prefix: "entities/"}, 0},
+		{ResourceQuery{Dir: "meta"}, 3},
 	}
 	for _, tt := range tests {
 		got, err := s.Resources(tt.q)

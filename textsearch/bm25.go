@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -258,16 +259,32 @@ func (x *Index) Len() int { return x.live }
 
 // Has reports whether the index holds document id.
 func (x *Index) Has(id string) bool {
-	d, ok := x.docByID[id]
-	return ok && x.docs[d].live
+	_, ok := x.docOf(id)
+	return ok
+}
+
+// docOf returns the number of live document id.
+func (x *Index) docOf(id string) (int32, bool) {
+	if d, ok := x.docByID[id]; ok && x.docs[d].live {
+		return d, true
+	}
+	if x.st == nil || !x.st.unmapped {
+		return 0, false
+	}
+	base := x.docs[:x.st.n]
+	d, found := slices.BinarySearchFunc(base, id, func(e docEntry, id string) int { return strings.Compare(e.id, id) })
+	if !found || !base[d].live {
+		return 0, false
+	}
+	return int32(d), true
 }
 
 // Holding returns the terms of terms that document id holds, in the
 // order given, without repeats: which words of a query a hit matched,
 // read from the postings rather than by analysing the text again.
 func (x *Index) Holding(id string, terms []string) []string {
-	d, ok := x.docByID[id]
-	if !ok || !x.docs[d].live {
+	d, ok := x.docOf(id)
+	if !ok {
 		return nil
 	}
 	x.prefetch(terms)
@@ -441,8 +458,8 @@ func (x *Index) AddUnions(ids []string, from *Index, docs [][]string, workers in
 func (x *Index) union(docs []string) (tids, counts []int32, length int32) {
 	at := map[int32]int32{}
 	for _, doc := range docs {
-		fd, ok := x.docByID[doc]
-		if !ok || !x.docs[fd].live {
+		fd, ok := x.docOf(doc)
+		if !ok {
 			continue
 		}
 		length += x.docs[fd].len
@@ -479,8 +496,8 @@ func (x *Index) fillTerms() {
 
 // Remove deletes document id; it is a no-op for an unknown id.
 func (x *Index) Remove(id string) {
-	d, ok := x.docByID[id]
-	if !ok || !x.docs[d].live {
+	d, ok := x.docOf(id)
+	if !ok {
 		return
 	}
 	if x.st != nil && d < x.st.n {

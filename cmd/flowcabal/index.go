@@ -249,6 +249,17 @@ func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 	if err != nil {
 		return in, false
 	}
+	// The files the index just walked say whether a chapter has a
+	// second file (3,000 stat calls otherwise).
+	walked := s.Walked()
+	exists := func(file string) bool {
+		if walked != nil {
+			_, found := slices.BinarySearch(walked, file)
+			return found
+		}
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(file)))
+		return err == nil
+	}
 	for _, r := range rs {
 		if r.BodyHash == "" {
 			if len(r.Diagnostics) == 0 {
@@ -262,7 +273,7 @@ func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 		if r.File == alt {
 			alt = r.Path + "/content.md"
 		}
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(alt))); err == nil {
+		if exists(alt) {
 			return in, false
 		}
 		file := r.File
