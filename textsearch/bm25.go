@@ -339,6 +339,30 @@ func CountTerms(terms []string) TermCounts {
 	return tc
 }
 
+// MergeCounts counts the terms of documents joined in order, from their
+// own counts: CountTerms of their terms joined gives the same.
+func MergeCounts(parts []TermCounts) TermCounts {
+	n := 0
+	for _, p := range parts {
+		n += len(p.Terms)
+	}
+	at := make(map[string]int32, n/2+1)
+	var tc TermCounts
+	for _, p := range parts {
+		tc.Len += p.Len
+		for i, t := range p.Terms {
+			if j, ok := at[t]; ok {
+				tc.Counts[j] += p.Counts[i]
+				continue
+			}
+			at[t] = int32(len(tc.Terms))
+			tc.Terms = append(tc.Terms, t)
+			tc.Counts = append(tc.Counts, p.Counts[i])
+		}
+	}
+	return tc
+}
+
 // AddCounted is [Index.Add] with the terms counted by [CountTerms] (each
 // term once): the index is the same as Add of the terms gives.
 func (x *Index) AddCounted(id string, tc TermCounts) {

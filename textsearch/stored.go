@@ -314,7 +314,9 @@ func OpenStored(docs, delta []byte, fetch Fetcher, dict *Dict) (*Index, error) {
 	// documents are found by a binary search of their sorted ids
 	// (docOf) rather than put in docByID: an index of 60,000 passages
 	// opened at every start cost a string and a map insert each.
-	buf := make([]byte, 0, 2*len(r.b))
+	// Sized ahead (bounded, against damaged lengths): the ids decode to
+	// several times the table's bytes.
+	buf := make([]byte, 0, min(idsLen(*r, nd), 16*len(docs)))
 	ends := make([]int32, 0, nd)
 	lens := make([]int32, 0, nd)
 	prevStart := 0
@@ -363,6 +365,22 @@ func OpenStored(docs, delta []byte, fetch Fetcher, dict *Dict) (*Index, error) {
 	}
 	x.Compact()
 	return x, nil
+}
+
+// idsLen returns the bytes the n front-coded ids r starts with take
+// decoded (0 when they cannot be read: the decoding says why).
+func idsLen(r reader, n int) int {
+	total := 0
+	for range n {
+		shared := r.uvarint()
+		rest := r.bytes()
+		r.uvarint()
+		if r.err != nil || shared > math.MaxInt32 {
+			return 0
+		}
+		total += int(shared) + len(rest)
+	}
+	return total
 }
 
 // EncodeDelta returns what changed since the base of an index opened

@@ -548,6 +548,17 @@ func TestAddCounted(t *testing.T) {
 	if !reflect.DeepEqual(tc, TermCounts{Terms: []string{"b", "a", "c"}, Counts: []int32{3, 1, 1}, Len: 5}) {
 		t.Errorf("CountTerms = %+v", tc)
 	}
+	// Documents counted apart and merged count as their terms joined.
+	var parts []TermCounts
+	var joined []string
+	for _, doc := range docs {
+		terms := a.Terms(doc.text)
+		parts = append(parts, CountTerms(terms))
+		joined = append(joined, terms...)
+	}
+	if got, want := MergeCounts(parts), CountTerms(joined); !reflect.DeepEqual(got, want) {
+		t.Errorf("MergeCounts = %+v\nwant %+v", got, want)
+	}
 }
 
 // Unions made together, on several goroutines, give the index the

@@ -511,26 +511,41 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			continue
 		}
 		// The kept chapter index reads its postings a term at a time:
-		// the arc's chapters are analysed again instead (the same terms).
-		var terms []string
+		// the arc's chapters are read (when given by hash) and analysed
+		// again instead (the same terms), on every core.
+		var in []int
 		for i, c := range s.chapters {
 			if c.Number >= a.First && c.Number <= a.Last {
-				text := c.L2
-				if chs[i].lazy() {
-					t, err := chs[i].text()
-					if err != nil {
-						return nil, err
-					}
-					if hashOf(t) != c.Hash {
-						return nil, fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
-					}
-					text = t
-					s.read.Add(1)
-				}
-				terms = b.an.AppendTerms(terms, text)
+				in = append(in, i)
 			}
 		}
-		s.arcX.Add(arc.Path, terms)
+		counts := make([]textsearch.TermCounts, len(in))
+		errs := make([]error, len(in))
+		parallel(len(in), workers, func(j int) {
+			i := in[j]
+			c := s.chapters[i]
+			text := c.L2
+			if chs[i].lazy() {
+				t, err := chs[i].text()
+				if err != nil {
+					errs[j] = err
+					return
+				}
+				if hashOf(t) != c.Hash {
+					errs[j] = fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
+					return
+				}
+				text = t
+				s.read.Add(1)
+			}
+			counts[j] = textsearch.CountTerms(b.an.Terms(text))
+		})
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		s.arcX.AddCounted(arc.Path, textsearch.MergeCounts(counts))
 	}
 	s.arcX.AddUnions(unionIDs, s.chapterX, unionOf, workers)
 	if kx != nil {
@@ -540,6 +555,24 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		x.Compact()
 	}
 	return s, nil
+}
+
+// parallel calls fn(i) for i in [0, n) on up to workers goroutines.
+func parallel(n, workers int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // arcText is the text an arc is summarised from: its file's body, or
