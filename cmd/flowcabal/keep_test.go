@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -125,6 +126,9 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			rep := indexRoleA(t, root)
 			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written || !rep.Base {
 				t.Fatalf("cold index: %+v", rep)
+			}
+			if runtime.GOOS == "linux" && rep.CPUSeconds <= 0 {
+				t.Fatalf("cold index: no CPU time reported: %+v", rep)
 			}
 			if n := analysedFromStore(t, root); n != 0 {
 				t.Fatalf("a new process analysed %d chapters; want 0 (all kept)", n)
