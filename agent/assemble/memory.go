@@ -322,10 +322,13 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	// batch at a time (their terms are dropped once indexed); the indexes
 	// take them in order, one batch while the next is analysed.
 	type done struct {
-		r   Resource
-		d   *derived
-		tc  textsearch.TermCounts   // of the chapter, when analysed
-		ptc []textsearch.TermCounts // of its passages
+		r        Resource
+		passages []textsearch.Passage
+		// The terms counted, when analysed: of the chapter and of its
+		// passages (the term lists themselves are not kept, so that the
+		// batches in flight hold what the indexes need and no more).
+		tc  textsearch.TermCounts
+		ptc []textsearch.TermCounts
 		err error
 	}
 	if b.Progress != nil {
@@ -377,7 +380,10 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 						s.read.Add(1)
 					}
 					r, d, err := b.resourceHashed(c.Path, text, h, need{terms: fresh, passages: true, pterms: fresh})
-					dn := done{r: r, d: d, err: err}
+					dn := done{r: r, err: err}
+					if err == nil {
+						dn.passages = d.passages
+					}
 					if err == nil && fresh {
 						dn.tc = textsearch.CountTerms(d.terms)
 						dn.ptc = make([]textsearch.TermCounts, len(d.pterms))
@@ -416,8 +422,8 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			if dn.err != nil {
 				return nil, dn.err
 			}
-			r, d := dn.r, dn.d
-			s.chapters = append(s.chapters, &Chapter{Resource: r, Number: c.Number, Passages: d.passages})
+			r := dn.r
+			s.chapters = append(s.chapters, &Chapter{Resource: r, Number: c.Number, Passages: dn.passages})
 			batch[i] = done{}
 			if kx != nil && kx.holds(c.Path, r.Hash) {
 				continue
@@ -428,7 +434,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			}
 			s.analysed++
 			s.chapterX.AddCounted(c.Path, dn.tc)
-			for i, p := range d.passages {
+			for i, p := range dn.passages {
 				s.passageX.AddCounted(PassageID(c.Path, p.Start, p.End), dn.ptc[i])
 			}
 		}
