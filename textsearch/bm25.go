@@ -421,7 +421,7 @@ func (x *Index) addCounts(id string, tids, counts []int32, length int32) {
 func (x *Index) AddUnion(id string, from *Index, docs []string) {
 	x.Remove(id)
 	from.fillTerms()
-	tids, counts, length := from.union(docs)
+	tids, counts, length := from.union(docs, make([]int32, from.nterms()))
 	if from.dict != x.dict {
 		for i, tid := range tids {
 			tids[i] = x.dict.add(from.dict.term(tid))
@@ -435,29 +435,35 @@ func (x *Index) AddUnion(id string, from *Index, docs []string) {
 // their dictionary (each union is a search of from's postings; a
 // hundred arcs of 3,000 chapters took two seconds on one core).
 func (x *Index) AddUnions(ids []string, from *Index, docs [][]string, workers int) {
-	if from.dict != x.dict || workers <= 1 {
+	if from.dict != x.dict {
 		for i, id := range ids {
 			x.AddUnion(id, from, docs[i])
 		}
 		return
 	}
+	workers = max(1, workers)
 	from.fillTerms() // from is only read from here on
 	type union struct {
 		tids, counts []int32
 		length       int32
 	}
-	// A few unions at a time: their counts are not all held at once.
-	chunk := 4 * workers
+	// One union a goroutine at a time: their counts are not all held at
+	// once (a server's peak memory is made while it builds).
+	chunk := workers
 	us := make([]union, chunk)
+	scratch := make([][]int32, workers)
+	for w := range scratch {
+		scratch[w] = make([]int32, from.nterms())
+	}
 	for lo := 0; lo < len(ids); lo += chunk {
 		hi := min(len(ids), lo+chunk)
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for range min(workers, hi-lo) {
+		for w := range min(workers, hi-lo) {
 			wg.Go(func() {
 				for i := range next {
 					u := &us[i-lo]
-					u.tids, u.counts, u.length = from.union(docs[i])
+					u.tids, u.counts, u.length = from.union(docs[i], scratch[w])
 				}
 			})
 		}
@@ -478,9 +484,15 @@ func (x *Index) AddUnions(ids []string, from *Index, docs [][]string, workers in
 // union returns the distinct term ids of documents docs of x (unknown
 // ones ignored) in the order first met, with their summed frequencies,
 // and the documents' summed length. It only reads x, whose term lists
-// must be filled (fillTerms).
-func (x *Index) union(docs []string) (tids, counts []int32, length int32) {
-	at := map[int32]int32{}
+// must be filled (fillTerms). at, of x.nterms() zeros, is where each
+// term id's place in tids is noted (plus one) meanwhile: an array
+// rather than a map, given back zeroed.
+func (x *Index) union(docs []string, at []int32) (tids, counts []int32, length int32) {
+	defer func() {
+		for _, tid := range tids {
+			at[tid] = 0
+		}
+	}()
 	for _, doc := range docs {
 		fd, ok := x.docOf(doc)
 		if !ok {
@@ -493,13 +505,13 @@ func (x *Index) union(docs []string) (tids, counts []int32, length int32) {
 			if !found {
 				continue
 			}
-			if j, ok := at[tid]; ok {
-				counts[j] += p[i].tf
+			if j := at[tid]; j > 0 {
+				counts[j-1] += p[i].tf
 				continue
 			}
-			at[tid] = int32(len(tids))
 			tids = append(tids, tid)
 			counts = append(counts, p[i].tf)
+			at[tid] = int32(len(tids))
 		}
 	}
 	return tids, counts, length
