@@ -12,14 +12,17 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/project"
+	"github.com/flowcabal/flowcabal/textsearch"
 	"github.com/sourcegraph/conc/iter"
 	bolt "go.etcd.io/bbolt"
 )
@@ -140,7 +143,7 @@ type scanned struct {
 	refill bool
 	res    Resource
 	rels   []Relation
-	terms  []string
+	terms  textsearch.TermCounts
 }
 
 // Index walks the knowledge folders, indexes every new or changed file
@@ -150,6 +153,16 @@ type scanned struct {
 // parsed in parallel; the changes commit in one transaction.
 func (s *Store) Index(ctx context.Context, progress Progress) (IndexReport, error) {
 	return s.index(ctx, progress, false)
+}
+
+// Walked returns the knowledge files (paths relative to the root, with
+// slashes) that the last [Store.Index] or [Store.Rehash] of this Store
+// found, in byte order; nil before one. A caller that just indexed asks
+// it rather than stat the files again.
+func (s *Store) Walked() []string {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	return s.walked
 }
 
 // Rehash is [Store.Index] reading and hashing every file, whatever its
@@ -168,6 +181,7 @@ func (s *Store) index(ctx context.Context, progress Progress, rehash bool) (Inde
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
+	s.walked = files
 	known, err := s.resourceFiles()
 	if err != nil {
 		return IndexReport{}, err
@@ -205,6 +219,7 @@ func (s *Store) Reindex(ctx context.Context, files ...string) (IndexReport, erro
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
+	s.walked = files
 	known, err := s.resourceFiles()
 	if err != nil {
 		return IndexReport{}, err
@@ -683,7 +698,9 @@ func (s *Store) parse(sc *scanned, data []byte, h string) {
 	} else if r.Title != "" {
 		text = r.Title + "\n" + text
 	}
-	sc.terms = s.search.analyzer().Terms(text)
+	// Counted here, on every core, so that the one goroutine that adds
+	// the files to the search index touches each distinct term once.
+	sc.terms = textsearch.CountTerms(s.search.analyzer().Terms(text))
 }
 
 func slicesDeleteEmpty(rels []Relation) []Relation {
@@ -939,9 +956,16 @@ type ResourceQuery struct {
 // first, then the rest by path.
 func (s *Store) Resources(q ResourceQuery) ([]Resource, error) {
 	var out []Resource
+	prefix := q.Prefix
+	if prefix == "" && q.Dir != "" {
+		// A resource's path starts with its folder: only those keys are
+		// read (the summaries among 3,000 chapters cost every resource's
+		// decoding otherwise).
+		prefix = q.Dir + "/"
+	}
 	err := s.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bResources).Cursor()
-		for k, v := c.Seek([]byte(q.Prefix)); k != nil && strings.HasPrefix(string(k), q.Prefix); k, v = c.Next() {
+		for k, v := c.Seek([]byte(prefix)); k != nil && strings.HasPrefix(string(k), prefix); k, v = c.Next() {
 			var r Resource
 			if err := unmarshal(v, &r); err != nil {
 				return err
@@ -991,12 +1015,31 @@ type ChapterFile struct {
 func (s *Store) ChapterFiles() ([]ChapterFile, error) {
 	var out []ChapterFile
 	err := s.view(func(tx *bolt.Tx) error {
+		var keys, vals [][]byte // valid while tx is
 		c := tx.Bucket(bResources).Cursor()
 		p := []byte("manuscript/")
 		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-			var r ChapterFile
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("resource %s: %w", k, err)
+			keys, vals = append(keys, k), append(vals, v)
+		}
+		// Decoded on every core: 3,000 records take a few milliseconds
+		// each way, and Role A's update after one edit waits for them.
+		all := make([]ChapterFile, len(vals))
+		errs := make([]error, len(vals))
+		workers := min(runtime.GOMAXPROCS(0), max(1, len(vals)/256))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(vals); i += workers {
+					if err := json.Unmarshal(vals[i], &all[i]); err != nil {
+						errs[i] = fmt.Errorf("resource %s: %w", keys[i], err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for i, r := range all {
+			if errs[i] != nil {
+				return errs[i]
 			}
 			if r.Kind == KindChapter {
 				out = append(out, r)

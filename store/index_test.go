@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"errors"
+	"fmt"
 	"go.uber.org/goleak"
 	"os"
 	"path/filepath"
@@ -66,6 +67,11 @@ func TestIndexSampleProject(t *testing.T) {
 		{ResourceQuery{FromChapter: 3, ToChapter: 5}, 3},
 		{ResourceQuery{Prefix: "entities/locations/"}, 5},
 		{ResourceQuery{Kind: KindArc}, 1},
+		// A folder is read by its keys alone; with a prefix, both apply.
+		{ResourceQuery{Dir: "summaries"}, 2},
+		{ResourceQuery{Dir: "entities", Prefix: "entities/locations/"}, 5},
+		{ResourceQuery{Dir: "manuscript", Prefix: "entities/"}, 0},
+		{ResourceQuery{Dir: "meta"}, 3},
 	}
 	for _, tt := range tests {
 		got, err := s.Resources(tt.q)
@@ -560,5 +566,45 @@ func TestChapterZeroAndGaps(t *testing.T) {
 	}
 	if rs, err := s.Resources(ResourceQuery{ToChapter: 3}); err != nil || len(rs) != 2 {
 		t.Errorf("chapters up to 3: %d, %v (want 0 and 1, and no meta)", len(rs), err)
+	}
+}
+
+// ChapterFiles (decoded on several goroutines) says of every chapter
+// what Resources says, in chapter order, and leaves out manuscript files
+// that are not chapters; a broken chapter keeps its diagnostics.
+func TestChapterFilesAgreeWithResources(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "flowcabal.toml", "")
+	for n := 1; n <= 700; n++ {
+		writeFile(t, root, fmt.Sprintf("manuscript/chapter-%04d/content.md", n), fmt.Sprintf("# 第%d回\n\n寶玉見了黛玉𝄞，第%d次。\n", n, n))
+	}
+	writeFile(t, root, "manuscript/notes/ideas.md", "not a chapter\n")
+	writeFile(t, root, "manuscript/chapter-0701/content.md", "---\nbroken: [\n---\n\n壞了。\n")
+	s := openStore(t, root, Options{})
+	if _, err := s.Index(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resources(ResourceQuery{Kind: KindChapter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := s.ChapterFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 701 || len(rs) != len(cs) {
+		t.Fatalf("%d chapter files, %d resources; want 701", len(cs), len(rs))
+	}
+	for i, c := range cs {
+		r := rs[i]
+		if c.Path != r.Path || c.File != r.File || c.Chapter != r.Chapter || c.Chapter != i+1 || c.BodyHash != r.BodyHash || c.Kind != KindChapter {
+			t.Fatalf("chapter file %d = %+v; resource %+v", i, c, r)
+		}
+		if (len(c.Diagnostics) > 0) != (len(r.Diagnostics) > 0) {
+			t.Errorf("chapter %d: diagnostics %s; resource has %d", c.Chapter, c.Diagnostics, len(r.Diagnostics))
+		}
+	}
+	if len(cs[700].Diagnostics) == 0 || cs[0].BodyHash == "" {
+		t.Errorf("broken chapter's diagnostics %q, first body hash %q", cs[700].Diagnostics, cs[0].BodyHash)
 	}
 }

@@ -153,7 +153,7 @@ func (s *Store) loadSearch(ctx context.Context) error {
 			return err
 		}
 		terms, h := s.termsOf(r)
-		idx.Add(r.Path, terms)
+		idx.AddCounted(r.Path, terms)
 		docs[r.Path] = h
 		ss.dirty = true
 	}
@@ -164,13 +164,13 @@ func (s *Store) loadSearch(ctx context.Context) error {
 // termsOf re-reads a resource's file for the index. A file that changed
 // since it was indexed is indexed as it is now and under its new hash, so
 // the next indexing pass, which will see the change, re-adds it anyway.
-func (s *Store) termsOf(r Resource) ([]string, string) {
+func (s *Store) termsOf(r Resource) (textsearch.TermCounts, string) {
 	if strings.HasPrefix(r.Hash, "oversize:") {
-		return nil, r.Hash
+		return textsearch.TermCounts{}, r.Hash
 	}
 	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(r.File)))
 	if err != nil {
-		return nil, r.Hash
+		return textsearch.TermCounts{}, r.Hash
 	}
 	sc := &scanned{file: r.File}
 	s.parse(sc, data, hashOf(data))
@@ -195,7 +195,7 @@ func (ss *searchState) apply(changes []*scanned, known map[string]Resource) {
 		if sc.missing {
 			continue
 		}
-		ss.idx.Add(sc.res.Path, sc.terms)
+		ss.idx.AddCounted(sc.res.Path, sc.terms)
 		ss.docs[sc.res.Path] = sc.res.Hash
 		ss.meta[sc.res.Path] = metaOf(sc.res)
 		if len(sc.res.Names) > 0 {

@@ -95,6 +95,8 @@ type Store struct {
 	// indexMu serialises indexing so that two notifications for one file
 	// do not race between reading it and committing it.
 	indexMu sync.Mutex
+	// walked are the files the last whole index found (Walked).
+	walked []string
 
 	search searchState
 

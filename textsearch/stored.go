@@ -47,6 +47,9 @@ type Fetcher func(terms []string, fn func(i int, block []byte) error) error
 type stored struct {
 	n     int32 // the base's documents are docs[:n]
 	fetch Fetcher
+	// unmapped says the base's documents are not in docByID: docOf
+	// finds them by their ids, which are in order.
+	unmapped bool
 
 	mu     sync.Mutex
 	cache  map[string][]posting // live base postings by term
@@ -307,21 +310,37 @@ func OpenStored(docs, delta []byte, fetch Fetcher, dict *Dict) (*Index, error) {
 	x := NewIndexDict(k1, bb, dict)
 	r := &reader{b: docs[len(docsMagic)+16:]}
 	nd := r.count(len(r.b))
-	x.docs = make([]docEntry, 0, nd)
-	var prev []byte
+	// The ids are decoded end to end into one string, and the base's
+	// documents are found by a binary search of their sorted ids
+	// (docOf) rather than put in docByID: an index of 60,000 passages
+	// opened at every start cost a string and a map insert each.
+	// Sized ahead (bounded, against damaged lengths): the ids decode to
+	// several times the table's bytes.
+	buf := make([]byte, 0, min(idsLen(*r, nd), 16*len(docs)))
+	ends := make([]int32, 0, nd)
+	lens := make([]int32, 0, nd)
+	prevStart := 0
 	for i := 0; i < nd && r.err == nil; i++ {
-		id := r.sharedString(prev)
+		shared := r.uvarint()
+		rest := r.bytes()
 		l := r.count(math.MaxInt32)
 		if r.err != nil {
 			break
 		}
-		if i > 0 && string(id) <= string(prev) {
+		start := len(buf)
+		if shared > uint64(start-prevStart) {
 			r.err = errCorrupt
 			break
 		}
-		prev = id
-		x.docByID[string(id)] = int32(i)
-		x.docs = append(x.docs, docEntry{id: string(id), len: int32(l), live: true})
+		buf = append(buf, buf[prevStart:prevStart+int(shared)]...)
+		buf = append(buf, rest...)
+		if i > 0 && string(buf[start:]) <= string(buf[prevStart:start]) {
+			r.err = errCorrupt
+			break
+		}
+		prevStart = start
+		ends = append(ends, int32(len(buf)))
+		lens = append(lens, int32(l))
 		x.totalLen += int64(l)
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -330,8 +349,15 @@ func OpenStored(docs, delta []byte, fetch Fetcher, dict *Dict) (*Index, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("open index: documents table: %w", r.err)
 	}
+	all := string(buf)
+	x.docs = make([]docEntry, len(ends))
+	start := int32(0)
+	for i, end := range ends {
+		x.docs[i] = docEntry{id: all[start:end], len: lens[i], live: true}
+		start = end
+	}
 	x.live = len(x.docs)
-	x.st = &stored{n: int32(len(x.docs)), fetch: fetch, cache: map[string][]posting{}}
+	x.st = &stored{n: int32(len(x.docs)), fetch: fetch, cache: map[string][]posting{}, unmapped: true}
 	if delta != nil {
 		if err := x.applyDelta(delta); err != nil {
 			return nil, err
@@ -339,6 +365,22 @@ func OpenStored(docs, delta []byte, fetch Fetcher, dict *Dict) (*Index, error) {
 	}
 	x.Compact()
 	return x, nil
+}
+
+// idsLen returns the bytes the n front-coded ids r starts with take
+// decoded (0 when they cannot be read: the decoding says why).
+func idsLen(r reader, n int) int {
+	total := 0
+	for range n {
+		shared := r.uvarint()
+		rest := r.bytes()
+		r.uvarint()
+		if r.err != nil || shared > math.MaxInt32 {
+			return 0
+		}
+		total += int(shared) + len(rest)
+	}
+	return total
 }
 
 // EncodeDelta returns what changed since the base of an index opened
@@ -433,7 +475,7 @@ func (x *Index) applyDelta(data []byte) error {
 	for i := 0; i < na && r.err == nil; i++ {
 		id := string(r.bytes())
 		l := r.count(math.MaxInt32)
-		if _, dup := x.docByID[id]; dup || r.err != nil {
+		if _, dup := x.docOf(id); dup || r.err != nil {
 			r.err = errCorrupt
 			break
 		}
@@ -588,6 +630,14 @@ func (x *Index) Load(scan func(fn func(block []byte) error) error) error {
 		x.docs[i].terms = nil
 	}
 	x.termsStale = true
+	if x.st.unmapped {
+		// Without a store, docByID holds every live document.
+		for d := range x.docs[:n] {
+			if x.docs[d].live {
+				x.docByID[x.docs[d].id] = int32(d)
+			}
+		}
+	}
 	x.st = nil
 	return nil
 }

@@ -136,6 +136,22 @@ func TestStoredIndexSearchesAsAFreshOne(t *testing.T) {
 	if y.Len() != fresh.Len() || y.DeltaDocs() == 0 || y.DeadBase() == 0 {
 		t.Fatalf("len %d (delta %d, dead %d); want %d with a delta", y.Len(), y.DeltaDocs(), y.DeadBase(), fresh.Len())
 	}
+	// The base's documents are found by their ids (not a map): those
+	// kept, those replaced by the delta, and not those removed.
+	holds := func(what string, x *Index) {
+		t.Helper()
+		for id := range docs {
+			if !x.Has(id) {
+				t.Errorf("%s: %s missing", what, id)
+			}
+		}
+		for _, id := range []string{"ch03#0", "ch03#1", "ch", "ch99#0", "new#999", ""} {
+			if x.Has(id) {
+				t.Errorf("%s: holds %q", what, id)
+			}
+		}
+	}
+	holds("opened", y)
 	queries := []string{"賈寶玉 林黛玉 大觀園", "孫悟空 花果山 石猴", "的 了 是", "不存在的詞語ｘｙｚ", chs[0][:300]}
 	for _, q := range queries {
 		terms := an.Terms(q)
@@ -164,6 +180,7 @@ func TestStoredIndexSearchesAsAFreshOne(t *testing.T) {
 	if err := y.Load(bs.scan); err != nil {
 		t.Fatal(err)
 	}
+	holds("loaded", y)
 	gd, gb, err := y.EncodeBase()
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"github.com/flowcabal/flowcabal/internal/projecttest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -510,6 +511,86 @@ func TestAddUnion(t *testing.T) {
 				t.Errorf("union differs from the joined text's index")
 			}
 		})
+	}
+}
+
+// Terms counted apart (CountTerms, on any goroutine) and added with
+// AddCounted give the index Add gives, byte for byte, replacing a
+// document as Add does; the counts keep the order of first occurrence.
+func TestAddCounted(t *testing.T) {
+	a := NewAnalyzer(nil)
+	docs := []struct{ id, text string }{
+		{"1", "Elizabeth walked to Netherfield. Elizabeth walked back."},
+		{"2", "林黛玉進賈府，賈寶玉見了林黛玉𝄞"},
+		{"3", ""},
+		{"1", "Jane at Netherfield again."}, // replaces 1
+	}
+	for _, shared := range []bool{false, true} {
+		d := NewDict()
+		x, want := NewIndex(0, 0), NewIndex(0, 0)
+		if shared {
+			x, want = NewIndexDict(0, 0, d), NewIndexDict(0, 0, NewDict())
+		}
+		for _, doc := range docs {
+			x.AddCounted(doc.id, CountTerms(a.Terms(doc.text)))
+			want.Add(doc.id, a.Terms(doc.text))
+		}
+		bx, _ := x.MarshalBinary()
+		bw, _ := want.MarshalBinary()
+		if !bytes.Equal(bx, bw) {
+			t.Errorf("shared %v: AddCounted's index differs from Add's", shared)
+		}
+		if got, w := x.Search(a.Terms("林黛玉 Netherfield"), 0, nil), want.Search(a.Terms("林黛玉 Netherfield"), 0, nil); !reflect.DeepEqual(got, w) {
+			t.Errorf("shared %v: search %v, want %v", shared, got, w)
+		}
+	}
+	tc := CountTerms([]string{"b", "a", "b", "c", "b"})
+	if !reflect.DeepEqual(tc, TermCounts{Terms: []string{"b", "a", "c"}, Counts: []int32{3, 1, 1}, Len: 5}) {
+		t.Errorf("CountTerms = %+v", tc)
+	}
+	// Documents counted apart and merged count as their terms joined.
+	var parts []TermCounts
+	var joined []string
+	for _, doc := range docs {
+		terms := a.Terms(doc.text)
+		parts = append(parts, CountTerms(terms))
+		joined = append(joined, terms...)
+	}
+	if got, want := MergeCounts(parts), CountTerms(joined); !reflect.DeepEqual(got, want) {
+		t.Errorf("MergeCounts = %+v\nwant %+v", got, want)
+	}
+}
+
+// Unions made together, on several goroutines, give the index the
+// unions made one at a time give, in the order asked.
+func TestAddUnions(t *testing.T) {
+	a := NewAnalyzer(nil)
+	d := NewDict()
+	from := NewIndexDict(0, 0, d)
+	var ids []string
+	for i := range 40 {
+		id := fmt.Sprintf("c%02d", i)
+		ids = append(ids, id)
+		from.Add(id, a.Terms(fmt.Sprintf("第%d回 寶玉見了黛玉 chapter %d walks to Netherfield %d", i, i, i%7)))
+	}
+	from.Compact()
+	var arcs []string
+	var of [][]string
+	for lo := 0; lo < len(ids); lo += 3 {
+		arcs = append(arcs, fmt.Sprintf("arc-%d", lo/3+1))
+		of = append(of, append(ids[lo:min(len(ids), lo+3):min(len(ids), lo+3)], "missing"))
+	}
+	for _, workers := range []int{1, 2, 3} {
+		x, want := NewIndexDict(0, 0, d), NewIndexDict(0, 0, d)
+		x.AddUnions(arcs, from, of, workers)
+		for i, id := range arcs {
+			want.AddUnion(id, from, of[i])
+		}
+		bx, _ := x.MarshalBinary()
+		bw, _ := want.MarshalBinary()
+		if !bytes.Equal(bx, bw) || x.Len() != len(arcs) {
+			t.Errorf("%d workers: the unions differ from AddUnion's (%d arcs)", workers, x.Len())
+		}
 	}
 }
 

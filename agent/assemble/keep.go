@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/summarize"
@@ -202,12 +203,16 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 	kx := &keptIndexes{b: b, hashes: make([]string, len(chs)), oldArcs: map[string]string{}, arcsNow: map[string]string{},
 		old: map[string]string{}, oldPassages: map[string][]textsearch.Passage{}}
 	now := make(map[string]string, len(chs))
-	for i, c := range chs {
-		if c.lazy() {
+	// Hashing the texts a server read (30 MB at 3,000 chapters) is done
+	// on every core: the first hover waits for it.
+	parallel(len(chs), runtime.GOMAXPROCS(0), func(i int) {
+		if c := &chs[i]; c.lazy() {
 			kx.hashes[i] = c.Hash
 		} else {
 			kx.hashes[i] = hashOf(c.Text)
 		}
+	})
+	for i, c := range chs {
 		now[c.Path] = kx.hashes[i]
 	}
 	kx.load(now)

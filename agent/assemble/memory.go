@@ -318,21 +318,38 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	if kx != nil {
 		s.chapterX, s.passageX = kx.chapters, kx.passages
 	}
-	// The chapters are analysed on every core, a batch at a time (their
-	// terms are dropped once indexed); the indexes take them in order.
+	// The chapters are analysed and their terms counted on every core, a
+	// batch at a time (their terms are dropped once counted); the indexes
+	// take them in order, one batch while the next is analysed.
 	type done struct {
-		r   Resource
-		d   *derived
+		r        Resource
+		passages []textsearch.Passage
+		// The terms counted, when analysed: of the chapter and of its
+		// passages (the term lists themselves are not kept, so that the
+		// batches in flight hold what the indexes need and no more).
+		tc  textsearch.TermCounts
+		ptc []textsearch.TermCounts
 		err error
 	}
 	if b.Progress != nil {
 		b.Progress(0, len(chs))
 	}
+	// Whether the kept indexes hold each chapter as it is, asked before
+	// the indexes start changing under the workers.
+	held := make([]bool, len(chs))
+	if kx != nil {
+		for i, c := range chs {
+			held[i] = kx.holds(c.Path, kx.hashes[i])
+		}
+	}
 	workers := max(1, runtime.GOMAXPROCS(0))
-	batch := make([]done, 0, 16*workers)
-	for lo := 0; lo < len(chs); lo += cap(batch) {
-		hi := min(len(chs), lo+cap(batch))
-		batch = batch[:hi-lo]
+	// Small batches: two are alive at once (one indexed, the next
+	// analysed), and a server's peak memory is what they hold (32
+	// chapters of a million-character work, three at a time, raised
+	// lspbench's peak by 17 MB).
+	size := 4 * workers
+	analyse := func(lo, hi int) []done {
+		batch := make([]done, hi-lo)
 		var wg sync.WaitGroup
 		next := make(chan int)
 		for range min(workers, hi-lo) {
@@ -345,7 +362,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 					} else {
 						h = hashOf(c.Text)
 					}
-					fresh := kx == nil || !kx.holds(c.Path, h)
+					fresh := !held[i]
 					text := c.Text
 					if c.lazy() && (fresh || b.cached(h) == nil) {
 						// Not held, or its record is missing: read.
@@ -356,16 +373,29 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 						}
 						if hashOf(t) != h {
 							// Changed since it was hashed: its record
-							// and the indexes must follow the text read.
+							// and the indexes must follow the text read
+							// (analysed: whether the indexes hold this
+							// text is asked again when it is indexed).
 							h = hashOf(t)
 							kx.hashes[i] = h
-							fresh = !kx.holds(c.Path, h)
+							fresh = true
 						}
 						c.Text, text = t, t
 						s.read.Add(1)
 					}
 					r, d, err := b.resourceHashed(c.Path, text, h, need{terms: fresh, passages: true, pterms: fresh})
-					batch[i-lo] = done{r, d, err}
+					dn := done{r: r, err: err}
+					if err == nil {
+						dn.passages = d.passages
+					}
+					if err == nil && fresh {
+						dn.tc = textsearch.CountTerms(d.terms)
+						dn.ptc = make([]textsearch.TermCounts, len(d.pterms))
+						for j, pt := range d.pterms {
+							dn.ptc[j] = textsearch.CountTerms(pt)
+						}
+					}
+					batch[i-lo] = dn
 				}
 			})
 		}
@@ -374,13 +404,30 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		close(next)
 		wg.Wait()
+		return batch
+	}
+	batches := make(chan []done)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(batches)
+		for lo := 0; lo < len(chs); lo += size {
+			select {
+			case batches <- analyse(lo, min(len(chs), lo+size)):
+			case <-stop:
+				return
+			}
+		}
+	}()
+	lo := 0
+	for batch := range batches {
 		for i, dn := range batch {
 			c := chs[lo+i]
 			if dn.err != nil {
 				return nil, dn.err
 			}
-			r, d := dn.r, dn.d
-			s.chapters = append(s.chapters, &Chapter{Resource: r, Number: c.Number, Passages: d.passages})
+			r := dn.r
+			s.chapters = append(s.chapters, &Chapter{Resource: r, Number: c.Number, Passages: dn.passages})
 			batch[i] = done{}
 			if kx != nil && kx.holds(c.Path, r.Hash) {
 				continue
@@ -390,13 +437,14 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 				kx.changed = true
 			}
 			s.analysed++
-			s.chapterX.Add(c.Path, d.terms)
-			for i, p := range d.passages {
-				s.passageX.Add(PassageID(c.Path, p.Start, p.End), d.pterms[i])
+			s.chapterX.AddCounted(c.Path, dn.tc)
+			for i, p := range dn.passages {
+				s.passageX.AddCounted(PassageID(c.Path, p.Start, p.End), dn.ptc[i])
 			}
 		}
+		lo += len(batch)
 		if b.Progress != nil {
-			b.Progress(hi, len(chs))
+			b.Progress(lo, len(chs))
 		}
 	}
 	if kx != nil {
@@ -432,6 +480,9 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			chHash[c.Path] = c.Hash
 		}
 	}
+	// Arcs indexed as the union of their chapters, made together.
+	var unionIDs []string
+	var unionOf [][]string
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -466,31 +517,47 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 			continue
 		}
 		if !s.chapterX.Stored() {
-			s.arcX.AddUnion(arc.Path, s.chapterX, paths)
+			unionIDs, unionOf = append(unionIDs, arc.Path), append(unionOf, paths)
 			continue
 		}
 		// The kept chapter index reads its postings a term at a time:
-		// the arc's chapters are analysed again instead (the same terms).
-		var terms []string
+		// the arc's chapters are read (when given by hash) and analysed
+		// again instead (the same terms), on every core.
+		var in []int
 		for i, c := range s.chapters {
 			if c.Number >= a.First && c.Number <= a.Last {
-				text := c.L2
-				if chs[i].lazy() {
-					t, err := chs[i].text()
-					if err != nil {
-						return nil, err
-					}
-					if hashOf(t) != c.Hash {
-						return nil, fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
-					}
-					text = t
-					s.read.Add(1)
-				}
-				terms = b.an.AppendTerms(terms, text)
+				in = append(in, i)
 			}
 		}
-		s.arcX.Add(arc.Path, terms)
+		counts := make([]textsearch.TermCounts, len(in))
+		errs := make([]error, len(in))
+		parallel(len(in), workers, func(j int) {
+			i := in[j]
+			c := s.chapters[i]
+			text := c.L2
+			if chs[i].lazy() {
+				t, err := chs[i].text()
+				if err != nil {
+					errs[j] = err
+					return
+				}
+				if hashOf(t) != c.Hash {
+					errs[j] = fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
+					return
+				}
+				text = t
+				s.read.Add(1)
+			}
+			counts[j] = textsearch.CountTerms(b.an.Terms(text))
+		})
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		s.arcX.AddCounted(arc.Path, textsearch.MergeCounts(counts))
 	}
+	s.arcX.AddUnions(unionIDs, s.chapterX, unionOf, workers)
 	if kx != nil {
 		kx.dropGoneArcs(s.arcs)
 	}
@@ -498,6 +565,24 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		x.Compact()
 	}
 	return s, nil
+}
+
+// parallel calls fn(i) for i in [0, n) on up to workers goroutines.
+func parallel(n, workers int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // arcText is the text an arc is summarised from: its file's body, or

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -124,6 +126,9 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			rep := indexRoleA(t, root)
 			if rep.Chapters == 0 || rep.Analysed != rep.Chapters || !rep.Written || !rep.Base {
 				t.Fatalf("cold index: %+v", rep)
+			}
+			if runtime.GOOS == "linux" && rep.CPUSeconds <= 0 {
+				t.Fatalf("cold index: no CPU time reported: %+v", rep)
 			}
 			if n := analysedFromStore(t, root); n != 0 {
 				t.Fatalf("a new process analysed %d chapters; want 0 (all kept)", n)
@@ -378,3 +383,51 @@ func (k perRead) ScanRoleA(prefix string, fn func(string, []byte) error) error {
 }
 
 func (perRead) PutRoleA(map[string][]byte) error { return store.ErrReadOnly }
+
+// A chapter with two files (chapter-N.md beside chapter-N/content.md)
+// makes Role A's update read the project's files rather than trust the
+// store's hashes; whether it has them is what the index just walked
+// said, not a stat call per chapter.
+func TestKeptInputWithTwoFilesForAChapter(t *testing.T) {
+	ctx := context.Background()
+	root := projecttest.Copy(t, "hongloumeng")
+	s, err := store.Open(ctx, root, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Walked() != nil {
+		t.Fatalf("walked %v before any index", s.Walked())
+	}
+	index := func() {
+		t.Helper()
+		if _, err := s.Index(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index()
+	in, ok := keptInput(root, s)
+	if !ok || len(in.Chapters) == 0 {
+		t.Fatalf("one file a chapter: lazy %v, %d chapters", ok, len(in.Chapters))
+	}
+	const alt = "manuscript/chapter-03.md"
+	projecttest.WriteFile(t, root, alt, "# 第三回\n\n另一份。\n")
+	in, ok = keptInput(root, s)
+	if !ok {
+		t.Fatal("a file added after the index (not walked) was stat'ed")
+	}
+	index()
+	if !slices.Contains(s.Walked(), alt) || !slices.IsSorted(s.Walked()) {
+		t.Fatalf("walked %v; want %s among them, in order", s.Walked(), alt)
+	}
+	if _, ok = keptInput(root, s); ok {
+		t.Fatal("two files for chapter 3: the store's hashes were trusted")
+	}
+	if err := os.Remove(filepath.Join(root, alt)); err != nil {
+		t.Fatal(err)
+	}
+	index()
+	if in, ok = keptInput(root, s); !ok || len(in.Chapters) == 0 {
+		t.Fatalf("the second file removed: lazy %v", ok)
+	}
+}

@@ -1,0 +1,81 @@
+package assemble
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/flowcabal/flowcabal/textsearch"
+)
+
+// Build analyses the chapters on several goroutines, counts their terms
+// there, and indexes one batch while the next is analysed; the arcs'
+// unions are made on several goroutines too. Its chapter, passage and
+// arc indexes are exactly those of each text's terms added one by one
+// in chapter order, over enough chapters for several batches, with and
+// without Forget.
+func TestBuildIndexesAreTheTextsIndexes(t *testing.T) {
+	var in Input
+	for n := 1; n <= 300; n++ {
+		var b strings.Builder
+		for p := range 3 {
+			fmt.Fprintf(&b, "第%d回第%d段：賈寶玉見了林黛玉，說起第%d件事。Elizabeth walked %d miles to Netherfield. 𝄞\n\n", n, p, n%17, n%5)
+		}
+		if n == 40 {
+			b.Reset() // an empty chapter
+		}
+		in.Chapters = append(in.Chapters, ChapterDoc{Number: n, Path: fmt.Sprintf("manuscript/chapter-%03d.md", n), Text: b.String()})
+	}
+	// Out of order: Build sorts them.
+	in.Chapters[3], in.Chapters[250] = in.Chapters[250], in.Chapters[3]
+	for _, forget := range []bool{false, true} {
+		b := newBuilder()
+		b.Forget = forget
+		s, err := b.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an := b.Analyzer()
+		chapters, passages, arcs := textsearch.NewIndex(0, 0), textsearch.NewIndex(0, 0), textsearch.NewIndex(0, 0)
+		arcTerms := map[int][]string{}
+		for n := 1; n <= 300; n++ {
+			var text, path string
+			for _, c := range in.Chapters {
+				if c.Number == n {
+					text, path = c.Text, c.Path
+				}
+			}
+			chapters.Add(path, an.Terms(text))
+			for _, p := range textsearch.Passages(text, 0) {
+				passages.Add(PassageID(path, p.Start, p.End), an.Terms(text[p.Start:p.End]))
+			}
+			arc := (n-1)/ArcSpan + 1
+			arcTerms[arc] = append(arcTerms[arc], an.Terms(text)...)
+		}
+		for a := 1; a <= len(arcTerms); a++ {
+			arcs.Add(fmt.Sprintf("summaries/arc-%d.md", a), arcTerms[a])
+		}
+		for _, x := range []struct {
+			name      string
+			got, want *textsearch.Index
+		}{{"chapters", s.ChapterIndex(), chapters}, {"passages", s.PassageIndex(), passages}, {"arcs", s.ArcIndex(), arcs}} {
+			g, err := x.got.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := x.want.MarshalBinary()
+			if !bytes.Equal(g, w) || x.got.Len() != x.want.Len() {
+				t.Errorf("forget %v: the %s index (%d documents) differs from the texts' (%d)", forget, x.name, x.got.Len(), x.want.Len())
+			}
+		}
+		if len(s.Chapters()) != 300 || s.Analysed() != 300 {
+			t.Errorf("forget %v: %d chapters, %d analysed; want 300", forget, len(s.Chapters()), s.Analysed())
+		}
+		for i, c := range s.Chapters() {
+			if c.Number != i+1 {
+				t.Fatalf("forget %v: chapter %d is numbered %d", forget, i, c.Number)
+			}
+		}
+	}
+}
