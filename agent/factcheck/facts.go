@@ -1323,6 +1323,10 @@ func countNoun(key string) string {
 		return key
 	}
 	words := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' })
+	// "miles_from_meryton" measures a way, it counts nothing.
+	if slices.ContainsFunc(words, func(w string) bool { return w == "from" || w == "to" || w == "distance" || measureNouns[w] }) {
+		return ""
+	}
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
 		if w == "children" || w == "people" || w == "men" || w == "women" || (strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 3 && w != "status" && w != "years") {
@@ -1331,6 +1335,9 @@ func countNoun(key string) string {
 	}
 	return ""
 }
+
+// measureNouns are units, not things counted.
+var measureNouns = wordSet("miles", "leagues", "versts", "yards", "feet", "inches", "hours", "minutes", "days", "weeks", "months")
 
 // colourNoun is the thing a colour fact colours: "eyes" for "eyes",
 // "eye_colour" or "eye color"; "hair" for "hair_colour".

@@ -189,6 +189,7 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		"entities/characters/darcy.md":     "---\nname: Mr. Darcy\nkind: character\ngender: m\nfacts: { estate_county: Derbyshire, town_house: Brook Street }\n---\n",
 		"entities/characters/lucas.md":     "---\nname: Sir William Lucas\naliases: [Sir William]\nkind: character\ngender: m\nfacts: { former_occupation: trade in Meryton }\n---\n",
 		"entities/characters/collins.md":   "---\nname: Mr. Collins\nkind: character\ngender: m\nfacts: { profession: clergyman }\n---\n",
+		"entities/locations/longbourn.md":  "---\nname: Longbourn\nkind: location\nfacts: { miles_from_meryton: one }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text string
@@ -218,6 +219,7 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		{"a calling of the same kind", "Mr. Collins had been a curate before he was a rector.", 29, ""},
 		{"a calling of someone else", "Mr. Collins met a man who had practised as an attorney.", 29, ""},
 		{"a calling the file gives none of", "Mr. Darcy had been a soldier.", 29, ""},
+		{"a way measured is no count", "They must have passed within ten miles of us, at Longbourn.", 46, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {
