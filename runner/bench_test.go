@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // layered returns a workflow of depth layers of width nodes; every node
@@ -83,7 +85,7 @@ func criticalPath(b *testing.B, f *fixture) {
 	b.ResetTimer()
 	var total time.Duration
 	var measured float64
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		res, err := f.run.Run(context.Background(), wf, Options{Force: true})
@@ -114,7 +116,7 @@ func criticalPath(b *testing.B, f *fixture) {
 // the wall-clock figures it hardly depends on what else the machine runs.
 // It includes the scripted server when it shares the process.
 func reportCPU(b *testing.B, cpu0 time.Duration, nodesPerRun int) {
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(nodesPerRun*b.N), "cpu-ms/node")
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(time.Millisecond)/float64(nodesPerRun*b.N), "cpu-ms/node")
 }
 
 // scriptedServerApart starts this test binary as a scripted server that
@@ -174,7 +176,7 @@ func BenchmarkNodeOverhead(b *testing.B) {
 	wf := f.checked()
 	b.ResetTimer()
 	start := time.Now()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		if _, err := f.run.Run(context.Background(), wf, Options{Force: true}); err != nil {
 			b.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"github.com/flowcabal/flowcabal/server/lsptest"
 	"github.com/flowcabal/flowcabal/workflowlang"
 	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // BenchmarkRequests measures what the server adds to a request's round
@@ -196,7 +198,7 @@ func BenchmarkWillRenameFiles(b *testing.B) {
 		old := filepath.Join(dir, "manuscript", tc.chapter)
 		raw, _ := json.Marshal(map[string]any{"files": []map[string]any{{"oldUri": cache.FileURI(old), "newUri": cache.FileURI(old + "-renamed")}}})
 		b.Run(tc.name, func(b *testing.B) {
-			defer reportCPU(b, cpuTime())
+			defer reportCPU(b, cputime.Used())
 			for b.Loop() {
 				res, err := s.run(ctx, "workspace/willRenameFiles", routes["workspace/willRenameFiles"], raw)
 				if err != nil {

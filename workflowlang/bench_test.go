@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // benchEnv knows the one resource the generated workflows reference.
@@ -19,7 +21,7 @@ func BenchmarkParseCheck(b *testing.B) {
 	src := genNodes(20_000)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		res := Check(Parse("big.flow", src), benchEnv)
 		if len(res.Diagnostics) != 0 {
@@ -32,7 +34,7 @@ func BenchmarkParseCheck(b *testing.B) {
 // reportCPU reports MB per CPU second (all threads, the GC's included):
 // on a shared machine wall-clock MB/s mostly measures the neighbours.
 func reportCPU(b *testing.B, start time.Duration, size int) {
-	if used := cpuTime() - start; used > 0 {
+	if used := cputime.Used() - start; used > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/used.Seconds(), "MB/cpu-s")
 		b.ReportMetric(float64(used.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	}
@@ -42,7 +44,7 @@ func reportCPU(b *testing.B, start time.Duration, size int) {
 func BenchmarkTwoThousandNodes(b *testing.B) {
 	src := genNodes(2_000)
 	b.SetBytes(int64(len(src)))
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		Check(Parse("2k.flow", src), benchEnv)
 	}

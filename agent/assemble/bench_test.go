@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/flowcabal/flowcabal/knowledge"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // hlmNames are 100 characters of 红楼梦, for generated entity files.
@@ -71,16 +72,6 @@ func hlmInput(b testing.TB, copies int) Input {
 
 var benchNode = Node{Text: "写林黛玉在沁芳闸边葬花，贾宝玉拿着西厢记过来，两人同看，袭人来寻。", Budget: 16000}
 
-// cpuTime is the process's user+system CPU time: on a shared, loaded
-// machine it shows what an assembly costs when wall time does not.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func p50(ds []time.Duration) float64 {
 	slices.Sort(ds)
 	return float64(ds[len(ds)/2].Microseconds()) / 1000
@@ -99,13 +90,13 @@ func BenchmarkAssembleHongloumeng(b *testing.B) {
 	Assemble(benchNode, snap, Options{})
 	var ds []time.Duration
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		t := time.Now()
 		Assemble(benchNode, snap, Options{})
 		ds = append(ds, time.Since(t))
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Used()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
 	b.ReportMetric(p50(ds), "p50-ms")
 }
 
@@ -130,11 +121,11 @@ func BenchmarkAssembleHongloumengCold(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		t := time.Now()
 		Assemble(benchNode, snap, Options{})
 		ds = append(ds, time.Since(t))
-		cpu += cpuTime() - c0
+		cpu += cputime.Used() - c0
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
 	b.ReportMetric(p50(ds), "p50-ms")
@@ -152,12 +143,12 @@ func BenchmarkAssemble600Chapters(b *testing.B) {
 	Assemble(node, snap, Options{})
 	var ds []time.Duration
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		t := time.Now()
 		Assemble(node, snap, Options{})
 		ds = append(ds, time.Since(t))
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Used()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
 	b.ReportMetric(p50(ds), "p50-ms")
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // benchDims is the vector size of the embedding benchmarks: that of
@@ -40,13 +42,13 @@ func benchSemantic(b *testing.B, copies int) {
 	}
 	var ds []time.Duration
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		t := time.Now()
 		Assemble(benchNode, snap, opt)
 		ds = append(ds, time.Since(t))
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Used()-cpu).Microseconds())/1000/float64(len(ds)), "cpu-ms/op")
 	b.ReportMetric(p50(ds), "p50-ms")
 	b.ReportMetric(vms, "vectors-ms")
 	b.ReportMetric(float64(vecs.Passages), "passages")

@@ -6,12 +6,13 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/flowcabal/flowcabal/agent/llm"
 	"github.com/flowcabal/flowcabal/agent/llm/llmtest"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // The client's cost per call against the loopback stand-in (no latency):
@@ -59,7 +60,7 @@ func BenchmarkWidth10Latency50ms(b *testing.B) {
 	defer c.Close()
 	req := llm.Request{Messages: []llm.Message{llm.User("go")}}
 	var total time.Duration
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		start := time.Now()
 		for range 10 {
@@ -78,14 +79,5 @@ func BenchmarkWidth10Latency50ms(b *testing.B) {
 	b.ReportMetric(float64(total)/float64(b.N)/float64(500*time.Millisecond), "x-ideal")
 	// CPU (client and server together) per call: unlike the wall-clock
 	// ratio it does not depend on what else the machine is running.
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(100*b.N), "cpu-ms/call")
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(time.Millisecond)/float64(100*b.N), "cpu-ms/call")
 }

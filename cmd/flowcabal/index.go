@@ -17,6 +17,8 @@ import (
 	"github.com/flowcabal/flowcabal/project"
 	"github.com/flowcabal/flowcabal/store"
 	"golang.org/x/term"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // runIndex indexes a project's knowledge into .flowcabal/project.db.
@@ -321,7 +323,7 @@ func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 // keepRoleA brings Role A's indexes in the store up to date with the
 // project's files.
 func keepRoleA(root string, s *store.Store) (*roleAReport, error) {
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), cputime.Used()
 	cfg, err := project.LoadConfig(root)
 	if err != nil {
 		return nil, err
@@ -350,5 +352,5 @@ func keepRoleA(root string, s *store.Store) (*roleAReport, error) {
 		read = snap.Read()
 	}
 	return &roleAReport{Chapters: len(snap.Chapters()), Analysed: snap.Analysed(), Read: read, Written: wrote, Base: snap.WroteBase(), Seconds: time.Since(start).Seconds(),
-		CPUSeconds: (processCPU() - cpu).Seconds()}, nil
+		CPUSeconds: (cputime.Used() - cpu).Seconds()}, nil
 }

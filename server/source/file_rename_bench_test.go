@@ -9,6 +9,8 @@ import (
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/workflowlang"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // renameSetup writes lspbench's project: 130 chapters of manuscript and
@@ -77,7 +79,7 @@ func BenchmarkMoveEdits(b *testing.B) {
 		old := filepath.Join(root, "manuscript", tc.chapter)
 		moves := []PathMove{{Old: old, New: old + "-renamed"}}
 		b.Run(tc.name, func(b *testing.B) {
-			defer reportCPU(b, cpuTime())
+			defer reportCPU(b, cputime.Used())
 			for b.Loop() {
 				edits, _ := MoveEdits(snap, moves)
 				if e := AppendWorkspaceEdit(nil, edits, Options{Encoding: workflowlang.UTF16}); len(edits) != tc.files || (tc.files > 0) != (string(e) != "null") {

@@ -15,6 +15,8 @@ import (
 	"github.com/flowcabal/flowcabal/workflowlang"
 	fastjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
+
+	"github.com/flowcabal/flowcabal/internal/cputime"
 )
 
 // BenchmarkCodeActionsLazy lists Role B's actions on a node of a 200-node
@@ -54,14 +56,14 @@ func BenchmarkCodeActionsLazy(b *testing.B) {
 		b.Fatalf("actions: %+v", acts)
 	}
 	b.Run("list", func(b *testing.B) {
-		defer reportCPU(b, cpuTime())
+		defer reportCPU(b, cputime.Used())
 		for b.Loop() {
 			w.CodeActions(context.Background(), snap, f, rng, only, workflowlang.UTF16, true)
 		}
 	})
 	// And encoded as the server answers (its encoder, no HTML escapes).
 	b.Run("list+encode", func(b *testing.B) {
-		defer reportCPU(b, cpuTime())
+		defer reportCPU(b, cputime.Used())
 		for b.Loop() {
 			var buf bytes.Buffer
 			e := fastjson.NewEncoder(&buf)

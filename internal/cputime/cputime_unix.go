@@ -1,14 +1,16 @@
 //go:build unix
 
-package runner
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
+// Used returns the CPU time the process has used so far (user and
+// system, every thread's, the garbage collector's included), or 0 when
+// the system cannot say.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
