@@ -79,6 +79,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"the year of an event the key names", "Natásha’s wedding to Bezúkhov, which took place in 1815, was the last happy event.", "1815"},
 		{"the declared year", "Natásha’s wedding to Bezúkhov, which took place in 1813, was the last happy event.", ""},
 		{"a year of another event", "Natásha was ill in 1815.", ""},
+		{"the declared year beside another", "Natásha married in 1813, and in 1820 had three daughters.", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
 		if got != tc.want {

@@ -103,7 +103,10 @@ func (k *Knowledge) checkYears(d *doc) []Finding {
 				}
 			}
 		}
-		if n != 1 || hit.year == y {
+		// "married in 1813, and in 1820 had three daughters": the
+		// sentence states the declared year too, and the other is
+		// another event's.
+		if n != 1 || hit.year == y || words[strconv.Itoa(hit.year)] {
 			continue
 		}
 		line, since := hit.e.e.FactSource(hit.key, d.chapter)
