@@ -105,16 +105,7 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			if n < minNearValue && !d.namedBefore(v.e, start, 2) {
 				continue
 			}
-			line, since := v.e.e.FactSource(v.key, d.chapter)
-			out = append(out, Finding{
-				Type:       TypeFact,
-				Start:      start,
-				End:        end,
-				Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], v.e.e.Name, v.key, v.text, d.chapter),
-				Evidence:   Evidence{Path: v.e.e.Path, Resource: v.e.e.Resource, Key: v.key, Value: v.text, Line: line, Since: since},
-				Suggestion: v.text,
-				Confidence: 0.6,
-			})
+			out = append(out, nearValueFinding(d, v.e, start, end, v.key, v.text))
 		}
 	}
 	return oneHolder(d, out)
@@ -173,20 +164,27 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 					continue
 				}
 				start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
-				line, since := e.e.FactSource(key, d.chapter)
-				out = append(out, Finding{
-					Type:       TypeFact,
-					Start:      start,
-					End:        end,
-					Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], e.e.Name, key, v, d.chapter),
-					Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: v, Line: line, Since: since},
-					Suggestion: v,
-					Confidence: 0.6,
-				})
+				out = append(out, nearValueFinding(d, e, start, end, key, v))
 			}
 		}
 	}
 	return oneHolder(d, out)
+}
+
+// nearValueFinding is the finding of a Chinese value at [start, end) that
+// stands where e's declared val for key should: the declared value is
+// the fix.
+func nearValueFinding(d *doc, e *entInfo, start, end int, key, val string) Finding {
+	line, since := e.e.FactSource(key, d.chapter)
+	return Finding{
+		Type:       TypeFact,
+		Start:      start,
+		End:        end,
+		Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], e.e.Name, key, val, d.chapter),
+		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
+		Suggestion: val,
+		Confidence: 0.6,
+	}
 }
 
 // oneHolder keeps, where values of several entities are near the same
@@ -323,16 +321,7 @@ func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int) (Finding, bool) 
 		if d.overlapsMention(at, end) {
 			continue
 		}
-		line, since := holder.e.FactSource(key, d.chapter)
-		return Finding{
-			Type:       TypeFact,
-			Start:      at,
-			End:        end,
-			Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[at:end], holder.e.Name, key, val, d.chapter),
-			Evidence:   Evidence{Path: holder.e.Path, Resource: holder.e.Resource, Key: key, Value: val, Line: line, Since: since},
-			Suggestion: val,
-			Confidence: 0.6,
-		}, true
+		return nearValueFinding(d, holder, at, end, key, val), true
 	}
 	return Finding{}, false
 }
