@@ -433,12 +433,11 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// look-alike (借春 for 惜春) where a name starts (after
 					// a break), of a name the book uses often, and the
 					// book's counts then judge the window.
-					// A homophone, tone and all (代玉 for 黛玉, 習人 for
-					// 襲人), is what a pinyin input method offers first:
-					// the book's counts tell a word from a slip.
-					// A character that opens many words (相) is a
-					// slip there only as the subject of what follows
-					// (相云听說).
+					// A homophone, tone and all (習人 for 襲人), is what
+					// a pinyin input method offers first: the book's
+					// counts tell a word from a slip. A character that
+					// opens many words (相) is a slip there only as the
+					// subject of what follows (相云听說).
 					stop := nameStopSet.has(b) && !subject
 					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop || i > 0 && !prose.NameBreak(rs[i-1]) ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
