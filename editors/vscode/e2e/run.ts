@@ -221,10 +221,22 @@ async function main(): Promise<void> {
   });
 
   await step(page, 'hover', async () => {
-    const ref = token(page, 'premise', 1);
-    await ref.hover();
+    // Monaco drops a hover whose line is redrawn while it waits (the
+    // semantic tokens and inlay hints of a file just opened arrive
+    // then), as it would for an author, who moves the mouse again: so
+    // does the step, until the hover shows. A server that never answers
+    // still fails it.
     const hover = page.locator('.monaco-hover:not(.hidden)').first();
-    await hover.waitFor({ state: 'visible' });
+    await until('the hover to show', async () => {
+      await page.mouse.move(5, 450);
+      await token(page, 'premise', 1).hover();
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 5000 });
+        return true;
+      } catch {
+        return false;
+      }
+    });
     const text = await until('hover text', async () => {
       const t = (await hover.innerText()).trim();
       return t.length > 0 ? t : undefined;
