@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +21,7 @@ func copyProject(t testing.TB, src string) string {
 
 func writeFile(t testing.TB, root, rel, content string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	projecttest.WriteFile(t, root, rel, content)
 }
 
 func openStore(t testing.TB, root string, opts Options) *Store {

@@ -105,7 +105,7 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			if n < minNearValue && !d.namedBefore(v.e, start, 2) {
 				continue
 			}
-			out = append(out, nearValueFinding(d, v.e, start, end, v.key, v.text))
+			out = append(out, k.nearValueFinding(d, v.e, start, end, v.key, v.text))
 		}
 	}
 	return oneHolder(d, out)
@@ -164,7 +164,7 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 					continue
 				}
 				start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
-				out = append(out, nearValueFinding(d, e, start, end, key, v))
+				out = append(out, k.nearValueFinding(d, e, start, end, key, v))
 			}
 		}
 	}
@@ -174,17 +174,11 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 // nearValueFinding is the finding of a Chinese value at [start, end) that
 // stands where e's declared val for key should: the declared value is
 // the fix.
-func nearValueFinding(d *doc, e *entInfo, start, end int, key, val string) Finding {
-	line, since := e.e.FactSource(key, d.chapter)
-	return Finding{
-		Type:       TypeFact,
-		Start:      start,
-		End:        end,
-		Message:    fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], e.e.Name, key, val, d.chapter),
-		Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
-		Suggestion: val,
-		Confidence: 0.6,
-	}
+func (k *Knowledge) nearValueFinding(d *doc, e *entInfo, start, end int, key, val string) Finding {
+	f := k.cjkFactFinding(d, e, start, end, key, val, 0.6)
+	f.Message = fmt.Sprintf("the text says “%s”, but %s's %s is “%s” as of chapter %d", d.text[start:end], e.e.Name, key, val, d.chapter)
+	f.Suggestion = val
+	return f
 }
 
 // oneHolder keeps, where values of several entities are near the same
@@ -321,7 +315,7 @@ func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int) (Finding, bool) 
 		if d.overlapsMention(at, end) {
 			continue
 		}
-		return nearValueFinding(d, holder, at, end, key, val), true
+		return k.nearValueFinding(d, holder, at, end, key, val), true
 	}
 	return Finding{}, false
 }

@@ -213,8 +213,9 @@ func (k *Knowledge) checkEstatePlaces(d *doc) []Finding {
 		}
 		var key, val string
 		has := func(e *entInfo) bool {
-			for _, fk := range slices.Sorted(maps.Keys(d.factsOf(e))) {
-				if v := d.factsOf(e)[fk]; sameKindOfPlace(place, v) {
+			facts := d.factsOf(e)
+			for _, fk := range slices.Sorted(maps.Keys(facts)) {
+				if v := facts[fk]; sameKindOfPlace(place, v) {
 					key, val = fk, v
 					return true
 				}

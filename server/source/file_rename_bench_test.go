@@ -2,7 +2,6 @@ package source
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/flowcabal/flowcabal/workflowlang"
 
 	"github.com/flowcabal/flowcabal/internal/cputime"
+	"github.com/flowcabal/flowcabal/internal/projecttest"
 )
 
 // renameSetup writes lspbench's project: 130 chapters of manuscript and
@@ -19,15 +19,7 @@ import (
 // flow-25 open and every file checked.
 func renameSetup(b *testing.B) (root string, snap *cache.Snapshot) {
 	root = b.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { projecttest.WriteFile(b, root, rel, s) }
 	write("flowcabal.toml", "budget = 24000\n")
 	for c := 1; c <= 130; c++ {
 		write(fmt.Sprintf("manuscript/chapter-%03d/content.md", c), "# 第"+fmt.Sprint(c)+"回\n\n寶玉聽曲。\n")
