@@ -30,10 +30,16 @@ type bookForms struct {
 	exact    map[string]int
 
 	// byNumber holds each chapter by its number (nil when unknown), and
-	// acting counts, per chapter, the sentences each person acts in
+	// acting holds, per chapter, the sentences each person acts in
 	// there, made on first use.
 	byNumber map[int]string
-	acting   map[int]map[*entInfo]int
+	acting   map[int]*followedChapter
+
+	// folded holds each chapter of byNumber folded, and valueOccs the
+	// occurrences of declared values found in them (valuecues.go); both
+	// made on first use, under mu.
+	folded    map[int]string
+	valueOccs map[string][]valueOcc
 }
 
 // Thresholds of bookForms.known: a form is the book's own when it occurs

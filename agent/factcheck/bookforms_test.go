@@ -520,3 +520,60 @@ func TestFirstCharacterOfTheSameReading(t *testing.T) {
 		}
 	}
 }
+
+// TestTheBookTeachesWhatANumberMeasures: a Chinese number of a declared
+// value's unit is that fact's when the words the other chapters write
+// before the declared value stand before it (觔斗 before 十萬八千里), though
+// the key, in English, is never in the text; its holder may be a
+// possessor or the owner of another declared value in the sentence. The
+// chapter checked never teaches: a cue only it would give is none.
+func TestTheBookTeachesWhatANumberMeasures(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [行者, 老孫]\nkind: character\n" +
+			"facts: { somersault_distance: 十萬八千里, weapon: 如意金箍棒, weapon_weight: 一萬三千五百斤 }\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n行者駕觔斗雲，一去十萬八千里。如意金箍棒，重一萬三千五百斤。\n",
+		"manuscript/chapter-02/content.md": "第二回\n\n行者道：「我一個觔斗有十萬八千里。」此去西天也有十萬八千里。那金箍棒有一萬三千五百斤。\n",
+		"manuscript/chapter-03/content.md": "第三回\n\n那猴一觔斗就有十萬八千里。\n",
+	})
+	for _, tc := range []struct {
+		name, text string
+		ch         int
+		want       string
+	}{
+		{"a possessor's measure", "行者笑道：「老孫的觔斗雲，一縱有八萬四千里。」", 5, "八萬四千里"},
+		{"the subject's measure", "只因行者會駕觔斗雲，一去有五萬四千里路。", 5, "五萬四千里"},
+		{"the declared value", "只因行者會駕觔斗雲，一去有十萬八千里路。", 5, ""},
+		{"a journey of the same unit", "行者道：「此去西天有八萬四千里。」", 5, ""},
+		{"a distance travelled", "好猴王，急縱觔斗雲，霎時間過了二百里水面。", 5, ""},
+		{"the owner of the thing measured", "這條棍本是如意金箍棒，稱來有一萬八千斤重。", 5, "一萬八千斤"},
+		{"a cue only the checked chapter writes", "行者的金箍棒有一萬八千斤。", 2, ""},
+		{"the same, checked as another chapter", "行者的金箍棒有一萬八千斤。", 5, "一萬八千斤"},
+	} {
+		if got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " "); got != tc.want {
+			t.Errorf("%s: %s (chapter %d): fact findings %q, want %q", tc.name, tc.text, tc.ch, got, tc.want)
+		}
+	}
+}
+
+// TestAFullNameTheBookWrites: 的/之 with a kinship word after a full name
+// no file declares judges the whole name when the manuscript writes it
+// often (賈薔 is a person of the book, not 賈蓉's slip); a name the book
+// does not write, or a familiar form, is left alone.
+func TestAFullNameTheBookWrites(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qin.md":       "---\nname: 秦可卿\naliases: [秦氏]\nkind: character\nfacts: { spouse: 賈蓉 }\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈薔來了，賈蓉也來了。", 5) + "\n",
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"早有賈珍之妻尤氏与賈薔之妻秦氏婆媳兩個接出儀門。", "賈薔"},
+		{"早有賈蓉之妻秦氏接出儀門。", ""},
+		{"早有賈芸之妻秦氏接出儀門。", ""}, // a name the book never writes
+		{"早有蓉哥兒之妻秦氏接出儀門。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 7, TypeFact), " "); got != tc.want {
+			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

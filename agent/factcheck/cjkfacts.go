@@ -198,7 +198,9 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 			// part of the key (金箍棒 of 金箍棒重, 寬), since every 里 of a
 			// journey is not the length of a somersault. A key in
 			// another script cannot be named there: left to the model.
-			if !keyInSentence(string(k.foldRunes(kk)), sentFolded) {
+			// Or the words the manuscript writes before the declared
+			// value elsewhere (觔斗 before 十萬八千里) stand before it.
+			if !keyInSentence(string(k.foldRunes(kk)), sentFolded) && !k.cueBefore(d, start, string(k.foldRunes(strings.TrimSpace(vv)))) {
 				continue
 			}
 			key, val = kk, vv
@@ -207,6 +209,9 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 		return false
 	}
 	e := k.cjkHolder(d, eff, start, 90, has)
+	if e == nil {
+		e = k.quantityOwner(d, eff, start, sentFolded, has)
+	}
 	if e == nil {
 		return Finding{}, false
 	}
@@ -218,6 +223,56 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 	f := k.cjkFactFinding(d, e, start, end, key, val, 0.75)
 	f.Suggestion = strings.TrimSpace(val)
 	return f, true
+}
+
+// quantityOwner is whose a measure is when no person stands before it as
+// a subject: the possessor of the thing measured (老孫的觔斗雲，一縱有…),
+// or the one a declared value in the sentence belongs to (這條棍本是如意金箍
+// 棒…一萬八千斤重, of him whose weapon is 如意金箍棒). It is the latest
+// possessive mention before p in the sentence, on the same side of any
+// quotation mark; else the one entity with a measure of that unit whose
+// other fact value of two characters or more the sentence writes.
+func (k *Knowledge) quantityOwner(d *doc, eff []effMention, p int, sentFolded string, ok func(*entInfo) bool) *entInfo {
+	si := d.sentenceAt(p)
+	q := d.inQuote(p)
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > p {
+			continue
+		}
+		if m.start < d.sents[si].start {
+			break
+		}
+		if d.inQuote(m.start) == q && m.possessive && ok(m.ent) {
+			return m.ent
+		}
+	}
+	var owner *entInfo
+	for _, e := range k.ents {
+		if !ok(e) {
+			continue
+		}
+		named := false
+		for key, v := range d.factsOf(e) {
+			if nk := normKey(key); nk == "status" || nk == "location" {
+				continue // where someone is says nothing of what they own
+			}
+			if _, _, ok := k.cjkQuantity(v); ok {
+				continue // a measure names nothing owned (七十二般)
+			}
+			if fv := string(k.foldRunes(strings.TrimSpace(v))); utf8.RuneCountInString(fv) >= 2 && prose.HasCJK(fv) && strings.Contains(sentFolded, fv) {
+				named = true
+				break
+			}
+		}
+		if named {
+			if owner != nil {
+				return nil // two owners: neither is judged
+			}
+			owner = e
+		}
+	}
+	return owner
 }
 
 // officeMarkers predicate a post of the name before them (folded):

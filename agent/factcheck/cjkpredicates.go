@@ -133,7 +133,11 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 		return "", ""
 	}
 	has := func(e *entInfo) bool { key, _ := keyOf(e); return key != "" && e.person }
-	e := k.cjkHolder(d, eff, marker, 24, has)
+	// A relative clause names its holder after it: 原籍金陵的林黛玉.
+	e := relativeHolder(d, eff, end, has)
+	if e == nil {
+		e = k.cjkHolder(d, eff, marker, 24, has)
+	}
 	if e == nil {
 		if d.inQuote(marker) {
 			e = k.cjkSpeaker(d, eff, marker)
@@ -185,13 +189,40 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	after := d.text[end:]
 	native := (strings.HasPrefix(after, "人氏") || strings.HasPrefix(after, "人也")) &&
 		!strings.ContainsFunc(place, func(r rune) bool { return prose.IsCJKNumeral(r) || r == '个' || r == '個' }) // 二十個僧人也: a count of people
-	if !located && !placeEnding(last) && !native {
+	// 原籍, 祖籍, 本貫 and 籍貫 take nothing but a place; after 住在 the
+	// words 這里 or 那邊 may stand where a place would.
+	origin := strings.HasPrefix(pp.marker, "原籍") || strings.HasPrefix(pp.marker, "祖籍") ||
+		strings.HasSuffix(pp.marker, "贯")
+	if !located && !placeEnding(last) && !native && !origin {
 		return Finding{}, false
 	}
 	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
 	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
 	f.Suggestion = declared
 	return f, true
+}
+
+// relativeHolder is the person a Chinese relative clause ending at p
+// describes: the name right after its 的 or 之 (原籍金陵的林黛玉).
+func relativeHolder(d *doc, eff []effMention, p int, ok func(*entInfo) bool) *entInfo {
+	var q int
+	switch {
+	case strings.HasPrefix(d.text[p:], "的"):
+		q = p + len("的")
+	case strings.HasPrefix(d.text[p:], "之"):
+		q = p + len("之")
+	default:
+		return nil
+	}
+	for _, m := range eff {
+		if m.start == q && !m.possessive && ok(m.ent) {
+			return m.ent
+		}
+		if m.start > q {
+			break
+		}
+	}
+	return nil
 }
 
 // livesThere reports whether text (folded) says someone lives at place:

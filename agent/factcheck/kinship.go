@@ -131,12 +131,13 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 		return k.judgeSibling(d, e, start, end, other, role)
 	}
 	var key, val string
+	full := other == nil && surname == 0 // a full name no file declares
 	for _, want := range role.keys {
 		for fk, fv := range facts {
 			if strings.ToLower(fk) != want || strings.TrimSpace(fv) == "" {
 				continue
 			}
-			if k.kinMatches(fv, other, surname) {
+			if full && k.fullNameMatches(fv, d.text[start:end]) || !full && k.kinMatches(fv, other, surname) {
 				return Finding{}, false
 			}
 			if key == "" {
@@ -145,7 +146,8 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 		}
 	}
 	if r := k.related(e, role.relations); r != nil {
-		if other != nil && r == other || other == nil && k.kinMatches(r.e.Name, nil, surname) {
+		if other != nil && r == other || full && k.fullNameMatches(r.e.Name, d.text[start:end]) ||
+			other == nil && !full && k.kinMatches(r.e.Name, nil, surname) {
 			return Finding{}, false
 		}
 		if key == "" {
@@ -188,6 +190,32 @@ func (k *Knowledge) judgeSibling(d *doc, e *entInfo, start, end int, other *entI
 		return f, true
 	}
 	return Finding{}, false
+}
+
+// fullNameMatches reports whether a declared value may be the person a
+// text names by an undeclared full name: the same name, or a value that is
+// no short Chinese name (秦業之女 cannot be told apart from it by the
+// words alone).
+func (k *Knowledge) fullNameMatches(declared, name string) bool {
+	dv, nv := string(k.foldRunes(strings.TrimSpace(declared))), string(k.foldRunes(name))
+	if strings.Contains(dv, nv) || strings.Contains(nv, dv) {
+		return true
+	}
+	drs, nrs := []rune(dv), []rune(nv)
+	if len(drs) < 2 || len(drs) > 3 || !prose.IsCJK(drs[0]) || strings.ContainsFunc(dv, func(r rune) bool { return !prose.IsCJK(r) }) {
+		return true
+	}
+	if drs[0] != nrs[0] {
+		return false
+	}
+	// Another name the declared person bears (蓉哥兒 of 賈蓉) shares a
+	// character of the given name; 賈蓉 and 賈薔 share only the family.
+	for _, r := range drs[1:] {
+		if strings.ContainsRune(string(nrs[1:]), r) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesEntity reports whether a declared value holds one of e's names
@@ -534,7 +562,50 @@ func (d *doc) kinHolderEndingAt(k *Knowledge, end int) (int, int, *entInfo, rune
 			return om.start, om.end, om.ents[0], 0, true
 		}
 	}
+	if s, ok := d.bookNameEndingAt(k, end); ok {
+		return s, end, nil, 0, true
+	}
 	return 0, 0, nil, 0, false
+}
+
+// minBookNameUses is how often the manuscript must write an undeclared
+// full name before a kinship construction may judge it by the whole name.
+const minBookNameUses = 5
+
+// bookNameEndingAt finds a full name no file declares that ends at byte
+// offset end: a family name and one or two characters that the manuscript
+// writes often (賈薔 in 賈薔之妻), so that it is a person of the book and
+// not a word or a slip. Its start is returned; the whole name is what
+// judgeKin compares then, with no family name alone (other nil,
+// surname 0).
+func (d *doc) bookNameEndingAt(k *Knowledge, end int) (int, bool) {
+	if k.book == nil {
+		return 0, false
+	}
+	for _, n := range []int{3, 2} {
+		start, ok := end, true
+		for i := 0; i < n && ok; i++ {
+			r, size := utf8.DecodeLastRuneInString(d.text[:start])
+			ok = prose.IsCJK(r) && !strings.ContainsRune("的之是乃和与與及同", r)
+			start -= size
+		}
+		if !ok || start < 0 || d.overlapsMention(start, end) {
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(d.text[start:])
+		given := d.text[start+utf8.RuneLen(first) : end]
+		// 柳二郎, 蓉哥兒: a rank or a familiar ending names someone by
+		// another name than the full one, who may be the declared person.
+		if !k.isFamilyName(first) || strings.ContainsFunc(given, func(r rune) bool {
+			return prose.IsCJKNumeral(r) || strings.ContainsRune("郎哥兒儿爺爷姐娘氏家", r)
+		}) {
+			continue
+		}
+		if k.book.countCJK(string(k.foldRunes(d.text[start:end]))) >= minBookNameUses {
+			return start, true
+		}
+	}
+	return 0, false
 }
 
 // kinHolderStartingAt finds a person's name, or a family name and a house

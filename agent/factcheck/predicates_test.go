@@ -129,6 +129,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"the part of a residence", "原來黛玉住在大觀園中。", 83, ""},
 		{"an origin after a copula", "黛玉本是揚州人氏。", 83, "揚州"},
 		{"the declared origin", "黛玉本是蘇州人氏。", 83, ""},
+		{"an origin in a relative clause", "惟有原籍金陵的林黛玉看見家鄉之物。", 83, "金陵"},
+		{"the declared origin in a relative clause", "惟有原籍蘇州的林黛玉看見家鄉之物。", 83, ""},
 		{"an office before the name", "只見知府賈雨村進來。", 3, "知府"},
 		{"an office predicated", "雨村便補授了知府。", 3, "知府"},
 		{"someone else's office", "雨村見了那知府，便說起舊事。", 3, ""},

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -569,11 +570,15 @@ func followed(out []Finding, byEnt map[*entInfo][]int, d *doc) []Finding {
 }
 
 // followedInBook reports whether the manuscript's own chapter d.chapter,
-// of which d is a part, follows the away character e: e acts in
-// scenesFollowed+1 sentences or more of it. A passage checked alone (a
-// few paragraphs) cannot show that the chapter is set where e is, which
-// followed judges for a whole chapter. When d is the chapter, or most of
-// it, followed has judged already.
+// of which d is a part, follows the away character e where d stands: e
+// acts in scenesFollowed+1 sentences or more of the chapter within
+// followSentences sentences of d (of the whole chapter when d cannot be
+// found in it, as a text generated for the chapter cannot), or in some
+// of those and scenesFollowed+1 of the whole chapter. A passage
+// checked alone (a few paragraphs) cannot show that the chapter is set
+// where e is, which followed judges for a whole chapter; a chapter that
+// follows e in its second half does not put e into its first. When d is
+// the chapter, or most of it, followed has judged already.
 func (k *Knowledge) followedInBook(e *entInfo, d *doc) bool {
 	b := k.book
 	if b == nil || b.byNumber == nil {
@@ -584,11 +589,14 @@ func (k *Knowledge) followedInBook(e *entInfo, d *doc) bool {
 		return false
 	}
 	b.mu.Lock()
-	counts, ok := b.acting[d.chapter]
+	fc, ok := b.acting[d.chapter]
 	b.mu.Unlock()
 	if !ok {
-		counts = map[*entInfo]int{}
+		fc = &followedChapter{acts: map[*entInfo][]int{}}
 		cd := k.analyze(text, d.chapter)
+		for _, s := range cd.sents {
+			fc.sentEnds = append(fc.sentEnds, s.end)
+		}
 		seen := map[*entInfo]map[int]bool{}
 		for mi, m := range cd.mentions {
 			if len(m.ents) != 1 || !m.ents[0].person || cd.inQuote(m.start) || cd.retold(m.start) {
@@ -601,19 +609,78 @@ func (k *Knowledge) followedInBook(e *entInfo, d *doc) bool {
 			if seen[pe] == nil {
 				seen[pe] = map[int]bool{}
 			}
-			seen[pe][cd.sentenceAt(m.start)] = true
-		}
-		for pe, sents := range seen {
-			counts[pe] = len(sents)
+			if si := cd.sentenceAt(m.start); !seen[pe][si] {
+				seen[pe][si] = true
+				fc.acts[pe] = append(fc.acts[pe], si)
+			}
 		}
 		b.mu.Lock()
 		if b.acting == nil {
-			b.acting = map[int]map[*entInfo]int{}
+			b.acting = map[int]*followedChapter{}
 		}
-		b.acting[d.chapter] = counts
+		b.acting[d.chapter] = fc
 		b.mu.Unlock()
 	}
-	return counts[e] > scenesFollowed
+	lo, hi := 0, len(fc.sentEnds)
+	if at, ok := placeIn(text, d.text); ok {
+		lo = fc.sentenceAt(at) - followSentences
+		hi = fc.sentenceAt(at+len(d.text)) + followSentences
+	}
+	n := 0
+	for _, si := range fc.acts[e] {
+		if si >= lo && si <= hi {
+			n++
+		}
+	}
+	// Acting near the passage and often in the chapter is followed too
+	// (a chapter that follows its heroine writes "she" more than her
+	// name); not acting anywhere near it is a scene elsewhere.
+	return n > scenesFollowed || n > 0 && len(fc.acts[e]) > scenesFollowed
+}
+
+// followedChapter is what followedInBook keeps of a chapter: the end of
+// each sentence, and the sentences each person acts in.
+type followedChapter struct {
+	sentEnds []int
+	acts     map[*entInfo][]int
+}
+
+func (fc *followedChapter) sentenceAt(p int) int {
+	return sort.SearchInts(fc.sentEnds, p+1)
+}
+
+// followSentences is how far around a passage, in sentences, the chapter
+// is read for the characters it follows: a scene or two, in either
+// language.
+const followSentences = 40
+
+// placeIn finds where a passage of a chapter stands in it: the offset of
+// its first or its last 90 bytes (a planted or edited word may change
+// either end, rarely both).
+func placeIn(chapter, passage string) (int, bool) {
+	p := strings.TrimSpace(passage)
+	const probe = 90
+	if len(p) < 2*probe {
+		if i := strings.Index(chapter, p); i >= 0 {
+			return i, true
+		}
+		return 0, false
+	}
+	head := p[:probe]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	if i := strings.Index(chapter, head); i >= 0 {
+		return i, true
+	}
+	tail := p[len(p)-probe:]
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	if i := strings.Index(chapter, tail); i >= 0 {
+		return max(0, i+len(tail)-len(p)), true
+	}
+	return 0, false
 }
 
 // isDead reports whether facts say the character has died.

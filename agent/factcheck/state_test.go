@@ -236,3 +236,25 @@ func TestAPassageOfAChapterThatFollowsTheCharacter(t *testing.T) {
 		t.Errorf("the same passage as part of chapter 2, set at home: %d state findings, want 1", n)
 	}
 }
+
+// TestAChapterThatFollowsTheCharacterInItsOtherHalf: a chapter whose
+// second half follows the away character (行者 at his mountain) does not
+// put him into a passage of its first half, which the chapter sets
+// elsewhere; a passage of the second half is where he is.
+func TestAChapterThatFollowsTheCharacterInItsOtherHalf(t *testing.T) {
+	cave := strings.Repeat("那怪坐在洞中。沙僧被綁在柱上。八戒在外叫門。", 20)
+	mountain := strings.Repeat("行者坐在石上。行者叫群猴來。行者笑了。", 20)
+	k := bookProject(t, map[string]string{
+		"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { status: away, location: 花果山 }\n---\n",
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\nfacts: { status: present }\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + cave + "\n\n" + mountain + "\n",
+	})
+	first := strings.Repeat("那怪坐在洞中。沙僧被綁在柱上。八戒在外叫門。", 3) + "只見行者在旁袖手看著。"
+	if got := found(k, first, 1, TypeState); len(got) != 1 {
+		t.Errorf("a passage of the half set in the cave: state findings %q, want one", got)
+	}
+	second := strings.Repeat("行者坐在石上。行者叫群猴來。行者笑了。", 3)
+	if got := found(k, second, 1, TypeState); len(got) != 0 {
+		t.Errorf("a passage of the half that follows 行者: state findings %q, want none", got)
+	}
+}
