@@ -48,6 +48,9 @@ var placePredicates = []placePredicate{
 	{"祖籍", originKeys, "comes from"},
 	{"本贯", originKeys, "comes from"},
 	{"籍贯", originKeys, "comes from"},
+	{"祖贯", originKeys, "comes from"},
+	{"乡贯", originKeys, "comes from"},
+	{"本籍", originKeys, "comes from"},
 }
 
 // The markers as runes, and the set of their first runes, for the scan.
@@ -135,6 +138,7 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	has := func(e *entInfo) bool { key, _ := keyOf(e); return key != "" && e.person }
 	// A relative clause names its holder after it: 原籍金陵的林黛玉.
 	e := relativeHolder(d, eff, end, has)
+	relative := e != nil
 	if e == nil {
 		e = k.cjkHolder(d, eff, marker, 24, has)
 	}
@@ -151,6 +155,13 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	decl := string(k.foldRunes(declared))
 	if strings.Contains(decl, place) || strings.Contains(place, decl) {
 		return Finding{}, false
+	}
+	// Places of several levels agree when their first levels do (東勝神洲
+	// 海東傲來國 of 東勝神洲傲來國花果山); the rest is told in other words.
+	if a, ok := firstLevel(place); ok {
+		if b, ok := firstLevel(decl); ok && a == b {
+			return Finding{}, false
+		}
 	}
 	// The character's own file says they live there too (黛玉 "住進大觀
 	// 園" beside the residence 瀟湘館): the two are not at odds.
@@ -189,17 +200,32 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	after := d.text[end:]
 	native := (strings.HasPrefix(after, "人氏") || strings.HasPrefix(after, "人也")) &&
 		!strings.ContainsFunc(place, func(r rune) bool { return prose.IsCJKNumeral(r) || r == '个' || r == '個' }) // 二十個僧人也: a count of people
-	// 原籍, 祖籍, 本貫 and 籍貫 take nothing but a place; after 住在 the
-	// words 這里 or 那邊 may stand where a place would.
-	origin := strings.HasPrefix(pp.marker, "原籍") || strings.HasPrefix(pp.marker, "祖籍") ||
-		strings.HasSuffix(pp.marker, "贯")
-	if !located && !placeEnding(last) && !native && !origin {
+	// In a relative clause (原籍金陵的林黛玉) 原籍, 祖貫 and the like take
+	// nothing but a place. Elsewhere a place without an ending is another
+	// name of a place as often (本籍南京 of 金陵), or after 住在 no place
+	// at all (這里).
+	origin := relative && (strings.HasSuffix(pp.marker, "籍") || strings.HasSuffix(pp.marker, "贯"))
+	_, levels := firstLevel(place) // 南贍部洲海東傲來國…: a place of several levels
+	if !located && !placeEnding(last) && !native && !origin && !levels {
 		return Finding{}, false
 	}
 	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
 	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
 	f.Suggestion = declared
 	return f, true
+}
+
+// firstLevel is the first level of a place of several levels (folded):
+// two to five characters ending as a place does (東勝神洲, 江西省), with
+// more after it.
+func firstLevel(place string) (string, bool) {
+	rs := []rune(place)
+	for i := 1; i < min(5, len(rs)-1); i++ {
+		if placeEnding(rs[i]) {
+			return string(rs[:i+1]), true
+		}
+	}
+	return "", false
 }
 
 // relativeHolder is the person a Chinese relative clause ending at p

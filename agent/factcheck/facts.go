@@ -180,6 +180,19 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 	return false, 0
 }
 
+// clauseOpening reports whether word i opens its clause: the first word
+// of its sentence or after a break, or after a conjunction that does.
+func clauseOpening(d *doc, i int) bool {
+	if i <= 0 || !sameClause(d, i-1, i) {
+		return true
+	}
+	switch strings.ToLower(d.words[i-1].s) {
+	case "and", "but", "yet", "now", "so":
+		return i-1 == 0 || !sameClause(d, i-2, i-1)
+	}
+	return false
+}
+
 // ageVerbs before a bare number state an age ("was seventeen", "must
 // have been thirty").
 var ageVerbs = wordSet("was", "is", "turned", "but", "been", "be")
@@ -230,6 +243,12 @@ func (k *Knowledge) claims(d *doc) []claim {
 		case next == "years" && (next2 == "old" || next2 == "of") || next == "year" && next2 == "old":
 			age = true
 		case lw(n.first-1) == "aged":
+			age = true
+		case lw(n.first-1) == "of" && lw(n.first-2) == "age" && lw(n.first-3) == "the" && lw(n.first-4) == "at" && clauseOpening(d, n.first-4):
+			// "and at the age of two-and-thirty, …, she felt": put
+			// first, the age sets the clause's time, which is now. After
+			// a verb it dates that event ("had entered the service at the
+			// age of sixteen"), as often long past.
 			age = true
 		case ageVerbs[lw(n.first-1)] && v >= 10 && v < 120 &&
 			(next == "" || next == "years" || d.between(n.last, n.last+1) != " ") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
@@ -750,6 +769,18 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			if has(m.ent) {
 				return m.ent, 0.8
 			}
+			// A Chinese sentence runs its clauses on with commas, and
+			// its topic changes among them (王夫人…扶著，…听見賈母…竟是
+			// 去了，享年七十三歲): the holder is the latest name before
+			// the claim that opens a clause of its own.
+			if c.wordIdx < 0 && m.end <= c.start {
+				if h := d.cjkClauseSubject(inSent[mi:], c.start); h != nil {
+					if has(h) {
+						return h, 0.8
+					}
+					return nil, 0
+				}
+			}
 			if pronounAt < 0 || m.start < pronounAt {
 				return nil, 0
 			}
@@ -772,8 +803,45 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 				return nil, 0
 			}
 		}
+		// Further back, the one person of that gender the paragraph
+		// names before the claim ("Charlotte herself was tolerably
+		// composed. … Mr. Collins … This preservative she had now
+		// obtained; and at the age of…").
+		if pronounAt >= 0 && g != 0 {
+			para := strings.LastIndex(d.text[:sent.start], "\n") + 1
+			var only *entInfo
+			for _, m := range eff {
+				if m.start < para || m.start >= sent.start || !m.ent.person || !fits(m.ent) {
+					continue
+				}
+				if only != nil && only != m.ent {
+					return nil, 0
+				}
+				only = m.ent
+			}
+			if only != nil && has(only) {
+				return only, 0.65
+			}
+		}
 	}
 	return nil, 0
+}
+
+// cjkClauseSubject is the latest of ms before p that a verb or a noun
+// follows: the subject of a clause. A name right before a comma or a stop
+// ends its clause as an object (見了賈母，) and is passed over; nil when
+// every name is.
+func (d *doc) cjkClauseSubject(ms []effMention, p int) *entInfo {
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if m.end > p || m.possessive && !m.relational {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(d.text[m.end:]); prose.IsCJK(r) {
+			return m.ent
+		}
+	}
+	return nil
 }
 
 // laterValue is the first number a progression after chapter declares

@@ -513,6 +513,15 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 		if !ok {
 			continue
 		}
+		// NAME是X所生: born of X, whose child NAME is; a woman's title
+		// (姨娘, 夫人) makes X the mother.
+		if strings.HasPrefix(d.text[e:], "所生") {
+			role := roleChild
+			if other == nil && femaleHouseTitle(d.text[s:e]) {
+				role = roleChildOfWoman
+			}
+			return s, e, other, sur, role, true
+		}
 		// Up to eight characters between X and 的/之 REL (指腹為婚未娶之妻).
 		rest := d.text[e:]
 		for n := 0; n <= 8 && rest != ""; n++ {
@@ -679,6 +688,17 @@ func (k *Knowledge) isFamilyName(r rune) bool {
 
 // maleHouseTitle reports whether a family name's title is a man's (老爺,
 // 先生), not the house's (家).
+// femaleHouseTitle reports whether s ends with a title that names a woman
+// of a house (趙姨娘, 王夫人, 周氏).
+func femaleHouseTitle(s string) bool {
+	for _, t := range []string{"姨娘", "夫人", "太太", "奶奶", "氏"} {
+		if strings.HasSuffix(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
 func maleHouseTitle(s string) bool {
 	for _, t := range cjkHouseTitles {
 		if t != "家" && strings.HasSuffix(s, t) {
