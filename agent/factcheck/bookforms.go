@@ -109,6 +109,16 @@ func (b *bookForms) knownLatin(form, name string) bool {
 	return n >= minBookUses && n*maxNameRatio >= b.latin[name]
 }
 
+// writesLatin reports whether the book writes the capitalised form at
+// least minBookUses times; with no book, it does.
+func (b *bookForms) writesLatin(form string) bool {
+	if b == nil {
+		return true
+	}
+	b.once.Do(b.build)
+	return b.latin[form] >= minBookUses
+}
+
 // knownCJK is knownLatin for a folded CJK form and the folded name it
 // resembles.
 func (b *bookForms) knownCJK(form, name string) bool {

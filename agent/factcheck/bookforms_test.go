@@ -52,6 +52,7 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 	used := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” ", 3)+
 		strings.Repeat("聖嬰大王來了。", 10)+strings.Repeat("那聖贏又來。", 3)))
 	once := bookProject(t, book("The Rostóvs went home. 聖嬰大王來了。"))
+	named := bookProject(t, book(strings.Repeat("Natásha smiled. ", 3)))
 	for _, tc := range []struct {
 		name, text string
 		k          *Knowledge
@@ -66,6 +67,9 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"part of a hyphenated word", "“De Moskow-machève!” said the King.", once, ""},
 		{"two letters traded places", "Both Kitty and Natsáha looked out of a window.", once, "Natsáha"},
 		{"the name itself", "Both Kitty and Natásha looked out of a window.", once, ""},
+		{"an accent on another letter", "Both Kitty and Nátasha looked out of a window.", named, "Nátasha"},
+		{"the accents left off", "Both Kitty and Natasha looked out of a window.", named, ""},
+		{"an accent on another letter of a name the book never writes", "Both Kitty and Nátasha looked out of a window.", once, ""},
 	} {
 		if got := strings.Join(found(tc.k, tc.text, 2, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)
@@ -514,6 +518,7 @@ func TestFirstCharacterOfTheSameReading(t *testing.T) {
 		{"寶玉道：“去罷。”“相云听說，忙道：“休說這話。”", "相云"},
 		{"寶玉道：“去罷。”相公道：“好。”", ""},
 		{"寶玉又學習人情世故。", ""},
+		{"一則寶玉不便，二則習人嫌疑。", "習人"},
 	} {
 		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)

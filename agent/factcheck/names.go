@@ -177,7 +177,18 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		if dist > limit && len(rs) >= 5 && swappedPair(rs, t.runes) {
 			dist = 1 // "Lidya" for "Lydia": two letters traded places
 		}
-		if dist == 0 || dist > limit || prose.Unaccented(string(rs)) == prose.Unaccented(string(t.runes)) {
+		if prose.Unaccented(string(rs)) == prose.Unaccented(string(t.runes)) {
+			// Accents left off are a way of writing (Napoleon for
+			// Napoléon); an accent on another letter is a slip (Bóris
+			// for Borís), unless the book writes it so (knownLatin), or
+			// never writes the name so (Petrúsha, an alias of a file,
+			// beside the book's Pétrusha, a servant).
+			if dist == 0 || !movedAccent(rs, t.runes) || !k.book.writesLatin(matchCase(t.word, s)) {
+				continue
+			}
+			dist = 1
+		}
+		if dist == 0 || dist > limit {
 			continue
 		}
 		switch {
@@ -200,6 +211,18 @@ func (k *Knowledge) nearestTarget(d *doc, s string) *target {
 		return best[0]
 	}
 	return nil
+}
+
+// nameOpeners are the Chinese function words a name may follow inside a
+// clause (folded): conjunctions, adverbs, prepositions and verbs of
+// calling or seeing.
+const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道"
+
+// movedAccent reports whether a and b, the same letters but for accents,
+// both bear accents, on different letters.
+func movedAccent(a, b []rune) bool {
+	accented := func(rs []rune) bool { return string(rs) != prose.Unaccented(string(rs)) }
+	return accented(a) && accented(b) && string(a) != string(b)
 }
 
 // slavicForm reports whether a is another form of the Russian name b,
@@ -439,7 +462,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// opens many words (相) is a slip there only as the
 					// subject of what follows (相云听說).
 					stop := nameStopSet.has(b) && !subject
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop || i > 0 && !prose.NameBreak(rs[i-1]) ||
+					// Where a name starts: after a break, or after a
+					// function word that the book does not write before
+					// this character (二則代玉: 則代 is no word, 交代 is
+					// one, and 學 of 學習人情 is no function word).
+					bound := i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
+						k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop || bound ||
 						k.book.countCJK(string(s.runes)) < minFrequentName) {
 						continue
 					}
