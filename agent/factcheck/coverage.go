@@ -81,9 +81,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	case residenceKeys[normKey(string(k.foldRunes(lk)))] || originKeys[normKey(string(k.foldRunes(lk)))]:
 		return true // a place predicated of the holder (住在, 原籍, lived at, a native of)
 	}
-	for _, role := range []kinRole{roleSpouseOfMan, roleSpouseOfWoman, roleChild} {
-		// A spouse or a parent, where the text makes the holder
-		// someone's wife or daughter (kinship.go).
+	for _, role := range []kinRole{roleSpouseOfMan, roleSpouseOfWoman, roleChild, roleDisciple} {
+		// A spouse, a parent or a master, where the text makes the
+		// holder someone's wife, daughter or disciple (kinship.go).
 		if slices.Contains(role.keys, lk) {
 			return true
 		}

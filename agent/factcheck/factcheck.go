@@ -126,7 +126,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 		}
 	}
 	out = append(out, k.predicated(d)...)
-	for _, f := range k.checkKinship(d) {
+	for _, f := range append(k.checkKinship(d), k.checkService(d)...) {
 		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
 			out = append(out, f)
 		}

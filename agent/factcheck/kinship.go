@@ -38,7 +38,9 @@ var (
 	// declared betrothed only.
 	roleBetrothed = kinRole{keys: []string{"原聘", "未婚夫", "聘", "betrothed", "fiance", "fiancé"}, relations: []string{"betrothed", "fiance"}}
 	roleSpouse    = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}}
-	roleChild     = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
+	// A disciple's master or teacher (唐僧的徒弟孫悟空).
+	roleDisciple = kinRole{keys: []string{"master", "teacher", "師父", "师父", "師傅", "师傅", "師尊", "师尊", "老師", "老师"}, relations: []string{"master", "teacher"}}
+	roleChild    = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
 	// A child of a man or of a woman: only the one parent is compared.
 	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
 	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}}
@@ -64,6 +66,7 @@ var cjkKin = []struct {
 	{"媳婦", roleSpouseOfMan}, {"媳妇", roleSpouseOfMan}, {"娘子", roleSpouseOfMan}, {"丈夫", roleSpouseOfWoman},
 	{"夫君", roleSpouseOfWoman}, {"兄弟", roleSibling}, {"哥哥", roleSibling}, {"弟弟", roleSibling}, {"姐姐", roleSibling}, {"妹妹", roleSibling},
 	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
+	{"徒弟", roleDisciple}, {"徒兒", roleDisciple}, {"徒儿", roleDisciple}, {"弟子", roleDisciple},
 }
 
 // kinCopulas join a name to what it is (尤二姐實系…之妻).
