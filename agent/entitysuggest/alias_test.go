@@ -203,6 +203,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Charlotte Lucas", "Lady Lucas"}, {"Sir William Lucas", "Lady Lucas"}},
 		},
 		{
+			// Howard is Lennox's given name, written once in full, and
+			// his cousin's family name, written after Colonel all the
+			// time; the bare word, said in scenes where Lennox is named
+			// nearer, is the colonel.
+			name: "a bare word that is one man's family name after a title and another's given name is the first man's",
+			chapters: numbered(chaptersOf(1,
+				"Everyone in the county had heard of Mr. Howard Lennox and his estate.",
+			), chaptersOf(8,
+				"At the house Colonel Howard arrived, and Colonel Howard bowed to the ladies.",
+				filler,
+				"Lennox was silent by the fire. \"I cannot say,\" said Howard, \"what my cousin means.\"",
+				filler,
+				"Lennox walked on with them, and Mr. Lennox said nothing at all; Lennox frowned.",
+			)),
+			together: [][]string{{"Colonel Howard", "Howard"}, {"Lennox", "Mr. Lennox"}},
+			apart:    [][2]string{{"Lennox", "Howard"}, {"Lennox", "Colonel Howard"}},
+		},
+		{
 			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
 			// 寶姐姐 to the woman.
 			name: "chinese address on a stem two names share goes by the sex of the kinship word",

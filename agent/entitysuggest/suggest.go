@@ -389,6 +389,9 @@ func resolve(ex *extraction) *resolution {
 				cands = same
 			}
 		}
+		if len(cands) > 1 {
+			cands = familyNameBearers(ex, r, f, cands, strength)
+		}
 		newEntry := func() {
 			r.entries = append(r.entries, &entry{feats: map[string]bool{}})
 			join(fi, int32(len(r.entries)-1))
@@ -668,6 +671,62 @@ func ladyOfFamily(ex *extraction, f *form, e *entry) bool {
 		}
 	}
 	return false
+}
+
+// familyNameBearers narrows the candidates of a bare word that is the
+// family name of some ("Colonel Fitzwilliam") and the given name of
+// others ("Mr. Fitzwilliam Darcy") to those bearing it as a family name,
+// when the book writes it as their family name after a title three
+// times as often as it writes it as the others' given name: a man is
+// called by his family name alone, and the nearby text, which names his
+// cousin as often as him, cannot tell them apart. Otherwise (another
+// kind of candidate among them, or the given name as common) the
+// candidates are returned as they are.
+func familyNameBearers(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int) []int32 {
+	if len(f.titles) > 0 || f.full || f.votesOnly {
+		return cands
+	}
+	var word string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			word = w
+		}
+	}
+	if word == "" {
+		return cands
+	}
+	var family []int32
+	famUse, givenUse := 0, 0
+	for _, c := range cands {
+		e := r.entries[c]
+		fam, given := 0, 0
+		for _, g := range e.forms {
+			g := ex.forms[g]
+			asLast := slices.Contains(g.provides, "last:"+word)
+			asFirst := slices.Contains(g.provides, "first:"+word)
+			switch {
+			case asLast && !g.full && len(g.titles) > 0:
+				fam += g.count
+			case asFirst && !asLast:
+				given += g.count
+			}
+		}
+		switch {
+		case fam > 0 && strength[c] == linkWeak:
+			family = append(family, c)
+			famUse += fam
+		case strength[c] == linkGiven && !e.feats["last:"+word]:
+			givenUse += given
+		default:
+			// A bearer of the family name with no title, or a place:
+			// not the case this tells apart.
+			return cands
+		}
+	}
+	if len(family) == 0 || len(family) == len(cands) || famUse < 3 || famUse < 3*givenUse {
+		return cands
+	}
+	return family
 }
 
 // rareFull reports whether an entry is a full name the book uses once.
