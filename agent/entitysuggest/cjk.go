@@ -56,11 +56,16 @@ var cjkTitles = []struct {
 	{"大仙", 0}, {"大圣", 'm'}, {"老君", 'm'}, {"龙王", 'm'}, {"魔王", 'm'}, {"国王", 'm'}, {"皇帝", 'm'}, {"大帝", 'm'},
 	{"和尚", 'm'}, {"道人", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
 	{"叔", 'm'}, {"婶", 'f'}, {"母", 'f'}, {"氏", 'f'}, {"爷", 'm'}, {"王", 'm'}, {"神", 0}, {"公", 'm'}, {"婆", 'f'},
+	{"僧", 'm'},
 }
 
 // cjkKin are the titles of kinship: alone ("姐姐", "二爺") they address
 // anyone of the family and name no one.
 var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "兄弟": true, "嫂子": true, "姐": true, "哥": true, "叔": true, "婶": true, "娘": true, "母": true, "婆": true, "公": true, "爷": true, "大爷": true, "二爷": true, "三爷": true, "奶奶": true, "姨妈": true, "姨娘": true, "姑娘": true, "哥儿": true, "姐儿": true, "丫头": true, "娘子": true, "相公": true, "大人": true, "王": true, "神": true, "氏": true}
+
+// cjkRulers are the titles of rulers, which follow the name of a realm
+// (唐王) as readily as a family name (牛王).
+var cjkRulers = map[string]bool{"王": true, "国王": true, "皇帝": true, "大帝": true, "天王": true, "龙王": true, "魔王": true, "大王": true}
 
 // cjkPronouns are words that stand for people without naming them, and
 // the conjunctions and adverbs that stand where a speaker would: closed
@@ -625,6 +630,7 @@ func (x *cjkIndex) at(rs []rune, i int) []cjkKey {
 // longest) and builds their forms.
 func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 	ex := &extraction{window: 200, fuller: cjkFuller}
+	realms := cjkRealms(chs)
 	idx := newCJKIndex(accepted)
 	byKey := map[string]int32{}
 	surface := map[int32]map[string]int{}
@@ -641,7 +647,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 			if !ok {
 				fi = int32(len(ex.forms))
 				byKey[k.s] = fi
-				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s]))
+				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s], realms))
 				surface[fi] = map[string]int{}
 			}
 			f := ex.forms[fi]
@@ -921,9 +927,37 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	return out
 }
 
+// minRealm is how often a character must be written as a realm (大唐,
+// 唐朝, 唐國) to be taken for one before a ruler's title.
+const minRealm = 10
+
+// cjkRealms returns the characters the text writes as the name of a
+// realm or dynasty: after 大 or before 朝 or 國, minRealm times at least.
+func cjkRealms(chs []cjkChapter) map[rune]bool {
+	n := map[rune]int{}
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i+1 < len(rs); i++ {
+			switch {
+			case rs[i] == '大' && textsearch.IsCJK(rs[i+1]):
+				n[rs[i+1]]++
+			case rs[i+1] == '朝' || rs[i+1] == '国':
+				n[rs[i]]++
+			}
+		}
+	}
+	out := map[rune]bool{}
+	for r, c := range n {
+		if c >= minRealm {
+			out[r] = true
+		}
+	}
+	return out
+}
+
 // cjkForm builds the form of a name (folded runes) and what the cues said
 // of it.
-func cjkForm(rs []rune, c *cjkCand) *form {
+func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 	f := &form{text: string(rs)}
 	n := len(rs)
 	for a := 0; a < n; a++ {
@@ -967,6 +1001,14 @@ func cjkForm(rs []rune, c *cjkCand) *form {
 			f.spec = 5
 			return f
 		case 1:
+			if cjkRulers[t] && realms[x[0]] {
+				// A ruler's title after one character is after his
+				// realm, not his family: 唐王 is the king of Tang, no
+				// kin of 唐三藏.
+				f.needs = append(f.needs, "sub:"+string(rs))
+				f.spec = 12
+				return f
+			}
 			// A family name or a character of a given name with a title:
 			// "林姑娘", "寶姑娘", "鳳姐".
 			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))

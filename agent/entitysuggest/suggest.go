@@ -448,13 +448,14 @@ func resolve(ex *extraction) *resolution {
 			// text ties to it.
 			target := best
 			for _, c := range cands {
-				if r.entries[c].fulls > 0 {
+				if r.entries[c].fulls > 0 && (target == best || r.entries[c].count > r.entries[target].count) {
 					target = c
 				}
 			}
+			major := majorFullCount(r, cands)
 			join(fi, target)
 			for _, c := range cands {
-				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) {
+				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) && !minorFull(r.entries[c], major) {
 					merge(target, c)
 				}
 			}
@@ -732,6 +733,25 @@ func familyNameBearers(ex *extraction, r *resolution, f *form, cands []int32, st
 // rareFull reports whether an entry is a full name the book uses once.
 func rareFull(e *entry) bool { return e.fulls > 0 && e.count < 2 }
 
+// majorFullCount is the count of the most used entry with a full name
+// among the candidates.
+func majorFullCount(r *resolution, cands []int32) int {
+	n := 0
+	for _, c := range cands {
+		if e := r.entries[c]; e.fulls > 0 {
+			n = max(n, e.count)
+		}
+	}
+	return n
+}
+
+// minorFull reports whether an entry with a full name is used less than
+// a tenth as often as the most used full name of the candidates: a
+// passer-by who shares the given name, or the given name caught in a
+// phrase ("經三藏" of "取經三藏" beside "唐三藏"), not a second person
+// the given name could as well be.
+func minorFull(e *entry, major int) bool { return e.fulls > 0 && 10*e.count < major }
+
 // dominantGiven reports whether a bare given name (no title) is the main
 // name of the one person its candidate entries are: it is their given
 // name in all of them, it is used five times as often as all of them
@@ -744,14 +764,15 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	}
 	sum, fulls, nv := 0, 0, 0
 	var rank string
+	major := majorFullCount(r, cands)
 	for _, c := range cands {
 		e := r.entries[c]
 		if strength[c] < linkGiven && !rareFull(e) {
 			return false
 		}
 		sum += e.count
-		if rareFull(e) {
-			continue // used once: a passer-by, or a name used once, left apart
+		if rareFull(e) || minorFull(e, major) {
+			continue // a passer-by, or a name used once, left apart
 		}
 		if e.fulls > 0 {
 			fulls++
