@@ -309,6 +309,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"行者", "國王"}, {"鳳姐", "老太太"}, {"沙僧", "國王"}, {"三藏", "師父"}, {"唐僧", "師父"}},
 		},
 		{
+			// 三藏 is the monk's given name, 唐三藏 his full name, 唐僧
+			// "the monk 唐"; 有經三藏 is a phrase (there are three
+			// baskets of scriptures), read as a rare second full name. 唐王 is the king of the
+			// realm the text calls 大唐 and 唐朝, no kin of his; 牛王 is
+			// 牛魔王, as 牛 names no realm.
+			name: "chinese monk's title after a family name, a rare full name in a phrase, a ruler's title after a realm",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那唐三藏笑道：「走。」三藏道：「好。」大唐的百姓道：「唐朝好。」\n", 24) +
+					strings.Repeat("唐王道：「西天有經三藏。」三藏道：「是。」\n", 2) +
+					strings.Repeat("唐王道：「御弟去罷。」三藏道：「是。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("三藏道：「餓了。」八戒道：「我也餓。」唐僧笑道：「莫慌。」三藏道：「走罷。」\n", 24) +
+					strings.Repeat("牛魔王笑道：「來。」牛王道：「吃。」行者道：「打。」\n", 5)},
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("那三藏道：「阿彌陀佛。」唐僧道：「善哉。」行者道：「師父莫怕。」三藏道：「好。」\n", 30)},
+			},
+			together: [][]string{{"唐三藏", "三藏", "唐僧"}, {"牛魔王", "牛王"}},
+			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
