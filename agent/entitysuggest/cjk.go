@@ -564,10 +564,14 @@ func cjkValid(k string, c *cjkCand) bool {
 		}
 	}
 	for r, n := range c.right {
-		if cjkBreak(r) || cjkFollowSet.has(r) {
+		if cjkBreak(r) || r == '道' || r == '说' || r == '曰' {
 			continue
 		}
-		if float64(n) > 0.6*float64(c.n) {
+		// A name is followed by what its bearer does, which varies; a
+		// run followed by one verb nearly always is the head of a
+		// phrase ("厲聲高" of 厲聲高叫, "呵呵大" of 呵呵大笑). Not so a
+		// name before 的 ("周瑞家的", Zhou Rui's wife).
+		if float64(n) > 0.6*float64(c.n) && !cjkFollowSet.has(r) || float64(n) > 0.85*float64(c.n) && c.n >= 10 && r != '的' {
 			return false
 		}
 	}

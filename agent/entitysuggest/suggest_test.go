@@ -90,6 +90,18 @@ func TestSuggest(t *testing.T) {
 			absent:   []string{"眾人", "婆子", "一個"},
 			kinds:    map[string]string{"大觀園": KindLocation, "寶玉": KindCharacter},
 		},
+		{
+			// 厲聲高 stands before 叫道 every time: the head of a phrase
+			// ("厲聲高叫", shouted loudly), not a speaker; 行者 is a name,
+			// though 叫道 follows him too.
+			name: "chinese run nearly always followed by one verb is a phrase, not a name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那妖精，厲聲高叫道：「拿來！」行者叫道：「來也。」八戒笑道：「好。」行者道：「走。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那老魔，厲聲高叫道：「休走！」行者笑道：「好。」\n", 8)},
+			},
+			absent: []string{"厲聲高", "厲聲"},
+			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
