@@ -40,7 +40,7 @@ const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却�
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").
-const cjkPreName = "时连后闻那这见叫问请对向和与同给把被让使令命替带拉看听告骂劝谢求教随跟陪扶拿送接找等留唤喊说道是了的因便又忙也都只却倒还乃遂方才将及并且若如于在往到从自至回进入出上下来去着过有无个位众与和同"
+const cjkPreName = "时连后闻那这见叫问请对向和与同给把被让使令命替带拉看听告骂劝谢求教随跟陪扶拿送接找等留唤喊说道是了的因便又忙也都只却倒还乃遂方才将及并且若如于在往到从自至回进入出上下来去着过有无个位众与和同蒙"
 
 // cjkTitles follow a name in address, or stand for a person alone;
 // longer first. The sex is that of the person addressed ('m', 'f', 0).
