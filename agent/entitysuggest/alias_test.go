@@ -327,6 +327,19 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
 		},
 		{
+			// The naming words are stacked, and a comma may stand
+			// between the name and them.
+			name: "chinese names the text calls one another with stacked naming words: ，法名叫做, 渾名喚做",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("石猴道：「我去。」眾猴道：「好。」\n", 6) + "那石猴，法名叫做悟空。\n" + "那豬剛鬣渾名喚做呆子。\n" + strings.Repeat("豬剛鬣道：「吃。」\n", 6) +
+					"國王道：「內中有個大有德行者，法名玄奘。」\n" + strings.Repeat("玄奘道：「貧僧去。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「走。」沙僧道：「是。」呆子道：「睡。」行者道：「來。」\n", 8)},
+			},
+			together: [][]string{{"悟空", "石猴"}, {"豬剛鬣", "呆子"}},
+			// 行者 ends 德行者, a man of virtue: not the name named.
+			apart: [][2]string{{"悟空", "沙僧"}, {"悟空", "豬剛鬣"}, {"行者", "玄奘"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

@@ -256,10 +256,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			// A name the text gives, ending its clause: "取個法名，叫做
 			// 豬悟能。", "字宮裁。".
 			if n := cjkNamingStrong.prefix(rs[i:]); n > 0 {
-				j := i + n
-				if j < len(rs) && strings.ContainsRune("为做作个", rs[j]) {
-					j++
-				}
+				j := i + cjkNamingLen(rs[i:])
 				e := j
 				for e < len(rs) && e < j+5 && textsearch.IsCJK(rs[e]) {
 					e++
@@ -567,11 +564,15 @@ func cjkValid(k string, c *cjkCand) bool {
 		if cjkBreak(r) || r == '道' || r == '说' || r == '曰' {
 			continue
 		}
-		// A name is followed by what its bearer does, which varies; a
-		// run followed by one verb nearly always is the head of a
-		// phrase ("厲聲高" of 厲聲高叫, "呵呵大" of 呵呵大笑). Not so a
-		// name before 的 ("周瑞家的", Zhou Rui's wife).
-		if float64(n) > 0.6*float64(c.n) && !cjkFollowSet.has(r) || float64(n) > 0.85*float64(c.n) && c.n >= 10 && r != '的' {
+		if float64(n) > 0.6*float64(c.n) && !cjkFollowSet.has(r) {
+			return false
+		}
+		// A name is followed by what its bearer does, which varies
+		// where the bearer does not speak; a run followed by one verb
+		// nearly always, speaking or not, is the head of a phrase ("厲
+		// 聲高" of 厲聲高叫, "呵呵大" of 呵呵大笑). Not so a name
+		// before 的 ("周瑞家的", Zhou Rui's wife).
+		if rest := c.n - c.speak; r != '的' && rest >= 10 && float64(int(n)-c.speak) > 0.85*float64(rest) {
 			return false
 		}
 	}
@@ -884,9 +885,33 @@ func closeQuote(r rune) bool { return r == '」' || r == '”' || r == '』' }
 // strong ones name for sure; the weak ones ("就是", "即") also say what
 // someone is, so they must link the same two names twice.
 var (
-	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
+	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "浑名", "诨名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
 	cjkNamingWeak   = runeListOf([]string{"就是", "即是", "即", "便是", "乃是"})
 )
+
+// cjkNamingLen returns the length of the naming words rs starts with: a
+// naming word, after a comma or not, then another one or a copula ("法名
+// 叫做", "，混名唤做", "叫做个"), as the text stacks them; 0 when rs
+// starts with none.
+func cjkNamingLen(rs []rune) int {
+	n := cjkNamingStrong.prefix(rs)
+	if n == 0 && len(rs) > 1 && (rs[0] == ',' || rs[0] == '，') {
+		// "孫悟空，混名叫做行者": the name, then what it is called.
+		if n = cjkNamingStrong.prefix(rs[1:]); n > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	if m := cjkNamingStrong.prefix(rs[n:]); m > 0 && rs[n] != ',' && rs[n] != '，' {
+		n += m
+	}
+	if n < len(rs) && strings.ContainsRune("为做作个是", rs[n]) {
+		n++
+	}
+	return n
+}
 
 // cjkNamingLinks finds two names next to each other with a naming word
 // between them, in the stream of mentions.
@@ -902,12 +927,18 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		rs := chs[a.chap].folded
 		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
 		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
-		if len(gap) == 0 || len(gap) > 4 {
+		if len(gap) == 0 || len(gap) > 6 {
+			continue
+		}
+		// The name named must begin where a name may: 行者 in 德行者
+		// ("a man of virtue, named 玄奘") or 公主 in 鐵扇公主 is the
+		// end of another word.
+		if p := int(a.pos); p > 0 && !cjkBreak(rs[p-1]) && !cjkPreNameSet.has(rs[p-1]) {
 			continue
 		}
 		p := pair{min(a.form, b.form), max(a.form, b.form)}
 		switch {
-		case cjkNamingStrong.prefix(gap) == len(gap):
+		case cjkNamingLen(gap) == len(gap):
 			strong[p] = true
 		case cjkNamingWeak.prefix(gap) == len(gap):
 			weak[p]++

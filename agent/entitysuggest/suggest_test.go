@@ -99,6 +99,7 @@ func TestSuggest(t *testing.T) {
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那妖精，厲聲高叫道：「拿來！」行者叫道：「來也。」八戒笑道：「好。」行者道：「走。」\n", 8)},
 				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那老魔，厲聲高叫道：「休走！」行者笑道：「好。」\n", 8) +
+					strings.Repeat("那老魔，厲聲高叫，趕上前來。行者走了。\n", 12) +
 					strings.Repeat("行者道：「多蒙玉帝恩典。」玉帝笑道：「好。」八戒道：「老孫蒙玉帝看顧。」\n", 6)},
 			},
 			absent: []string{"厲聲高", "厲聲", "蒙玉帝"},
