@@ -329,13 +329,14 @@ func TestSuggestMergesAliases(t *testing.T) {
 		{
 			// The naming words are stacked, and a comma may stand
 			// between the name and them.
-			name: "chinese names the text calls one another with stacked naming words: ，法名叫做, 渾名喚做",
+			name: "chinese names the text calls one another with stacked naming words and after a comma: ，法名叫做, 渾名喚做, ，字",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("石猴道：「我去。」眾猴道：「好。」\n", 6) + "那石猴，法名叫做悟空。\n" + "那豬剛鬣渾名喚做呆子。\n" + strings.Repeat("豬剛鬣道：「吃。」\n", 6) +
-					"國王道：「內中有個大有德行者，法名玄奘。」\n" + strings.Repeat("玄奘道：「貧僧去。」\n", 6)},
-				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「走。」沙僧道：「是。」呆子道：「睡。」行者道：「來。」\n", 8)},
+					"國王道：「內中有個大有德行者，法名玄奘。」\n" + strings.Repeat("玄奘道：「貧僧去。」\n", 6) +
+					"原來那黛玉，字顰卿。\n" + strings.Repeat("黛玉道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「走。」沙僧道：「是。」呆子道：「睡。」行者道：「來。」顰卿道：「去。」\n", 8)},
 			},
-			together: [][]string{{"悟空", "石猴"}, {"豬剛鬣", "呆子"}},
+			together: [][]string{{"悟空", "石猴"}, {"豬剛鬣", "呆子"}, {"黛玉", "顰卿"}},
 			// 行者 ends 德行者, a man of virtue: not the name named.
 			apart: [][2]string{{"悟空", "沙僧"}, {"悟空", "豬剛鬣"}, {"行者", "玄奘"}},
 		},

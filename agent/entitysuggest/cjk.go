@@ -882,10 +882,10 @@ func closeQuote(r rune) bool { return r == '」' || r == '”' || r == '』' }
 // cjkNaming are the words by which a text says one name is another name
 // of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"
 // is not one (a family name is no name of its own). Folded forms. The
-// strong ones name for sure; the weak ones ("就是", "即") also say what
+// strong ones name for sure (",字": text is folded, the comma too); the weak ones ("就是", "即") also say what
 // someone is, so they must link the same two names twice.
 var (
-	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "浑名", "诨名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
+	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "浑名", "诨名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", ",字", ",号"})
 	cjkNamingWeak   = runeListOf([]string{"就是", "即是", "即", "便是", "乃是"})
 )
 
