@@ -327,6 +327,20 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
 		},
 		{
+			// 沙僧 (the monk 沙) is what the book mostly calls 沙悟淨;
+			// wherever it names someone nearby, it is he. 薛姨媽 (aunt
+			// 薛) is as often beside 薛寶釵 alone, but an aunt is a
+			// kinswoman of the family, not the one of it in the scene.
+			name: "chinese family name with a title that is no kinship word joins the one full name of the family the nearby text always names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("沙悟淨道：「來。」悟淨道：「走。」沙僧道：「是。」\n", 3) + strings.Repeat("悟淨道：「走。」沙僧道：「是。」\n", 22) +
+					strings.Repeat("薛寶釵道：「來。」寶釵道：「走。」薛姨媽道：「是。」\n", 3) + strings.Repeat("寶釵道：「走。」薛姨媽道：「是。」\n", 22)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("沙僧道：「好。」八戒道：「吃。」薛姨媽道：「好。」黛玉道：「睡。」\n", 60)},
+			},
+			together: [][]string{{"沙悟淨", "悟淨", "沙僧"}, {"薛寶釵", "寶釵"}},
+			apart:    [][2]string{{"薛寶釵", "薛姨媽"}, {"沙僧", "八戒"}},
+		},
+		{
 			// The naming words are stacked, and a comma may stand
 			// between the name and them.
 			name: "chinese names the text calls one another with stacked naming words and after a comma: ，法名叫做, 渾名喚做, ，字",

@@ -493,6 +493,13 @@ func resolve(ex *extraction) *resolution {
 			join(fi, best)
 		case len(cands) == 1 && float64(nb) >= 0.3*float64(f.count) && nb >= 2:
 			join(fi, best)
+		case len(cands) == 1 && soleFamilyTitle(f) && r.entries[best].fulls > 0 && nb == cast && cast >= minSoleVotes:
+			// A family name and a title ("沙僧", the monk 沙) whose
+			// one bearer with a full name (沙悟淨) is the only one the
+			// nearby text ever names, many times over, though it names
+			// him seldom beside the title, which is the name the book
+			// mostly calls him by.
+			join(fi, best)
 		case len(cands) > 1 && float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)):
 			join(fi, best)
 		case eldestMiss(ex, r, f, titled, occ[fi]) >= 0:
@@ -526,6 +533,20 @@ func resolve(ex *extraction) *resolution {
 		link(ex.relink(r))
 	}
 	return r
+}
+
+// minSoleVotes is how many votes of the nearby text, all for one entry,
+// tie a titled family name to the one full name of that family.
+const minSoleVotes = 20
+
+// soleFamilyTitle reports whether f is a Chinese family name with a
+// title that is no kinship word: 薛姨媽 is the aunt of the family, not
+// the one of it the scene names.
+func soleFamilyTitle(f *form) bool {
+	if len(f.titles) != 1 || f.votesOnly || cjkKin[f.titles[0]] {
+		return false
+	}
+	return slices.ContainsFunc(f.needs, func(n string) bool { return strings.HasPrefix(n, "sur:") })
 }
 
 // entriesAgree reports whether two entries may be one person: no clash of
