@@ -571,8 +571,9 @@ func cjkValid(k string, c *cjkCand) bool {
 		// where the bearer does not speak; a run followed by one verb
 		// nearly always, speaking or not, is the head of a phrase ("厲
 		// 聲高" of 厲聲高叫, "呵呵大" of 呵呵大笑). Not so a name
-		// before 的 ("周瑞家的", Zhou Rui's wife).
-		if rest := c.n - c.speak; r != '的' && rest >= 10 && float64(int(n)-c.speak) > 0.85*float64(rest) {
+		// before 的 ("周瑞家的", Zhou Rui's wife), nor a place one goes
+		// to ("往大觀園來").
+		if rest := c.n - c.speak; r != '的' && c.loc == 0 && rest >= 10 && float64(int(n)-c.speak) > 0.85*float64(rest) {
 			return false
 		}
 	}
