@@ -203,6 +203,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Charlotte Lucas", "Lady Lucas"}, {"Sir William Lucas", "Lady Lucas"}},
 		},
 		{
+			// Howard is Lennox's given name, written once in full, and
+			// his cousin's family name, written after Colonel all the
+			// time; the bare word, said in scenes where Lennox is named
+			// nearer, is the colonel.
+			name: "a bare word that is one man's family name after a title and another's given name is the first man's",
+			chapters: numbered(chaptersOf(1,
+				"Everyone in the county had heard of Mr. Howard Lennox and his estate.",
+			), chaptersOf(8,
+				"At the house Colonel Howard arrived, and Colonel Howard bowed to the ladies.",
+				filler,
+				"Lennox was silent by the fire. \"I cannot say,\" said Howard, \"what my cousin means.\"",
+				filler,
+				"Lennox walked on with them, and Mr. Lennox said nothing at all; Lennox frowned.",
+			)),
+			together: [][]string{{"Colonel Howard", "Howard"}, {"Lennox", "Mr. Lennox"}},
+			apart:    [][2]string{{"Lennox", "Howard"}, {"Lennox", "Colonel Howard"}},
+		},
+		{
 			// 寶 stands in 寶玉 and 寶釵: 寶兄弟 and 寶哥哥 speak to the man,
 			// 寶姐姐 to the woman.
 			name: "chinese address on a stem two names share goes by the sex of the kinship word",
@@ -289,6 +307,52 @@ func TestSuggestMergesAliases(t *testing.T) {
 			},
 			together: [][]string{{"賈母", "老太太"}},
 			apart:    [][2]string{{"行者", "國王"}, {"鳳姐", "老太太"}, {"沙僧", "國王"}, {"三藏", "師父"}, {"唐僧", "師父"}},
+		},
+		{
+			// 三藏 is the monk's given name, 唐三藏 his full name, 唐僧
+			// "the monk 唐"; 有經三藏 is a phrase (there are three
+			// baskets of scriptures), read as a rare second full name. 唐王 is the king of the
+			// realm the text calls 大唐 and 唐朝, no kin of his; 牛王 is
+			// 牛魔王, as 牛 names no realm.
+			name: "chinese monk's title after a family name, a rare full name in a phrase, a ruler's title after a realm",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那唐三藏笑道：「走。」三藏道：「好。」大唐的百姓道：「唐朝好。」\n", 24) +
+					strings.Repeat("唐王道：「西天有經三藏。」三藏道：「是。」\n", 2) +
+					strings.Repeat("唐王道：「御弟去罷。」三藏道：「是。」\n", 4)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("三藏道：「餓了。」八戒道：「我也餓。」唐僧笑道：「莫慌。」三藏道：「走罷。」\n", 24) +
+					strings.Repeat("牛魔王笑道：「來。」牛王道：「吃。」行者道：「打。」\n", 5)},
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("那三藏道：「阿彌陀佛。」唐僧道：「善哉。」行者道：「師父莫怕。」三藏道：「好。」\n", 30)},
+			},
+			together: [][]string{{"唐三藏", "三藏", "唐僧"}, {"牛魔王", "牛王"}},
+			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
+		},
+		{
+			// 沙僧 (the monk 沙) is what the book mostly calls 沙悟淨;
+			// wherever it names someone nearby, it is he. 薛姨媽 (aunt
+			// 薛) is as often beside 薛寶釵 alone, but an aunt is a
+			// kinswoman of the family, not the one of it in the scene.
+			name: "chinese family name with a title that is no kinship word joins the one full name of the family the nearby text always names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("沙悟淨道：「來。」悟淨道：「走。」沙僧道：「是。」\n", 3) + strings.Repeat("悟淨道：「走。」沙僧道：「是。」\n", 22) +
+					strings.Repeat("薛寶釵道：「來。」寶釵道：「走。」薛姨媽道：「是。」\n", 3) + strings.Repeat("寶釵道：「走。」薛姨媽道：「是。」\n", 22)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("沙僧道：「好。」八戒道：「吃。」薛姨媽道：「好。」黛玉道：「睡。」\n", 60)},
+			},
+			together: [][]string{{"沙悟淨", "悟淨", "沙僧"}, {"薛寶釵", "寶釵"}},
+			apart:    [][2]string{{"薛寶釵", "薛姨媽"}, {"沙僧", "八戒"}},
+		},
+		{
+			// The naming words are stacked, and a comma may stand
+			// between the name and them.
+			name: "chinese names the text calls one another with stacked naming words and after a comma: ，法名叫做, 渾名喚做, ，字",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("石猴道：「我去。」眾猴道：「好。」\n", 6) + "那石猴，法名叫做悟空。\n" + "那豬剛鬣渾名喚做呆子。\n" + strings.Repeat("豬剛鬣道：「吃。」\n", 6) +
+					"國王道：「內中有個大有德行者，法名玄奘。」\n" + strings.Repeat("玄奘道：「貧僧去。」\n", 6) +
+					"原來那黛玉，字顰卿。\n" + strings.Repeat("黛玉道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「走。」沙僧道：「是。」呆子道：「睡。」行者道：「來。」顰卿道：「去。」\n", 8)},
+			},
+			together: [][]string{{"悟空", "石猴"}, {"豬剛鬣", "呆子"}, {"黛玉", "顰卿"}},
+			// 行者 ends 德行者, a man of virtue: not the name named.
+			apart: [][2]string{{"悟空", "沙僧"}, {"悟空", "豬剛鬣"}, {"行者", "玄奘"}},
 		},
 		{
 			name: "chinese names the text calls one another: 叫做, 法名",

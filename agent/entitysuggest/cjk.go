@@ -40,7 +40,7 @@ const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却�
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").
-const cjkPreName = "时连后闻那这见叫问请对向和与同给把被让使令命替带拉看听告骂劝谢求教随跟陪扶拿送接找等留唤喊说道是了的因便又忙也都只却倒还乃遂方才将及并且若如于在往到从自至回进入出上下来去着过有无个位众与和同"
+const cjkPreName = "时连后闻那这见叫问请对向和与同给把被让使令命替带拉看听告骂劝谢求教随跟陪扶拿送接找等留唤喊说道是了的因便又忙也都只却倒还乃遂方才将及并且若如于在往到从自至回进入出上下来去着过有无个位众与和同蒙"
 
 // cjkTitles follow a name in address, or stand for a person alone;
 // longer first. The sex is that of the person addressed ('m', 'f', 0).
@@ -56,11 +56,16 @@ var cjkTitles = []struct {
 	{"大仙", 0}, {"大圣", 'm'}, {"老君", 'm'}, {"龙王", 'm'}, {"魔王", 'm'}, {"国王", 'm'}, {"皇帝", 'm'}, {"大帝", 'm'},
 	{"和尚", 'm'}, {"道人", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
 	{"叔", 'm'}, {"婶", 'f'}, {"母", 'f'}, {"氏", 'f'}, {"爷", 'm'}, {"王", 'm'}, {"神", 0}, {"公", 'm'}, {"婆", 'f'},
+	{"僧", 'm'},
 }
 
 // cjkKin are the titles of kinship: alone ("姐姐", "二爺") they address
 // anyone of the family and name no one.
 var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "兄弟": true, "嫂子": true, "姐": true, "哥": true, "叔": true, "婶": true, "娘": true, "母": true, "婆": true, "公": true, "爷": true, "大爷": true, "二爷": true, "三爷": true, "奶奶": true, "姨妈": true, "姨娘": true, "姑娘": true, "哥儿": true, "姐儿": true, "丫头": true, "娘子": true, "相公": true, "大人": true, "王": true, "神": true, "氏": true}
+
+// cjkRulers are the titles of rulers, which follow the name of a realm
+// (唐王) as readily as a family name (牛王).
+var cjkRulers = map[string]bool{"王": true, "国王": true, "皇帝": true, "大帝": true, "天王": true, "龙王": true, "魔王": true, "大王": true}
 
 // cjkPronouns are words that stand for people without naming them, and
 // the conjunctions and adverbs that stand where a speaker would: closed
@@ -251,10 +256,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			// A name the text gives, ending its clause: "取個法名，叫做
 			// 豬悟能。", "字宮裁。".
 			if n := cjkNamingStrong.prefix(rs[i:]); n > 0 {
-				j := i + n
-				if j < len(rs) && strings.ContainsRune("为做作个", rs[j]) {
-					j++
-				}
+				j := i + cjkNamingLen(rs[i:])
 				e := j
 				for e < len(rs) && e < j+5 && textsearch.IsCJK(rs[e]) {
 					e++
@@ -559,10 +561,19 @@ func cjkValid(k string, c *cjkCand) bool {
 		}
 	}
 	for r, n := range c.right {
-		if cjkBreak(r) || cjkFollowSet.has(r) {
+		if cjkBreak(r) || r == '道' || r == '说' || r == '曰' {
 			continue
 		}
-		if float64(n) > 0.6*float64(c.n) {
+		if float64(n) > 0.6*float64(c.n) && !cjkFollowSet.has(r) {
+			return false
+		}
+		// A name is followed by what its bearer does, which varies
+		// where the bearer does not speak; a run followed by one verb
+		// nearly always, speaking or not, is the head of a phrase ("厲
+		// 聲高" of 厲聲高叫, "呵呵大" of 呵呵大笑). Not so a name
+		// before 的 ("周瑞家的", Zhou Rui's wife), nor a place one goes
+		// to ("往大觀園來").
+		if rest := c.n - c.speak; r != '的' && c.loc == 0 && rest >= 10 && float64(int(n)-c.speak) > 0.85*float64(rest) {
 			return false
 		}
 	}
@@ -625,6 +636,7 @@ func (x *cjkIndex) at(rs []rune, i int) []cjkKey {
 // longest) and builds their forms.
 func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 	ex := &extraction{window: 200, fuller: cjkFuller}
+	realms := cjkRealms(chs)
 	idx := newCJKIndex(accepted)
 	byKey := map[string]int32{}
 	surface := map[int32]map[string]int{}
@@ -641,7 +653,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 			if !ok {
 				fi = int32(len(ex.forms))
 				byKey[k.s] = fi
-				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s]))
+				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s], realms))
 				surface[fi] = map[string]int{}
 			}
 			f := ex.forms[fi]
@@ -871,12 +883,36 @@ func closeQuote(r rune) bool { return r == '」' || r == '”' || r == '』' }
 // cjkNaming are the words by which a text says one name is another name
 // of the same person: "將悟空叫做行者", "林黛玉，字顰顰", "姓孫，法名悟空"
 // is not one (a family name is no name of its own). Folded forms. The
-// strong ones name for sure; the weak ones ("就是", "即") also say what
+// strong ones name for sure (",字": text is folded, the comma too); the weak ones ("就是", "即") also say what
 // someone is, so they must link the same two names twice.
 var (
-	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", "，字", "，号"})
+	cjkNamingStrong = runeListOf([]string{"叫做", "叫作", "唤做", "唤作", "名唤", "又名", "又号", "别号", "道号", "法名", "法号", "乳名", "小名", "外号", "绰号", "混名", "浑名", "诨名", "表字", "人称", "称为", "呼为", "呼他为", "又呼他为", ",字", ",号"})
 	cjkNamingWeak   = runeListOf([]string{"就是", "即是", "即", "便是", "乃是"})
 )
+
+// cjkNamingLen returns the length of the naming words rs starts with: a
+// naming word, after a comma or not, then another one or a copula ("法名
+// 叫做", "，混名唤做", "叫做个"), as the text stacks them; 0 when rs
+// starts with none.
+func cjkNamingLen(rs []rune) int {
+	n := cjkNamingStrong.prefix(rs)
+	if n == 0 && len(rs) > 1 && (rs[0] == ',' || rs[0] == '，') {
+		// "孫悟空，混名叫做行者": the name, then what it is called.
+		if n = cjkNamingStrong.prefix(rs[1:]); n > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	if m := cjkNamingStrong.prefix(rs[n:]); m > 0 && rs[n] != ',' && rs[n] != '，' {
+		n += m
+	}
+	if n < len(rs) && strings.ContainsRune("为做作个是", rs[n]) {
+		n++
+	}
+	return n
+}
 
 // cjkNamingLinks finds two names next to each other with a naming word
 // between them, in the stream of mentions.
@@ -892,12 +928,18 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		rs := chs[a.chap].folded
 		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
 		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
-		if len(gap) == 0 || len(gap) > 4 {
+		if len(gap) == 0 || len(gap) > 6 {
+			continue
+		}
+		// The name named must begin where a name may: 行者 in 德行者
+		// ("a man of virtue, named 玄奘") or 公主 in 鐵扇公主 is the
+		// end of another word.
+		if p := int(a.pos); p > 0 && !cjkBreak(rs[p-1]) && !cjkPreNameSet.has(rs[p-1]) {
 			continue
 		}
 		p := pair{min(a.form, b.form), max(a.form, b.form)}
 		switch {
-		case cjkNamingStrong.prefix(gap) == len(gap):
+		case cjkNamingLen(gap) == len(gap):
 			strong[p] = true
 		case cjkNamingWeak.prefix(gap) == len(gap):
 			weak[p]++
@@ -921,9 +963,37 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	return out
 }
 
+// minRealm is how often a character must be written as a realm (大唐,
+// 唐朝, 唐國) to be taken for one before a ruler's title.
+const minRealm = 10
+
+// cjkRealms returns the characters the text writes as the name of a
+// realm or dynasty: after 大 or before 朝 or 國, minRealm times at least.
+func cjkRealms(chs []cjkChapter) map[rune]bool {
+	n := map[rune]int{}
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 0; i+1 < len(rs); i++ {
+			switch {
+			case rs[i] == '大' && textsearch.IsCJK(rs[i+1]):
+				n[rs[i+1]]++
+			case rs[i+1] == '朝' || rs[i+1] == '国':
+				n[rs[i]]++
+			}
+		}
+	}
+	out := map[rune]bool{}
+	for r, c := range n {
+		if c >= minRealm {
+			out[r] = true
+		}
+	}
+	return out
+}
+
 // cjkForm builds the form of a name (folded runes) and what the cues said
 // of it.
-func cjkForm(rs []rune, c *cjkCand) *form {
+func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 	f := &form{text: string(rs)}
 	n := len(rs)
 	for a := 0; a < n; a++ {
@@ -967,6 +1037,14 @@ func cjkForm(rs []rune, c *cjkCand) *form {
 			f.spec = 5
 			return f
 		case 1:
+			if cjkRulers[t] && realms[x[0]] {
+				// A ruler's title after one character is after his
+				// realm, not his family: 唐王 is the king of Tang, no
+				// kin of 唐三藏.
+				f.needs = append(f.needs, "sub:"+string(rs))
+				f.spec = 12
+				return f
+			}
 			// A family name or a character of a given name with a title:
 			// "林姑娘", "寶姑娘", "鳳姐".
 			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))

@@ -38,7 +38,7 @@ func loadEntities(t testing.TB, dir string) []*knowledge.Entity {
 // people, and an alias share a little under the one measured when this
 // was last changed (the 60% is reached on Pride and Prejudice
 // only; see the report), on the entity files of the test projects and on
-// those written apart (testdata/eval/fresh, fresh3).
+// those written apart (testdata/eval/fresh, fresh3, fresh4, fresh5).
 func TestEvalBooks(t *testing.T) {
 	repo := func(rel string) string {
 		wd, err := os.Getwd()
@@ -57,15 +57,24 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.58},
 		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.47},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.54},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.26},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.33},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.82},
 		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.49},
 		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.49},
-		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.38},
+		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.43},
 		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.47},
-		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 6, 0.38},
+		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 6, 0.50},
+		// Held back until the sessions that added them ended; fresh5
+		// P&P holds Colonel Fitzwilliam, whose family name is Darcy's
+		// given name.
+		{"hongloumeng", repo("testdata/eval/fresh4/hongloumeng"), 15, 0.49},
+		{"pride-and-prejudice", repo("testdata/eval/fresh4/pride-and-prejudice"), 15, 0.82},
+		{"hongloumeng", repo("testdata/eval/fresh5/hongloumeng"), 12, 0.57},
+		{"pride-and-prejudice", repo("testdata/eval/fresh5/pride-and-prejudice"), 12, 0.86},
+		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 9, 0.57},
+		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 6, 0.50},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {

@@ -389,6 +389,9 @@ func resolve(ex *extraction) *resolution {
 				cands = same
 			}
 		}
+		if len(cands) > 1 {
+			cands = familyNameBearers(ex, r, f, cands, strength)
+		}
 		newEntry := func() {
 			r.entries = append(r.entries, &entry{feats: map[string]bool{}})
 			join(fi, int32(len(r.entries)-1))
@@ -445,13 +448,14 @@ func resolve(ex *extraction) *resolution {
 			// text ties to it.
 			target := best
 			for _, c := range cands {
-				if r.entries[c].fulls > 0 {
+				if r.entries[c].fulls > 0 && (target == best || r.entries[c].count > r.entries[target].count) {
 					target = c
 				}
 			}
+			major := majorFullCount(r, cands)
 			join(fi, target)
 			for _, c := range cands {
-				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) {
+				if c != target && votes[c] > 0 && !rareFull(r.entries[c]) && !minorFull(r.entries[c], major) {
 					merge(target, c)
 				}
 			}
@@ -489,6 +493,13 @@ func resolve(ex *extraction) *resolution {
 			join(fi, best)
 		case len(cands) == 1 && float64(nb) >= 0.3*float64(f.count) && nb >= 2:
 			join(fi, best)
+		case len(cands) == 1 && soleFamilyTitle(f) && r.entries[best].fulls > 0 && nb == cast && cast >= minSoleVotes:
+			// A family name and a title ("沙僧", the monk 沙) whose
+			// one bearer with a full name (沙悟淨) is the only one the
+			// nearby text ever names, many times over, though it names
+			// him seldom beside the title, which is the name the book
+			// mostly calls him by.
+			join(fi, best)
 		case len(cands) > 1 && float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)):
 			join(fi, best)
 		case eldestMiss(ex, r, f, titled, occ[fi]) >= 0:
@@ -522,6 +533,20 @@ func resolve(ex *extraction) *resolution {
 		link(ex.relink(r))
 	}
 	return r
+}
+
+// minSoleVotes is how many votes of the nearby text, all for one entry,
+// tie a titled family name to the one full name of that family.
+const minSoleVotes = 20
+
+// soleFamilyTitle reports whether f is a Chinese family name with a
+// title that is no kinship word: 薛姨媽 is the aunt of the family, not
+// the one of it the scene names.
+func soleFamilyTitle(f *form) bool {
+	if len(f.titles) != 1 || f.votesOnly || cjkKin[f.titles[0]] {
+		return false
+	}
+	return slices.ContainsFunc(f.needs, func(n string) bool { return strings.HasPrefix(n, "sur:") })
 }
 
 // entriesAgree reports whether two entries may be one person: no clash of
@@ -670,8 +695,83 @@ func ladyOfFamily(ex *extraction, f *form, e *entry) bool {
 	return false
 }
 
+// familyNameBearers narrows the candidates of a bare word that is the
+// family name of some ("Colonel Fitzwilliam") and the given name of
+// others ("Mr. Fitzwilliam Darcy") to those bearing it as a family name,
+// when the book writes it as their family name after a title three
+// times as often as it writes it as the others' given name: a man is
+// called by his family name alone, and the nearby text, which names his
+// cousin as often as him, cannot tell them apart. Otherwise (another
+// kind of candidate among them, or the given name as common) the
+// candidates are returned as they are.
+func familyNameBearers(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int) []int32 {
+	if len(f.titles) > 0 || f.full || f.votesOnly {
+		return cands
+	}
+	var word string
+	for _, n := range f.needs {
+		if w, ok := strings.CutPrefix(n, "last:"); ok {
+			word = w
+		}
+	}
+	if word == "" {
+		return cands
+	}
+	var family []int32
+	famUse, givenUse := 0, 0
+	for _, c := range cands {
+		e := r.entries[c]
+		fam, given := 0, 0
+		for _, g := range e.forms {
+			g := ex.forms[g]
+			asLast := slices.Contains(g.provides, "last:"+word)
+			asFirst := slices.Contains(g.provides, "first:"+word)
+			switch {
+			case asLast && !g.full && len(g.titles) > 0:
+				fam += g.count
+			case asFirst && !asLast:
+				given += g.count
+			}
+		}
+		switch {
+		case fam > 0 && strength[c] == linkWeak:
+			family = append(family, c)
+			famUse += fam
+		case strength[c] == linkGiven && !e.feats["last:"+word]:
+			givenUse += given
+		default:
+			// A bearer of the family name with no title, or a place:
+			// not the case this tells apart.
+			return cands
+		}
+	}
+	if len(family) == 0 || len(family) == len(cands) || famUse < 3 || famUse < 3*givenUse {
+		return cands
+	}
+	return family
+}
+
 // rareFull reports whether an entry is a full name the book uses once.
 func rareFull(e *entry) bool { return e.fulls > 0 && e.count < 2 }
+
+// majorFullCount is the count of the most used entry with a full name
+// among the candidates.
+func majorFullCount(r *resolution, cands []int32) int {
+	n := 0
+	for _, c := range cands {
+		if e := r.entries[c]; e.fulls > 0 {
+			n = max(n, e.count)
+		}
+	}
+	return n
+}
+
+// minorFull reports whether an entry with a full name is used less than
+// a tenth as often as the most used full name of the candidates: a
+// passer-by who shares the given name, or the given name caught in a
+// phrase ("經三藏" of "取經三藏" beside "唐三藏"), not a second person
+// the given name could as well be.
+func minorFull(e *entry, major int) bool { return e.fulls > 0 && 10*e.count < major }
 
 // dominantGiven reports whether a bare given name (no title) is the main
 // name of the one person its candidate entries are: it is their given
@@ -685,14 +785,15 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	}
 	sum, fulls, nv := 0, 0, 0
 	var rank string
+	major := majorFullCount(r, cands)
 	for _, c := range cands {
 		e := r.entries[c]
 		if strength[c] < linkGiven && !rareFull(e) {
 			return false
 		}
 		sum += e.count
-		if rareFull(e) {
-			continue // used once: a passer-by, or a name used once, left apart
+		if rareFull(e) || minorFull(e, major) {
+			continue // a passer-by, or a name used once, left apart
 		}
 		if e.fulls > 0 {
 			fulls++
