@@ -373,11 +373,11 @@ func TestCompanionInTheScene(t *testing.T) {
 // left to the model angles.
 func TestFactCoverage(t *testing.T) {
 	k := bookProject(t, map[string]string{
-		"entities/characters/a.md": "---\nname: Anna\nkind: character\nfacts: { age: 15, status: unmarried, rank: Colonel, income: ten thousand a year, daughters: 5, eyes: dark, personality: proud and shy }\n---\n",
-		"entities/characters/b.md": "---\nname: 唐僧\nkind: character\nfacts: { 原籍: 海州弘農郡聚賢莊, 前身: 金蟬長老, 兵器: 九環錫杖 }\n---\n",
+		"entities/characters/a.md": "---\nname: Anna\nkind: character\nfacts: { age: 15, status: unmarried, rank: Colonel, income: ten thousand a year, daughters: 5, eyes: dark, personality: proud and shy, serves_as: adjutant to Kutúzov }\n---\n",
+		"entities/characters/b.md": "---\nname: 唐僧\nkind: character\nfacts: { 原籍: 海州弘農郡聚賢莊, 前身: 金蟬長老, 兵器: 九環錫杖, master: 如來 }\n---\n",
 	})
 	c := k.FactCoverage()
-	for _, key := range []string{"age", "status", "rank", "income", "daughters", "eyes", "原籍", "兵器"} {
+	for _, key := range []string{"age", "status", "rank", "income", "daughters", "eyes", "serves_as", "原籍", "兵器", "master"} {
 		if c.Checked[key] == 0 {
 			t.Errorf("%s is not among the checked keys: %v", key, c.Checked)
 		}

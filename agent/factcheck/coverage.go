@@ -91,6 +91,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if namingKeys[lk] && utf8.RuneCountInString(v) >= minNearValueNamed && prose.AllCJK(k.foldRunes(v)) {
 		return true // after a naming verb, one character changed (nearvalue.go)
 	}
+	if _, ok := parseService(v); ok {
+		return true // the same post under another name (service.go)
+	}
 	if weaponKeys[lk] && prose.HasCJK(v) {
 		return true // a weapon of another kind borne by the holder (weapons.go)
 	}
