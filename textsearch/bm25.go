@@ -674,6 +674,13 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			}
 		}
 	}
+	return best(k, scores, func(d int) string { return x.docs[d].id })
+}
+
+// best returns the hits of the documents with a positive score (scores
+// by document number, id naming them), the best k of them (k <= 0: all),
+// best first, ties by id.
+func best(k int, scores []float64, id func(d int) string) []Hit {
 	better := func(a, b Hit) bool { // a ranks before b
 		if a.Score != b.Score {
 			return a.Score > b.Score
@@ -689,7 +696,7 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			if sc <= 0 {
 				continue
 			}
-			hit := Hit{ID: x.docs[d].id, Score: sc}
+			hit := Hit{ID: id(d), Score: sc}
 			if len(h) < k {
 				h = append(h, hit)
 				for i := len(h) - 1; i > 0; {
@@ -725,7 +732,7 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 	} else {
 		for d, sc := range scores {
 			if sc > 0 {
-				hits = append(hits, Hit{ID: x.docs[d].id, Score: sc})
+				hits = append(hits, Hit{ID: id(d), Score: sc})
 			}
 		}
 	}
@@ -736,6 +743,101 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 		return cmp.Compare(a.ID, b.ID)
 	})
 	return hits
+}
+
+// A Group is a document made of other documents of an index: its terms
+// are theirs, joined.
+type Group struct {
+	ID   string
+	Docs []string
+}
+
+// SearchGroups is [Index.SearchWeighted] over an index whose documents
+// are groups, each the union of some of x's documents (an arc of
+// chapters), with x's parameters: the same hits with the same scores,
+// bit for bit, as an index to which each group was added with its
+// documents' terms joined ([Index.AddUnion]), without such an index
+// being made or kept. Each group counts as a document even when none of
+// its documents is in x; unknown documents are ignored. The group
+// statistics are summed from x's postings of the query's terms, so a
+// change to one of x's documents needs nothing else brought up to date.
+func (x *Index) SearchGroups(weights map[string]float64, k int, groups []Group) []Hit {
+	if len(groups) == 0 || len(weights) == 0 {
+		return nil
+	}
+	// Which groups each of x's documents belongs to (most to one), and
+	// each group's length: the sum of its documents'.
+	first := make([]int32, len(x.docs))
+	var more map[int32][]int32
+	lens := make([]int64, len(groups))
+	total := int64(0)
+	for g, gr := range groups {
+		for _, id := range gr.Docs {
+			d, ok := x.docOf(id)
+			if !ok || !x.docs[d].live {
+				continue
+			}
+			lens[g] += int64(x.docs[d].len)
+			if first[d] == 0 {
+				first[d] = int32(g) + 1
+				continue
+			}
+			if more == nil {
+				more = map[int32][]int32{}
+			}
+			more[d] = append(more[d], int32(g))
+		}
+		total += int64(int32(lens[g]))
+	}
+	terms := make([]string, 0, len(weights))
+	for t, wt := range weights {
+		if wt > 0 {
+			terms = append(terms, t)
+		}
+	}
+	// The terms' own order, as SearchWeighted sums them.
+	slices.Sort(terms)
+	x.prefetch(terms)
+	n := float64(len(groups))
+	avg := float64(total) / n
+	if avg == 0 {
+		avg = 1
+	}
+	scores := make([]float64, len(groups))
+	tf := make([]int64, len(groups))
+	var touched []int32
+	for _, t := range terms {
+		base, own := x.parts(t)
+		touched = touched[:0]
+		add := func(g int32, f int32) {
+			if tf[g] == 0 {
+				touched = append(touched, g)
+			}
+			tf[g] += int64(f)
+		}
+		for _, p := range [2][]posting{base, own} {
+			for _, e := range p {
+				if g := first[e.doc]; g > 0 {
+					add(g-1, e.tf)
+					for _, g := range more[e.doc] {
+						add(g, e.tf)
+					}
+				}
+			}
+		}
+		if len(touched) == 0 {
+			continue
+		}
+		w := math.Log(1+(n-float64(len(touched))+0.5)/(float64(len(touched))+0.5)) * weights[t]
+		for _, g := range touched {
+			// int32, as a group's index keeps its frequencies.
+			f := float64(int32(tf[g]))
+			dl := float64(int32(lens[g]))
+			scores[g] += w * f * (x.k1 + 1) / (f + x.k1*(1-x.b+x.b*dl/avg))
+			tf[g] = 0
+		}
+	}
+	return best(k, scores, func(g int) string { return groups[g].ID })
 }
 
 // DocFreq returns how many documents hold term.

@@ -352,7 +352,7 @@ func (a *assembly) collectManuscript(n Node) {
 	inScope := byPath
 	if len(chs) > arcFirstAbove {
 		keep := map[int]bool{}
-		for _, h := range a.snap.ArcIndex().SearchWeighted(weights, arcsScanned, nil) {
+		for _, h := range a.snap.SearchArcs(weights, arcsScanned) {
 			for _, arc := range a.snap.Arcs() {
 				if arc.Path == h.ID {
 					keep[arc.Number] = true

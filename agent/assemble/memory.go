@@ -257,7 +257,6 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		b:        b,
 		chapterX: textsearch.NewIndexDict(0, 0, dict),
 		passageX: textsearch.NewIndexDict(0, 0, dict),
-		arcX:     textsearch.NewIndexDict(0, 0, dict),
 		entityX:  textsearch.NewIndexDict(0, 0, dict),
 	}
 	for _, m := range in.Meta {
@@ -449,7 +448,6 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	}
 	if kx != nil {
 		kx.dropGone(chs)
-		s.arcX = kx.arcs
 	}
 	s.kept = kx
 
@@ -471,18 +469,6 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		b.readRecords(hashes)
 	}
-	// The chapters' hashes, once: each arc's signature reads them (a map
-	// made per arc cost 3,000 chapters' worth of inserts a hundred times).
-	var chHash map[string]string
-	if kx != nil {
-		chHash = make(map[string]string, len(s.chapters))
-		for _, c := range s.chapters {
-			chHash[c.Path] = c.Hash
-		}
-	}
-	// Arcs indexed as the union of their chapters, made together.
-	var unionIDs []string
-	var unionOf [][]string
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -512,56 +498,12 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)
-		// An arc is indexed as the union of its chapters.
-		if kx != nil && !kx.arcFresh(arc.Path, paths, chHash) {
-			continue
-		}
-		if !s.chapterX.Stored() {
-			unionIDs, unionOf = append(unionIDs, arc.Path), append(unionOf, paths)
-			continue
-		}
-		// The kept chapter index reads its postings a term at a time:
-		// the arc's chapters are read (when given by hash) and analysed
-		// again instead (the same terms), on every core.
-		var in []int
-		for i, c := range s.chapters {
-			if c.Number >= a.First && c.Number <= a.Last {
-				in = append(in, i)
-			}
-		}
-		counts := make([]textsearch.TermCounts, len(in))
-		errs := make([]error, len(in))
-		parallel(len(in), workers, func(j int) {
-			i := in[j]
-			c := s.chapters[i]
-			text := c.L2
-			if chs[i].lazy() {
-				t, err := chs[i].text()
-				if err != nil {
-					errs[j] = err
-					return
-				}
-				if hashOf(t) != c.Hash {
-					errs[j] = fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
-					return
-				}
-				text = t
-				s.read.Add(1)
-			}
-			counts[j] = textsearch.CountTerms(b.an.Terms(text))
-		})
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
-		s.arcX.AddCounted(arc.Path, textsearch.MergeCounts(counts))
+		// An arc is searched as the union of its chapters, from the
+		// chapter index (SearchArcs): nothing is indexed or kept per
+		// arc, so a chapter changed changes nothing else.
+		s.arcGroups = append(s.arcGroups, textsearch.Group{ID: arc.Path, Docs: paths})
 	}
-	s.arcX.AddUnions(unionIDs, s.chapterX, unionOf, workers)
-	if kx != nil {
-		kx.dropGoneArcs(s.arcs)
-	}
-	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX, s.entityX} {
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.entityX} {
 		x.Compact()
 	}
 	return s, nil
@@ -678,7 +620,9 @@ type MemSnapshot struct {
 	summaries []*Resource
 	profiles  []*Profile
 
-	chapterX, passageX, arcX, entityX *textsearch.Index
+	chapterX, passageX, entityX *textsearch.Index
+	// arcGroups are the arcs as groups of the chapter index's documents.
+	arcGroups []textsearch.Group
 	matcher                           *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
@@ -714,8 +658,10 @@ func (s *MemSnapshot) ChapterIndex() *textsearch.Index { return s.chapterX }
 // PassageIndex implements [Snapshot].
 func (s *MemSnapshot) PassageIndex() *textsearch.Index { return s.passageX }
 
-// ArcIndex implements [Snapshot].
-func (s *MemSnapshot) ArcIndex() *textsearch.Index { return s.arcX }
+// SearchArcs implements [Snapshot].
+func (s *MemSnapshot) SearchArcs(weights map[string]float64, k int) []textsearch.Hit {
+	return s.chapterX.SearchGroups(weights, k, s.arcGroups)
+}
 
 // EntityIndex implements [Snapshot].
 func (s *MemSnapshot) EntityIndex() *textsearch.Index { return s.entityX }

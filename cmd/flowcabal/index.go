@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the manuscript's passages even when [models.embedding] is configured")
 	rehash := fs.Bool("rehash", false, "read and hash every file, even those whose size, times and inode say they are unchanged since the last index")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the command to this file (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-rehash] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again). A file whose size,\ntimes and inode are those recorded when it was last read is not read again\n(-rehash reads every file).\n\n")
 		fs.PrintDefaults()
@@ -45,6 +47,19 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
 		return exitFailure
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: cpuprofile: %v\n", err)
+			return exitFailure
+		}
+		defer pprof.StopCPUProfile()
 	}
 	s, err := store.Open(ctx, root, store.Options{LockWait: *wait, Command: "flowcabal index", Getenv: env.getenv})
 	if err != nil {
