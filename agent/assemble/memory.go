@@ -623,7 +623,7 @@ type MemSnapshot struct {
 	chapterX, passageX, entityX *textsearch.Index
 	// arcGroups are the arcs as groups of the chapter index's documents.
 	arcGroups []textsearch.Group
-	matcher                           *textsearch.Matcher
+	matcher   *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
 	kept      *keptIndexes
