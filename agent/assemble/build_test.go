@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowcabal/flowcabal/internal/projecttest"
+	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -97,3 +99,51 @@ func TestBuildIndexesAreTheTextsIndexes(t *testing.T) {
 // arcQueries are searched in arcs: a term of every chapter, of some, of
 // one arc's chapters (第3件事 is in chapters 3, 20, 37…), and English.
 var arcQueries = []string{"賈寶玉見了林黛玉", "第3件事", "第41回第2段", "walked 4 miles to Netherfield", "𝄞 第250回"}
+
+// A chapter read from a project carries its hash when its body is the
+// whole file (the hash the reading made), and that hash is the body's:
+// a chapter with front matter or a byte-order mark has none, and is
+// hashed from its body. A chapter given with a hash is not hashed again.
+func TestChapterHashFromTheReading(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"manuscript/chapter-01.md": "# 第一回\n\n寶玉笑道：「𝄞」\n",
+		"manuscript/chapter-02.md": "---\ntitle: 二\n---\n# 第二回\n\n黛玉不答。\n",
+		"manuscript/chapter-03.md": "\ufeff# 第三回\n\n襲人來了。\n",
+	}
+	for name, text := range files {
+		projecttest.WriteFile(t, root, name, text)
+	}
+	p, errs := knowledge.LoadProject(root)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	in := InputFromProject(p)
+	if len(in.Chapters) != 3 {
+		t.Fatalf("%d chapters; want 3", len(in.Chapters))
+	}
+	for _, c := range in.Chapters {
+		want := c.Number == 1
+		if (c.Hash != "") != want {
+			t.Errorf("chapter %d: hash %q; want one only for the chapter whose body is the whole file", c.Number, c.Hash)
+		}
+		if c.Hash != "" && c.Hash != hashOf(c.Text) {
+			t.Errorf("chapter %d: hash %s is not its body's (%s)", c.Number, c.Hash, hashOf(c.Text))
+		}
+	}
+	// The hash given is the one the snapshot's chapter has: a wrong one
+	// shows (it is trusted, as the reading made it).
+	in.Chapters[0].Hash = hashOf("another text")
+	s, err := newBuilder().Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Chapters()[0].Hash; got != in.Chapters[0].Hash {
+		t.Errorf("chapter 1's hash %s; want the one given", got)
+	}
+	for _, c := range s.Chapters()[1:] {
+		if c.Hash != hashOf(c.L2) {
+			t.Errorf("chapter %d's hash %s is not its text's", c.Number, c.Hash)
+		}
+	}
+}

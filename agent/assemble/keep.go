@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/summarize"
@@ -72,7 +73,8 @@ type manifest struct {
 	// Gen names the base the deltas apply to.
 	Gen      string            `json:"gen"`
 	Chapters map[string]string `json:"chapters"` // path -> content hash
-	// Summaries are the arcs' texts whose records are kept: path ->
+	// Summaries are the texts other than chapters whose records are
+	// kept (arcs, entity files, meta, profiles, summaries): path ->
 	// content hash.
 	Summaries map[string]string `json:"summaries,omitempty"`
 }
@@ -206,7 +208,7 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 	// Hashing the texts a server read (30 MB at 3,000 chapters) is done
 	// on every core: the first hover waits for it.
 	parallel(len(chs), runtime.GOMAXPROCS(0), func(i int) {
-		if c := &chs[i]; c.lazy() {
+		if c := &chs[i]; c.lazy() || c.Hash != "" {
 			kx.hashes[i] = c.Hash
 		} else {
 			kx.hashes[i] = hashOf(c.Text)
@@ -381,11 +383,21 @@ func (s *MemSnapshot) Keep() (bool, error) {
 		}
 	}
 	sums := map[string]string{}
+	others := slices.Concat(s.meta, s.summaries)
+	for _, p := range s.profiles {
+		others = append(others, &p.Resource)
+	}
+	for _, e := range s.entities {
+		others = append(others, &e.Resource)
+	}
 	for _, a := range s.arcs {
-		if d := kx.b.cached(a.Hash); d != nil && d.summarized {
-			sums[a.Path] = a.Hash
+		others = append(others, &a.Resource)
+	}
+	for _, r := range others {
+		if d := kx.b.cached(r.Hash); d != nil && d.summarized {
+			sums[r.Path] = r.Hash
 			if !d.kept {
-				kv[keyText+a.Hash] = recordOf(d)
+				kv[keyText+r.Hash] = recordOf(d)
 			}
 		}
 	}

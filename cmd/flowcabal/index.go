@@ -311,27 +311,21 @@ func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 				return doc.Body, nil
 			}})
 	}
-	sums, err := s.Resources(store.ResourceQuery{Dir: "summaries"})
-	if err != nil {
+	// The other knowledge files (a few, beside the book) are read: their
+	// summaries are kept with the chapters', so that the next process
+	// that reads them (a server's first hover) does not make them again.
+	var others []string
+	for _, d := range project.KnowledgeDirs {
+		if d != "manuscript" {
+			others = append(others, d)
+		}
+	}
+	kp, _ := knowledge.LoadProjectDirs(root, others...)
+	if kp == nil {
 		return in, false
 	}
-	for _, r := range sums {
-		if !strings.HasPrefix(r.File, "summaries/arc-") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.File)))
-		if err != nil {
-			return in, false
-		}
-		if doc, _ := knowledge.ParseDocument(r.File, data); doc != nil {
-			if a, ok := assemble.ArcSpecOf(doc); ok {
-				in.Arcs = append(in.Arcs, a)
-			}
-		}
-	}
-	// In the order a reading of the files gives them: arcs are numbered
-	// in it.
-	slices.SortFunc(in.Arcs, func(a, b assemble.ArcSpec) int { return strings.Compare(a.Path, b.Path) })
+	rest := assemble.InputFromProject(kp)
+	in.Meta, in.Entities, in.Summaries, in.Profiles, in.Arcs = rest.Meta, rest.Entities, rest.Summaries, rest.Profiles, rest.Arcs
 	return in, true
 }
 

@@ -65,6 +65,15 @@ func indexRoleA(t *testing.T, root string) roleAReport {
 // builds Role A's snapshot with the project's store at hand.
 func analysedFromStore(t *testing.T, root string) int {
 	t.Helper()
+	n, _ := keptBuild(t, root)
+	return n
+}
+
+// keptBuild is how many chapters a new process analyses, and how many
+// texts it summarises, when it builds Role A's snapshot with the
+// project's store at hand.
+func keptBuild(t *testing.T, root string) (analysed, summarised int) {
+	t.Helper()
 	st, err := store.Open(context.Background(), root, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +89,7 @@ func analysedFromStore(t *testing.T, root string) int {
 	if snap == nil {
 		t.Fatal(errs)
 	}
-	return snap.Analysed()
+	return snap.Analysed(), b.Summarised()
 }
 
 func sameContexts(t *testing.T, what string, got, want map[string]string) {
@@ -130,10 +139,35 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			if runtime.GOOS == "linux" && rep.CPUSeconds <= 0 {
 				t.Fatalf("cold index: no CPU time reported: %+v", rep)
 			}
-			if n := analysedFromStore(t, root); n != 0 {
-				t.Fatalf("a new process analysed %d chapters; want 0 (all kept)", n)
+			// Nothing is analysed or summarised again: the chapters', the
+			// arcs' and the other files' (entities, meta) summaries are
+			// kept.
+			if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+				t.Fatalf("a new process analysed %d chapters and summarised %d texts; want 0 and 0 (all kept)", n, sums)
 			}
 			sameContexts(t, "after a cold index", nodeContexts(t, root), fresh)
+
+			// An entity file edited is summarised again by the next process
+			// until an index keeps its new summary.
+			ents, _ := filepath.Glob(filepath.Join(root, "entities", "*", "*.md"))
+			if len(ents) == 0 {
+				t.Fatal("no entity files")
+			}
+			edata, err := os.ReadFile(ents[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(ents[0], append(edata, "\n\n後來搬到瀟湘館住。She moved to Netherfield.\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, sums := keptBuild(t, root); sums != 1 {
+				t.Fatalf("after an entity file was edited a new process summarised %d texts; want 1", sums)
+			}
+			indexRoleA(t, root)
+			if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+				t.Fatalf("after the edited entity file was indexed a new process analysed %d chapters and summarised %d texts; want 0 and 0", n, sums)
+			}
+			sameContexts(t, "after an entity file was edited", nodeContexts(t, root), withoutStore(t, root))
 
 			// Edit one chapter, remove one, add one: only two are analysed.
 			p := filepath.Join(root, filepath.FromSlash(tc.change))
