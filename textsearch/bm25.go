@@ -752,43 +752,61 @@ type Group struct {
 	Docs []string
 }
 
-// SearchGroups is [Index.SearchWeighted] over an index whose documents
-// are groups, each the union of some of x's documents (an arc of
-// chapters), with x's parameters: the same hits with the same scores,
-// bit for bit, as an index to which each group was added with its
-// documents' terms joined ([Index.AddUnion]), without such an index
-// being made or kept. Each group counts as a document even when none of
-// its documents is in x; unknown documents are ignored. The group
-// statistics are summed from x's postings of the query's terms, so a
-// change to one of x's documents needs nothing else brought up to date.
-func (x *Index) SearchGroups(weights map[string]float64, k int, groups []Group) []Hit {
-	if len(groups) == 0 || len(weights) == 0 {
-		return nil
-	}
-	// Which groups each of x's documents belongs to (most to one), and
-	// each group's length: the sum of its documents'.
-	first := make([]int32, len(x.docs))
-	var more map[int32][]int32
-	lens := make([]int64, len(groups))
-	total := int64(0)
-	for g, gr := range groups {
+// A Grouping is a set of groups resolved against one index's
+// documents, for [Index.SearchGroups]; it is valid while the index is
+// not changed.
+type Grouping struct {
+	x      *Index
+	groups []Group
+	// first is, by document, the first group it belongs to plus one (0:
+	// none); more its other groups, for the rare document in several.
+	first []int32
+	more  map[int32][]int32
+	lens  []int64 // each group's length: the sum of its documents'
+	total int64
+}
+
+// Grouping resolves groups against x's documents (unknown ones are
+// ignored): each group counts as a document of the grouped index, even
+// when none of its documents is in x.
+func (x *Index) Grouping(groups []Group) *Grouping {
+	g := &Grouping{x: x, groups: groups, first: make([]int32, len(x.docs)), lens: make([]int64, len(groups))}
+	for i, gr := range groups {
 		for _, id := range gr.Docs {
 			d, ok := x.docOf(id)
 			if !ok || !x.docs[d].live {
 				continue
 			}
-			lens[g] += int64(x.docs[d].len)
-			if first[d] == 0 {
-				first[d] = int32(g) + 1
+			g.lens[i] += int64(x.docs[d].len)
+			if g.first[d] == 0 {
+				g.first[d] = int32(i) + 1
 				continue
 			}
-			if more == nil {
-				more = map[int32][]int32{}
+			if g.more == nil {
+				g.more = map[int32][]int32{}
 			}
-			more[d] = append(more[d], int32(g))
+			g.more[d] = append(g.more[d], int32(i))
 		}
-		total += int64(int32(lens[g]))
+		g.total += int64(int32(g.lens[i]))
 	}
+	return g
+}
+
+// SearchGroups is [Index.SearchWeighted] over an index whose documents
+// are the groups of g, each the union of some of x's documents (an arc
+// of chapters), with x's parameters: the same hits with the same scores,
+// bit for bit, as an index to which each group was added with its
+// documents' terms joined ([Index.AddUnion]), without such an index
+// being made or kept. The group statistics are summed from x's postings
+// of the query's terms, so a change to one of x's documents needs
+// nothing else brought up to date. g must be x's, made since x last
+// changed.
+func (x *Index) SearchGroups(weights map[string]float64, k int, g *Grouping) []Hit {
+	if g == nil || g.x != x || len(g.groups) == 0 || len(weights) == 0 {
+		return nil
+	}
+	first, more, lens, groups := g.first, g.more, g.lens, g.groups
+	total := g.total
 	terms := make([]string, 0, len(weights))
 	for t, wt := range weights {
 		if wt > 0 {

@@ -495,6 +495,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		b.readRecords(hashes)
 	}
+	var groups []textsearch.Group
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -527,11 +528,13 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		// An arc is searched as the union of its chapters, from the
 		// chapter index (SearchArcs): nothing is indexed or kept per
 		// arc, so a chapter changed changes nothing else.
-		s.arcGroups = append(s.arcGroups, textsearch.Group{ID: arc.Path, Docs: paths})
+		groups = append(groups, textsearch.Group{ID: arc.Path, Docs: paths})
 	}
 	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.entityX} {
 		x.Compact()
 	}
+	// Resolved once: every search of the arcs reads the chapters' places.
+	s.arcGroups = s.chapterX.Grouping(groups)
 	return s, nil
 }
 
@@ -648,7 +651,7 @@ type MemSnapshot struct {
 
 	chapterX, passageX, entityX *textsearch.Index
 	// arcGroups are the arcs as groups of the chapter index's documents.
-	arcGroups []textsearch.Group
+	arcGroups *textsearch.Grouping
 	matcher   *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
