@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/flowcabal/flowcabal/internal/projecttest"
@@ -144,6 +145,46 @@ func TestChapterHashFromTheReading(t *testing.T) {
 	for _, c := range s.Chapters()[1:] {
 		if c.Hash != hashOf(c.L2) {
 			t.Errorf("chapter %d's hash %s is not its text's", c.Number, c.Hash)
+		}
+	}
+}
+
+// Texts asked for at once by several assemblies (a hover's and an
+// estimate's) are counted once: the others wait for that count and get
+// it, the same as a count of their own.
+func TestTokensCountedOnceWhenAskedAtOnce(t *testing.T) {
+	b := newBuilder()
+	s, err := b.Build(Input{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Long enough that the askers overlap: counting it takes a while.
+	text := strings.Repeat("寶玉聽了，笑道：「𝄞 Elizabeth walked to Netherfield.」\n", 4000)
+	want := b.tc.MustCount(text)
+	for _, key := range []string{CountKey(hashOf(text), "L2", ""), ""} {
+		before := b.Counted()
+		const askers = 8
+		got := make([]int, askers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range askers {
+			wg.Go(func() {
+				<-start
+				got[i] = s.Tokens(key, text)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i, n := range got {
+			if n != want {
+				t.Errorf("key %q: asker %d got %d tokens; want %d", key, i, n, want)
+			}
+		}
+		if n := b.Counted() - before; n != 1 {
+			t.Errorf("key %q: counted %d times by %d askers at once; want 1", key, n, askers)
+		}
+		if n := s.Tokens(key, text); n != want || b.Counted()-before != 1 {
+			t.Errorf("key %q: asked again: %d tokens, %d counts; want %d and still 1", key, n, b.Counted()-before, want)
 		}
 	}
 }

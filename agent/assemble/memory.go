@@ -60,7 +60,15 @@ type Builder struct {
 	counts  sync.Map // sha256(text) -> int
 	// summarised counts the texts the builder summarised itself.
 	summarised atomic.Int64
+	// inflight holds the counts being made (key -> *counting), counted
+	// how many texts the snapshots' Tokens counted.
+	inflight sync.Map
+	counted  atomic.Int64
 }
+
+// Counted returns how many texts the snapshots of the builder counted
+// the tokens of when asked ([MemSnapshot.Tokens]), each at most once.
+func (b *Builder) Counted() int { return int(b.counted.Load()) }
 
 // Summarised returns how many texts the builder summarised itself (those
 // its Keeper and Levels had no summary for).
@@ -724,9 +732,30 @@ func (s *MemSnapshot) Tokens(key, text string) int {
 	if v, ok := s.b.counts.Load(k); ok {
 		return v.(int)
 	}
-	n := s.b.tc.MustCount(text)
-	s.b.counts.Store(k, n)
-	return n
+	// One count of a text at a time: two assemblies made at once (a
+	// hover's and the workflow's estimate, started when it was opened)
+	// mostly weigh the same chapters, and the second waits for the
+	// first's count rather than make it again.
+	c := &counting{done: make(chan struct{})}
+	if v, busy := s.b.inflight.LoadOrStore(k, c); busy {
+		c = v.(*counting)
+		<-c.done
+		return c.n
+	}
+	defer func() {
+		s.b.inflight.Delete(k)
+		close(c.done)
+	}()
+	c.n = s.b.tc.MustCount(text)
+	s.b.counted.Add(1)
+	s.b.counts.Store(k, c.n)
+	return c.n
+}
+
+// counting is a count being made by [MemSnapshot.Tokens].
+type counting struct {
+	done chan struct{}
+	n    int
 }
 
 // CachedTokens returns the count memoised under key by [MemSnapshot.Tokens],
