@@ -14,12 +14,12 @@ import (
 )
 
 // Build analyses the chapters on several goroutines, counts their terms
-// there, and indexes one batch while the next is analysed; the arcs'
-// unions are made on several goroutines too. Its chapter, passage and
-// arc indexes are exactly those of each text's terms added one by one
-// in chapter order, over enough chapters for several batches, with and
-// without Forget; its arc search ranks and scores, bit for bit, as an
-// index of each arc's chapters' terms joined.
+// there, and indexes one batch while the next is analysed. Its chapter
+// and passage indexes are exactly those of each text's terms added one
+// by one in chapter order, over enough chapters for several batches,
+// with and without Forget; its arc search (from the chapter index) ranks
+// and scores, bit for bit, as an index of each arc's chapters' terms
+// joined.
 func TestBuildIndexesAreTheTextsIndexes(t *testing.T) {
 	var in Input
 	for n := 1; n <= 300; n++ {

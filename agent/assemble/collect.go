@@ -347,7 +347,7 @@ func (a *assembly) collectManuscript(n Node) {
 		return
 	}
 
-	// Arc-first: in a long work, read the arcs' index first and search
+	// Arc-first: in a long work, rank the arcs first and search
 	// only the chapters of the best arcs (and of the latest one).
 	inScope := byPath
 	if len(chs) > arcFirstAbove {
