@@ -466,3 +466,60 @@ func TestKeptInputWithTwoFilesForAChapter(t *testing.T) {
 		t.Fatalf("the second file removed: lazy %v", ok)
 	}
 }
+
+// Kept indexes of the format before (4, which kept an arc index beside
+// the chapter and passage indexes) are rebuilt by the next index, with
+// their arc index's keys deleted, and then give the fresh context.
+func TestKeptIndexesOfTheFormerFormatAreRebuilt(t *testing.T) {
+	root := projecttest.Copy(t, "hongloumeng")
+	indexRoleA(t, root)
+	st, err := store.Open(context.Background(), root, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	err = st.ReadRoleA([]string{"x/manifest"}, func(vals [][]byte) error { return json.Unmarshal(vals[0], &m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, _ := m["gen"].(string)
+	if gen == "" {
+		t.Fatalf("no base in the manifest: %v", m)
+	}
+	// What format 4 wrote: its number, an arc index's base and delta.
+	m["format"] = 4
+	data, _ := json.Marshal(m)
+	old := map[string][]byte{"x/manifest": data, "x/delta/a": []byte("FCDLT\x02\x00\x00\x00\x00"),
+		"b/" + gen + "/a/d": []byte("old"), "b/" + gen + "/a/t/寶玉": []byte("old")}
+	if err := st.PutRoleA(old); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	rep := indexRoleA(t, root)
+	if !rep.Base || rep.Analysed != rep.Chapters || rep.Chapters == 0 {
+		t.Fatalf("index over format 4's indexes: %+v; want every chapter analysed and a new base", rep)
+	}
+	st, err = store.Open(context.Background(), root, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	err = st.ScanRoleA("", func(k string, _ []byte) error {
+		if k == "x/delta/a" || strings.Contains(k, "/a/") {
+			left = append(left, k)
+		}
+		return nil
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("format 4's arc index is still kept: %q", left)
+	}
+	if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+		t.Fatalf("after the rebuild a new process analysed %d chapters and summarised %d texts; want 0 and 0", n, sums)
+	}
+	sameContexts(t, "after the rebuild", nodeContexts(t, root), withoutStore(t, root))
+}
