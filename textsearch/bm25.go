@@ -764,6 +764,61 @@ type Grouping struct {
 	more  map[int32][]int32
 	lens  []int64 // each group's length: the sum of its documents'
 	total int64
+
+	// mu guards cache: each term's postings by group (doc: the group's
+	// number, tf: its documents' summed), made from x's postings when a
+	// search first asks for the term. A term's grouped postings are few
+	// (a hundred arcs) where x's are many (3,000 chapters): the next
+	// searches read those.
+	mu     sync.Mutex
+	cache  map[string][]posting
+	cached int
+}
+
+// postings returns term's postings by group, summed from x's.
+func (g *Grouping) postings(term string) []posting {
+	g.mu.Lock()
+	ps, ok := g.cache[term]
+	g.mu.Unlock()
+	if ok {
+		return ps
+	}
+	base, own := g.x.parts(term)
+	tf := make(map[int32]int64)
+	var order []int32
+	add := func(gr int32, f int32) {
+		if _, seen := tf[gr]; !seen {
+			order = append(order, gr)
+		}
+		tf[gr] += int64(f)
+	}
+	for _, p := range [2][]posting{base, own} {
+		for _, e := range p {
+			if gr := g.first[e.doc]; gr > 0 {
+				add(gr-1, e.tf)
+				for _, gr := range g.more[e.doc] {
+					add(gr, e.tf)
+				}
+			}
+		}
+	}
+	slices.Sort(order)
+	ps = make([]posting, len(order))
+	for i, gr := range order {
+		// int32, as a group's index keeps its frequencies.
+		ps[i] = posting{doc: gr, tf: int32(tf[gr])}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cached > maxCached {
+		g.cache, g.cached = nil, 0
+	}
+	if g.cache == nil {
+		g.cache = map[string][]posting{}
+	}
+	g.cache[term] = ps
+	g.cached += len(ps) + 1
+	return ps
 }
 
 // Grouping resolves groups against x's documents (unknown ones are
@@ -805,8 +860,7 @@ func (x *Index) SearchGroups(weights map[string]float64, k int, g *Grouping) []H
 	if g == nil || g.x != x || len(g.groups) == 0 || len(weights) == 0 {
 		return nil
 	}
-	first, more, lens, groups := g.first, g.more, g.lens, g.groups
-	total := g.total
+	lens, groups := g.lens, g.groups
 	terms := make([]string, 0, len(weights))
 	for t, wt := range weights {
 		if wt > 0 {
@@ -815,44 +869,32 @@ func (x *Index) SearchGroups(weights map[string]float64, k int, g *Grouping) []H
 	}
 	// The terms' own order, as SearchWeighted sums them.
 	slices.Sort(terms)
-	x.prefetch(terms)
+	// x's postings of the terms not grouped yet, in one fetch.
+	var miss []string
+	g.mu.Lock()
+	for _, t := range terms {
+		if _, ok := g.cache[t]; !ok {
+			miss = append(miss, t)
+		}
+	}
+	g.mu.Unlock()
+	x.prefetch(miss)
 	n := float64(len(groups))
-	avg := float64(total) / n
+	avg := float64(g.total) / n
 	if avg == 0 {
 		avg = 1
 	}
 	scores := make([]float64, len(groups))
-	tf := make([]int64, len(groups))
-	var touched []int32
 	for _, t := range terms {
-		base, own := x.parts(t)
-		touched = touched[:0]
-		add := func(g int32, f int32) {
-			if tf[g] == 0 {
-				touched = append(touched, g)
-			}
-			tf[g] += int64(f)
-		}
-		for _, p := range [2][]posting{base, own} {
-			for _, e := range p {
-				if g := first[e.doc]; g > 0 {
-					add(g-1, e.tf)
-					for _, g := range more[e.doc] {
-						add(g, e.tf)
-					}
-				}
-			}
-		}
-		if len(touched) == 0 {
+		ps := g.postings(t)
+		if len(ps) == 0 {
 			continue
 		}
-		w := math.Log(1+(n-float64(len(touched))+0.5)/(float64(len(touched))+0.5)) * weights[t]
-		for _, g := range touched {
-			// int32, as a group's index keeps its frequencies.
-			f := float64(int32(tf[g]))
-			dl := float64(int32(lens[g]))
-			scores[g] += w * f * (x.k1 + 1) / (f + x.k1*(1-x.b+x.b*dl/avg))
-			tf[g] = 0
+		w := math.Log(1+(n-float64(len(ps))+0.5)/(float64(len(ps))+0.5)) * weights[t]
+		for _, e := range ps {
+			f := float64(e.tf)
+			dl := float64(int32(lens[e.doc]))
+			scores[e.doc] += w * f * (x.k1 + 1) / (f + x.k1*(1-x.b+x.b*dl/avg))
 		}
 	}
 	return best(k, scores, func(g int) string { return groups[g].ID })
