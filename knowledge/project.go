@@ -148,9 +148,16 @@ func (p *Project) Chapter(n int) *Document {
 // and the rest of the project is still loaded; a document with broken
 // front matter is kept with its body. Files are parsed in parallel.
 func LoadProject(root string) (*Project, []error) {
+	return LoadProjectDirs(root, knowledgeDirs()...)
+}
+
+// LoadProjectDirs is LoadProject reading only the knowledge folders
+// dirs (a subset of project.KnowledgeDirs): the knowledge around a
+// manuscript whose chapters the caller knows otherwise.
+func LoadProjectDirs(root string, dirs ...string) (*Project, []error) {
 	var rels []string
 	var errs []error
-	for _, dir := range knowledgeDirs() {
+	for _, dir := range dirs {
 		base := filepath.Join(root, dir)
 		err := filepath.WalkDir(base, func(p string, de fs.DirEntry, err error) error {
 			if err != nil {

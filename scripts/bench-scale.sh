@@ -26,12 +26,14 @@ RES=$WORK/results.tsv
 : >"$RES"
 rec() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$RES"; }
 
-# timed CMD...: runs CMD, sets ELAPSED (s) and PEAK (MB).
+# timed CMD...: runs CMD, sets ELAPSED (s), CPU (user+system s) and
+# PEAK (MB).
 timed() {
 	local t=$WORK/time.txt
-	/usr/bin/time -f '%e %M' -o "$t" "$@" || true
-	read -r ELAPSED kb < <(tail -n 1 "$t")
+	/usr/bin/time -f '%e %M %U %S' -o "$t" "$@" || true
+	read -r ELAPSED kb u sy < <(tail -n 1 "$t")
 	PEAK=$((kb / 1024))
+	CPU=$(awk -v u="$u" -v s="$sy" 'BEGIN{printf "%.2f", u+s}')
 }
 
 for n in $SIZES; do
@@ -46,6 +48,7 @@ for n in $SIZES; do
 	timed "$BIN" index --no-embed --json "$P" >"$WORK/index-cold-$n.json"
 	rec "$n" index_cold_s "$ELAPSED"
 	rec "$n" index_cold_rss_mb "$PEAK"
+	rec "$n" index_cold_cpu_s "$CPU"
 
 	# index after one chapter changed: the whole process, and the
 	# indexing itself as the report times it
@@ -55,10 +58,11 @@ for n in $SIZES; do
 	rec "$n" index_one_s "$ELAPSED"
 	rec "$n" index_one_work_s "$(sed -n 's/^  "seconds": \([0-9.e-]*\).*/\1/p' "$WORK/index-one-$n.json")"
 	rec "$n" index_one_rolea_s "$(sed -n 's/^    "seconds": \([0-9.e-]*\).*/\1/p' "$WORK/index-one-$n.json")"
+	rec "$n" index_one_rolea_cpu_s "$(sed -n 's/^    "cpu_seconds": \([0-9.e-]*\).*/\1/p' "$WORK/index-one-$n.json")"
 
 	# the server: start -> first diagnostics, first hover, warm hover, RSS
 	"$WORK/scalebench" -bin "$BIN" -project "$P" >"$WORK/server-$n.json"
-	for k in first_diagnostics_ms first_hover_ms first_injected_ms warm_hover_p50_ms server_peak_rss_mb; do
+	for k in first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms server_peak_rss_mb; do
 		rec "$n" "$k" "$(sed -n "s/.*\"$k\":\([0-9.e+-]*\).*/\1/p" "$WORK/server-$n.json")"
 	done
 
@@ -66,8 +70,8 @@ for n in $SIZES; do
 	(cd "$P" && timed "$BIN" context workflows/next-chapter.flow 正文 >"$WORK/context-$n.txt"
 		rec "$n" context_s "$ELAPSED"; rec "$n" context_rss_mb "$PEAK")
 
-	# Role C over the whole book
-	(cd "$P" && timed "$BIN" check manuscript/ >"$WORK/check-$n.txt" 2>"$WORK/check-$n.err"
+	# Role C over the whole book (CHECK=0 leaves it out)
+	[[ "${CHECK:-1}" == 0 ]] || (cd "$P" && timed "$BIN" check manuscript/ >"$WORK/check-$n.txt" 2>"$WORK/check-$n.err"
 		rec "$n" check_s "$ELAPSED"; rec "$n" check_rss_mb "$PEAK")
 
 	db=$(stat -c %s "$P/.flowcabal/project.db")
@@ -78,7 +82,7 @@ done
 # The table: one row per measure, one column per size.
 awk -F'\t' -v sizes="$SIZES" '
 BEGIN { split(sizes, S, " ")
-	split("chars index_cold_s index_one_s index_one_work_s index_one_rolea_s first_diagnostics_ms first_hover_ms first_injected_ms warm_hover_p50_ms context_s context_rss_mb server_peak_rss_mb check_s db_mb db_per_text index_cold_rss_mb check_rss_mb", K, " ")
+	split("chars index_cold_s index_cold_cpu_s index_one_s index_one_work_s index_one_rolea_s index_one_rolea_cpu_s first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms context_s context_rss_mb server_peak_rss_mb check_s db_mb db_per_text index_cold_rss_mb check_rss_mb", K, " ")
 }
 { v[$1 SUBSEP $2] = $3 }
 END {

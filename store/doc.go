@@ -70,9 +70,10 @@
 //	              since schema 3)
 //	rolea         Role A's kept indexes (agent/assemble; since schema 4):
 //	              "t/" content hash → a chapter's passages and summary
-//	              (or an arc's summary); the chapter (c), passage (p) and
-//	              arc (a) indexes each as a base, "b/" gen "/" c|p|a "/d"
-//	              and "/t/" term, and a delta "x/delta/" c|p|a;
+//	              (or an arc's summary); the chapter (c) and passage (p)
+//	              indexes each as a base, "b/" gen "/" c|p "/d" and
+//	              "/t/" term, and a delta "x/delta/" c|p (arcs are
+//	              searched from the chapter index; kept format 5);
 //	              "x/manifest" → the base's name and the chapter
 //	              versions they hold
 //	stat          file → its stat signature when last read (size, times,

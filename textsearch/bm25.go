@@ -674,6 +674,13 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			}
 		}
 	}
+	return best(k, scores, func(d int) string { return x.docs[d].id })
+}
+
+// best returns the hits of the documents with a positive score (scores
+// by document number, id naming them), the best k of them (k <= 0: all),
+// best first, ties by id.
+func best(k int, scores []float64, id func(d int) string) []Hit {
 	better := func(a, b Hit) bool { // a ranks before b
 		if a.Score != b.Score {
 			return a.Score > b.Score
@@ -689,7 +696,7 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 			if sc <= 0 {
 				continue
 			}
-			hit := Hit{ID: x.docs[d].id, Score: sc}
+			hit := Hit{ID: id(d), Score: sc}
 			if len(h) < k {
 				h = append(h, hit)
 				for i := len(h) - 1; i > 0; {
@@ -725,7 +732,7 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 	} else {
 		for d, sc := range scores {
 			if sc > 0 {
-				hits = append(hits, Hit{ID: x.docs[d].id, Score: sc})
+				hits = append(hits, Hit{ID: id(d), Score: sc})
 			}
 		}
 	}
@@ -736,6 +743,161 @@ func (x *Index) SearchWeighted(weights map[string]float64, k int, allow func(id 
 		return cmp.Compare(a.ID, b.ID)
 	})
 	return hits
+}
+
+// A Group is a document made of other documents of an index: its terms
+// are theirs, joined.
+type Group struct {
+	ID   string
+	Docs []string
+}
+
+// A Grouping is a set of groups resolved against one index's
+// documents, for [Index.SearchGroups]; it is valid while the index is
+// not changed.
+type Grouping struct {
+	x      *Index
+	groups []Group
+	// first is, by document, the first group it belongs to plus one (0:
+	// none); more its other groups, for the rare document in several.
+	first []int32
+	more  map[int32][]int32
+	lens  []int64 // each group's length: the sum of its documents'
+	total int64
+
+	// mu guards cache: each term's postings by group (doc: the group's
+	// number, tf: its documents' summed), made from x's postings when a
+	// search first asks for the term. A term's grouped postings are few
+	// (a hundred arcs) where x's are many (3,000 chapters): the next
+	// searches read those.
+	mu     sync.Mutex
+	cache  map[string][]posting
+	cached int
+}
+
+// postings returns term's postings by group, summed from x's.
+func (g *Grouping) postings(term string) []posting {
+	g.mu.Lock()
+	ps, ok := g.cache[term]
+	g.mu.Unlock()
+	if ok {
+		return ps
+	}
+	base, own := g.x.parts(term)
+	tf := make(map[int32]int64)
+	var order []int32
+	add := func(gr int32, f int32) {
+		if _, seen := tf[gr]; !seen {
+			order = append(order, gr)
+		}
+		tf[gr] += int64(f)
+	}
+	for _, p := range [2][]posting{base, own} {
+		for _, e := range p {
+			if gr := g.first[e.doc]; gr > 0 {
+				add(gr-1, e.tf)
+				for _, gr := range g.more[e.doc] {
+					add(gr, e.tf)
+				}
+			}
+		}
+	}
+	slices.Sort(order)
+	ps = make([]posting, len(order))
+	for i, gr := range order {
+		// int32, as a group's index keeps its frequencies.
+		ps[i] = posting{doc: gr, tf: int32(tf[gr])}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cached > maxCached {
+		g.cache, g.cached = nil, 0
+	}
+	if g.cache == nil {
+		g.cache = map[string][]posting{}
+	}
+	g.cache[term] = ps
+	g.cached += len(ps) + 1
+	return ps
+}
+
+// Grouping resolves groups against x's documents (unknown ones are
+// ignored): each group counts as a document of the grouped index, even
+// when none of its documents is in x.
+func (x *Index) Grouping(groups []Group) *Grouping {
+	g := &Grouping{x: x, groups: groups, first: make([]int32, len(x.docs)), lens: make([]int64, len(groups))}
+	for i, gr := range groups {
+		for _, id := range gr.Docs {
+			d, ok := x.docOf(id)
+			if !ok || !x.docs[d].live {
+				continue
+			}
+			g.lens[i] += int64(x.docs[d].len)
+			if g.first[d] == 0 {
+				g.first[d] = int32(i) + 1
+				continue
+			}
+			if g.more == nil {
+				g.more = map[int32][]int32{}
+			}
+			g.more[d] = append(g.more[d], int32(i))
+		}
+		g.total += int64(int32(g.lens[i]))
+	}
+	return g
+}
+
+// SearchGroups is [Index.SearchWeighted] over an index whose documents
+// are the groups of g, each the union of some of x's documents (an arc
+// of chapters), with x's parameters: the same hits with the same scores,
+// bit for bit, as an index to which each group was added with its
+// documents' terms joined ([Index.AddUnion]), without such an index
+// being made or kept. The group statistics are summed from x's postings
+// of the query's terms, so a change to one of x's documents needs
+// nothing else brought up to date. g must be x's, made since x last
+// changed.
+func (x *Index) SearchGroups(weights map[string]float64, k int, g *Grouping) []Hit {
+	if g == nil || g.x != x || len(g.groups) == 0 || len(weights) == 0 {
+		return nil
+	}
+	lens, groups := g.lens, g.groups
+	terms := make([]string, 0, len(weights))
+	for t, wt := range weights {
+		if wt > 0 {
+			terms = append(terms, t)
+		}
+	}
+	// The terms' own order, as SearchWeighted sums them.
+	slices.Sort(terms)
+	// x's postings of the terms not grouped yet, in one fetch.
+	var miss []string
+	g.mu.Lock()
+	for _, t := range terms {
+		if _, ok := g.cache[t]; !ok {
+			miss = append(miss, t)
+		}
+	}
+	g.mu.Unlock()
+	x.prefetch(miss)
+	n := float64(len(groups))
+	avg := float64(g.total) / n
+	if avg == 0 {
+		avg = 1
+	}
+	scores := make([]float64, len(groups))
+	for _, t := range terms {
+		ps := g.postings(t)
+		if len(ps) == 0 {
+			continue
+		}
+		w := math.Log(1+(n-float64(len(ps))+0.5)/(float64(len(ps))+0.5)) * weights[t]
+		for _, e := range ps {
+			f := float64(e.tf)
+			dl := float64(int32(lens[e.doc]))
+			scores[e.doc] += w * f * (x.k1 + 1) / (f + x.k1*(1-x.b+x.b*dl/avg))
+		}
+	}
+	return best(k, scores, func(g int) string { return groups[g].ID })
 }
 
 // DocFreq returns how many documents hold term.

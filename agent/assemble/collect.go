@@ -347,12 +347,12 @@ func (a *assembly) collectManuscript(n Node) {
 		return
 	}
 
-	// Arc-first: in a long work, read the arcs' index first and search
+	// Arc-first: in a long work, rank the arcs first and search
 	// only the chapters of the best arcs (and of the latest one).
 	inScope := byPath
 	if len(chs) > arcFirstAbove {
 		keep := map[int]bool{}
-		for _, h := range a.snap.ArcIndex().SearchWeighted(weights, arcsScanned, nil) {
+		for _, h := range a.snap.SearchArcs(weights, arcsScanned) {
 			for _, arc := range a.snap.Arcs() {
 				if arc.Path == h.ID {
 					keep[arc.Number] = true

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/flowcabal/flowcabal/summarize"
@@ -34,7 +35,7 @@ type Keeper interface {
 }
 
 // Keys of what a Builder keeps. A text's record is "t/" and its content
-// hash. Each index (c: chapters, p: passages, a: arcs) is kept as a base,
+// hash. Each index (c: chapters, p: passages) is kept as a base,
 // written whole at a cold build and when its delta has grown, under
 // "b/" and the base's generation ("b/GEN/c/d" its documents table,
 // "b/GEN/c/t/" and a block's first term a block of postings), and a
@@ -46,12 +47,14 @@ const (
 	keyText     = "t/"
 )
 
-// The indexes kept, by the letter of their keys.
-var keptKinds = [3]string{"c", "p", "a"}
+// The indexes kept, by the letter of their keys. Arcs are searched from
+// the chapter index (Index.SearchGroups); format 4 kept an arc index
+// too ("a"), whose keys a new base deletes.
+var keptKinds = [2]string{"c", "p"}
 
 // keptFormat changes whenever what is kept changes meaning; kept indexes
 // of another format are rebuilt.
-const keptFormat = 4
+const keptFormat = 5
 
 // compactAt says when a delta is folded into a new base: when the
 // chapters changed since the base are more than this share of the book
@@ -70,8 +73,8 @@ type manifest struct {
 	// Gen names the base the deltas apply to.
 	Gen      string            `json:"gen"`
 	Chapters map[string]string `json:"chapters"` // path -> content hash
-	Arcs     map[string]string `json:"arcs"`     // path -> [arcSignature]
-	// Summaries are the arcs' texts whose records are kept: path ->
+	// Summaries are the texts other than chapters whose records are
+	// kept (arcs, entity files, meta, profiles, summaries): path ->
 	// content hash.
 	Summaries map[string]string `json:"summaries,omitempty"`
 }
@@ -182,16 +185,15 @@ func (b *Builder) probe() string {
 // keptIndexes are the manuscript's indexes as read from the Keeper and
 // brought up to date by one Build.
 type keptIndexes struct {
-	b                        *Builder
-	chapters, passages, arcs *textsearch.Index
-	gen                      string                          // the base read, "" when none
-	hashes                   []string                        // of the Build's chapters, in its order
-	old                      map[string]string               // chapter path -> hash the indexes held when read
-	oldPassages              map[string][]textsearch.Passage // of chapters changed or removed
-	oldArcs, arcsNow         map[string]string
-	oldSums                  map[string]string // arc path -> hash of the text whose record is kept
-	loaded, changed          bool
-	gone                     []string // hashes whose records are no longer needed
+	b                  *Builder
+	chapters, passages *textsearch.Index
+	gen                string                          // the base read, "" when none
+	hashes             []string                        // of the Build's chapters, in its order
+	old                map[string]string               // chapter path -> hash the indexes held when read
+	oldPassages        map[string][]textsearch.Passage // of chapters changed or removed
+	oldSums            map[string]string               // arc path -> hash of the text whose record is kept
+	loaded, changed    bool
+	gone               []string // hashes whose records are no longer needed
 }
 
 // loadKept reads the kept indexes for a Build of chs, or makes empty
@@ -200,13 +202,13 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 	if b.Keep == nil {
 		return nil
 	}
-	kx := &keptIndexes{b: b, hashes: make([]string, len(chs)), oldArcs: map[string]string{}, arcsNow: map[string]string{},
+	kx := &keptIndexes{b: b, hashes: make([]string, len(chs)),
 		old: map[string]string{}, oldPassages: map[string][]textsearch.Passage{}}
 	now := make(map[string]string, len(chs))
 	// Hashing the texts a server read (30 MB at 3,000 chapters) is done
 	// on every core: the first hover waits for it.
 	parallel(len(chs), runtime.GOMAXPROCS(0), func(i int) {
-		if c := &chs[i]; c.lazy() {
+		if c := &chs[i]; c.lazy() || c.Hash != "" {
 			kx.hashes[i] = c.Hash
 		} else {
 			kx.hashes[i] = hashOf(c.Text)
@@ -218,8 +220,8 @@ func (b *Builder) loadKept(chs []ChapterDoc) *keptIndexes {
 	kx.load(now)
 	if !kx.loaded {
 		dict := textsearch.NewDict()
-		kx.chapters, kx.passages, kx.arcs = textsearch.NewIndexDict(0, 0, dict), textsearch.NewIndexDict(0, 0, dict), textsearch.NewIndexDict(0, 0, dict)
-		kx.old, kx.oldArcs, kx.oldPassages = map[string]string{}, map[string]string{}, map[string][]textsearch.Passage{}
+		kx.chapters, kx.passages = textsearch.NewIndexDict(0, 0, dict), textsearch.NewIndexDict(0, 0, dict)
+		kx.old, kx.oldPassages = map[string]string{}, map[string][]textsearch.Passage{}
 		kx.changed = true
 	}
 	// The records of the chapters as they are now, in one read.
@@ -294,7 +296,7 @@ func (kx *keptIndexes) load(now map[string]string) {
 	for _, k := range keptKinds {
 		keys = append(keys, baseKey(m.Gen, k, "d"), keyDelta+k)
 	}
-	var xs [3]*textsearch.Index
+	var xs [len(keptKinds)]*textsearch.Index
 	dict := textsearch.NewDict()
 	err = kx.b.Keep.ReadRoleA(keys, func(vals [][]byte) error {
 		for i, p := range paths {
@@ -326,11 +328,8 @@ func (kx *keptIndexes) load(now map[string]string) {
 		kx.oldPassages, kx.gone = map[string][]textsearch.Passage{}, nil
 		return // rebuilt
 	}
-	kx.chapters, kx.passages, kx.arcs = xs[0], xs[1], xs[2]
-	kx.old, kx.oldArcs, kx.oldSums = m.Chapters, m.Arcs, m.Summaries
-	if kx.oldArcs == nil {
-		kx.oldArcs = map[string]string{}
-	}
+	kx.chapters, kx.passages = xs[0], xs[1]
+	kx.old, kx.oldSums = m.Chapters, m.Summaries
 	kx.loaded = true
 }
 
@@ -367,39 +366,6 @@ func (kx *keptIndexes) dropGone(chs []ChapterDoc) {
 	}
 }
 
-// arcSignature identifies an arc's index document: its chapters at their
-// versions.
-func arcSignature(paths []string, hash map[string]string) string {
-	h := sha256.New()
-	for _, p := range paths {
-		fmt.Fprintf(h, "%s:%s\n", p, hash[p])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// arcFresh records arc path over chapter paths (hash maps each chapter
-// path to its content hash) and reports whether the arc index must
-// (re)index it.
-func (kx *keptIndexes) arcFresh(path string, paths []string, hash map[string]string) bool {
-	sig := arcSignature(paths, hash)
-	kx.arcsNow[path] = sig
-	if kx.loaded && kx.oldArcs[path] == sig && kx.arcs.Has(path) {
-		return false
-	}
-	kx.changed = true
-	return true
-}
-
-// dropGoneArcs removes arcs that no longer exist.
-func (kx *keptIndexes) dropGoneArcs(arcs []*Arc) {
-	for p := range kx.oldArcs {
-		if _, ok := kx.arcsNow[p]; !ok {
-			kx.arcs.Remove(p)
-			kx.changed = true
-		}
-	}
-}
-
 // Keep writes to the builder's Keeper what this snapshot changed in the
 // kept indexes and the records of texts not kept yet, and reports
 // whether it wrote anything. Without a Keeper it does nothing. After a
@@ -417,11 +383,21 @@ func (s *MemSnapshot) Keep() (bool, error) {
 		}
 	}
 	sums := map[string]string{}
+	others := slices.Concat(s.meta, s.summaries)
+	for _, p := range s.profiles {
+		others = append(others, &p.Resource)
+	}
+	for _, e := range s.entities {
+		others = append(others, &e.Resource)
+	}
 	for _, a := range s.arcs {
-		if d := kx.b.cached(a.Hash); d != nil && d.summarized {
-			sums[a.Path] = a.Hash
+		others = append(others, &a.Resource)
+	}
+	for _, r := range others {
+		if d := kx.b.cached(r.Hash); d != nil && d.summarized {
+			sums[r.Path] = r.Hash
 			if !d.kept {
-				kv[keyText+a.Hash] = recordOf(d)
+				kv[keyText+r.Hash] = recordOf(d)
 			}
 		}
 	}
@@ -447,7 +423,7 @@ func (s *MemSnapshot) Keep() (bool, error) {
 	}
 	gen := kx.gen
 	if kx.changed {
-		xs := [3]*textsearch.Index{s.chapterX, s.passageX, s.arcX}
+		xs := [len(keptKinds)]*textsearch.Index{s.chapterX, s.passageX}
 		grown := s.chapterX.DeltaDocs() + s.chapterX.DeadBase()
 		rebase := !s.chapterX.Stored() || (grown > compactMin && grown*100 > compactShare*s.chapterX.Len())
 		if rebase {
@@ -466,7 +442,7 @@ func (s *MemSnapshot) Keep() (bool, error) {
 			}
 		}
 	}
-	m := manifest{Format: keptFormat, Probe: kx.b.probe(), Gen: gen, Chapters: map[string]string{}, Arcs: kx.arcsNow, Summaries: sums}
+	m := manifest{Format: keptFormat, Probe: kx.b.probe(), Gen: gen, Chapters: map[string]string{}, Summaries: sums}
 	for _, c := range s.chapters {
 		m.Chapters[c.Path] = c.Hash
 	}
@@ -490,7 +466,7 @@ func (s *MemSnapshot) Keep() (bool, error) {
 // another process): its searches since then missed postings, and a new
 // snapshot should be built.
 func (s *MemSnapshot) Err() error {
-	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX} {
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX} {
 		if err := x.Err(); err != nil {
 			return err
 		}
@@ -506,7 +482,7 @@ func (s *MemSnapshot) WroteBase() bool { return s.wroteBase }
 // and the deletion of the keys of every other base (and of the whole
 // indexes an older format kept). The indexes read from a base are read
 // whole first.
-func (kx *keptIndexes) writeBase(xs [3]*textsearch.Index, kv map[string][]byte) error {
+func (kx *keptIndexes) writeBase(xs [len(keptKinds)]*textsearch.Index, kv map[string][]byte) error {
 	for i, k := range keptKinds {
 		if !xs[i].Stored() {
 			continue
@@ -530,7 +506,7 @@ func (kx *keptIndexes) writeBase(xs [3]*textsearch.Index, kv map[string][]byte) 
 	}); err != nil {
 		return err
 	}
-	for _, k := range []string{"x/chapters", "x/passages", "x/arcs"} { // format 1
+	for _, k := range []string{"x/chapters", "x/passages", "x/arcs", keyDelta + "a"} { // formats 1 and 4
 		kv[k] = nil
 	}
 	for i, k := range keptKinds {

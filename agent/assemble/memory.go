@@ -58,7 +58,21 @@ type Builder struct {
 	mu      sync.Mutex
 	derived map[string]*derived
 	counts  sync.Map // sha256(text) -> int
+	// summarised counts the texts the builder summarised itself.
+	summarised atomic.Int64
+	// inflight holds the counts being made (key -> *counting), counted
+	// how many texts the snapshots' Tokens counted.
+	inflight sync.Map
+	counted  atomic.Int64
 }
+
+// Counted returns how many texts the snapshots of the builder counted
+// the tokens of when asked ([MemSnapshot.Tokens]), each at most once.
+func (b *Builder) Counted() int { return int(b.counted.Load()) }
+
+// Summarised returns how many texts the builder summarised itself (those
+// its Keeper and Levels had no summary for).
+func (b *Builder) Summarised() int { return int(b.summarised.Load()) }
 
 type derived struct {
 	summarized bool // summary is set
@@ -89,8 +103,8 @@ type ChapterDoc struct {
 	Number int
 	Path   string
 	Text   string
-	// Hash and Load, when set, stand for Text (which is then empty): Hash
-	// is the hex SHA-256 of the text and Load reads it. A Builder with a
+	// Hash, when set, is the hex SHA-256 of the text. With Load set and
+	// Text empty, Hash and Load stand for Text: Load reads it. A Builder with a
 	// Keeper reads only the chapters its kept indexes do not hold as they
 	// are (and those an arc that changed must analyse again), so that
 	// bringing the kept indexes up to date after one chapter changed does
@@ -183,6 +197,7 @@ func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error)
 		if err != nil {
 			return nil, "", err
 		}
+		b.summarised.Add(1)
 		nd.summary, nd.summarized, nd.kept = sum, true, false
 	}
 	if (w.passages || w.pterms) && nd.passages == nil {
@@ -257,8 +272,23 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		b:        b,
 		chapterX: textsearch.NewIndexDict(0, 0, dict),
 		passageX: textsearch.NewIndexDict(0, 0, dict),
-		arcX:     textsearch.NewIndexDict(0, 0, dict),
 		entityX:  textsearch.NewIndexDict(0, 0, dict),
+	}
+	if b.Keep != nil && b.Levels == nil {
+		// The summaries of the other files are kept by their texts'
+		// hashes too: summarising 64 entity files again cost every
+		// process's first snapshot 30 ms of CPU.
+		var hashes []string
+		for _, d := range slices.Concat(in.Meta, in.Summaries) {
+			hashes = append(hashes, hashOf(d.Text))
+		}
+		for _, pd := range in.Profiles {
+			hashes = append(hashes, hashOf(pd.Text))
+		}
+		for _, e := range in.Entities {
+			hashes = append(hashes, hashOf(e.Description))
+		}
+		b.readRecords(hashes)
 	}
 	for _, m := range in.Meta {
 		r, _, err := b.resource(m.Path, m.Text, need{})
@@ -357,9 +387,12 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 				for i := range next {
 					c := &chs[i]
 					var h string
-					if kx != nil {
+					switch {
+					case kx != nil:
 						h = kx.hashes[i]
-					} else {
+					case c.Hash != "":
+						h = c.Hash
+					default:
 						h = hashOf(c.Text)
 					}
 					fresh := !held[i]
@@ -449,7 +482,6 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 	}
 	if kx != nil {
 		kx.dropGone(chs)
-		s.arcX = kx.arcs
 	}
 	s.kept = kx
 
@@ -471,18 +503,7 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		b.readRecords(hashes)
 	}
-	// The chapters' hashes, once: each arc's signature reads them (a map
-	// made per arc cost 3,000 chapters' worth of inserts a hundred times).
-	var chHash map[string]string
-	if kx != nil {
-		chHash = make(map[string]string, len(s.chapters))
-		for _, c := range s.chapters {
-			chHash[c.Path] = c.Hash
-		}
-	}
-	// Arcs indexed as the union of their chapters, made together.
-	var unionIDs []string
-	var unionOf [][]string
+	var groups []textsearch.Group
 	for i, a := range specs {
 		arc := &Arc{Number: i + 1, First: a.First, Last: a.Last}
 		var l0s, paths []string
@@ -512,58 +533,16 @@ func (b *Builder) Build(in Input) (*MemSnapshot, error) {
 		}
 		arc.Resource = r
 		s.arcs = append(s.arcs, arc)
-		// An arc is indexed as the union of its chapters.
-		if kx != nil && !kx.arcFresh(arc.Path, paths, chHash) {
-			continue
-		}
-		if !s.chapterX.Stored() {
-			unionIDs, unionOf = append(unionIDs, arc.Path), append(unionOf, paths)
-			continue
-		}
-		// The kept chapter index reads its postings a term at a time:
-		// the arc's chapters are read (when given by hash) and analysed
-		// again instead (the same terms), on every core.
-		var in []int
-		for i, c := range s.chapters {
-			if c.Number >= a.First && c.Number <= a.Last {
-				in = append(in, i)
-			}
-		}
-		counts := make([]textsearch.TermCounts, len(in))
-		errs := make([]error, len(in))
-		parallel(len(in), workers, func(j int) {
-			i := in[j]
-			c := s.chapters[i]
-			text := c.L2
-			if chs[i].lazy() {
-				t, err := chs[i].text()
-				if err != nil {
-					errs[j] = err
-					return
-				}
-				if hashOf(t) != c.Hash {
-					errs[j] = fmt.Errorf("read %s: it changed while the indexes were brought up to date", c.Path)
-					return
-				}
-				text = t
-				s.read.Add(1)
-			}
-			counts[j] = textsearch.CountTerms(b.an.Terms(text))
-		})
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
-		s.arcX.AddCounted(arc.Path, textsearch.MergeCounts(counts))
+		// An arc is searched as the union of its chapters, from the
+		// chapter index (SearchArcs): nothing is indexed or kept per
+		// arc, so a chapter changed changes nothing else.
+		groups = append(groups, textsearch.Group{ID: arc.Path, Docs: paths})
 	}
-	s.arcX.AddUnions(unionIDs, s.chapterX, unionOf, workers)
-	if kx != nil {
-		kx.dropGoneArcs(s.arcs)
-	}
-	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.arcX, s.entityX} {
+	for _, x := range []*textsearch.Index{s.chapterX, s.passageX, s.entityX} {
 		x.Compact()
 	}
+	// Resolved once: every search of the arcs reads the chapters' places.
+	s.arcGroups = s.chapterX.Grouping(groups)
 	return s, nil
 }
 
@@ -678,8 +657,10 @@ type MemSnapshot struct {
 	summaries []*Resource
 	profiles  []*Profile
 
-	chapterX, passageX, arcX, entityX *textsearch.Index
-	matcher                           *textsearch.Matcher
+	chapterX, passageX, entityX *textsearch.Index
+	// arcGroups are the arcs as groups of the chapter index's documents.
+	arcGroups *textsearch.Grouping
+	matcher   *textsearch.Matcher
 	// kept is what was read from the builder's Keeper and changed since,
 	// nil without one.
 	kept      *keptIndexes
@@ -714,8 +695,10 @@ func (s *MemSnapshot) ChapterIndex() *textsearch.Index { return s.chapterX }
 // PassageIndex implements [Snapshot].
 func (s *MemSnapshot) PassageIndex() *textsearch.Index { return s.passageX }
 
-// ArcIndex implements [Snapshot].
-func (s *MemSnapshot) ArcIndex() *textsearch.Index { return s.arcX }
+// SearchArcs implements [Snapshot].
+func (s *MemSnapshot) SearchArcs(weights map[string]float64, k int) []textsearch.Hit {
+	return s.chapterX.SearchGroups(weights, k, s.arcGroups)
+}
 
 // EntityIndex implements [Snapshot].
 func (s *MemSnapshot) EntityIndex() *textsearch.Index { return s.entityX }
@@ -749,9 +732,30 @@ func (s *MemSnapshot) Tokens(key, text string) int {
 	if v, ok := s.b.counts.Load(k); ok {
 		return v.(int)
 	}
-	n := s.b.tc.MustCount(text)
-	s.b.counts.Store(k, n)
-	return n
+	// One count of a text at a time: two assemblies made at once (a
+	// hover's and the workflow's estimate, started when it was opened)
+	// mostly weigh the same chapters, and the second waits for the
+	// first's count rather than make it again.
+	c := &counting{done: make(chan struct{})}
+	if v, busy := s.b.inflight.LoadOrStore(k, c); busy {
+		c = v.(*counting)
+		<-c.done
+		return c.n
+	}
+	defer func() {
+		s.b.inflight.Delete(k)
+		close(c.done)
+	}()
+	c.n = s.b.tc.MustCount(text)
+	s.b.counted.Add(1)
+	s.b.counts.Store(k, c.n)
+	return c.n
+}
+
+// counting is a count being made by [MemSnapshot.Tokens].
+type counting struct {
+	done chan struct{}
+	n    int
 }
 
 // CachedTokens returns the count memoised under key by [MemSnapshot.Tokens],
@@ -826,7 +830,14 @@ func InputFromProject(p *knowledge.Project) Input {
 	}
 	in.Entities = p.Entities
 	for _, c := range p.Chapters {
-		in.Chapters = append(in.Chapters, ChapterDoc{Number: c.Number, Path: c.Document.Path, Text: c.Document.Body})
+		cd := ChapterDoc{Number: c.Number, Path: c.Document.Path, Text: c.Document.Body}
+		if d := c.Document; d.BodyOffset == 0 && d.Hash != "" && len(d.Body) > 0 {
+			// The body is the whole file, whose hash the reading made:
+			// hashing it again cost a server's first hover 40 ms of CPU
+			// at 3,000 chapters.
+			cd.Hash = d.Hash
+		}
+		in.Chapters = append(in.Chapters, cd)
 	}
 	return in
 }

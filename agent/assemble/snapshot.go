@@ -32,9 +32,11 @@ type Snapshot interface {
 	ChapterIndex() *textsearch.Index
 	// PassageIndex ranks passages; document ids are [PassageID] values.
 	PassageIndex() *textsearch.Index
-	// ArcIndex ranks arcs; document ids are arc paths. Used to scan long
-	// works arc-first.
-	ArcIndex() *textsearch.Index
+	// SearchArcs ranks the arcs against weighted query terms (as
+	// [textsearch.Index.SearchWeighted], best k), each arc scored as one
+	// document holding its chapters' text: exactly as an index of the
+	// arcs would. Used to scan long works arc-first.
+	SearchArcs(weights map[string]float64, k int) []textsearch.Hit
 	// EntityIndex ranks entities by their whole file (names, facts,
 	// relations, description); document ids are entity paths. It lets a
 	// role or description ("Elizabeth's closest friend") find an entity.

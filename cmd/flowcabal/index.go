@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	wait := fs.Duration("wait", store.DefaultLockWait, "how long to wait for another flowcabal holding the store")
 	noEmbed := fs.Bool("no-embed", false, "do not embed the manuscript's passages even when [models.embedding] is configured")
 	rehash := fs.Bool("rehash", false, "read and hash every file, even those whose size, times and inode say they are unchanged since the last index")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the command to this file (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "usage: flowcabal index [-json] [-summarize] [-no-embed] [-rehash] [-wait 2s] [project]\n\nIndexes meta/, entities/, profiles/, manuscript/ and summaries/ of the project\n(default: the project holding the current directory) and reports what it holds.\nWhen flowcabal.toml configures [models.embedding], the manuscript's passages are\nembedded too (text embedded before is never sent again). A file whose size,\ntimes and inode are those recorded when it was last read is not read again\n(-rehash reads every file).\n\n")
 		fs.PrintDefaults()
@@ -45,6 +47,19 @@ func runIndex(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "flowcabal index: %v\n", err)
 		return exitFailure
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(env.stderr, "flowcabal index: cpuprofile: %v\n", err)
+			return exitFailure
+		}
+		defer pprof.StopCPUProfile()
 	}
 	s, err := store.Open(ctx, root, store.Options{LockWait: *wait, Command: "flowcabal index", Getenv: env.getenv})
 	if err != nil {
@@ -296,27 +311,21 @@ func keptInput(root string, s *store.Store) (assemble.Input, bool) {
 				return doc.Body, nil
 			}})
 	}
-	sums, err := s.Resources(store.ResourceQuery{Dir: "summaries"})
-	if err != nil {
+	// The other knowledge files (a few, beside the book) are read: their
+	// summaries are kept with the chapters', so that the next process
+	// that reads them (a server's first hover) does not make them again.
+	var others []string
+	for _, d := range project.KnowledgeDirs {
+		if d != "manuscript" {
+			others = append(others, d)
+		}
+	}
+	kp, _ := knowledge.LoadProjectDirs(root, others...)
+	if kp == nil {
 		return in, false
 	}
-	for _, r := range sums {
-		if !strings.HasPrefix(r.File, "summaries/arc-") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.File)))
-		if err != nil {
-			return in, false
-		}
-		if doc, _ := knowledge.ParseDocument(r.File, data); doc != nil {
-			if a, ok := assemble.ArcSpecOf(doc); ok {
-				in.Arcs = append(in.Arcs, a)
-			}
-		}
-	}
-	// In the order a reading of the files gives them: arcs are numbered
-	// in it.
-	slices.SortFunc(in.Arcs, func(a, b assemble.ArcSpec) int { return strings.Compare(a.Path, b.Path) })
+	rest := assemble.InputFromProject(kp)
+	in.Meta, in.Entities, in.Summaries, in.Profiles, in.Arcs = rest.Meta, rest.Entities, rest.Summaries, rest.Profiles, rest.Arcs
 	return in, true
 }
 

@@ -65,6 +65,15 @@ func indexRoleA(t *testing.T, root string) roleAReport {
 // builds Role A's snapshot with the project's store at hand.
 func analysedFromStore(t *testing.T, root string) int {
 	t.Helper()
+	n, _ := keptBuild(t, root)
+	return n
+}
+
+// keptBuild is how many chapters a new process analyses, and how many
+// texts it summarises, when it builds Role A's snapshot with the
+// project's store at hand.
+func keptBuild(t *testing.T, root string) (analysed, summarised int) {
+	t.Helper()
 	st, err := store.Open(context.Background(), root, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +89,7 @@ func analysedFromStore(t *testing.T, root string) int {
 	if snap == nil {
 		t.Fatal(errs)
 	}
-	return snap.Analysed()
+	return snap.Analysed(), b.Summarised()
 }
 
 func sameContexts(t *testing.T, what string, got, want map[string]string) {
@@ -101,8 +110,8 @@ func sameContexts(t *testing.T, what string, got, want map[string]string) {
 // workflows, the context a build from the files gives, byte for byte:
 // after a cold index, and after chapters were changed, added and removed
 // and only those were analysed again. The web-novel project has more
-// chapters than the arc-first search starts at, so the arc index is
-// read too.
+// chapters than the arc-first search starts at, so the arcs are
+// searched too.
 func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 	repo := filepath.Join("..", "..")
 	big := filepath.Join(t.TempDir(), "webnovel")
@@ -130,10 +139,35 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			if runtime.GOOS == "linux" && rep.CPUSeconds <= 0 {
 				t.Fatalf("cold index: no CPU time reported: %+v", rep)
 			}
-			if n := analysedFromStore(t, root); n != 0 {
-				t.Fatalf("a new process analysed %d chapters; want 0 (all kept)", n)
+			// Nothing is analysed or summarised again: the chapters', the
+			// arcs' and the other files' (entities, meta) summaries are
+			// kept.
+			if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+				t.Fatalf("a new process analysed %d chapters and summarised %d texts; want 0 and 0 (all kept)", n, sums)
 			}
 			sameContexts(t, "after a cold index", nodeContexts(t, root), fresh)
+
+			// An entity file edited is summarised again by the next process
+			// until an index keeps its new summary.
+			ents, _ := filepath.Glob(filepath.Join(root, "entities", "*", "*.md"))
+			if len(ents) == 0 {
+				t.Fatal("no entity files")
+			}
+			edata, err := os.ReadFile(ents[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(ents[0], append(edata, "\n\n後來搬到瀟湘館住。She moved to Netherfield.\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, sums := keptBuild(t, root); sums != 1 {
+				t.Fatalf("after an entity file was edited a new process summarised %d texts; want 1", sums)
+			}
+			indexRoleA(t, root)
+			if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+				t.Fatalf("after the edited entity file was indexed a new process analysed %d chapters and summarised %d texts; want 0 and 0", n, sums)
+			}
+			sameContexts(t, "after an entity file was edited", nodeContexts(t, root), withoutStore(t, root))
 
 			// Edit one chapter, remove one, add one: only two are analysed.
 			p := filepath.Join(root, filepath.FromSlash(tc.change))
@@ -142,7 +176,7 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Enough of the workflows' words that the edited chapter's arc
-			// ranks first: a stale arc index would leave it out of scope.
+			// ranks first: a stale arc search would leave it out of scope.
 			edit := strings.Repeat("孫悟空大鬧大觀園，林黛玉與賈寶玉在瀟湘館談起取經之事。Elizabeth heard Darcy at Netherfield.\n\n", 12)
 			if err := os.WriteFile(p, append(data, "\n\n"+edit...), 0o644); err != nil {
 				t.Fatal(err)
@@ -173,16 +207,17 @@ func TestKeptIndexesGiveTheFreshContext(t *testing.T) {
 			// One chapter edited at a time: each index analyses that one
 			// and writes only the delta; then enough chapters for the
 			// delta to be folded into a new base.
-			// Only the edited chapter and its arc's are read (the rest
-			// are known by the hashes the store recorded).
+			// Only the edited chapter is read: the rest are known by the
+			// hashes the store recorded, and the arcs are searched from the
+			// chapter index, so its arc's other chapters are not read again.
 			for i, n := range []int{30, 31, 290} {
 				editChapter(t, root, n, fmt.Sprintf("第%d次修改：賈寶玉與孫悟空在大觀園說話。", i))
 				rep = indexRoleA(t, root)
 				if rep.Analysed != 1 || !rep.Written || rep.Base {
 					t.Fatalf("index after one chapter edited: %+v; want 1 analysed, the delta written", rep)
 				}
-				if rep.Read < 1 || rep.Read > assemble.ArcSpan+1 {
-					t.Fatalf("index after one chapter edited read %d chapters; want its arc's at most (%d)", rep.Read, assemble.ArcSpan)
+				if rep.Read != 1 {
+					t.Fatalf("index after one chapter edited read %d chapters; want 1 (the edited one)", rep.Read)
 				}
 				sameContexts(t, fmt.Sprintf("after one chapter edited (%d)", n), nodeContexts(t, root), withoutStore(t, root))
 			}
@@ -430,4 +465,61 @@ func TestKeptInputWithTwoFilesForAChapter(t *testing.T) {
 	if in, ok = keptInput(root, s); !ok || len(in.Chapters) == 0 {
 		t.Fatalf("the second file removed: lazy %v", ok)
 	}
+}
+
+// Kept indexes of the format before (4, which kept an arc index beside
+// the chapter and passage indexes) are rebuilt by the next index, with
+// their arc index's keys deleted, and then give the fresh context.
+func TestKeptIndexesOfTheFormerFormatAreRebuilt(t *testing.T) {
+	root := projecttest.Copy(t, "hongloumeng")
+	indexRoleA(t, root)
+	st, err := store.Open(context.Background(), root, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	err = st.ReadRoleA([]string{"x/manifest"}, func(vals [][]byte) error { return json.Unmarshal(vals[0], &m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, _ := m["gen"].(string)
+	if gen == "" {
+		t.Fatalf("no base in the manifest: %v", m)
+	}
+	// What format 4 wrote: its number, an arc index's base and delta.
+	m["format"] = 4
+	data, _ := json.Marshal(m)
+	old := map[string][]byte{"x/manifest": data, "x/delta/a": []byte("FCDLT\x02\x00\x00\x00\x00"),
+		"b/" + gen + "/a/d": []byte("old"), "b/" + gen + "/a/t/寶玉": []byte("old")}
+	if err := st.PutRoleA(old); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	rep := indexRoleA(t, root)
+	if !rep.Base || rep.Analysed != rep.Chapters || rep.Chapters == 0 {
+		t.Fatalf("index over format 4's indexes: %+v; want every chapter analysed and a new base", rep)
+	}
+	st, err = store.Open(context.Background(), root, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	err = st.ScanRoleA("", func(k string, _ []byte) error {
+		if k == "x/delta/a" || strings.Contains(k, "/a/") {
+			left = append(left, k)
+		}
+		return nil
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("format 4's arc index is still kept: %q", left)
+	}
+	if n, sums := keptBuild(t, root); n != 0 || sums != 0 {
+		t.Fatalf("after the rebuild a new process analysed %d chapters and summarised %d texts; want 0 and 0", n, sums)
+	}
+	sameContexts(t, "after the rebuild", nodeContexts(t, root), withoutStore(t, root))
 }
