@@ -94,6 +94,10 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 				continue
 			}
 			start := i + len(mr)
+			// 原籍是江西饒州府人: a copula after the marker is no place.
+			if start < len(rs) && strings.ContainsRune("是乃系为", rs[start]) {
+				start++
+			}
 			end := start
 			for end < len(rs) && end-start < 10 && !placeStop(rs[end]) {
 				end++
