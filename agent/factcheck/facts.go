@@ -461,6 +461,16 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 			i = j
 			continue
 		}
+		// "七旬之慶", "年近八旬": an age told in decades.
+		if j < len(rs) && rs[j] == '旬' && v >= 1 && v <= 12 {
+			lo, hi := v*10, v*10+9
+			if i > 0 && rs[i-1] == '近' {
+				lo, hi = v*10-3, v*10
+			}
+			out = append(out, claim{kind: "age", start: d.roff[i], end: d.roff[j+1], wordIdx: -1, lo: lo, hi: hi})
+			i = j
+			continue
+		}
 		// "年方十三", "芳龄十五", "今年八十了"
 		if i >= 2 {
 			before := string(rs[i-2 : i])

@@ -138,6 +138,8 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"an age after 年方", "只有一女，乳名喚作英蓮，年方五歲。", 1, "五歲"},
 		{"a classical range", "那英蓮年方十三歲。", 4, ""},
 		{"the speaker's own age", "劉姥姥忙立身答道：「我今年八十五了。」", 6, "八十五"},
+		{"an age in decades", "因今歲八月初三日乃賈母七旬之慶，便早同賈赦商議。", 72, "七旬"},
+		{"the declared age in decades", "因今歲八月初三日乃賈母八旬之慶，便早同賈赦商議。", 72, ""},
 		{"an age between two stated ones", "賈母道：「我今年八十一歲的人了。」", 88, ""},
 		{"an age to come", "奉養老太太到一百歲的時候。", 88, ""},
 		{"a residence", "原來黛玉住在寧國府中。", 83, "寧國府"},
