@@ -131,6 +131,9 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
+// cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
+const cjkBesideAdverbs = "也倒亦都正還还卻却仍又早已"
+
 var cjkBeside = []string{"在旁", "在一旁", "在側", "在侧", "在座", "在坐", "在席", "在跟前", "在身邊", "在身边"}
 
 // cjkFrom open a phrase of where a move starts or goes (紅孩兒也從洞裏跑出來).
@@ -1067,6 +1070,14 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			}
 		}
 	}
+	// "The little princess, who sat by the samovar with her work, kept
+	// glancing": a relative clause of the sentence's subject says what
+	// she does there.
+	if strings.TrimSpace(gap) == "," && next == "who" && j+1 < len(d.words) && d.between(j, j+1) == " " && d.opensSentence(m) {
+		if v := strings.ToLower(d.words[j+1].s); pastVerbs[v] {
+			return "acts", true
+		}
+	}
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
 		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
 			return "acts", true
@@ -1402,8 +1413,15 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
 		return "", 0
 	}
+	// "尤二姐倒也在座": one or two adverbs may come between.
+	besideRest := rest
+	for n := 0; n < 2; n++ {
+		if r, size := utf8.DecodeRuneInString(besideRest); strings.ContainsRune(cjkBesideAdverbs, r) {
+			besideRest = besideRest[size:]
+		}
+	}
 	for _, w := range cjkBeside {
-		if strings.HasPrefix(rest, w) {
+		if strings.HasPrefix(besideRest, w) {
 			return "is in the scene", 0.75
 		}
 	}

@@ -50,13 +50,16 @@ func TestScenePresenceConstructions(t *testing.T) {
 		text string
 		want int
 	}{
-		{"秦鐘和眾清客都道：「好山！」", 1},      // the first of joined subjects
-		{"只言賈母和王夫人提起甄寶玉。", 1},      // the same with a name
-		{"尤二姐在旁听說，便說：「你听見誰說？」", 1}, // beside the speakers
-		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},    // a verb of motion
-		{"眾人想起秦鐘和寶玉的舊事。", 0},       // remembered
-		{"可怜寶釵黛玉寶玉等正在沒法。", 1},      // a list closed by 等
-		{"寶釵想起寶玉黛玉的詩來。", 0},        // a list that is an object
+		{"秦鐘和眾清客都道：「好山！」", 1},                                                         // the first of joined subjects
+		{"眾人看時，尤二姐倒也在座，只寶釵不在。", 1},                                                    // at the table, adverbs between
+		{"Pétya, who sat by the samovar with his work, kept glancing at Natásha.", 1}, // a relative clause of the subject
+		{"Natásha thought of Pétya, who sat by the samovar every evening.", 0},        // of someone named as an object
+		{"只言賈母和王夫人提起甄寶玉。", 1},                                                         // the same with a name
+		{"尤二姐在旁听說，便說：「你听見誰說？」", 1},                                                    // beside the speakers
+		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},                                                       // a verb of motion
+		{"眾人想起秦鐘和寶玉的舊事。", 0},                                                          // remembered
+		{"可怜寶釵黛玉寶玉等正在沒法。", 1},                                                         // a list closed by 等
+		{"寶釵想起寶玉黛玉的詩來。", 0},                                                           // a list that is an object
 		{"“It was my fault, mon père,” interceded Prince Andrew, with a blush.", 1},
 		{"“It was his fault,” she said of Prince Andrew.", 0},
 		{"At that table were his mother, his wife, Natásha, Pétya, and old Michael Ivánovich.", 1},

@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,6 +17,7 @@ import (
 var eventWords = map[string][]string{
 	"wedding":  {"wedding", "married", "marriage", "marry", "wed"},
 	"marriage": {"wedding", "married", "marriage", "marry", "wed"},
+	"married":  {"wedding", "married", "marriage", "marry", "wed"},
 	"birth":    {"born", "birth"},
 	"born":     {"born", "birth"},
 	"death":    {"died", "death", "dies", "killed"},
@@ -52,14 +54,12 @@ func eventYear(key, val string) (int, []string, bool) {
 		return 0, nil, false
 	}
 	var words []string
-	year := false
 	for _, p := range strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }) {
-		if p == "year" {
-			year = true
-		}
 		words = append(words, eventWords[p]...)
 	}
-	return y, words, year && len(words) > 0
+	// The value is a year: a key naming the event alone (married_in,
+	// born) says what the year is of as well as wedding_year does.
+	return y, words, len(words) > 0
 }
 
 // checkYears compares the years of a sentence with the declared years of
@@ -95,12 +95,9 @@ func (k *Knowledge) checkYears(d *doc) []Finding {
 			if !d.namedIn(f.e, sent.start, sent.end) {
 				continue
 			}
-			for _, ew := range f.words {
-				if words[ew] {
-					hit = f
-					n++
-					break
-				}
+			if d.eventNextTo(i, sent, f.words) {
+				hit = f
+				n++
 			}
 		}
 		// "married in 1813, and in 1820 had three daughters": the
@@ -121,6 +118,34 @@ func (k *Knowledge) checkYears(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// eventNextTo reports whether the sentence names one of the event's words
+// with no other year between it and the year at word i: "married in the
+// early spring of 1813, and in 1820 had three daughters" dates the
+// wedding 1813 and something else 1820.
+func (d *doc) eventNextTo(i int, sent span, words []string) bool {
+	isYear := func(s string) bool {
+		y, err := strconv.Atoi(s)
+		return err == nil && len(s) == 4 && y >= 1000 && y <= 2200
+	}
+	for j := i - 1; j >= 0 && d.words[j].start >= sent.start; j-- {
+		if isYear(d.words[j].s) {
+			break
+		}
+		if slices.Contains(words, strings.ToLower(d.words[j].s)) {
+			return true
+		}
+	}
+	for j := i + 1; j < len(d.words) && d.words[j].start < sent.end; j++ {
+		if isYear(d.words[j].s) {
+			break
+		}
+		if slices.Contains(words, strings.ToLower(d.words[j].s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedIn reports whether a mention of e lies in [start, end).
