@@ -12,10 +12,16 @@ import (
 // data, and with the collector's default pacing (the heap may grow to
 // twice what is live) the process would keep that peak as resident
 // memory for the rest of the session: on a million-character work the
-// snapshot holds ~25 MB, the peak reached ~150 MB. Measured with
-// cmd/lspbench: 72 MiB keeps the peak at ~94 MB with didChange's p99
-// under 4 ms; 64 MiB gave 85 MB but a p99 near 6 ms.
-const defaultMemoryLimitMiB = 72
+// snapshot holds ~25 MB, the peak reached ~150 MB. The heap then fills
+// to about the limit between collections, so the limit sets the resident
+// memory of the whole session: in cmd/lspbench the resident set is the
+// limit plus ~26 MB of the binary's own pages (text, read-only data and
+// pclntab, touched mostly by the packages' initialisation). 72 MiB held
+// it at 95-102 MB; 60 MiB, with summaries that no longer keep their
+// chapters' text alive (2.6 MB less live heap, which gives back part of
+// the room between collections), is measured in cmd/lspbench/README.md
+// (2026-11-27, the rename's kept answer).
+const defaultMemoryLimitMiB = 60
 
 // headroom is how far above the live heap the limit stays: a larger
 // work whose live data nears the floor raises the limit rather than
