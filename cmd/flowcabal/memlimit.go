@@ -12,16 +12,14 @@ import (
 // data, and with the collector's default pacing (the heap may grow to
 // twice what is live) the process would keep that peak as resident
 // memory for the rest of the session: on a million-character work the
-// snapshot holds ~25 MB, the peak reached ~150 MB. The heap then fills
-// to about the limit between collections, so the limit sets the resident
-// memory of the whole session: in cmd/lspbench the resident set is the
-// limit plus ~26 MB of the binary's own pages (text, read-only data and
-// pclntab, touched mostly by the packages' initialisation). 72 MiB held
-// it at 95-102 MB; 60 MiB, with summaries that no longer keep their
-// chapters' text alive (2.6 MB less live heap, which gives back part of
-// the room between collections), is measured in cmd/lspbench/README.md
-// (2026-11-27, the rename's kept answer).
-const defaultMemoryLimitMiB = 60
+// snapshot holds ~25 MB, the peak reached ~150 MB. Measured with
+// cmd/lspbench: 72 MiB keeps the peak at ~94 MB with didChange's p99
+// under 4 ms; 64 MiB gave 85 MB but a p99 near 6 ms. Measured again on
+// 2026-11-27 (cmd/lspbench/README.md): the resident set is about this
+// limit plus ~26 MB of the binary's own pages; 60 MiB held it at 94 MB
+// but made didChange -> publishDiagnostics slower (p50 1.40-1.43 ms
+// against 1.12-1.17, p99 14-32 ms against 6-6.5), so 72 stays.
+const defaultMemoryLimitMiB = 72
 
 // headroom is how far above the live heap the limit stays: a larger
 // work whose live data nears the floor raises the limit rather than
