@@ -250,13 +250,16 @@ func (s *Server) respond(id jsonrpc2.ID, result any, err error) error {
 	}
 	// A result that writes its own JSON does so into the frame, whatever
 	// its size: no reflection, and no copy of what it writes.
+	// Its frame's buffer is reused once written (see framePool).
 	if a, ok := result.(jsonAppender); ok && err == nil {
-		b := make([]byte, frameHeaderRoom, frameHeaderRoom+64+len(idJSON)+a.JSONSize())
+		p := getFrame(frameHeaderRoom + 64 + len(idJSON) + a.JSONSize())
+		b := append((*p)[:0], make([]byte, frameHeaderRoom)...)
 		b = append(b, `{"jsonrpc":"2.0","id":`...)
 		b = append(b, idJSON...)
 		b = append(b, `,"result":`...)
 		b = a.AppendJSON(b)
-		return s.stream.enqueueFrame(append(b, '}'))
+		*p = append(b, '}')
+		return s.stream.enqueuePooled(p)
 	}
 	// Otherwise the frame is built in one buffer, its header written last
 	// into room kept in front.

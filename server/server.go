@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -151,6 +152,8 @@ type Server struct {
 	prose    map[protocol.DocumentURI][]byte // open Markdown documents, for Options.Prose
 	cancel   context.CancelFunc              // ends background work when the session ends
 	bg       context.Context
+
+	lastRename atomic.Pointer[renameAnswer] // willRenameFiles's last answer
 }
 
 // Serve runs a server on rwc until the client exits or the input ends. It

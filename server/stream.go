@@ -37,8 +37,8 @@ type stream struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   [][][]byte // messages, each in one or more parts written in order
-	closing bool       // Close was called: write what is queued, then stop
+	queue   []message // in the order they are written
+	closing bool      // Close was called: write what is queued, then stop
 	closed  bool
 	werr    error
 	written chan struct{} // closed when the writer goroutine ends
@@ -65,15 +65,57 @@ func (s *stream) writer() {
 		batch := s.queue
 		s.queue = nil
 		s.mu.Unlock()
-		for _, parts := range batch {
-			if err := s.writeParts(parts); err != nil {
+		for _, m := range batch {
+			if err := s.writeParts(m.parts); err != nil {
 				s.mu.Lock()
 				s.werr = err
 				s.closed = true
 				s.mu.Unlock()
 				return
 			}
+			if m.pooled != nil {
+				putFrame(m.pooled)
+			}
 		}
+	}
+}
+
+// A message is one frame to write, in one or more parts written in
+// order. pooled, when set, is the buffer behind parts[0], from getFrame:
+// it goes back to the pool once written.
+type message struct {
+	parts  [][]byte
+	pooled *[]byte
+}
+
+// framePool holds frame buffers for answers that write their own JSON
+// (jsonAppender), such as a rename's 9 KB workspace edit: a frame that
+// is written and then dropped need not be a new allocation, and garbage,
+// each time.
+var framePool sync.Pool
+
+// maxPooledFrame is the largest buffer kept for reuse: a rare huge answer
+// does not pin its buffer.
+const maxPooledFrame = 64 << 10
+
+// getFrame returns an empty buffer of at least size bytes of capacity,
+// from the pool when one there is large enough.
+func getFrame(size int) *[]byte {
+	if p, ok := framePool.Get().(*[]byte); ok {
+		if cap(*p) >= size {
+			*p = (*p)[:0]
+			return p
+		}
+		framePool.Put(p)
+	}
+	b := make([]byte, 0, size)
+	return &b
+}
+
+// putFrame gives a written frame's buffer back.
+func putFrame(p *[]byte) {
+	if cap(*p) <= maxPooledFrame {
+		framePool.Put(p)
 	}
 }
 
@@ -127,6 +169,16 @@ func (s *stream) enqueueFrame(b []byte) error {
 // head[frameHeaderRoom:] and rest, writing its header into head's room:
 // neither is copied.
 func (s *stream) enqueueParts(head []byte, rest ...[]byte) error {
+	return s.enqueueMessage(nil, head, rest...)
+}
+
+// enqueuePooled is enqueueFrame of *p, a buffer from getFrame that goes
+// back to the pool once written (or dropped).
+func (s *stream) enqueuePooled(p *[]byte) error {
+	return s.enqueueMessage(p, *p)
+}
+
+func (s *stream) enqueueMessage(pooled *[]byte, head []byte, rest ...[]byte) error {
 	n := len(head) - frameHeaderRoom
 	for _, r := range rest {
 		n += len(r)
@@ -144,7 +196,7 @@ func (s *stream) enqueueParts(head []byte, rest ...[]byte) error {
 		}
 		return io.ErrClosedPipe
 	}
-	s.queue = append(s.queue, frame)
+	s.queue = append(s.queue, message{parts: frame, pooled: pooled})
 	s.cond.Signal()
 	return nil
 }

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"weak"
 
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
@@ -25,6 +27,10 @@ type renameFilesParams struct {
 // rename goes ahead: the editor does not ask whether it may). The answer
 // is a WorkspaceEdit (or null) that respond writes into the response
 // without reflection: see source.AppendWorkspaceEdit.
+//
+// The answer's JSON is kept for the snapshot it was made from (see
+// renameAnswer): asked again before anything changes, the same moves get
+// the same bytes without the edits being made again.
 func (s *Server) willRenameFiles(ctx context.Context, p *renameFilesParams) (any, error) {
 	snap, err := s.snapshot()
 	if err != nil {
@@ -38,36 +44,59 @@ func (s *Server) willRenameFiles(ctx context.Context, p *renameFilesParams) (any
 			moves = append(moves, source.PathMove{Old: oldPath, New: newPath})
 		}
 	}
-	edits, broken := source.MoveEdits(snap, moves)
-	if len(broken) > 0 {
-		s.log.Warn("the rename breaks references no edit can mend", "references", strings.Join(broken, "; "))
+	opts := s.sourceOptions()
+	a := s.lastRename.Load()
+	if a == nil || !a.answers(snap, moves, opts) {
+		edits, broken := source.MoveEdits(snap, moves)
+		a = &renameAnswer{snap: weak.Make(snap), moves: moves, opts: opts, broken: broken}
+		a.json = source.AppendWorkspaceEdit(make([]byte, 0, workspaceEditSize(edits)), edits, opts)
+		s.lastRename.Store(a)
 	}
-	return workspaceEditJSON{edits, s.sourceOptions()}, nil
+	if len(a.broken) > 0 {
+		s.log.Warn("the rename breaks references no edit can mend", "references", strings.Join(a.broken, "; "))
+	}
+	return rawJSON(a.json), nil
 }
 
-// workspaceEditJSON is the workspace edit of edits as JSON, written into
-// the response's frame where it is built (a rename that 50 workflows name
-// answers with 9 KB).
-type workspaceEditJSON struct {
-	edits []source.FileEdit
-	opts  source.Options
+// A renameAnswer is the last answer willRenameFiles made: its JSON, for
+// moves asked with opts of the snapshot snap. Edits depend on nothing
+// but these (MoveEdits reads the snapshot alone), and every change to
+// the workspace (a workflow typed, saved, created or deleted, a knowledge
+// file added) makes a new snapshot: a later change never meets an old
+// answer. snap is weak, so that the answer does not keep a snapshot
+// the workspace has left alive; one answer is kept, 9 KB for a chapter
+// 50 workflows name.
+type renameAnswer struct {
+	snap   weak.Pointer[cache.Snapshot]
+	moves  []source.PathMove
+	opts   source.Options
+	json   []byte
+	broken []string
 }
 
-func (w workspaceEditJSON) AppendJSON(dst []byte) []byte {
-	return source.AppendWorkspaceEdit(dst, w.edits, w.opts)
+// answers reports whether a is the answer to moves asked with opts of
+// snap.
+func (a *renameAnswer) answers(snap *cache.Snapshot, moves []source.PathMove, opts source.Options) bool {
+	return a.snap.Value() == snap && a.opts == opts && slices.Equal(a.moves, moves)
 }
 
-// JSONSize is about what AppendJSON writes: 200 bytes or so an edit and
-// its workflow's URI.
-func (w workspaceEditJSON) JSONSize() int {
+// rawJSON is a result already written as JSON, valid and as encodeTo
+// would write it: respond copies it into the frame.
+type rawJSON []byte
+
+func (r rawJSON) AppendJSON(dst []byte) []byte { return append(dst, r...) }
+
+func (r rawJSON) JSONSize() int { return len(r) }
+
+// MarshalJSON serves encoders other than respond's (tests, logs).
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+
+// workspaceEditSize is about what AppendWorkspaceEdit writes for edits:
+// 200 bytes or so an edit and its workflow's URI.
+func workspaceEditSize(edits []source.FileEdit) int {
 	n := 32
-	for _, fe := range w.edits {
+	for _, fe := range edits {
 		n += len(fe.File.URI) + 150*len(fe.Edits)
 	}
 	return n
-}
-
-// MarshalJSON serves encoders other than respond's (tests, logs).
-func (w workspaceEditJSON) MarshalJSON() ([]byte, error) {
-	return w.AppendJSON(make([]byte, 0, w.JSONSize())), nil
 }

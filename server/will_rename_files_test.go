@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -95,4 +96,92 @@ func TestWillRenameFilesFollowsTheWorkflows(t *testing.T) {
 	delete(texts, secondURI)
 	texts[thirdURI] = created
 	rename("changed on disk", texts)
+}
+
+// TestWillRenameFilesAnswerKeptUntilAChange: the answer willRenameFiles
+// keeps serves the same ask again, byte for byte, and no other: a
+// different rename gets its own edits, and after a workflow changes in
+// the editor (a reference added after Chinese and astral text, then
+// every reference removed) the same ask gets edits of the new text.
+func TestWillRenameFilesAnswerKeptUntilAChange(t *testing.T) {
+	open := "node 甲 {\n  user \"\"\"\n    寫她：{{@entities/characters/林黛玉:L1}}\n  \"\"\"\n}\n"
+	closed := "node 乙 {\n  user \"\"\"{{@entities/characters/林黛玉}}\"\"\"\n}\n"
+	s := newSession(t, "vscode-1.100.json", map[string]string{
+		"flowcabal.toml":             "",
+		"entities/characters/林黛玉.md": "# 林黛玉\n",
+		"workflows/甲.flow":           open,
+		"workflows/乙.flow":           closed,
+	})
+	openURI, closedURI := s.uri("workflows/甲.flow"), s.uri("workflows/乙.flow")
+	s.openText(openURI, open, 1)
+	ask := func(to string) (json.RawMessage, *renameAnswer) {
+		t.Helper()
+		var raw json.RawMessage
+		s.call("workspace/willRenameFiles", map[string]any{"files": []map[string]any{{
+			"oldUri": s.uri("entities/characters/林黛玉.md"), "newUri": s.uri("entities/characters/" + to + ".md")}}}, &raw)
+		return raw, s.srv.lastRename.Load()
+	}
+	// check applies the answer's edits to texts and wants each workflow
+	// of texts (and no other) to read to instead of 林黛玉.
+	check := func(step string, raw json.RawMessage, to string, texts map[protocol.DocumentURI]string) {
+		t.Helper()
+		var e *protocol.WorkspaceEdit
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatalf("%s: %v in %s", step, err, raw)
+		}
+		var changes map[protocol.DocumentURI][]protocol.TextEdit
+		if e != nil {
+			changes = e.Changes
+		}
+		if len(changes) != len(texts) {
+			t.Errorf("%s: edits of %d workflows, want %d: %s", step, len(changes), len(texts), raw)
+		}
+		for uri, text := range texts {
+			edits, ok := changes[uri]
+			if !ok {
+				t.Errorf("%s: no edit of %s: %s", step, uri, raw)
+				continue
+			}
+			after, err := lsptest.Apply(text, edits, false)
+			if want := strings.ReplaceAll(text, "{{@entities/characters/林黛玉", "{{@entities/characters/"+to); err != nil || after != want {
+				t.Errorf("%s: %s edited to\n%s\nwant\n%s (%v)", step, uri, after, want, err)
+			}
+		}
+	}
+
+	first, kept := ask("黛玉")
+	check("first", first, "黛玉", map[protocol.DocumentURI]string{openURI: open, closedURI: closed})
+	if kept == nil {
+		t.Fatal("no answer kept")
+	}
+	again, keptAgain := ask("黛玉")
+	if string(again) != string(first) || keptAgain != kept {
+		t.Errorf("the same ask again: a new answer (%p, was %p) or other bytes:\n%s\n%s", keptAgain, kept, again, first)
+	}
+
+	// Another rename of the same file: its own edits.
+	other, keptOther := ask("颦儿")
+	check("another rename", other, "颦儿", map[protocol.DocumentURI]string{openURI: open, closedURI: closed})
+	if keptOther == kept {
+		t.Error("another rename answered from the first one's answer")
+	}
+
+	// The open workflow changes, the first rename's answer kept: a
+	// second reference after astral text.
+	if back, _ := ask("黛玉"); string(back) != string(first) {
+		t.Errorf("the first rename asked again: %s, want %s", back, first)
+	}
+	typed := "node 甲 {\n  user \"\"\"\n    𝄞😀 寫她：{{@entities/characters/林黛玉:L1}}\n    又見 {{@entities/characters/林黛玉}}\n  \"\"\"\n}\n"
+	s.change(openURI, 2, typed)
+	changed, keptChanged := ask("黛玉")
+	check("after a change", changed, "黛玉", map[protocol.DocumentURI]string{openURI: typed, closedURI: closed})
+	if keptChanged == kept || string(changed) == string(first) {
+		t.Errorf("after a change: the answer kept before it served again:\n%s", changed)
+	}
+
+	// Every reference of the open workflow removed: only the closed one
+	// is edited.
+	s.change(openURI, 3, "node 甲 {\n  user \"\"\"無\"\"\"\n}\n")
+	removed, _ := ask("黛玉")
+	check("references removed", removed, "黛玉", map[protocol.DocumentURI]string{closedURI: closed})
 }

@@ -67,7 +67,9 @@ var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 func (s *Summarizer) Summarize(text string) (Summary, error) {
 	// HTML comments are notes to tools and authors (a profile's section
 	// markers), never part of what a summary should say.
-	text = htmlComment.ReplaceAllString(text, "")
+	if strings.Contains(text, "<!--") {
+		text = htmlComment.ReplaceAllString(text, "")
+	}
 	heading, body := splitHeading(text)
 	sents := splitSentences(body)
 	out := Summary{Method: Method}
@@ -151,7 +153,7 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 			return Summary{}, err
 		} else if n <= L1Max {
 			out.L1, out.L1Tokens = whole, n
-			return out, nil
+			return out.detached(), nil
 		}
 	}
 	covered := map[string]bool{}
@@ -217,7 +219,18 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 		return Summary{}, err
 	}
 	out.L1Tokens = n
-	return out, nil
+	return out.detached(), nil
+}
+
+// detached is s with its levels copied out of the text they were cut
+// from: an L0 of one sentence would otherwise keep the whole chapter (or
+// its copy without comments) alive for as long as the summary is kept,
+// which Role A's snapshot does for every file of a long work (2.6 MB of
+// a million-character manuscript, measured with cmd/lspbench's heap
+// profile).
+func (s Summary) detached() Summary {
+	s.L0, s.L1 = strings.Clone(s.L0), strings.Clone(s.L1)
+	return s
 }
 
 func (s *Summarizer) count(st *sentence) (int, error) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/flowcabal/flowcabal/textsearch"
 )
@@ -128,5 +129,38 @@ func TestSummaryLeavesOutComments(t *testing.T) {
 	}
 	if !strings.Contains(got.L1, "Netherfield") {
 		t.Errorf("L1 lost the text: %q", got.L1)
+	}
+}
+
+// TestSummaryHoldsNoPartOfTheText: a summary's levels are copies, not
+// slices of the text (or of its copy without comments): a kept summary
+// of one sentence must not keep a whole chapter alive. Chinese and
+// English chapters, with and without an HTML comment.
+func TestSummaryHoldsNoPartOfTheText(t *testing.T) {
+	s := newSummarizer()
+	for _, tc := range []struct {
+		book    string
+		n       int
+		comment bool
+	}{{"hongloumeng", 1, false}, {"hongloumeng", 27, true}, {"pride-and-prejudice", 1, false}, {"pride-and-prejudice", 34, true}} {
+		text := chapter(t, tc.book, tc.n)
+		if tc.comment {
+			text = "<!-- 作者注：𝄞 -->\n" + text
+		}
+		got, err := s.Summarize(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lv := range []struct{ name, s string }{{"L0", got.L0}, {"L1", got.L1}} {
+			if lv.s == "" {
+				t.Errorf("%s %d: empty %s", tc.book, tc.n, lv.name)
+				continue
+			}
+			start := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+			at := uintptr(unsafe.Pointer(unsafe.StringData(lv.s)))
+			if at >= start && at < start+uintptr(len(text)) {
+				t.Errorf("%s %d: %s is a slice of the text at byte %d", tc.book, tc.n, lv.name, at-start)
+			}
+		}
 	}
 }

@@ -14,7 +14,13 @@ import (
 // memory for the rest of the session: on a million-character work the
 // snapshot holds ~25 MB, the peak reached ~150 MB. Measured with
 // cmd/lspbench: 72 MiB keeps the peak at ~94 MB with didChange's p99
-// under 4 ms; 64 MiB gave 85 MB but a p99 near 6 ms.
+// under 4 ms; 64 MiB gave 85 MB but a p99 near 6 ms. Measured again on
+// 2026-11-27 (cmd/lspbench/README.md): the resident set is about this
+// limit plus ~26 MB of the binary's own pages. 60 MiB held it at 93-94
+// MB, but didChange -> publishDiagnostics took 1.20-1.43 ms (p50) against
+// 1.12-1.17 ms with 72 MiB in the runs taken in turns with it, and at 64
+// MiB the collector ran 25 times against 19 during 550 didChanges: 72
+// stays.
 const defaultMemoryLimitMiB = 72
 
 // headroom is how far above the live heap the limit stays: a larger
