@@ -102,6 +102,8 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		if !ok && m.firstWord >= 0 {
 			if f, bad := k.undeclaredSpouse(d, mi); bad {
 				out = append(out, f)
+			} else if f, bad := k.undeclaredKin(d, mi); bad {
+				out = append(out, f)
 			}
 			continue
 		}
@@ -710,3 +712,87 @@ func maleHouseTitle(s string) bool {
 	}
 	return false
 }
+
+// undeclaredKin finds "NAME, Title X’s daughter" where Title X is no
+// entity (Prince Hippolyte, whom no file describes) but a name the book
+// writes, and NAME's declared parent or spouse bears none of X's names
+// (Prince Vasíli, whose file also calls him Prince Vasíli Kurágin): the
+// text gives NAME another father. A title alone never judges.
+func (k *Knowledge) undeclaredKin(d *doc, mi int) (Finding, bool) {
+	m := d.mentions[mi]
+	if len(m.ents) != 1 || !m.ents[0].person {
+		return Finding{}, false
+	}
+	e := m.ents[0]
+	i := m.lastWord + 1
+	if i >= len(d.words) || (d.between(m.lastWord, i) != ", " && !(d.between(m.lastWord, i) == " " && (d.words[i].s == "was" || d.words[i].s == "is"))) {
+		return Finding{}, false
+	}
+	if d.words[i].s == "was" || d.words[i].s == "is" {
+		i++
+	}
+	if i < len(d.words) && (d.words[i].s == "the" || d.words[i].s == "old" || d.words[i].s == "young") && d.between(i, i+1) == " " {
+		i++
+	}
+	// Title, one or two capitalised words, ’s, a kinship noun.
+	if i+3 >= len(d.words) || !titleWords[d.words[i].s] || !nameGap(d.between(i, i+1)) {
+		return Finding{}, false
+	}
+	last := i + 1
+	if last+1 < len(d.words) && capitalised(d.words[last+1].s) && d.between(last, last+1) == " " {
+		last++
+	}
+	if last+2 >= len(d.words) || d.words[last+1].s != "s" || (d.between(last, last+1) != "’" && d.between(last, last+1) != "'") || d.between(last+1, last+2) != " " {
+		return Finding{}, false
+	}
+	role, ok := latinKin[strings.ToLower(d.words[last+2].s)]
+	if !ok || role.sibling {
+		return Finding{}, false
+	}
+	start, end := d.words[i].start, d.words[last].end
+	if d.overlapsMention(start, end) || k.book == nil || k.book.usesExactly(d.text[start:end]) < minBookUses {
+		return Finding{}, false
+	}
+	var given []string
+	for _, w := range d.words[i+1 : last+1] {
+		given = append(given, prose.Unaccented(w.s))
+	}
+	facts := d.factsOf(e)
+	keys := role.keys
+	if keys[0] == roleChild.keys[0] {
+		// Whose child: a father's title or a mother's.
+		keys = roleChildOfMan.keys
+		if femaleTitles[d.words[i].s] {
+			keys = roleChildOfWoman.keys
+		}
+	}
+	for _, want := range keys {
+		for fk, fv := range facts {
+			if strings.ToLower(fk) != want || strings.TrimSpace(fv) == "" {
+				continue
+			}
+			names := []string{fv}
+			for _, o := range k.ents {
+				if o.person && namesEntity(fv, o) {
+					names = append(names, o.e.Names()...)
+				}
+			}
+			shared := false
+			for _, n := range names {
+				for _, w := range prose.LatinWords(n) {
+					if slices.Contains(given, prose.Unaccented(w)) {
+						shared = true
+					}
+				}
+			}
+			if shared || !slices.ContainsFunc(prose.LatinWords(fv), func(w string) bool { return capitalised(w) && !titleWords[w] }) {
+				return Finding{}, false
+			}
+			return k.cjkFactFinding(d, e, start, end, fk, fv, 0.6), true
+		}
+	}
+	return Finding{}, false
+}
+
+// femaleTitles name a woman.
+var femaleTitles = wordSet("Princess", "Countess", "Mrs", "Lady", "Miss", "Madame", "Baroness", "Duchess", "Queen", "Empress")

@@ -26,7 +26,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\nfacts: { distance_to_ryazan_highroad: two miles }\n---\n",
 		"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\nfacts: { distance_to_lambton: five miles }\n---\n",
 		"entities/characters/mary.md":      "---\nname: Mary Bennet\naliases: [Mary]\nkind: character\nfacts: { position: third daughter }\n---\n",
-		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son, wedding_year: 1813 }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha]\nkind: character\nfacts: { children: three daughters and a son, wedding_year: 1813, born: 1793 }\n---\n",
 		"entities/characters/dessalles.md": "---\nname: Dessalles\nkind: character\nfacts: { origin: Swiss }\n---\n",
 		"entities/characters/charlotte.md": "---\nname: Charlotte Lucas\naliases: [Charlotte, Miss Lucas]\nkind: character\ngender: f\nfacts: { age: 27 }\n---\n",
 		"entities/characters/collins.md":   "---\nname: Mr. Collins\nkind: character\ngender: m\n---\n",
@@ -34,6 +34,8 @@ func TestEnglishFactConstructions(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
+		{"the wedding's year and another's", "Natásha had married in the early spring of 1815, and in 1820 already had three daughters.", "1815"},
+		{"a year under a key naming the event alone", "Natásha was born in 1795, in Moscow.", "1795"},
 		{"a post under another", "This was Prince Andrew, one of Bagratión’s adjutants.", "Bagratión’s adjutants"},
 		{"the post under the declared one", "This was Prince Andrew, one of Kutúzov’s adjutants.", ""},
 		{"a post after a copula", "Prince Andrew was now adjutant to Prince Bagratión.", "adjutant to Prince Bagratión"},
@@ -257,6 +259,27 @@ func TestEnglishPlaceConstructions(t *testing.T) {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
 		if got != tc.want {
 			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestAFatherNoFileDescribes: "NAME, Prince X’s daughter", where Prince X
+// is a name the book writes but no file describes, gives NAME another
+// father when the declared one bears none of X's names; a name of the
+// declared father's, or one the book never writes, is no finding.
+func TestAFatherNoFileDescribes(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/helene.md":    "---\nname: Hélène\naliases: [Princess Hélène]\nkind: character\nfacts: { father: Prince Vasíli }\n---\n",
+		"entities/characters/vasili.md":    "---\nname: Prince Vasíli\naliases: [Prince Vasíli Kurágin]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Prince Hippolyte laughed. Prince Kurágin came. ", 3) + "\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"Another group was round the beautiful Princess Hélène, Prince Hippolyte’s daughter, and the little princess.", "Prince Hippolyte"},
+		{"Another group was round the beautiful Princess Hélène, Prince Kurágin’s daughter, and the little princess.", ""},
+		{"Another group was round the beautiful Princess Hélène, Prince Dolgorúkov’s daughter, and the little princess.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 3, TypeFact), " "); got != tc.want {
+			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }
