@@ -187,6 +187,14 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		ops = append(ops, op{"willRenameFiles (" + r.name + ")", "workspace/willRenameFiles",
 			map[string]any{"files": []map[string]any{{"oldUri": cache.FileURI(old), "newUri": cache.FileURI(old + "-renamed")}}}, 0})
 	}
+	// The same rename to a new name at every ask, as an editor sends one
+	// rename once: the server's kept answer (a repeated ask of one
+	// snapshot) never serves it, so the row times the whole work.
+	renamed := filepath.Join(ws, "manuscript", "chapter-001")
+	ops = append(ops, op{"willRenameFiles (all 50, a new name each ask)", "workspace/willRenameFiles",
+		func(i int) any {
+			return map[string]any{"files": []map[string]any{{"oldUri": cache.FileURI(renamed), "newUri": cache.FileURI(fmt.Sprintf("%s-renamed-%d", renamed, i))}}}
+		}, 0})
 	// The call hierarchy's items come from the server: n150 (callers and
 	// callees in its file) and n199, which the next file reads through
 	// its `use`.
@@ -227,7 +235,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 		for i := 0; i < n+n/10; i++ {
 			t := time.Now()
 			var res json.RawMessage
-			w, err := c.Timed(ctx, method, params, &res)
+			w, err := c.Timed(ctx, method, paramsAt(params, i), &res)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", method, err)
 			}
@@ -275,7 +283,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 				return 0, err
 			}
 			var res json.RawMessage
-			b, err := c.Timed(ctx, method, params, &res)
+			b, err := c.Timed(ctx, method, paramsAt(params, n+n/10+i), &res)
 			if err != nil {
 				return 0, fmt.Errorf("%s: %w", method, err)
 			}
@@ -306,7 +314,7 @@ func run(bin, corpus string, n int, keep bool, memprofile string, initOpts json.
 			return err
 		}
 		var raw json.RawMessage
-		_ = c.Call(ctx, o.method, o.params, &raw)
+		_ = c.Call(ctx, o.method, paramsAt(o.params, 0), &raw)
 		lastAdj = pct(adj, 50)
 		row(fmt.Sprintf("%s (%d B)", o.name, len(raw)), d, dec, lastAdj, paired)
 		// The probe times answers of the sizes of the rows with a target,
@@ -523,4 +531,13 @@ func writeWorkspace(ws, corpus string) (int, error) {
 		}
 	}
 	return total, nil
+}
+
+// paramsAt is the params of a request's i-th ask: params itself, or what
+// a func(int) any gives for i (a request that must differ at each ask).
+func paramsAt(params any, i int) any {
+	if f, ok := params.(func(int) any); ok {
+		return f(i)
+	}
+	return params
 }
