@@ -582,3 +582,24 @@ func TestAFullNameTheBookWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestANameAfterADemonstrative: 那 before a name's first character makes
+// no word with it, though the book writes 那朱 (那朱紫國) often, and the
+// fix keeps the text's script where the window's characters are the same
+// in both (朱八戒 in a traditional text: 豬八戒, not 猪八戒).
+func TestANameAfterADemonstrative(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("豬八戒來了。", 20) + strings.Repeat("到了那朱紫國。", 3) + "\n",
+	})
+	text := "且不言三藏逢災。卻說那朱八戒從離了沙僧，一頭藏在草科裏。"
+	var got []string
+	for _, f := range Check(text, 5, k, "") {
+		if f.Type == TypeName {
+			got = append(got, text[f.Start:f.End]+"→"+f.Suggestion)
+		}
+	}
+	if strings.Join(got, " ") != "朱八戒→豬八戒" {
+		t.Errorf("name findings %q, want 朱八戒→豬八戒", got)
+	}
+}

@@ -158,6 +158,15 @@ func (k *Knowledge) checkCJKFacts(d *doc, eff []effMention) []Finding {
 // mentioned before offset p in its sentence and on the same side of any
 // quotation mark, within maxBytes.
 func (k *Knowledge) cjkHolder(d *doc, eff []effMention, p, maxBytes int, ok func(*entInfo) bool) *entInfo {
+	return d.latestBefore(eff, p, maxBytes, func(m effMention) bool {
+		return !(m.possessive && !m.relational) && ok(m.ent)
+	})
+}
+
+// latestBefore is the entity of the latest mention of eff that ends before
+// offset p in its sentence, on the same side of any quotation mark,
+// within maxBytes (0: anywhere in the sentence), for which f holds.
+func (d *doc) latestBefore(eff []effMention, p, maxBytes int, f func(effMention) bool) *entInfo {
 	si := d.sentenceAt(p)
 	q := d.inQuote(p)
 	for i := len(eff) - 1; i >= 0; i-- {
@@ -165,13 +174,10 @@ func (k *Knowledge) cjkHolder(d *doc, eff []effMention, p, maxBytes int, ok func
 		if m.end > p {
 			continue
 		}
-		if m.start < d.sents[si].start || p-m.end > maxBytes {
+		if m.start < d.sents[si].start || maxBytes > 0 && p-m.end > maxBytes {
 			break
 		}
-		if d.inQuote(m.start) != q || (m.possessive && !m.relational) {
-			continue
-		}
-		if ok(m.ent) {
+		if d.inQuote(m.start) == q && f(m) {
 			return m.ent
 		}
 	}
@@ -233,19 +239,8 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 // quotation mark; else the one entity with a measure of that unit whose
 // other fact value of two characters or more the sentence writes.
 func (k *Knowledge) quantityOwner(d *doc, eff []effMention, p int, sentFolded string, ok func(*entInfo) bool) *entInfo {
-	si := d.sentenceAt(p)
-	q := d.inQuote(p)
-	for i := len(eff) - 1; i >= 0; i-- {
-		m := eff[i]
-		if m.end > p {
-			continue
-		}
-		if m.start < d.sents[si].start {
-			break
-		}
-		if d.inQuote(m.start) == q && m.possessive && ok(m.ent) {
-			return m.ent
-		}
+	if e := d.latestBefore(eff, p, 0, func(m effMention) bool { return m.possessive && ok(m.ent) }); e != nil {
+		return e
 	}
 	var owner *entInfo
 	for _, e := range k.ents {

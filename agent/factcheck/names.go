@@ -579,7 +579,9 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 // of 不大管園) were tried: they hid real misprints (紫娟).
 func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 	const often = 3
-	if pos == 0 && i > 0 && prose.IsCJK(rs[i-1]) {
+	// 那朱八戒: a demonstrative before a name makes no word with it,
+	// though the book writes 那朱 (那朱紫國) often.
+	if pos == 0 && i > 0 && prose.IsCJK(rs[i-1]) && !strings.ContainsRune("那这此", rs[i-1]) {
 		pair := string(rs[i-1 : i+1])
 		uses := k.book.countCJK(pair)
 		if uses >= often {
@@ -700,6 +702,16 @@ func (k *Knowledge) inScriptOf(d *doc, i, n int, r rune) rune {
 		if orig, _ := utf8.DecodeRuneInString(d.text[d.roff[j]:]); orig != d.frunes[j] {
 			traditional = true
 			break
+		}
+	}
+	// A window whose characters are the same in both scripts (朱八戒)
+	// takes the script of the text around it.
+	if !traditional {
+		for j := range d.frunes {
+			if orig, _ := utf8.DecodeRuneInString(d.text[d.roff[j]:]); orig != d.frunes[j] {
+				traditional = true
+				break
+			}
 		}
 	}
 	if !traditional {
