@@ -731,7 +731,7 @@ func (k *Knowledge) undeclaredKin(d *doc, mi int) (Finding, bool) {
 	if d.words[i].s == "was" || d.words[i].s == "is" {
 		i++
 	}
-	if i < len(d.words) && (d.words[i].s == "the" || d.words[i].s == "old" || d.words[i].s == "young") && d.between(i, i+1) == " " {
+	if i+1 < len(d.words) && (d.words[i].s == "the" || d.words[i].s == "old" || d.words[i].s == "young") && d.between(i, i+1) == " " {
 		i++
 	}
 	// Title, one or two capitalised words, ’s, a kinship noun.
