@@ -36,6 +36,8 @@ type doc struct {
 	facts map[*entInfo]map[string]string
 	// nameChars caches nameChar.
 	nameChars map[rune]bool
+	// owned caches ownedValues.
+	owned []ownedValue
 }
 
 // factsOf returns e's facts as of the chapter, computed once per check.

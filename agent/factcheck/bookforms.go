@@ -35,10 +35,13 @@ type bookForms struct {
 	byNumber map[int]string
 	acting   map[int]*followedChapter
 
-	// folded holds each chapter of byNumber folded, and valueOccs the
-	// occurrences of declared values found in them (valuecues.go); both
-	// made on first use, under mu.
-	folded    map[int]string
+	// nums numbers chapters (nil when unknown); cjkStarts are the
+	// offsets in cjk where the chapters numbered cjkNums start (made by
+	// build); valueOccs holds the occurrences of declared values found
+	// there (valuecues.go), made on first use, under mu.
+	nums      []int
+	cjkStarts []int
+	cjkNums   []int
 	valueOccs map[string][]valueOcc
 }
 
@@ -60,7 +63,7 @@ func newBookForms(chapters []string, folder *textsearch.Folder) *bookForms {
 func (b *bookForms) build() {
 	b.latin = map[string]int{}
 	var cjk strings.Builder
-	for _, ch := range b.chapters {
+	for ci, ch := range b.chapters {
 		start := -1
 		withCJK := false
 		for i, r := range ch {
@@ -83,6 +86,10 @@ func (b *bookForms) build() {
 			b.addLatin(ch[start:])
 		}
 		if withCJK {
+			if ci < len(b.nums) {
+				b.cjkStarts = append(b.cjkStarts, cjk.Len())
+				b.cjkNums = append(b.cjkNums, b.nums[ci])
+			}
 			cjk.WriteString(b.folder.Fold(ch))
 			cjk.WriteByte('\n')
 		}

@@ -28,10 +28,13 @@ type cjkFactInfo struct {
 	// entity has an office at all (nil otherwise).
 	officeFirst map[rune]bool
 	colour      bool // some entity has a CJK colour fact of eyes or hair
+	// measured holds the entities with a measure among their facts in
+	// some chapter (ownedValues reads no other's).
+	measured map[*entInfo]bool
 }
 
 func (k *Knowledge) buildCJKFacts() {
-	ci := &cjkFactInfo{units: map[string]bool{}, offices: map[string]bool{}}
+	ci := &cjkFactInfo{units: map[string]bool{}, offices: map[string]bool{}, measured: map[*entInfo]bool{}}
 	for _, o := range strings.Fields(officeList) {
 		ci.offices[string(k.foldRunes(o))] = true
 	}
@@ -46,6 +49,7 @@ func (k *Knowledge) buildCJKFacts() {
 			}
 			if u, _, ok := k.cjkQuantity(val); ok && u != "" {
 				ci.units[u] = true
+				ci.measured[e] = true
 			}
 			if isColourKeyCJK(key) {
 				for _, r := range val {
@@ -243,31 +247,52 @@ func (k *Knowledge) quantityOwner(d *doc, eff []effMention, p int, sentFolded st
 		return e
 	}
 	var owner *entInfo
-	for _, e := range k.ents {
-		if !ok(e) {
+	for _, o := range k.ownedValues(d) {
+		if o.e == owner || !strings.Contains(sentFolded, o.v) || !ok(o.e) {
 			continue
 		}
-		named := false
-		for key, v := range d.factsOf(e) {
-			if nk := normKey(key); nk == "status" || nk == "location" {
-				continue // where someone is says nothing of what they own
-			}
-			if _, _, ok := k.cjkQuantity(v); ok {
-				continue // a measure names nothing owned (七十二般)
-			}
-			if fv := string(k.foldRunes(strings.TrimSpace(v))); utf8.RuneCountInString(fv) >= 2 && prose.HasCJK(fv) && strings.Contains(sentFolded, fv) {
-				named = true
-				break
-			}
+		if owner != nil {
+			return nil // two owners: neither is judged
 		}
-		if named {
-			if owner != nil {
-				return nil // two owners: neither is judged
-			}
-			owner = e
-		}
+		owner = o.e
 	}
 	return owner
+}
+
+// An ownedValue is a Chinese fact value of two characters or more that
+// names a thing e has (a weapon, a home), folded: not a measure (七十二般)
+// and not where e is (status, location).
+type ownedValue struct {
+	e *entInfo
+	v string
+}
+
+// ownedValues lists the owned values, as of d's chapter, of every entity
+// with a measure among its facts, made once per text.
+func (k *Knowledge) ownedValues(d *doc) []ownedValue {
+	if d.owned != nil {
+		return d.owned
+	}
+	d.owned = []ownedValue{}
+	for _, e := range k.ents {
+		// Only who has a measure can own one: the others are skipped
+		// before their values are folded.
+		if k.cjkFacts == nil || !k.cjkFacts.measured[e] {
+			continue
+		}
+		for key, v := range d.factsOf(e) {
+			if nk := normKey(key); nk == "status" || nk == "location" {
+				continue
+			}
+			if _, _, ok := k.cjkQuantity(v); ok {
+				continue
+			}
+			if fv := string(k.foldRunes(strings.TrimSpace(v))); utf8.RuneCountInString(fv) >= 2 && prose.HasCJK(fv) {
+				d.owned = append(d.owned, ownedValue{e, fv})
+			}
+		}
+	}
+	return d.owned
 }
 
 // officeMarkers predicate a post of the name before them (folded):

@@ -273,6 +273,7 @@ func (k *Knowledge) UseManuscript(chapters []string) {
 func (k *Knowledge) UseManuscriptChapters(nums []int, chapters []string) {
 	k.UseManuscript(chapters)
 	if k.book != nil && len(nums) == len(chapters) {
+		k.book.nums = nums
 		k.book.byNumber = make(map[int]string, len(nums))
 		for i, n := range nums {
 			k.book.byNumber[n] = chapters[i]

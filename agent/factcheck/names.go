@@ -466,10 +466,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// function word that the book does not write before
 					// this character (二則代玉: 則代 is no word, 交代 is
 					// one, and 學 of 學習人情 is no function word).
-					bound := i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
-						k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop || bound ||
-						k.book.countCJK(string(s.runes)) < minFrequentName) {
+					// Counted last, as the book's counts cost most.
+					bound := func() bool {
+						return i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
+							k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
+					}
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop ||
+						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
 					hits = append(hits, hit{i, n, pos, s})

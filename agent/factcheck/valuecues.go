@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -31,37 +32,38 @@ type valueOcc struct {
 }
 
 // cueOccurrences returns the occurrences of a folded value in the
-// manuscript's chapters, cached by value.
-func (b *bookForms) cueOccurrences(value string, fold func(string) string) []valueOcc {
-	if b == nil || b.byNumber == nil || value == "" {
+// manuscript's chapters, cached by value. They are found in the folded
+// book bookForms keeps for its counts, not in a copy of their own.
+func (b *bookForms) cueOccurrences(value string) []valueOcc {
+	if b == nil || b.nums == nil || value == "" {
 		return nil
 	}
+	b.once.Do(b.build)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if occ, ok := b.valueOccs[value]; ok {
 		return occ
 	}
-	if b.folded == nil {
-		b.folded = make(map[int]string, len(b.byNumber))
-		for n, ch := range b.byNumber {
-			b.folded[n] = fold(ch)
-		}
+	if b.valueOccs == nil {
 		b.valueOccs = map[string][]valueOcc{}
 	}
 	var occ []valueOcc
-	for n, ch := range b.folded {
-		for i := 0; len(occ) < maxCueOccurrences; {
-			j := strings.Index(ch[i:], value)
-			if j < 0 {
-				break
-			}
-			at := i + j
-			// A longer number is another value (二十萬八千里 holds 十萬八千里).
-			if r, _ := utf8.DecodeLastRuneInString(ch[:at]); !prose.IsCJKNumeral(r) {
-				occ = append(occ, valueOcc{chapter: n, left: leftInSentence(ch, at, cueWindow)})
-			}
-			i = at + len(value)
+	for i := 0; len(occ) < maxCueOccurrences; {
+		j := strings.Index(b.cjk[i:], value)
+		if j < 0 {
+			break
 		}
+		at := i + j
+		i = at + len(value)
+		// A longer number is another value (二十萬八千里 holds 十萬八千里).
+		if r, _ := utf8.DecodeLastRuneInString(b.cjk[:at]); prose.IsCJKNumeral(r) {
+			continue
+		}
+		ci := sort.SearchInts(b.cjkStarts, at+1) - 1
+		if ci < 0 {
+			continue
+		}
+		occ = append(occ, valueOcc{chapter: b.cjkNums[ci], left: leftInSentence(b.cjk, at, cueWindow)})
 	}
 	b.valueOccs[value] = occ
 	return occ
@@ -104,7 +106,7 @@ func cueBigrams(window string) []string {
 // folded value in at least two of its occurrences outside chapter skip and
 // in at least a third of them.
 func (k *Knowledge) valueCues(value string, skip int) []string {
-	occ := k.book.cueOccurrences(value, k.folder.Fold)
+	occ := k.book.cueOccurrences(value)
 	counts := map[string]int{}
 	n := 0
 	for _, o := range occ {
