@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +39,19 @@ type doc struct {
 	nameChars map[rune]bool
 	// owned caches ownedValues.
 	owned []ownedValue
+}
+
+// firstFact is the first of e's facts as of d's chapter, by key order,
+// for which ok holds: so that which fact a finding cites never depends on
+// a map's order.
+func (d *doc) firstFact(e *entInfo, ok func(key, val string) bool) (string, string, bool) {
+	facts := d.factsOf(e)
+	for _, k := range slices.Sorted(maps.Keys(facts)) {
+		if ok(k, facts[k]) {
+			return k, facts[k], true
+		}
+	}
+	return "", "", false
 }
 
 // factsOf returns e's facts as of the chapter, computed once per check.

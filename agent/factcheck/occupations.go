@@ -2,7 +2,6 @@ package factcheck
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -73,19 +72,13 @@ func (k *Knowledge) checkCallings(d *doc) []Finding {
 		}
 		var key, val string
 		has := func(e *entInfo) bool {
-			facts := d.factsOf(e)
-			for _, fk := range slices.Sorted(maps.Keys(facts)) {
-				if !callingKey(fk) {
-					continue
-				}
-				for _, x := range strings.Fields(strings.ToLower(facts[fk])) {
-					if callingGroups[strings.Trim(x, ",.;()")] != "" {
-						key, val = fk, facts[fk]
-						return true
-					}
-				}
-			}
-			return false
+			var ok bool
+			key, val, ok = d.firstFact(e, func(fk, fv string) bool {
+				return callingKey(fk) && slices.ContainsFunc(strings.Fields(strings.ToLower(fv)), func(x string) bool {
+					return callingGroups[strings.Trim(x, ",.;()")] != ""
+				})
+			})
+			return ok
 		}
 		c := claim{start: d.words[i].start, end: d.words[i].end, wordIdx: i - 2}
 		e, _ := k.holder(d, eff, c, has)

@@ -2,8 +2,6 @@ package factcheck
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -213,14 +211,9 @@ func (k *Knowledge) checkEstatePlaces(d *doc) []Finding {
 		}
 		var key, val string
 		has := func(e *entInfo) bool {
-			facts := d.factsOf(e)
-			for _, fk := range slices.Sorted(maps.Keys(facts)) {
-				if v := facts[fk]; sameKindOfPlace(place, v) {
-					key, val = fk, v
-					return true
-				}
-			}
-			return false
+			var ok bool
+			key, val, ok = d.firstFact(e, func(_, fv string) bool { return sameKindOfPlace(place, fv) })
+			return ok
 		}
 		c := claim{start: d.words[j].start, end: d.words[end].end, wordIdx: noun}
 		e, _ := k.holder(d, eff, c, has)

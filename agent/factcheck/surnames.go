@@ -1,8 +1,6 @@
 package factcheck
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -36,14 +34,11 @@ func (k *Knowledge) checkCJKSurnames(d *doc, eff []effMention) []Finding {
 		}
 		var key, val string
 		has := func(e *entInfo) bool {
-			facts := d.factsOf(e)
-			for _, fk := range slices.Sorted(maps.Keys(facts)) {
-				if surnameKeys[normKey(string(k.foldRunes(fk)))] && strings.TrimSpace(facts[fk]) != "" {
-					key, val = fk, facts[fk]
-					return true
-				}
-			}
-			return false
+			var ok bool
+			key, val, ok = d.firstFact(e, func(fk, fv string) bool {
+				return surnameKeys[normKey(string(k.foldRunes(fk)))] && strings.TrimSpace(fv) != ""
+			})
+			return ok
 		}
 		// The holder is the name right before 姓, with at most an
 		// adverb between (襲人本姓花): a name further back is often not
