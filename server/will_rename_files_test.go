@@ -99,7 +99,8 @@ func TestWillRenameFilesFollowsTheWorkflows(t *testing.T) {
 }
 
 // TestWillRenameFilesAnswerKeptUntilAChange: the answer willRenameFiles
-// keeps serves the same ask again, byte for byte, and no other: a
+// keeps once an ask is repeated serves it again, byte for byte, and no
+// other: a
 // different rename gets its own edits, and after a workflow changes in
 // the editor (a reference added after Chinese and astral text, then
 // every reference removed) the same ask gets edits of the new text.
@@ -149,14 +150,21 @@ func TestWillRenameFilesAnswerKeptUntilAChange(t *testing.T) {
 		}
 	}
 
-	first, kept := ask("黛玉")
+	// The first ask is written into its frame and only its moves are
+	// kept; asked again, the answer's JSON is kept and serves every
+	// later ask.
+	first, asked := ask("黛玉")
 	check("first", first, "黛玉", map[protocol.DocumentURI]string{openURI: open, closedURI: closed})
-	if kept == nil {
-		t.Fatal("no answer kept")
+	if asked == nil || asked.json != nil {
+		t.Fatalf("after the first ask: %+v, want its moves kept and no JSON", asked)
 	}
-	again, keptAgain := ask("黛玉")
-	if string(again) != string(first) || keptAgain != kept {
-		t.Errorf("the same ask again: a new answer (%p, was %p) or other bytes:\n%s\n%s", keptAgain, kept, again, first)
+	again, kept := ask("黛玉")
+	if string(again) != string(first) || kept == nil || string(kept.json) != string(first) {
+		t.Errorf("the same ask again: other bytes or none kept:\n%s\n%s", again, first)
+	}
+	third, keptThird := ask("黛玉")
+	if string(third) != string(first) || keptThird != kept {
+		t.Errorf("the third ask: a new answer (%p, was %p) or other bytes:\n%s\n%s", keptThird, kept, third, first)
 	}
 
 	// Another rename of the same file: its own edits.

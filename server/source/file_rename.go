@@ -62,19 +62,21 @@ func (e FileEdit) appendTextEdits(dst []protocol.TextEdit, enc workflowlang.Enco
 }
 
 // lspRange is the range of ed, made from the line the summary gives it.
-// A span on one line (every path is) has both ends' columns counted on
-// that line, found once; lineWalker gives the same for any other.
 func (e FileEdit) lspRange(ed SpanEdit, enc workflowlang.Encoding) protocol.Range {
-	src := e.File.Src
-	if s, t := ed.Span.Start, ed.Span.End; ed.lineStart <= s && s <= t && t <= len(src) && bytes.IndexByte(src[ed.lineStart:t], '\n') < 0 {
-		end := len(src)
-		if i := bytes.IndexByte(src[t:], '\n'); i >= 0 {
-			end = t + i
-		}
-		line := src[ed.lineStart:end]
+	return spanRange(e.File.Src, ed, enc)
+}
+
+// spanRange is the range of ed in src. A span on one line (every path
+// is) has its start's column counted from the line's start, and its
+// end's from the start; lineWalker gives the same for any other. The
+// summary's lineStart is where the line of the span's start begins
+// (its invariant): only the span itself is looked at for a newline.
+func spanRange(src []byte, ed SpanEdit, enc workflowlang.Encoding) protocol.Range {
+	if s, t := ed.Span.Start, ed.Span.End; ed.lineStart <= s && s <= t && t <= len(src) && bytes.IndexByte(src[s:t], '\n') < 0 {
+		col := workflowlang.Column(src[ed.lineStart:s], s-ed.lineStart, enc)
 		return protocol.Range{
-			Start: protocol.Position{Line: uint32(ed.line), Character: uint32(workflowlang.Column(line, s-ed.lineStart, enc))},
-			End:   protocol.Position{Line: uint32(ed.line), Character: uint32(workflowlang.Column(line, t-ed.lineStart, enc))},
+			Start: protocol.Position{Line: uint32(ed.line), Character: uint32(col)},
+			End:   protocol.Position{Line: uint32(ed.line), Character: uint32(col + workflowlang.Column(src[s:t], t-s, enc))},
 		}
 	}
 	w := lineWalker{src: src, off: ed.lineStart, line: ed.line, start: ed.lineStart}
@@ -111,8 +113,25 @@ func movedTo(p string, moves []PathMove) (string, bool) {
 // The workflows are not read: the snapshot's index of what names what
 // gives the references the moves reach, with their places.
 func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken []string) {
+	m, broken := FindMove(snap, moves)
+	return m.Edits(), broken
+}
+
+// A Move is what MoveEdits finds for moves: the edits, or, for the usual
+// rename (one knowledge file, no use to edit), the references to
+// rewrite and their new path, kept as the snapshot's index gives them so
+// that the answer to an editor's willRenameFiles is written from them
+// without a copy (AppendJSON).
+type Move struct {
+	edits []FileEdit
+	refs  []cache.Named // by file key, then in source order
+	path  string        // what each of refs becomes
+}
+
+// FindMove is MoveEdits with the edits kept as a Move.
+func FindMove(snap *cache.Snapshot, moves []PathMove) (_ Move, broken []string) {
 	if len(moves) == 0 {
-		return nil, nil
+		return Move{}, nil
 	}
 	// The resources that move, in the order of their paths (a later one
 	// of the same path wins, as in the snapshot's own lookup), and the
@@ -203,7 +222,7 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 		}
 	}
 	if len(all) == 0 && len(renamedOrder) == 1 && renamed[renamedOrder[0]] != "" {
-		return oneResourceEdits(snap.KnowledgeRefs(renamedOrder[0]), renamed[renamedOrder[0]]), nil
+		return Move{refs: snap.KnowledgeRefs(renamedOrder[0]), path: renamed[renamedOrder[0]]}, nil
 	}
 	for _, old := range renamedOrder {
 		np := renamed[old]
@@ -234,7 +253,7 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 	}
 	// One array holds every edit, each workflow's a slice of it.
 	edits := make([]SpanEdit, 0, len(all))
-	out = make([]FileEdit, 0, len(all))
+	out := make([]FileEdit, 0, len(all))
 	for _, at := range all {
 		if at.broken != "" {
 			broken = append(broken, at.broken)
@@ -255,7 +274,66 @@ func MoveEdits(snap *cache.Snapshot, moves []PathMove) (out []FileEdit, broken [
 	if len(out) == 0 {
 		out = nil
 	}
-	return out, broken
+	return Move{edits: out}, broken
+}
+
+// Edits returns the move's edits, workflows in key order.
+func (m Move) Edits() []FileEdit {
+	if len(m.refs) > 0 {
+		return oneResourceEdits(m.refs, m.path)
+	}
+	return m.edits
+}
+
+// JSONSize is about what AppendJSON writes: 200 bytes or so an edit and
+// its workflow's URI.
+func (m Move) JSONSize() int {
+	n := 32
+	for i, r := range m.refs {
+		if i == 0 || r.File != m.refs[i-1].File {
+			n += len(r.File.URI)
+		}
+		n += 150
+	}
+	for _, fe := range m.edits {
+		n += len(fe.File.URI) + 150*len(fe.Edits)
+	}
+	return n
+}
+
+// AppendJSON appends to dst the JSON of the move's workspace edit, as
+// AppendWorkspaceEdit(dst, m.Edits(), o) writes it. The usual rename is
+// written straight from its references when their workflows' URIs sort
+// as their keys do and each one's references come by offset (as the
+// index gives them), so that no edit is made to be written once.
+func (m Move) AppendJSON(dst []byte, o Options) []byte {
+	if !m.direct() {
+		return AppendWorkspaceEdit(dst, m.Edits(), o)
+	}
+	dst = append(dst, `{"changes":{`...)
+	var newText []byte
+	for i, r := range m.refs {
+		if i == 0 || r.File != m.refs[i-1].File {
+			if i > 0 {
+				dst = append(dst, "],"...)
+			}
+			dst = fastjson.AppendEscape(dst, string(r.File.URI), 0)
+			dst = append(dst, ":["...)
+		} else {
+			dst = append(dst, ',')
+		}
+		ed := SpanEdit{Span: r.Site.Span, line: r.Site.Line, lineStart: r.Site.LineStart}
+		dst = appendTextEdit(dst, spanRange(r.File.Src, ed, o.Encoding))
+		if newText == nil {
+			at := len(dst)
+			dst = fastjson.AppendEscape(dst, m.path, 0)
+			newText = dst[at:len(dst):len(dst)]
+		} else {
+			dst = append(dst, newText...)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}}"...)
 }
 
 // oneResourceEdits is MoveEdits of the usual rename: one resource, its
@@ -346,16 +424,7 @@ func AppendWorkspaceEdit(dst []byte, edits []FileEdit, o Options) []byte {
 			if j > 0 || !first && len(dst) > 0 && dst[len(dst)-1] != '[' {
 				dst = append(dst, ',')
 			}
-			r := fe.lspRange(ed, o.Encoding)
-			dst = append(dst, `{"range":{"start":{"line":`...)
-			dst = strconv.AppendUint(dst, uint64(r.Start.Line), 10)
-			dst = append(dst, `,"character":`...)
-			dst = strconv.AppendUint(dst, uint64(r.Start.Character), 10)
-			dst = append(dst, `},"end":{"line":`...)
-			dst = strconv.AppendUint(dst, uint64(r.End.Line), 10)
-			dst = append(dst, `,"character":`...)
-			dst = strconv.AppendUint(dst, uint64(r.End.Character), 10)
-			dst = append(dst, `}},"newText":`...)
+			dst = appendTextEdit(dst, fe.lspRange(ed, o.Encoding))
 			if lastAt >= 0 && ed.NewText == lastText {
 				dst = append(dst, dst[lastAt:lastEnd]...)
 			} else {
@@ -367,4 +436,34 @@ func AppendWorkspaceEdit(dst []byte, edits []FileEdit, o Options) []byte {
 		}
 	}
 	return append(dst, "]}}"...)
+}
+
+// direct reports whether AppendJSON writes m from its references: the
+// usual rename, with its workflows' URIs in the order of their keys and
+// each one's references by offset.
+func (m Move) direct() bool {
+	if len(m.refs) == 0 {
+		return false
+	}
+	for i := 1; i < len(m.refs); i++ {
+		a, b := m.refs[i-1], m.refs[i]
+		if a.File == b.File && a.Site.Span.Start > b.Site.Span.Start || a.File != b.File && a.File.URI >= b.File.URI {
+			return false
+		}
+	}
+	return true
+}
+
+// appendTextEdit appends the start of a TextEdit's JSON, its range r and
+// the key of its new text, which the caller writes.
+func appendTextEdit(dst []byte, r protocol.Range) []byte {
+	dst = append(dst, `{"range":{"start":{"line":`...)
+	dst = strconv.AppendUint(dst, uint64(r.Start.Line), 10)
+	dst = append(dst, `,"character":`...)
+	dst = strconv.AppendUint(dst, uint64(r.Start.Character), 10)
+	dst = append(dst, `},"end":{"line":`...)
+	dst = strconv.AppendUint(dst, uint64(r.End.Line), 10)
+	dst = append(dst, `,"character":`...)
+	dst = strconv.AppendUint(dst, uint64(r.End.Character), 10)
+	return append(dst, `}},"newText":`...)
 }

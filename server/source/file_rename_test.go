@@ -192,3 +192,54 @@ func TestMoveEditsAsReadingEveryWorkflow(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveWrittenFromItsReferences: the usual rename's JSON, written
+// straight from the index's references, is encoding/json's encoding of
+// MoveEdits's workspace edit, in every position encoding, with Chinese
+// and astral text before the references and several in one workflow;
+// and where the workflows' URIs do not sort as their keys ("a.flow"
+// before "第一卷.flow" by key, after its percent-escaped URI), the
+// edits are made and sorted first, with the same result.
+func TestMoveWrittenFromItsReferences(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		workflows []string
+		direct    bool
+	}{
+		{"URIs in key order", []string{"workflows/a.flow", "workflows/b/c.flow", "workflows/d.flow"}, true},
+		{"URIs out of key order", []string{"workflows/a.flow", "workflows/第一卷.flow", "workflows/𝄞.flow"}, false},
+	} {
+		root := t.TempDir()
+		write := func(rel, s string) { projecttest.WriteFile(t, root, rel, s) }
+		write("flowcabal.toml", "")
+		write("entities/characters/林黛玉.md", "# 林黛玉\n")
+		for i, w := range tc.workflows {
+			write(w, fmt.Sprintf("node 甲%d {\n  user \"\"\"\n    𝄞😀 寫她 {{@entities/characters/林黛玉:L1}}\n    又 {{@entities/characters/林黛玉}} 與 {{@entities/characters/林黛玉:L0}}\n  \"\"\"\n}\n", i))
+		}
+		ws, err := cache.NewWorkspace([]string{root}, workflowlang.UTF16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := ws.Snapshot()
+		old := filepath.Join(root, "entities", "characters", "林黛玉.md")
+		moves := []PathMove{{Old: old, New: filepath.Join(root, "entities", "characters", "黛玉 \"顰兒\".md")}}
+		m, broken := FindMove(snap, moves)
+		if m.direct() != tc.direct || len(broken) > 0 {
+			t.Errorf("%s: written from the references: %v, want %v (broken %q)", tc.name, m.direct(), tc.direct, broken)
+		}
+		edits, _ := MoveEdits(snap, moves)
+		if len(edits) != len(tc.workflows) {
+			t.Fatalf("%s: %d workflows edited, want %d", tc.name, len(edits), len(tc.workflows))
+		}
+		for _, enc := range []workflowlang.Encoding{workflowlang.UTF16, workflowlang.UTF8, workflowlang.UTF32} {
+			o := Options{Encoding: enc}
+			want := stdJSON(t, WorkspaceEdit(edits, o))
+			if got := string(m.AppendJSON([]byte("x"), o)); got != "x"+want {
+				t.Errorf("%s, %v:\n got %s\nwant x%s", tc.name, enc, got, want)
+			}
+			if size := m.JSONSize(); size < len(want)/2 {
+				t.Errorf("%s: JSONSize %d for %d bytes", tc.name, size, len(want))
+			}
+		}
+	}
+}
