@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -601,5 +602,67 @@ func TestANameAfterADemonstrative(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "朱八戒→豬八戒" {
 		t.Errorf("name findings %q, want 朱八戒→豬八戒", got)
+	}
+}
+
+// TestCountInIsStringsCount: counting a form by its rarest byte gives
+// strings.Count's count, leftmost matches first and none overlapping,
+// for Chinese, astral and Latin forms, forms that overlap themselves,
+// and forms at both ends of the text.
+func TestCountInIsStringsCount(t *testing.T) {
+	text := "寶玉寶玉寶玉，黛玉笑道：寶寶寶玉。𝄞𝄞𝄞 aaaaa abab ababab 紅樓夢寶玉"
+	b := &bookForms{chapters: []string{text}, folder: testFolder}
+	b.once.Do(b.build)
+	for _, s := range []string{"寶玉", "寶寶", "寶寶寶", "玉寶", "𝄞𝄞", "aa", "aaa", "abab", "ab", "紅樓夢寶玉", "寶玉寶玉", "\n", "玉", "x", "夢寶玉\n", "黛玉說"} {
+		if got, want := b.countIn(b.cjk, s), strings.Count(b.cjk, s); got != want {
+			t.Errorf("countIn(%q) = %d, strings.Count = %d", s, got, want)
+		}
+	}
+	// Random texts and forms of three letters, one of them rare.
+	r := rand.New(rand.NewPCG(1, 2))
+	letters := []string{"寶", "寶", "寶", "a", "a", "玉"}
+	word := func(n int) string {
+		var w strings.Builder
+		for range n {
+			w.WriteString(letters[r.IntN(len(letters))])
+		}
+		return w.String()
+	}
+	for range 2000 {
+		text := word(r.IntN(40))
+		b := &bookForms{chapters: []string{text}, folder: testFolder}
+		b.once.Do(b.build)
+		s := word(1 + r.IntN(4))
+		if got, want := b.countIn(text, s), strings.Count(text, s); got != want {
+			t.Fatalf("countIn(%q, %q) = %d, strings.Count = %d", text, s, got, want)
+		}
+	}
+}
+
+// TestMayHoldRulesOutOnlyAbsentForms: every form the folded chapter
+// holds (Chinese in either script, astral text) may be held; forms with
+// a pair of characters the chapter never writes side by side are ruled
+// out; a chapter without Chinese rules out nothing.
+func TestMayHoldRulesOutOnlyAbsentForms(t *testing.T) {
+	k := bookProject(t, map[string]string{"entities/characters/wukong.md": "---\nname: 孫悟空\nkind: character\n---\n"})
+	d := k.analyze("那孫悟空駕觔斗雲，一去十萬八千里，𝄞𠀀到了東勝神洲傲來國花果山。", 3)
+	fr := d.frunes
+	for i := range fr {
+		for j := i + 1; j <= min(len(fr), i+6); j++ {
+			if s := string(fr[i:j]); !d.mayHold(s) {
+				t.Errorf("mayHold(%q) = false; the chapter holds it", s)
+			}
+		}
+	}
+	if !d.mayHold(string(k.foldRunes("孫悟空"))) || !d.mayHold(string(k.foldRunes("孙悟空"))) {
+		t.Error("the name in the other script is ruled out")
+	}
+	for _, s := range []string{"豬八戒", "悟空雲", "花果洞", "西牛賀洲"} {
+		if d.mayHold(string(k.foldRunes(s))) {
+			t.Errorf("mayHold(%q) = true; the chapter never writes it", s)
+		}
+	}
+	if latin := k.analyze("Pierre came in.", 3); !latin.mayHold("豬八戒") {
+		t.Error("a chapter without Chinese ruled a form out")
 	}
 }

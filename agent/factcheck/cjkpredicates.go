@@ -304,6 +304,9 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 	var out []Finding
 	ft := string(d.frunes)
 	for val, holders := range byValue {
+		if !d.mayHold(val) {
+			continue
+		}
 		for i := 0; ; {
 			j := strings.Index(ft[i:], val)
 			if j < 0 {
@@ -391,6 +394,15 @@ func (k *Knowledge) topicOf(d *doc, eff []effMention, h *entInfo, p int) bool {
 // which one (威烈將軍, 神威將軍).
 var titleHeads = []string{"将军", "元帅", "大将", "尚书", "侍郎", "御史", "知府", "知县", "总兵", "都尉", "校尉", "太尉", "总督", "巡抚", "真君", "天王", "星君", "大仙", "公主", "夫人"}
 
+// titleHeadRunes are titleHeads as runes, in their order.
+var titleHeadRunes = func() [][]rune {
+	out := make([][]rune, len(titleHeads))
+	for i, h := range titleHeads {
+		out[i] = []rune(h)
+	}
+	return out
+}()
+
 // checkCJKTitles finds a title put before a character's name that has the
 // head of the declared title but another qualifier: "神威將軍賈珍" where
 // the file says 賈珍 is 世襲三品爵威烈將軍.
@@ -404,16 +416,26 @@ func (k *Knowledge) checkCJKTitles(d *doc) []Finding {
 			continue
 		}
 		e := m.ents[0]
-		ri := slices.Index(d.roff, m.start)
-		if ri < 4 {
+		ri, ok := slices.BinarySearch(d.roff, m.start)
+		if !ok || ri < 4 {
+			continue
+		}
+		// The heads the text ends with before the name, then the facts
+		// that end with one of them.
+		var heads [][]rune
+		for _, hr := range titleHeadRunes {
+			if n := len(hr); ri >= n+2 && slices.Equal(d.frunes[ri-n:ri], hr) {
+				heads = append(heads, hr)
+			}
+		}
+		if heads == nil {
 			continue
 		}
 		for key, v := range d.factsOf(e) {
 			decl := k.foldRunes(strings.TrimSpace(v))
-			for _, h := range titleHeads {
-				hr := []rune(h)
+			for _, hr := range heads {
 				n := len(hr)
-				if len(decl) < n+2 || !slices.Equal(decl[len(decl)-n:], hr) || ri < n+2 || !slices.Equal(d.frunes[ri-n:ri], hr) {
+				if len(decl) < n+2 || !slices.Equal(decl[len(decl)-n:], hr) {
 					continue
 				}
 				// The two characters before the head: the qualifier.
@@ -432,7 +454,7 @@ func (k *Knowledge) checkCJKTitles(d *doc) []Finding {
 				start, end := d.roff[ri-n-2], d.roff[ri]
 				f := k.cjkFactFinding(d, e, start, end, key, v, 0.7)
 				f.Message = fmt.Sprintf("the text calls %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, d.text[start:end], e.e.Name, key, v, d.chapter)
-				f.Suggestion = string(dq) + h
+				f.Suggestion = string(dq) + string(hr)
 				out = append(out, f)
 			}
 		}

@@ -144,6 +144,9 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 				continue
 			}
 			suffix := string(vr[p+1:])
+			if !d.mayHold(suffix) {
+				continue
+			}
 			for from := 0; ; {
 				j := strings.Index(ft[from:], suffix)
 				if j < 0 {

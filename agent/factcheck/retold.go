@@ -1,7 +1,9 @@
 package factcheck
 
 import (
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
@@ -84,6 +86,36 @@ func (d *doc) inVision(p int) bool {
 	for from > 0 && !utf8.RuneStart(d.text[from]) {
 		from--
 	}
+	marks := d.visionMarks()
+	if marks == nil {
+		return d.inVisionSlow(from, p)
+	}
+	// The last mark of a dream between from and p, as the slow path
+	// finds it: the whole word before p, and 話 after it only if before
+	// p too.
+	at := -1
+	for _, o := range marks.vision {
+		if o.start >= p {
+			break
+		}
+		if o.start >= from && o.end <= p && !(o.talk && o.end+len("話") <= p) {
+			at = o.start
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for _, o := range marks.wake {
+		if o.start >= at && o.end <= p {
+			return false
+		}
+	}
+	return true
+}
+
+// inVisionSlow is inVision for a text whose lower case is not as long,
+// character by character, as the text: it reads the window from..p.
+func (d *doc) inVisionSlow(from, p int) bool {
 	before := strings.ToLower(d.text[from:p])
 	at := -1
 	for _, w := range visionWords {
@@ -105,4 +137,58 @@ func (d *doc) inVision(p int) bool {
 		}
 	}
 	return true
+}
+
+// A markAt is where a word of visionWords or wakeWords stands in a text:
+// talk marks a dream word followed by 話 (說夢話).
+type markAt struct {
+	start, end int
+	talk       bool
+}
+
+// visionMarks are the words of dream and of waking in the text, by
+// start, found once per check: inVision is asked at every mention of
+// the dead, and reading 9,000 bytes back for each cost a whole book's
+// check seconds. They are nil when lower case changes the length of a
+// character of the text (offsets in it would not be the text's).
+type visionMarks struct {
+	vision, wake []markAt
+}
+
+func (d *doc) visionMarks() *visionMarks {
+	if d.marksDone {
+		return d.marks
+	}
+	d.marksDone = true
+	for _, r := range d.text {
+		if lr := unicode.ToLower(r); lr != r && utf8.RuneLen(lr) != utf8.RuneLen(r) {
+			return nil
+		}
+	}
+	lower := strings.ToLower(d.text)
+	if len(lower) != len(d.text) { // invalid UTF-8, written as U+FFFD
+		return nil
+	}
+	m := &visionMarks{}
+	find := func(words []string, dream bool) []markAt {
+		var out []markAt
+		for _, w := range words {
+			for i := 0; ; {
+				j := strings.Index(lower[i:], w)
+				if j < 0 {
+					break
+				}
+				o := markAt{start: i + j, end: i + j + len(w)}
+				rest := lower[o.end:]
+				o.talk = dream && (strings.HasPrefix(rest, "話") || strings.HasPrefix(rest, "话"))
+				out = append(out, o)
+				i = o.start + 1
+			}
+		}
+		slices.SortFunc(out, func(a, b markAt) int { return a.start - b.start })
+		return out
+	}
+	m.vision, m.wake = find(visionWords, true), find(wakeWords, false)
+	d.marks = m
+	return m
 }

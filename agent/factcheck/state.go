@@ -2,7 +2,6 @@ package factcheck
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -1441,10 +1440,9 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	// "贾母一早出殡": the funeral, not the person.
-	near := []rune(rest)
-	near = near[:min(6, len(near))]
+	near := runePrefix(rest, 6)
 	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
-		if strings.Contains(string(near), w) {
+		if strings.Contains(near, w) {
 			return "", 0
 		}
 	}
@@ -1520,7 +1518,7 @@ func verbAfter(rest string) (string, float64) {
 			// "黛玉送来的东西": a relative clause about what they once did;
 			// not after a disposal marker, whose object 的 describes
 			// (晴雯早把他的書匣子收拾好了).
-			if after := []rune(rest[size:]); !strings.ContainsRune("把將将", r) && slices.Contains(after[:min(3, len(after))], '的') {
+			if !strings.ContainsRune("把將将", r) && strings.ContainsRune(runePrefix(rest[size:], 3), '的') {
 				return "", 0
 			}
 			if strings.ContainsRune("道说說问問答骂罵", r) || strings.HasPrefix(rest[size:], "道") {
@@ -1534,4 +1532,16 @@ func verbAfter(rest string) (string, float64) {
 		rest = rest[size:]
 	}
 	return "", 0
+}
+
+// runePrefix is the first n characters of s (all of s when shorter),
+// counted as a conversion to []rune counts them, without converting the
+// rest of a chapter.
+func runePrefix(s string, n int) string {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
 }

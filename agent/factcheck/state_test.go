@@ -3,6 +3,7 @@ package factcheck
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestAbsence(t *testing.T) {
@@ -259,5 +260,38 @@ func TestAChapterThatFollowsTheCharacterInItsOtherHalf(t *testing.T) {
 	second := strings.Repeat("行者坐在石上。行者叫群猴來。行者笑了。", 3)
 	if got := found(k, second, 1, TypeState); len(got) != 0 {
 		t.Errorf("a passage of the half that follows 行者: state findings %q, want none", got)
+	}
+}
+
+// TestInVisionFromMarksAsFromTheWindow: the dream marks found once per
+// check give inVision's answer that reading the window before each
+// offset gives, at every offset of texts with dreams, waking, 說夢話
+// (話 at the offset itself too), capitals and a window edge inside a
+// long dream; texts whose lower case changes a character's length, or
+// invalid UTF-8, are read from the window.
+func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
+	k := bookProject(t, map[string]string{"entities/characters/you.md": "---\nname: 尤二姐\nkind: character\n---\n"})
+	long := strings.Repeat("寶玉笑道。", 700)
+	for _, text := range []string{
+		"寶玉做了一夢，夢中尤二姐走來說道：「你來了。」寶玉醒來，尤二姐又來。",
+		"寶釵道：「我想是說夢話。」尤二姐走來說道：「奶奶。」夢話。夢",
+		"That night he had a DREAM: Pétya came in. He awoke; Pétya came in. A Vision, a ghost.",
+		"夢" + long + "尤二姐來了。" + long + "尤二姐來了。醒",
+		"寶玉魂魄出竅，入了幻境。KELVIN Kelvin dream İstanbul 尤二姐",
+		"夢\xff中尤二姐來了。",
+	} {
+		d := k.analyze(text, 5)
+		for p := 0; p <= len(text); p++ {
+			if p < len(text) && !utf8.RuneStart(text[p]) {
+				continue
+			}
+			from := max(0, p-visionWindow)
+			for from > 0 && !utf8.RuneStart(text[from]) {
+				from--
+			}
+			if got, want := d.inVision(p), d.inVisionSlow(from, p); got != want {
+				t.Fatalf("%.30q… at %d: inVision %v, from the window %v", text, p, got, want)
+			}
+		}
 	}
 }
