@@ -26,24 +26,27 @@ type kinRole struct {
 	keys []string
 	// relations are the kinds of declared relations that hold them too.
 	relations []string
+	// inverse are the kinds of relation the other person's file may
+	// declare of the named character for the same tie (a parent's son).
+	inverse []string
 	// sibling marks a brother or sister: nothing declares one to compare
 	// with, but a declared spouse, parent or child is no sibling.
 	sibling bool
 }
 
 var (
-	roleSpouseOfMan   = kinRole{keys: []string{"spouse", "husband", "丈夫", "夫", "夫君", "原聘", "未婚夫", "配偶"}, relations: []string{"spouse", "husband"}}
-	roleSpouseOfWoman = kinRole{keys: []string{"spouse", "wife", "妻子", "妻", "夫人", "配偶"}, relations: []string{"spouse", "wife"}}
+	roleSpouseOfMan   = kinRole{keys: []string{"spouse", "husband", "丈夫", "夫", "夫君", "原聘", "未婚夫", "配偶"}, relations: []string{"spouse", "husband"}, inverse: []string{"spouse", "wife"}}
+	roleSpouseOfWoman = kinRole{keys: []string{"spouse", "wife", "妻子", "妻", "夫人", "配偶"}, relations: []string{"spouse", "wife"}, inverse: []string{"spouse", "husband"}}
 	// A betrothal is not a marriage: 未娶之妻, 指腹為婚 compare with the
 	// declared betrothed only.
-	roleBetrothed = kinRole{keys: []string{"原聘", "未婚夫", "聘", "betrothed", "fiance", "fiancé"}, relations: []string{"betrothed", "fiance"}}
-	roleSpouse    = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}}
+	roleBetrothed = kinRole{keys: []string{"原聘", "未婚夫", "聘", "betrothed", "fiance", "fiancé"}, relations: []string{"betrothed", "fiance"}, inverse: []string{"betrothed", "fianc"}}
+	roleSpouse    = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}, inverse: []string{"spouse", "husband", "wife"}}
 	// A disciple's master or teacher (唐僧的徒弟孫悟空).
-	roleDisciple = kinRole{keys: []string{"master", "teacher", "師父", "师父", "師傅", "师傅", "師尊", "师尊", "老師", "老师"}, relations: []string{"master", "teacher"}}
-	roleChild    = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}}
+	roleDisciple = kinRole{keys: []string{"master", "teacher", "師父", "师父", "師傅", "师傅", "師尊", "师尊", "老師", "老师"}, relations: []string{"master", "teacher"}, inverse: []string{"disciple", "pupil", "student", "apprentice"}}
+	roleChild    = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}, inverse: []string{"son", "daughter", "child"}}
 	// A child of a man or of a woman: only the one parent is compared.
-	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}}
-	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}}
+	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}, inverse: []string{"son", "daughter", "child"}}
+	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}, inverse: []string{"son", "daughter", "child"}}
 	// roleSibling's keys and relations are those a sibling cannot hold.
 	roleSibling = kinRole{keys: []string{"spouse", "husband", "wife", "father", "mother", "丈夫", "妻子", "妻", "夫人", "父親", "父亲", "母親", "母亲"},
 		relations: []string{"spouse", "husband", "wife", "father", "mother"}, sibling: true}
@@ -162,6 +165,9 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 	if key == "" {
 		return Finding{}, false // nothing declared: nothing to contradict
 	}
+	if k.relatesTo(e, other, d.text[start:end], full, role.inverse) {
+		return Finding{}, false
+	}
 	conf := 0.7
 	if other == nil {
 		conf = 0.6 // a family name only
@@ -171,6 +177,47 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 		f.Message = fmt.Sprintf("the text says %q, but %s's declared relation is %s as of chapter %d", d.text[start:end], e.e.Name, val, d.chapter)
 	}
 	return f, true
+}
+
+// relatesTo reports whether the other person of a kinship construction
+// is an entity that declares the tie to e from its own side, as a
+// relation of one of the kinds inverse (the mother's file names the son;
+// the son's file names only his father):
+// other itself, or, for a full name no file declares as written, an
+// entity one of whose names holds it or is held by it (羅剎 of 羅剎女).
+// What one side of a family declares does not make the other side's
+// silence a contradiction.
+func (k *Knowledge) relatesTo(e, other *entInfo, name string, full bool, inverse []string) bool {
+	if other == nil && !full || len(inverse) == 0 {
+		return false
+	}
+	fname := string(k.foldRunes(name))
+	for _, x := range k.ents {
+		if x == e || other != nil && x != other {
+			continue
+		}
+		declares := false
+		for _, r := range x.e.Relations {
+			kind := strings.ToLower(r.Kind)
+			if slices.ContainsFunc(inverse, func(w string) bool { return strings.Contains(kind, w) }) && k.byResource(r.To) == e {
+				declares = true
+				break
+			}
+		}
+		if !declares {
+			continue
+		}
+		if other != nil {
+			return true
+		}
+		for _, n := range append([]string{x.e.Name}, x.e.Aliases...) {
+			fn := string(k.foldRunes(strings.TrimSpace(n)))
+			if len([]rune(fn)) >= 2 && len([]rune(fname)) >= 2 && (strings.Contains(fn, fname) || strings.Contains(fname, fn)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // judgeSibling finds a brother or sister who is declared e's spouse or

@@ -128,7 +128,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		"entities/characters/hong.md":     "---\nname: 紅孩兒\nkind: character\nfacts: { 父親: 牛魔王 }\n---\n",
 		"entities/characters/niu.md":      "---\nname: 牛魔王\nkind: character\n---\n",
 		"entities/characters/xiren.md":    "---\nname: 襲人\nkind: character\nfacts: { 姓: 花 }\n---\n",
-		"entities/characters/luocha.md":   "---\nname: 羅剎女\nkind: character\nfacts: { 丈夫: 牛魔王 }\n---\n",
+		// The book names 羅剎 and 羅成 often: full names no file declares.
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("羅剎來了。羅成來了。", 6) + "\n",
+		"entities/characters/luocha.md":    "---\nname: 羅剎女\nkind: character\nfacts: { 丈夫: 牛魔王 }\nrelations:\n  - { to: entities/characters/hong, kind: son }\n---\n",
 		"entities/characters/xiangling.md": "---\nname: 香菱\naliases: [英蓮]\nkind: character\nfacts: { 父親: 甄士隱, 母親: 封氏 }\n" +
 			"progressions:\n  - { chapter: 1, facts: { 年紀: 三歲 } }\n  - { chapter: 4, facts: { 年紀: 十二三歲 } }\n---\n",
 	})
@@ -197,6 +199,10 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"the declared betrothed", "看得尤二姐實系張華指腹為婚未娶之妻。", 107, ""},
 		{"someone else's wife seen", "尤二姐見了柳湘蓮之妻。", 107, ""},
 		{"a father made a brother", "原來那紅孩兒是牛魔王的兄弟。", 40, "牛魔王"},
+		{"a son of another", "前年在火雲洞，曾與羅成之子紅孩兒有些言語。", 59, "羅成"},
+		{"a son of another, declared", "前年在火雲洞，曾與觀音菩薩之子紅孩兒有些言語。", 59, "觀音菩薩"},
+		{"a son of the mother whose file names him", "前年在火雲洞，曾與羅剎女之子紅孩兒有些言語。", 59, ""},
+		{"a son of the mother whose file names him, by a shorter name", "前年在火雲洞，曾與羅剎之子紅孩兒有些言語。", 59, ""},
 		{"a brother, and a name after a comma", "他道是牛魔王的兄弟，羅剎女養的。", 40, ""},
 	} {
 		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
