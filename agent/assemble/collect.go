@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -271,16 +272,20 @@ func firstSentence(s string) string {
 // finds among the chapters before the one being written.
 func (a *assembly) collectManuscript(n Node) {
 	w := a.chapter
-	var chs []*Chapter
-	byPath := map[string]*Chapter{}
-	for _, c := range a.snap.Chapters() {
-		if c.Number < w {
-			chs = append(chs, c)
-			byPath[c.Path] = c
-		}
-	}
+	// The chapters before w: a prefix of the chapters, which are sorted
+	// by number (capped: nothing appends to the snapshot's array).
+	all := a.snap.Chapters()
+	nBefore := sort.Search(len(all), func(i int) bool { return all[i].Number >= w })
+	chs := all[:nBefore:nBefore]
 	if len(chs) == 0 {
 		return
+	}
+	// before looks a chapter before w up by its path.
+	before := func(p string) *Chapter {
+		if c := a.snap.ChapterByPath(p); c != nil && c.Number < w {
+			return c
+		}
+		return nil
 	}
 	// The latest chapter before the one being written is its previous
 	// chapter, across a gap in the numbering too (a chapter cut, or not
@@ -349,8 +354,13 @@ func (a *assembly) collectManuscript(n Node) {
 
 	// Arc-first: in a long work, rank the arcs first and search
 	// only the chapters of the best arcs (and of the latest one).
-	inScope := byPath
-	if len(chs) > arcFirstAbove {
+	var inScope map[string]*Chapter
+	if len(chs) <= arcFirstAbove {
+		inScope = make(map[string]*Chapter, len(chs))
+		for _, c := range chs {
+			inScope[c.Path] = c
+		}
+	} else {
 		keep := map[int]bool{}
 		for _, h := range a.snap.SearchArcs(weights, arcsScanned) {
 			for _, arc := range a.snap.Arcs() {
@@ -368,7 +378,7 @@ func (a *assembly) collectManuscript(n Node) {
 			// The arcs of the chapters closest in meaning are read too.
 			for _, p := range a.sem.scopeChapters(chs, arcsScanned) {
 				for _, arc := range a.snap.Arcs() {
-					if n := byPath[p].Number; n >= arc.First && n <= arc.Last {
+					if n := before(p).Number; n >= arc.First && n <= arc.Last {
 						keep[arc.Number] = true
 					}
 				}
@@ -414,10 +424,16 @@ func (a *assembly) collectManuscript(n Node) {
 		p, _, _, _ := ParsePassageID(h.ID)
 		bestP[p] = math.Max(bestP[p], ps[h.ID])
 	}
+	// The chapters with a score: those of a hit, each once.
 	var chRank []scored
-	for p := range byPath {
+	for p := range cs {
 		if s := cs[p] + bestP[p]; s > 0 {
 			chRank = append(chRank, scored{p, s})
+		}
+	}
+	for p := range bestP {
+		if _, ok := cs[p]; !ok && bestP[p] > 0 {
+			chRank = append(chRank, scored{p, bestP[p]})
 		}
 	}
 	slices.SortFunc(chRank, func(x, y scored) int {
@@ -446,7 +462,7 @@ func (a *assembly) collectManuscript(n Node) {
 		if r == maxChapters {
 			break
 		}
-		c := byPath[s.id]
+		c := before(s.id)
 		if c == prev {
 			continue
 		}
@@ -466,7 +482,7 @@ func (a *assembly) collectManuscript(n Node) {
 			return
 		}
 		p, s, e, ok := ParsePassageID(id)
-		c := byPath[p]
+		c := before(p)
 		if !ok || c == nil || e > len(c.L2) {
 			return
 		}
@@ -502,7 +518,7 @@ func (a *assembly) collectManuscript(n Node) {
 		addPassage(s.id, r+1, prio, core, "")
 		if r < neighbourOf {
 			_, st, _, _ := ParsePassageID(s.id)
-			c := byPath[p]
+			c := before(p)
 			for i, ps := range c.Passages {
 				if ps.Start != st {
 					continue

@@ -669,10 +669,27 @@ type MemSnapshot struct {
 	// read counts the chapters given by hash (ChapterDoc.Load) that
 	// Build read.
 	read atomic.Int64
+
+	// byPath holds the chapters by path, made on first use: every
+	// assembly looks its search hits up, and a map of 3,000 chapters
+	// made anew for each hover cost a millisecond and its garbage.
+	byPathOnce sync.Once
+	byPath     map[string]*Chapter
 }
 
 // Meta implements [Snapshot].
 func (s *MemSnapshot) Meta() []*Resource { return s.meta }
+
+// ChapterByPath implements [Snapshot].
+func (s *MemSnapshot) ChapterByPath(p string) *Chapter {
+	s.byPathOnce.Do(func() {
+		s.byPath = make(map[string]*Chapter, len(s.chapters))
+		for _, c := range s.chapters {
+			s.byPath[c.Path] = c
+		}
+	})
+	return s.byPath[p]
+}
 
 // Entities implements [Snapshot].
 func (s *MemSnapshot) Entities() []*Entity { return s.entities }

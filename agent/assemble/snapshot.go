@@ -20,6 +20,8 @@ type Snapshot interface {
 	Entities() []*Entity
 	// Chapters returns the manuscript chapters, sorted by number.
 	Chapters() []*Chapter
+	// ChapterByPath returns the chapter whose path is p, or nil.
+	ChapterByPath(p string) *Chapter
 	// Arcs returns the arcs (groups of consecutive chapters), in order.
 	Arcs() []*Arc
 	// Summaries returns the full-work summaries (summaries/full-work.md…).
