@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -228,6 +229,21 @@ func TestRefIndexWhileEditing(t *testing.T) {
 	for range 4 {
 		if bad := <-done; bad != "" {
 			t.Error(bad)
+		}
+	}
+}
+
+// TestFileURIJSON: a file's URI as a JSON string decodes to its URI, for
+// URIs as clients spell them: percent-escaped, raw Chinese and astral
+// text, a quote and a backslash.
+func TestFileURIJSON(t *testing.T) {
+	for _, uri := range []protocol.DocumentURI{
+		"file:///w/%E7%AC%AC%E4%B8%80%E5%8D%B7.flow", "file:///w/第一卷/𝄞.flow", `file:///w/q"uote\.flow`, "file:///w/a\tb.flow",
+	} {
+		f := newFile(uri, 1, true, nil)
+		var back string
+		if err := json.Unmarshal([]byte(f.URIJSON), &back); err != nil || back != string(uri) {
+			t.Errorf("%q: URIJSON %s decodes to %q (%v)", uri, f.URIJSON, back, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	fastjson "github.com/segmentio/encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -301,7 +302,7 @@ func (s *Snapshot) setResources(res []*Resource) {
 
 func newFile(uri protocol.DocumentURI, version int32, open bool, src []byte) *File {
 	p, _ := URIPath(uri)
-	return &File{URI: uri, Key: KeyOf(uri), Path: p, Version: version, Open: open, Src: src,
+	return &File{URI: uri, URIJSON: string(fastjson.AppendEscape(nil, string(uri), 0)), Key: KeyOf(uri), Path: p, Version: version, Open: open, Src: src,
 		parsed: &parseCell{}, check: &checkCell{}}
 }
 

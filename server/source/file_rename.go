@@ -317,7 +317,7 @@ func (m Move) AppendJSON(dst []byte, o Options) []byte {
 			if i > 0 {
 				dst = append(dst, "],"...)
 			}
-			dst = fastjson.AppendEscape(dst, string(r.File.URI), 0)
+			dst = appendURI(dst, r.File)
 			dst = append(dst, ":["...)
 		} else {
 			dst = append(dst, ',')
@@ -417,7 +417,7 @@ func AppendWorkspaceEdit(dst []byte, edits []FileEdit, o Options) []byte {
 			if i > 0 {
 				dst = append(dst, "],"...)
 			}
-			dst = fastjson.AppendEscape(dst, string(fe.File.URI), 0)
+			dst = appendURI(dst, fe.File)
 			dst = append(dst, ":["...)
 		}
 		for j, ed := range fe.Edits {
@@ -466,4 +466,12 @@ func appendTextEdit(dst []byte, r protocol.Range) []byte {
 	dst = append(dst, `,"character":`...)
 	dst = strconv.AppendUint(dst, uint64(r.End.Character), 10)
 	return append(dst, `}},"newText":`...)
+}
+
+// appendURI appends f's URI as a JSON string.
+func appendURI(dst []byte, f *cache.File) []byte {
+	if f.URIJSON != "" {
+		return append(dst, f.URIJSON...)
+	}
+	return fastjson.AppendEscape(dst, string(f.URI), 0)
 }
