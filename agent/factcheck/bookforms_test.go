@@ -159,7 +159,7 @@ func TestCJKNearMissConstructions(t *testing.T) {
 			strings.Repeat("妖精要殺和尚。", 2) + strings.Repeat("紅孩兒笑道：孩兒去也。", 5) + strings.Repeat("玉帝傳旨，唐三藏與魔王。", 30) +
 			strings.Repeat("惜春笑道：如來說劉姥姥來了。", 25) + strings.Repeat("回到怡紅院。", 20) +
 			strings.Repeat("須菩提祖師說法。觀世音菩薩來了。彌勒笑道。二郎神到了。", 10) +
-			strings.Repeat("唐王傳旨。長老往西去了。三藏道：好。", 25) + strings.Repeat("薛蟠來了。", 10),
+			strings.Repeat("唐王傳旨。長老往西去了。三藏道：好。", 25) + strings.Repeat("薛蟠來了。", 10) + strings.Repeat("劉老老笑了。", 3),
 	})
 	for _, tc := range []struct {
 		text, want string
@@ -192,6 +192,8 @@ func TestCJKNearMissConstructions(t *testing.T) {
 		{"那小聖二郎身邊有犬。", ""},              // a name (二郎) before the differing character
 		{"他說了。唐往西天取經去了。", ""},           // 往 with the next character is a word of the book (往西)
 		{"眾臣拜見。唐汪傳旨。", "唐汪"},            // the same slip where no word follows
+		{"眾人都笑了。劉佬佬只管千恩萬謝的。", "劉佬佬"},    // the doubled character changed as one slip
+		{"眾人都笑了。劉老老只管千恩萬謝的。", ""},       // a doubled form the book writes itself
 	} {
 		got := strings.Join(found(k, tc.text, 5, TypeName), " ")
 		if got != tc.want {

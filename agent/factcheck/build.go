@@ -206,6 +206,7 @@ func NewKnowledge(entities []*knowledge.Entity, world *knowledge.WorldRules, fol
 			key.r[pos] = 0
 			k.cjkNear[key] = append(k.cjkNear[key], s)
 		}
+		k.indexDoubled(s)
 	}
 	for n := range lens {
 		k.cjkLens = append(k.cjkLens, n)

@@ -204,6 +204,9 @@ type Knowledge struct {
 	// CJK near-miss keys.
 	cjkNear map[cjkKey][]*nameSeq
 	cjkLens []int
+	// cjkDoubled holds the names with a doubled character by the rest
+	// (doubled.go).
+	cjkDoubled map[doubledKey][]*nameSeq
 	// cjkSounds holds the two-character names by their readings, tones
 	// included (cjkSoundKey).
 	cjkSounds map[string][]*nameSeq

@@ -25,6 +25,9 @@ func (k *Knowledge) checkNames(d *doc) []Finding {
 	if d.cjk && len(k.cjkNear) > 0 {
 		out = append(out, k.cjkNearMisses(d)...)
 	}
+	if d.cjk && len(k.cjkDoubled) > 0 {
+		out = append(out, k.cjkDoubledMisses(d)...)
+	}
 	if d.cjk && len(k.cjkSounds) > 0 && k.book != nil {
 		out = append(out, k.cjkSoundMisses(d)...)
 	}
