@@ -39,6 +39,7 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 	ents := map[string]string{
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha, Countess Rostóva, Rostóva]\nkind: character\n---\n",
 		"entities/characters/napoleon.md":  "---\nname: Napoléon\naliases: [Bonaparte]\nkind: character\n---\n",
+		"entities/characters/gardiner.md":  "---\nname: Mr. Gardiner\naliases: [Gardiner]\nkind: character\n---\n",
 		"entities/locations/moscow.md":     "---\nname: Moscow\nkind: location\n---\n",
 		"entities/characters/honghaier.md": "---\nname: 紅孩兒\naliases: [聖嬰大王, 聖嬰]\nkind: character\n---\n",
 	}
@@ -47,10 +48,11 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		for k, v := range ents {
 			files[k] = v
 		}
-		files["manuscript/chapter-01/content.md"] = "Chapter I\n\n" + strings.Repeat("Countess Rostóva drove to Moscow. ", 12) + extra
+		files["manuscript/chapter-01/content.md"] = "Chapter I\n\n" + strings.Repeat("Countess Rostóva drove to Moscow. ", 12) +
+			strings.Repeat("Mr. Gardiner came. ", 12) + extra
 		return files
 	}
-	used := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” ", 3)+
+	used := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” Mr. Gardener bowed. ", 3)+
 		strings.Repeat("聖嬰大王來了。", 10)+strings.Repeat("那聖贏又來。", 3)))
 	once := bookProject(t, book("The Rostóvs went home. 聖嬰大王來了。"))
 	named := bookProject(t, book(strings.Repeat("Natásha smiled. ", 3)))
@@ -71,6 +73,9 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"an accent on another letter", "Both Kitty and Nátasha looked out of a window.", named, "Nátasha"},
 		{"the accents left off", "Both Kitty and Natasha looked out of a window.", named, ""},
 		{"an accent on another letter of a name the book never writes", "Both Kitty and Nátasha looked out of a window.", once, ""},
+		{"a word of the dictionary after an honorific", "Mr. Gardener would be prevented by business.", once, "Gardener"},
+		{"the same word as a word", "The Gardener would be prevented by business.", once, ""},
+		{"the same word after an honorific, a name of the book", "Mr. Gardener would be prevented by business.", used, ""},
 	} {
 		if got := strings.Join(found(tc.k, tc.text, 2, TypeName), " "); got != tc.want {
 			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)

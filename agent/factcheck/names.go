@@ -112,10 +112,17 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if strings.HasPrefix(d.text[w.end:], "-") || w.start > 0 && d.text[w.start-1] == '-' {
 			continue
 		}
-		t, seen := checked[w.s]
+		// After an honorific ("Mr. Gardener") a word is a name, though
+		// the dictionary holds it: the book's own counts judge it then.
+		titled := wi > 0 && honorifics[d.words[wi-1].s] && strings.TrimSpace(strings.TrimPrefix(d.text[d.words[wi-1].end:w.start], ".")) == ""
+		key := w.s
+		if titled {
+			key += "\x00titled"
+		}
+		t, seen := checked[key]
 		if !seen {
-			t = k.nearestTarget(d, w.s)
-			checked[w.s] = t
+			t = k.nearestTarget(d, w.s, titled)
+			checked[key] = t
 		}
 		if t == nil || k.book.knownLatin(w.s, matchCase(t.word, w.s)) {
 			continue
@@ -151,9 +158,15 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 	return out
 }
 
-// nearestTarget returns the name word s is a near-miss of, or nil.
-func (k *Knowledge) nearestTarget(d *doc, s string) *target {
-	if lexicon.IsOrdinary(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
+// honorifics are the titles after which a capitalised word names a
+// person ("Mr. Gardener" is no gardener).
+var honorifics = wordSet("Mr", "Mrs", "Miss", "Ms", "Sir", "Lady", "Lord", "Dr", "Captain", "Colonel", "Major", "General",
+	"Lieutenant", "Prince", "Princess", "Count", "Countess", "Baron", "Baroness", "Duke", "Duchess")
+
+// nearestTarget returns the name word s is a near-miss of, or nil. After
+// an honorific (titled), a word of the dictionary may be one.
+func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
+	if !titled && lexicon.IsOrdinary(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
 		return nil
 	}
 	rs := []rune(strings.ToLower(s))
