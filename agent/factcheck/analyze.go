@@ -39,6 +39,9 @@ type doc struct {
 	nameChars map[rune]bool
 	// owned caches ownedValues.
 	owned []ownedValue
+	// refs caches references (refsDone set once they are made).
+	refs     []reference
+	refsDone bool
 }
 
 // firstFact is the first of e's facts as of d's chapter, by key order,
