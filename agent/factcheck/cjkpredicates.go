@@ -353,6 +353,9 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			// "八戒道：「我乃是捲簾大將」": the speaker says it of
 			// themself.
 			if h == nil {
+				h = k.refBefore(d, eff, copStart, 6)
+			}
+			if h == nil {
 				h = k.cjkSpeaker(d, eff, copStart)
 			}
 			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) {

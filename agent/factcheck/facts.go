@@ -957,7 +957,7 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	}
 	q := d.quoted[qi]
 	lead := []rune(d.text[max(q.start, p-30):p])
-	if !slices.Contains(lead[max(0, len(lead)-8):], '我') {
+	if !slices.Contains(lead[max(0, len(lead)-8):], '我') && !d.opensWithSelf(q, p) {
 		return nil
 	}
 	// The speaker who names themself in the quotation ("老拙叫做陳澄。我

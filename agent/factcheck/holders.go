@@ -16,32 +16,43 @@ import (
 //
 // Resolved:
 //
-//   - Chinese forward naming: 他/她 (or an introduction 一個…的) opening
-//     its clause, whose person the text names right after with a naming
-//     word opening a clause of the same or the next sentence (他是牛魔王的
-//     兒子，…。乳名叫做紅孩兒; 外有一個帶發修行的，本是蘇州人氏，…，法名妙玉).
-//     Between the two, the next sentence must go on about the same person
-//     (open with the pronoun, or be the naming sentence itself).
+//   - Chinese forward naming: 他/她 (or an introduction 有一個…的，)
+//     opening its clause, whose person the text names right after with a
+//     naming word opening a clause of the same or the next sentence, in
+//     the same quotation or narration (他是牛魔王的兒子，…。乳名叫做紅孩兒;
+//     外有一個帶發修行的，本是蘇州人氏，…，法名妙玉). A sentence between the
+//     two must open with the same pronoun.
 //   - Chinese conversation topic: 他/她 opening a clause inside a
-//     quotation, when the quotations of the last few sentences talk about
-//     one declared person only, whom the narration there does not name
-//     (not a speaker, not in the scene) (馮紫英道：“雨村老先生是貴本家不是？”
-//     …賈政道：“說也話長．他原籍是…”).
-//   - English pronoun in a sentence that names one person of its gender:
-//     every mention of that gender in the sentence, possessive or not, is
-//     the same entity ("Despite Count Bezúkhov’s wealth, since he had come
-//     into an income of…, Pierre felt").
+//     quotation, when the quotations of the last four sentences name one
+//     declared person only, a short question asked about them (雨村老先生是
+//     貴本家不是？, 襲人怎么不見？, 悟空何在？), and the narration there does not
+//     name them (not a speaker, not in the scene): 馮紫英道：“雨村老先生是貴本家
+//     不是？”…賈政道：“說也話長．他原籍是…”.
+//   - Chinese first person: a sentence of a quotation that opens with the
+//     speaker's word for themself (貧僧, 小弟, 老拙, 俺…) is said of the
+//     speaker (唐僧道：「貧僧俗名陳玄奘，原籍…」), as 我 shortly before a
+//     value is (cjkSpeaker).
+//   - English pronoun in a sentence that names one person of its gender,
+//     before the pronoun and once at least not as a possessor ("Despite
+//     Count Bezúkhov’s wealth, since he had come into an income of…,
+//     Pierre felt").
 //   - English demonstrative description opening a sentence ("This
 //     black-eyed girl of eleven, …"): the one declared person of that
 //     gender named in its paragraph and the paragraphs on either side.
 //
-// Refused: a Chinese 他 in narration (the old novels write 他 of men and
-// women alike, and the last named person is often not the one meant:
-// 紅樓夢 ch. 37), 他們, 他的 and 他家; a pronoun whose candidates are two
-// people or more; a possessive followed by an undeclared relation ("Darcy’s
-// cousin … he"), whose pronoun may be the relative; a candidate who is the
-// speaker of the quotation; a naming word more than one sentence away
-// unless the sentence between opens with the same pronoun.
+// Refused: a Chinese 他 in narration that no naming follows (the old
+// novels write 他 of men and women alike, and the last named person is
+// often not the one meant: 紅樓夢 ch. 37); 他們, 他的, 他家, 他父親, 他媽
+// (the value is a relative's); a pronoun after a speech verb's subject
+// (他道是…); a pronoun whose sentence names someone before it; a naming
+// after someone else is brought in (姓…, 一個…); a conversation that names
+// two people, or someone undeclared (名喚陳清), or whose topic speaks or is
+// in the scene, or whose answer first speaks of someone else (那公主，…。
+// 他本是…), or whose last question asks about 你 or 我; a first person
+// followed by someone else (你, 他, 貧僧的徒弟, 老拙有個舍弟); an English
+// pronoun whose sentence names two people of its gender, or whose
+// possessor is followed by an undeclared relation ("Darcy’s cousin … he"),
+// or with no name before it ("He gave Pierre…").
 
 // reference is a span of text that stands for a declared entity without
 // naming it: a resolved pronoun or introduction.
@@ -54,6 +65,11 @@ type reference struct {
 // longest first): 乳名叫做紅孩兒, 法名妙玉, 名喚英蓮.
 var cjkNamingWords = []string{"名字叫做", "名字唤做", "名字喚做", "乳名叫做", "乳名唤做", "乳名喚做", "法名叫做", "小名叫做",
 	"名字叫", "名唤做", "名喚做", "乳名", "法名", "小名", "学名", "學名", "名唤", "名喚", "名叫"}
+
+// notHolderAfter are the characters after 他/她 (folded) that make it
+// no holder: a plural or possessive, a relative or a servant of theirs
+// (他父親, 他媽, 他丫頭), their household, a speech verb.
+const notHolderAfter = "们的家父母爹娘妈哥姐弟妹兄叔伯舅姑姨嫂儿女子妻夫师徒主老丫奶太婆媳孙侄道说问笑叫"
 
 // clauseOpeners end the clause before a Chinese clause.
 const clauseOpeners = "，。．！？；：「」『』“”\"\n"
@@ -75,9 +91,10 @@ func (k *Knowledge) references(d *doc) []reference {
 		start, end := -1, -1
 		switch {
 		case r == '他' || r == '她':
-			// 他們, 他的, 他家: not one person, or not the holder; 他道,
-			// 他說: the speaker, whom a naming later in the speech is not.
-			if i+1 < len(rs) && strings.ContainsRune("们們的家道说說问問笑叫", rs[i+1]) {
+			// 他們, 他的, 他家, 他父親, 他媽: not one person, or not the
+			// holder of what follows; 他道, 他說: the speaker, whom a
+			// naming later in the speech is not.
+			if i+1 < len(rs) && strings.ContainsRune(notHolderAfter, rs[i+1]) {
 				continue
 			}
 			if i > 0 && !strings.ContainsRune(clauseOpeners, rs[i-1]) {
@@ -111,12 +128,21 @@ func (k *Knowledge) references(d *doc) []reference {
 }
 
 // namedAfter is the person a naming word opening a clause names after the
-// reference [start, end): in its sentence, or the next, or the one after
-// that when the next opens with the same pronoun.
+// reference [start, end), in the same quotation or the same narration: in
+// its sentence, or the next, or the one after that when the next opens
+// with the same pronoun. Nil when the reference's sentence names someone
+// before it, or someone else is brought in before the naming (姓…).
 func (k *Knowledge) namedAfter(d *doc, eff []effMention, start, end int) *entInfo {
 	si := d.sentenceAt(start)
-	q := d.inQuote(start)
+	q := d.quoteAt(start)
 	pron := d.text[start:end]
+	// A name before the reference in its sentence may be whom it means
+	// (我那大徒弟姓豬，名悟能八戒，他生得長嘴獠牙…).
+	for _, m := range eff {
+		if m.start >= d.sents[si].start && m.end <= start && m.ent.person && d.quoteAt(m.start) == q {
+			return nil
+		}
+	}
 	last := si
 	for s := si + 1; s <= si+2 && s < len(d.sents); s++ {
 		last = s
@@ -131,10 +157,15 @@ func (k *Knowledge) namedAfter(d *doc, eff []effMention, start, end int) *entInf
 	mi := sort.Search(len(eff), func(i int) bool { return eff[i].start >= end })
 	for ; mi < len(eff) && eff[mi].start < limit; mi++ {
 		m := eff[mi]
-		if d.inQuote(m.start) != q {
+		if d.quoteAt(m.start) != q {
 			continue
 		}
 		lead := d.text[end:m.start]
+		// Someone else introduced in between (第二個徒弟姓沙，…, 這位珍爺
+		// 倒生了一個兒子，…，名叫賈蓉): the naming may be theirs.
+		if strings.Contains(lead, "姓") || strings.Contains(lead, "一個") || strings.Contains(lead, "一个") || strings.Contains(lead, "一位") {
+			return nil
+		}
 		named := ""
 		for _, w := range cjkNamingWords {
 			if strings.HasSuffix(lead, w) {
@@ -162,12 +193,14 @@ func (k *Knowledge) namedAfter(d *doc, eff []effMention, start, end int) *entInf
 }
 
 // topicWindow is how many sentences back the conversation topic is read.
-const topicWindow = 6
+const topicWindow = 4
 
 // conversationTopic is the one declared person the quotations of the
-// last few sentences name, for a pronoun at p inside a quotation; nil in
-// narration, when they name two people or none, or when that person is
-// the speaker of p's quotation or named before p in its clause.
+// last few sentences name, for a pronoun at p inside a quotation, when a
+// question asked about them; nil in narration, when they name two people
+// or none, when the narration names them too (in the scene), when that
+// person is the speaker of p's quotation, or when p's own sentence names
+// anyone before p.
 func (k *Knowledge) conversationTopic(d *doc, eff []effMention, p int) *entInfo {
 	if !d.inQuote(p) {
 		return nil
@@ -176,6 +209,7 @@ func (k *Knowledge) conversationTopic(d *doc, eff []effMention, p int) *entInfo 
 	from := d.sents[max(0, si-topicWindow)].start
 	var only *entInfo
 	var present []*entInfo
+	asked := false
 	for _, m := range eff {
 		if m.start < from {
 			continue
@@ -185,6 +219,11 @@ func (k *Knowledge) conversationTopic(d *doc, eff []effMention, p int) *entInfo 
 		}
 		if !m.ent.person {
 			continue
+		}
+		if m.start >= d.sents[si].start && d.quoteAt(m.start) == d.quoteAt(p) {
+			// 鴛鴦再不這樣，他娘儿兩個…: a name in the pronoun's own
+			// sentence may be set against it as well as meant.
+			return nil
 		}
 		if !d.inQuote(m.start) {
 			// Named in the narration, they are in the scene: 他 in the
@@ -200,11 +239,18 @@ func (k *Knowledge) conversationTopic(d *doc, eff []effMention, p int) *entInfo 
 			return nil
 		}
 		only = m.ent
+		asked = asked || d.askedAbout(m)
+	}
+	if !asked {
+		return nil
 	}
 	if only == nil || slices.Contains(present, only) {
 		return nil
 	}
 	if sp := k.quoteSpeaker(d, eff, p); sp == only {
+		return nil
+	}
+	if !d.quoteLeadClear(p) || d.lastQuestionAsksOther(from, p) {
 		return nil
 	}
 	// The speaker who names themself (老拙叫做陳澄。…他今年…) is not whom
@@ -308,8 +354,10 @@ var relationWords = wordSet("friend", "sister", "brother", "father", "mother", "
 // onlyOfGender is the entity every person mention of gender g in the
 // sentence around p names, on p's side of any quotation mark, when one of
 // them comes before the pronoun at p (an antecedent: "He gave Pierre…"
-// is not Pierre's). Nil when they name two or none, or a possessive among
-// them is followed by a relation noun its entity files do not resolve.
+// is not Pierre's) and one is no possessive ("By Elizabeth’s
+// instructions, she began…" is Georgiana). Nil when they name two or
+// none, or a possessive among them is followed by a relation noun its
+// entity files do not resolve.
 func (k *Knowledge) onlyOfGender(d *doc, eff []effMention, p int, g byte) *entInfo {
 	if g == 0 {
 		return nil
@@ -317,7 +365,7 @@ func (k *Knowledge) onlyOfGender(d *doc, eff []effMention, p int, g byte) *entIn
 	sent := d.sents[d.sentenceAt(p)]
 	q := d.inQuote(p)
 	var only *entInfo
-	before := false
+	before, named := false, false
 	for _, m := range eff {
 		if m.start < sent.start || m.end > sent.end || !m.ent.person || d.inQuote(m.start) != q {
 			continue
@@ -346,8 +394,11 @@ func (k *Knowledge) onlyOfGender(d *doc, eff []effMention, p int, g byte) *entIn
 		if m.start < p {
 			before = true
 		}
+		if !m.possessive || m.relational {
+			named = true
+		}
 	}
-	if !before {
+	if !before || !named {
 		return nil
 	}
 	return only
@@ -426,4 +477,130 @@ func paragraphsAround(text string, p int) (int, int) {
 		to += j
 	}
 	return from, to
+}
+
+// selfWords are how a Chinese speaker says "I", humble forms included.
+var selfWords = []string{"贫僧", "貧僧", "小弟", "老孙", "老孫", "老拙", "老身", "老汉", "老漢", "小人", "在下", "弟子", "奴家", "妾身", "晚生", "小生", "小的", "俺", "吾", "我"}
+
+// opensWithSelf reports whether the sentence of quotation q that holds p
+// opens with a speaker's word for themself and brings no one else in
+// before p (你, 他, 她, a relative, 有個…): what it says up to p, it says
+// of the speaker.
+func (d *doc) opensWithSelf(q span, p int) bool {
+	if p <= q.start || p > q.end {
+		return false
+	}
+	open := q.start
+	if _, size := utf8.DecodeRuneInString(d.text[open:]); size > 0 {
+		open += size
+	}
+	if i := strings.LastIndexAny(d.text[open:p], "。！？．；"); i >= 0 {
+		open += i
+		_, size := utf8.DecodeRuneInString(d.text[open:])
+		open += size
+	}
+	lead := d.text[open:p]
+	if strings.ContainsAny(lead, "你他她汝") {
+		return false
+	}
+	for _, w := range selfWords {
+		if rest, ok := strings.CutPrefix(lead, w); ok {
+			// 貧僧的徒弟, 老拙有個舍弟: someone else comes in, whose the
+			// value may be.
+			return !strings.ContainsAny(rest, "的之有父母兄弟姐妹兒儿子女妻夫師师徒舅姑叔伯嫂侄姪")
+		}
+	}
+	return false
+}
+
+// askedAbout reports whether mention m is what a short question asks
+// about: the subject opening a question of at most maxAsk characters that
+// says neither 你 nor 我 (雨村老先生是貴本家不是？, 襲人怎么不見？), or a
+// name with 呢 (賈政呢？). "唐太宗差你往西天見佛，誰教你…？" asks about 你.
+func (d *doc) askedAbout(m effMention) bool {
+	q, ok := d.questionAt(m.start)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(d.text[m.end:], "呢") {
+		return true
+	}
+	return strings.HasPrefix(q, d.text[m.start:m.end]) && utf8.RuneCountInString(q) <= maxAsk && !strings.ContainsAny(q, "你我您汝")
+}
+
+// maxAsk is the length of a question that asks about one person.
+const maxAsk = 14
+
+// questionAt returns the text of the question holding p, from the
+// quotation mark or the sentence's start: ok is false when p's sentence
+// does not end in a question mark.
+func (d *doc) questionAt(p int) (string, bool) {
+	s := d.sents[d.sentenceAt(p)]
+	sent := strings.TrimRight(d.text[s.start:s.end], "”」』\"' \n")
+	if !strings.HasSuffix(sent, "？") && !strings.HasSuffix(sent, "?") {
+		return "", false
+	}
+	if i := strings.LastIndexAny(sent[:min(p-s.start, len(sent))], "“「『\""); i >= 0 {
+		_, size := utf8.DecodeRuneInString(sent[i:])
+		sent = sent[i+size:]
+	}
+	return strings.TrimSpace(sent), true
+}
+
+// lastQuestionAsksOther reports whether the latest question in the
+// sentences [from, p) asks about the speaker or the listener (你怎麼與他
+// 說來？): then 他 in the answer is someone that question brought in.
+func (d *doc) lastQuestionAsksOther(from, p int) bool {
+	for si := d.sentenceAt(p) - 1; si >= 0 && d.sents[si].start >= from; si-- {
+		q, ok := d.questionAt(d.sents[si].end - 1)
+		if !ok {
+			continue
+		}
+		return strings.HasPrefix(q, "你") || strings.HasPrefix(q, "我") || strings.HasPrefix(q, "您") || strings.ContainsRune(q, '他')
+	}
+	return false
+}
+
+// quoteAt is 1 + the index of the quotation holding p, 0 in narration.
+func (d *doc) quoteAt(p int) int {
+	i := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > p })
+	if i < len(d.quoted) && d.quoted[i].start <= p {
+		return i + 1
+	}
+	return 0
+}
+
+// quoteLeadClear reports whether the quotation holding p says nothing
+// before p's sentence that could give 他 another subject: each sentence
+// before it asks a question, is short (說也話長．), or has the speaker or
+// the listener for subject (我…, 你…). "那寶象國王公主，非凡人也。他本是…"
+// fails: 他 is that princess.
+func (d *doc) quoteLeadClear(p int) bool {
+	qi := d.quoteAt(p)
+	if qi == 0 {
+		return false
+	}
+	q := d.quoted[qi-1]
+	si := d.sentenceAt(p)
+	for s := d.sentenceAt(q.start); s < si; s++ {
+		from, to := max(d.sents[s].start, q.start), min(d.sents[s].end, q.end)
+		if from >= to {
+			continue
+		}
+		sent := d.text[from:to]
+		if i := strings.IndexAny(sent, "“「『\""); i >= 0 && from == q.start {
+			_, size := utf8.DecodeRuneInString(sent[i:])
+			sent = sent[i+size:]
+		}
+		sent = strings.TrimSpace(sent)
+		switch {
+		case strings.HasSuffix(strings.TrimRight(sent, "”」』\""), "？"), utf8.RuneCountInString(sent) <= 6:
+		case strings.HasPrefix(sent, "我") || strings.HasPrefix(sent, "你") || strings.HasPrefix(sent, "俺") || strings.HasPrefix(sent, "咱"):
+		default:
+			return false
+		}
+	}
+	// In p's own sentence, a demonstrative subject before it (那公主，他…).
+	lead := d.text[max(d.sents[si].start, q.start):p]
+	return !strings.ContainsAny(lead, "那這这")
 }
