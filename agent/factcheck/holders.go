@@ -67,9 +67,9 @@ var cjkNamingWords = []string{"名字叫做", "名字唤做", "名字喚做", "�
 	"名字叫", "名唤做", "名喚做", "乳名", "法名", "小名", "学名", "學名", "名唤", "名喚", "名叫"}
 
 // notHolderAfter are the characters after 他/她 (folded) that make it
-// no holder: a plural or possessive, a relative or a servant of theirs
-// (他父親, 他媽, 他丫頭), their household, a speech verb.
-const notHolderAfter = "们的家父母爹娘妈哥姐弟妹兄叔伯舅姑姨嫂儿女子妻夫师徒主老丫奶太婆媳孙侄道说问笑叫"
+// no holder: a plural (他們, 他兩個, 他三人) or possessive, a relative or a
+// servant of theirs (他父親, 他媽, 他丫頭), their household, a speech verb.
+const notHolderAfter = "们的家两二三四几俩众等父母爹娘妈哥姐弟妹兄叔伯舅姑姨嫂儿女子妻夫师徒主老丫奶太婆媳孙侄道说问笑叫"
 
 // clauseOpeners end the clause before a Chinese clause.
 const clauseOpeners = "，。．！？；：「」『』“”\"\n"
