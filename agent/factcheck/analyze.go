@@ -45,6 +45,9 @@ type doc struct {
 	// marks caches visionMarks (nil also when it cannot be made).
 	marks     *visionMarks
 	marksDone bool
+	// refs caches references (refsDone set once they are made).
+	refs     []reference
+	refsDone bool
 }
 
 // firstFact is the first of e's facts as of d's chapter, by key order,

@@ -220,6 +220,11 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 	}
 	e := k.cjkHolder(d, eff, start, 90, has)
 	if e == nil {
+		if r := k.refBefore(d, eff, start, 90); r != nil && has(r) {
+			e = r
+		}
+	}
+	if e == nil {
 		e = k.quantityOwner(d, eff, start, sentFolded, has)
 	}
 	if e == nil {
@@ -332,6 +337,30 @@ func (k *Knowledge) officeHolder(d *doc, eff []effMention, start, end int) *entI
 	return nil
 }
 
+// officeReference is the person a resolved reference (holders.go) stands
+// for when it comes before an office at start with a marker of
+// predication between and no name (他便補授了知府).
+func (k *Knowledge) officeReference(d *doc, eff []effMention, start int) *entInfo {
+	refs := k.references(d)
+	for i := len(refs) - 1; i >= 0; i-- {
+		r := refs[i]
+		if r.end > start {
+			continue
+		}
+		gap := string(k.foldRunes(d.text[r.end:start]))
+		if utf8.RuneCountInString(gap) > 8 || strings.ContainsAny(gap, "。！？；：「」“”\n") || len(d.mentionsIn(r.end, start)) > 0 {
+			return nil
+		}
+		for _, mk := range officeMarkers {
+			if strings.Contains(gap, mk) {
+				return r.ent
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
 func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, office string, ri int) (Finding, bool) {
 	// "原任知县", "前任知府": a former post.
 	if ri > 0 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-1]) || ri > 1 && strings.ContainsRune("原前旧舊曾", d.frunes[ri-2]) {
@@ -351,6 +380,9 @@ func (k *Knowledge) judgeCJKOffice(d *doc, eff []effMention, start, end int, off
 		return false
 	}
 	e := k.officeHolder(d, eff, start, end)
+	if e == nil {
+		e = k.officeReference(d, eff, start)
+	}
 	if e == nil || !has(e) {
 		return Finding{}, false
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
@@ -147,6 +148,16 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 		e = k.cjkHolder(d, eff, marker, 24, has)
 	}
 	if e == nil {
+		// 他原籍是…, 有一個…的，本是…人氏: a pronoun or an introduction
+		// whose person holders.go can tell.
+		if r := k.refBefore(d, eff, marker, 24); r != nil {
+			if !has(r) {
+				return Finding{}, false
+			}
+			e = r
+		}
+	}
+	if e == nil {
 		if d.inQuote(marker) {
 			e = k.cjkSpeaker(d, eff, marker)
 		}
@@ -157,7 +168,7 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	key, declared := keyOf(e)
 	place := string(k.foldRunes(d.text[start:end]))
 	decl := string(k.foldRunes(declared))
-	if strings.Contains(decl, place) || strings.Contains(place, decl) {
+	if strings.Contains(decl, place) || strings.Contains(place, decl) || containsSounding(place, decl) {
 		return Finding{}, false
 	}
 	// Places of several levels agree when their first levels do (東勝神洲
@@ -345,6 +356,9 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			// "八戒道：「我乃是捲簾大將」": the speaker says it of
 			// themself.
 			if h == nil {
+				h = k.refBefore(d, eff, copStart, 6)
+			}
+			if h == nil {
 				h = k.cjkSpeaker(d, eff, copStart)
 			}
 			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) {
@@ -460,4 +474,31 @@ func (k *Knowledge) checkCJKTitles(d *doc) []Finding {
 		}
 	}
 	return out
+}
+
+// containsSounding reports whether place writes decl (both folded) with
+// characters of the same readings, one at least another character: the
+// book's other spelling of the same place (胡州 of chapter 1, 浙江湖州府 of
+// chapter 92), not another place.
+func containsSounding(place, decl string) bool {
+	p, q := []rune(place), []rune(decl)
+	if len(q) < 2 {
+		return false
+	}
+	for i := 0; i+len(q) <= len(p); i++ {
+		same := true
+		for j, r := range q {
+			if p[i+j] == r {
+				continue
+			}
+			if a := hanzi.Reading(r); a == "" || a != hanzi.Reading(p[i+j]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }

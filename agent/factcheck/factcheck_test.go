@@ -396,7 +396,9 @@ func FuzzCheck(f *testing.F) {
 	for _, s := range []string{"Margret said Frederick, “telephoned” at sea.", "林黛王笑道：“电话”", "Captain Brandon had six thousand pounds a year.", "\xff林\x00", "Mr. Mr. Mr.", "一二三四五六七八九十岁",
 		"Margaret, Prince Vasíli’s", "Margaret was Mr. Hale’s ", "Margaret, the German tutor Hale, married in 1815.", "只見黛玉在屋里說", "轉手遞與黛玉、",
 		"原籍金陵的黛玉", "賈薔之妻黛玉", "黛玉是周姨娘所生的", "享年七旬", "黛玉是正月十五日所生", "老孫的觔斗雲，一縱有八萬四千里",
-		"Margaret, who sat by", "Margaret, one of Hale’s adjutants", "Margaret, Prince Hale’s daughter", "at the age of two-and-thirty", "Bóris"} {
+		"Margaret, who sat by", "Margaret, one of Hale’s adjutants", "Margaret, Prince Hale’s daughter", "at the age of two-and-thirty", "Bóris",
+		"「他", "他是", "有一個的，", "外有一個帶發修行的，本是揚州人氏．法名黛玉", "“黛玉呢？”“他原籍是", "「貧僧", "「老拙今年", "This girl of eleven", "This girl of",
+		"\nThis girl of eleven.\n\nMargaret", "Despite Margaret’s wealth, since she had", "他是牛魔王的兒子。他。乳名叫做"} {
 		f.Add(s, 8)
 	}
 	en := testKnowledge(f, "english")

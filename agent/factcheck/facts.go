@@ -32,6 +32,9 @@ type claim struct {
 	// of, when not zero, is 1 + the index of the one mention whose age
 	// the claim can be ("fourteen-year-old Pétya").
 	of int
+	// demonstrative marks an age said of "this girl", "that young man"
+	// opening its sentence: whose, the paragraphs around tell.
+	demonstrative bool
 }
 
 // effMention is a mention resolved to the entity it speaks of: a
@@ -227,6 +230,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 		age := false
 		var g byte
 		of := 0
+		demo := false
 		switch {
 		case next == "year" && next2 == "old" && d.between(n.last, n.last+1) == "-":
 			// "fourteen-year-old Pétya": the age of the name it
@@ -259,6 +263,8 @@ func (k *Knowledge) claims(d *doc) []claim {
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
 				if pred, mi := predicatedNoun(d, n.first-2); pred {
 					age, g, of = true, gg, mi
+				} else if demonstrativeNoun(d, n.first-2) && gg != 0 {
+					age, g, demo = true, gg, true
 				}
 			} else if gg, ok := ageNouns[lw(n.first-3)]; ok && lw(n.first-2) != "" {
 				// "young man of", "girl of" with one adjective between
@@ -314,7 +320,7 @@ func (k *Knowledge) claims(d *doc) []claim {
 			}
 		}
 		if age && v > 0 && v < 150 {
-			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g, of: of})
+			out = append(out, claim{kind: "age", start: start, end: end, wordIdx: n.first, lo: lo, hi: hi, gender: g, of: of, demonstrative: demo})
 			continue
 		}
 		// Counts: "six daughters", "her four sisters".
@@ -728,6 +734,13 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 		return nil, 0
 	}
+	// "This black-eyed girl of eleven": whom the sentences around name.
+	if c.demonstrative {
+		if e := k.demonstrativeHolder(d, eff, c.start, g); e != nil && has(e) {
+			return e, 0.65
+		}
+		return nil, 0
+	}
 	// 0. "我今年八十五了" in a quotation: the speaker's own.
 	if c.wordIdx < 0 && quoted {
 		if e := k.cjkSpeaker(d, eff, c.start); e != nil {
@@ -796,6 +809,16 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			}
 		}
 	}
+	// 2b. A pronoun in a sentence that names one person of its gender
+	// before it: "Despite Count Bezúkhov’s wealth, since he had…".
+	if pronounAt >= 0 && c.wordIdx >= 0 {
+		if e := k.onlyOfGender(d, eff, pronounAt, g); e != nil {
+			if has(e) {
+				return e, 0.7
+			}
+			return nil, 0
+		}
+	}
 	// 3. A pronoun refers back to the latest person of that gender.
 	if !quoted && (pronounAt >= 0 || g != 0) {
 		for i := len(eff) - 1; i >= 0; i-- {
@@ -832,6 +855,12 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			if only != nil && has(only) {
 				return only, 0.65
 			}
+		}
+	}
+	// A Chinese pronoun or introduction that holders.go resolves.
+	if c.wordIdx < 0 {
+		if e := k.refBefore(d, eff, c.start, 30); e != nil && has(e) {
+			return e, 0.7
 		}
 	}
 	return nil, 0
@@ -928,7 +957,7 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	}
 	q := d.quoted[qi]
 	lead := []rune(d.text[max(q.start, p-30):p])
-	if !slices.Contains(lead[max(0, len(lead)-8):], '我') {
+	if !slices.Contains(lead[max(0, len(lead)-8):], '我') && !d.opensWithSelf(q, p) {
 		return nil
 	}
 	// The speaker who names themself in the quotation ("老拙叫做陳澄。我

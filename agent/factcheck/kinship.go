@@ -116,19 +116,40 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		// Whose child: a man (by the entity's gender, or a house title
 		// such as 老爺) has the child's father compared, not the mother
 		// (封老爺's daughter against 母親: 封氏).
-		if !role.sibling && role.keys[0] == roleChild.keys[0] {
-			switch {
-			case other != nil && other.gender == 'm', other == nil && maleHouseTitle(d.text[ostart:oend]):
-				role = roleChildOfMan
-			case other != nil && other.gender == 'f':
-				role = roleChildOfWoman
-			}
-		}
+		role = childRole(d, role, other, ostart, oend)
 		if f, bad := k.judgeKin(d, m.ents[0], ostart, oend, other, surname, role); bad {
 			out = append(out, f)
 		}
 	}
+	// 他是牛魔王的兒子，…乳名叫做紅孩兒: a reference holders.go resolves
+	// stands for its person.
+	if d.cjk {
+		for _, r := range k.references(d) {
+			ostart, oend, other, surname, role, ok := d.cjkKinAfter(k, r.end)
+			if !ok || other == r.ent {
+				continue
+			}
+			role = childRole(d, role, other, ostart, oend)
+			if f, bad := k.judgeKin(d, r.ent, ostart, oend, other, surname, role); bad {
+				out = append(out, f)
+			}
+		}
+	}
 	return out
+}
+
+// childRole is role made the child of a man or of a woman by the gender
+// of the parent: the entity's, or a house title's (老爺, 夫人).
+func childRole(d *doc, role kinRole, other *entInfo, start, end int) kinRole {
+	if !role.sibling && role.keys[0] == roleChild.keys[0] {
+		switch {
+		case other != nil && other.gender == 'm', other == nil && maleHouseTitle(d.text[start:end]):
+			return roleChildOfMan
+		case other != nil && other.gender == 'f':
+			return roleChildOfWoman
+		}
+	}
+	return role
 }
 
 // judgeKin compares the other person a kinship construction names (an
@@ -554,13 +575,18 @@ func (k *Knowledge) cjkKinOf(d *doc, mi int) (int, int, *entInfo, rune, kinRole,
 			}
 		}
 	}
-	// NAME是X…的REL
-	after := d.text[m.end:]
+	return d.cjkKinAfter(k, m.end)
+}
+
+// cjkKinAfter reads NAME是X…的REL where NAME (a name or a resolved
+// reference) ends at end: X, and the relation REL is of NAME to X.
+func (d *doc) cjkKinAfter(k *Knowledge, end int) (int, int, *entInfo, rune, kinRole, bool) {
+	after := d.text[end:]
 	for _, c := range kinCopulas {
 		if !strings.HasPrefix(after, c) {
 			continue
 		}
-		xs := m.end + len(c)
+		xs := end + len(c)
 		s, e, other, sur, ok := d.kinHolderStartingAt(k, xs)
 		if !ok {
 			continue
