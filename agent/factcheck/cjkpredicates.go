@@ -326,14 +326,7 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			at := i + j
 			i = at + len(val)
 			// The copula right before the value.
-			lead := ft[:at]
-			cop := ""
-			for _, c := range cjkCopulas {
-				if strings.HasSuffix(lead, c) {
-					cop = c
-					break
-				}
-			}
+			cop := endingOf(ft[:at], cjkCopulas)
 			if cop == "" {
 				continue
 			}
@@ -501,4 +494,14 @@ func containsSounding(place, decl string) bool {
 		}
 	}
 	return false
+}
+
+// endingOf is the first of words that s ends with, or "".
+func endingOf(s string, words []string) string {
+	for _, w := range words {
+		if strings.HasSuffix(s, w) {
+			return w
+		}
+	}
+	return ""
 }

@@ -166,13 +166,7 @@ func (k *Knowledge) namedAfter(d *doc, eff []effMention, start, end int) *entInf
 		if strings.Contains(lead, "姓") || strings.Contains(lead, "一個") || strings.Contains(lead, "一个") || strings.Contains(lead, "一位") {
 			return nil
 		}
-		named := ""
-		for _, w := range cjkNamingWords {
-			if strings.HasSuffix(lead, w) {
-				named = w
-				break
-			}
-		}
+		named := endingOf(lead, cjkNamingWords)
 		if named == "" {
 			continue
 		}
