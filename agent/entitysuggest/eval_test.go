@@ -65,7 +65,7 @@ func TestEvalBooks(t *testing.T) {
 		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.49},
 		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.43},
 		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.47},
-		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 6, 0.50},
+		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 7, 0.48},
 		// Held back until the sessions that added them ended; fresh5
 		// P&P holds Colonel Fitzwilliam, whose family name is Darcy's
 		// given name.

@@ -106,6 +106,22 @@ func TestSuggest(t *testing.T) {
 			absent: []string{"厲聲高", "厲聲", "蒙玉帝"},
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "玉帝": KindCharacter, "花果山": KindLocation},
 		},
+		{
+			// 吩咐 (to order) and 起身 (to rise) stand before 道 as a
+			// speaker would, and are verbs of the dictionary. 思量 (to
+			// ponder) is no verb there, but comes after 又 and 便, which
+			// stand between a subject and its verb, never before a name.
+			// 鐵棒 (the iron staff) stands before 道 after 了: what was
+			// put away, not who speaks. 急 (in haste) starts no name.
+			name: "chinese verbs and objects where a speaker would stand are no names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那妖精聽了，吩咐道：「拿來！」行者聽了，起身道：「來也。」八戒笑道：「好。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者收了鐵棒道：「走。」八戒聽了，思量道：「好。」沙僧聽了，急回頭道：「師父。」\n", 8) +
+					strings.Repeat("那老魔又思量，行者便思量，八戒又吩咐。行者收了鐵棒，八戒道：「是。」\n", 3)},
+			},
+			absent: []string{"吩咐", "起身", "思量", "鐵棒", "急回頭"},
+			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "沙僧": KindCharacter},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
