@@ -355,6 +355,22 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart: [][2]string{{"悟空", "沙僧"}, {"悟空", "豬剛鬣"}, {"行者", "玄奘"}},
 		},
 		{
+			// 寶姐姐 (cousin Bao) is said after 你 and 我 ("your cousin
+			// Bao"), as a verb follows its subject; with a title of
+			// kinship it is a form of address all the same, and joins
+			// the woman whose given name holds 寶, not 寶玉 (寶二爺, a
+			// man).
+			name: "chinese form of address with a title of kinship after a possessive pronoun",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶釵笑道：「來。」寶玉道：「寶姐姐好。」寶釵道：「是。」\n", 12) +
+					strings.Repeat("寶玉道：「你寶姐姐在家。」寶釵道：「是。」寶玉道：「我寶姐姐去了。」寶釵道：「來。」\n", 2)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("黛玉道：「寶姐姐來了。」寶釵笑道：「好。」寶玉笑道：「走。」\n", 12) +
+					strings.Repeat("寶玉道：「來了。」襲人道：「寶二爺坐。」寶玉道：「好。」襲人道：「寶二爺，吃茶。」寶玉道：「走。」襲人道：「寶二爺也去。」\n", 10)},
+			},
+			together: [][]string{{"寶釵", "寶姐姐"}, {"寶玉", "寶二爺"}},
+			apart:    [][2]string{{"寶玉", "寶姐姐"}, {"寶玉", "寶釵"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

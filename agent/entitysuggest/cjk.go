@@ -364,7 +364,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					switch {
 					case cjkClassifierSet.has(l):
 						c.common++
-					case cjkPronounSet.has(l):
+					case cjkPronounSet.has(l) && !kinAddress(k.rs):
+						// "你寶姐姐" (your cousin Bao) is a form of
+						// address, not a verb after its subject.
 						c.verb++
 					}
 					if cjkBreak(l) || cjkPreNameSet.has(l) {
@@ -503,6 +505,13 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 		}
 	}
 	return cjkMentions(chs, accepted), nil
+}
+
+// kinAddress reports whether rs is a name and a title of kinship (寶姐姐,
+// 林妹妹), which a possessive pronoun may precede.
+func kinAddress(rs []rune) bool {
+	n := cjkTitleList.suffix(rs)
+	return n > 0 && n < len(rs) && cjkKin[string(rs[len(rs)-n:])]
 }
 
 // onlyNamed reports whether the text gives a candidate as a name and no
