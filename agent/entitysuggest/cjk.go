@@ -571,7 +571,9 @@ func cjkValid(k string, c *cjkCand) bool {
 	if c.n < 5 {
 		return false
 	}
-	if float64(c.common) >= 0.08*float64(c.n) || float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
+	// One use as a common noun or a verb is no evidence against a rare
+	// name: 薛大爺 is used 11 times, one of them after 你.
+	if c.common >= 2 && float64(c.common) >= 0.08*float64(c.n) || c.verb >= 2 && float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
 		return false
 	}
 	if cjkPronouns[k] || lexicon.IsChineseVerb(k) {

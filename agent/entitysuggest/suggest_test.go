@@ -107,6 +107,17 @@ func TestSuggest(t *testing.T) {
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "玉帝": KindCharacter, "花果山": KindLocation},
 		},
 		{
+			// 柳湘蓮 is named eight times; once after 你 ("你柳湘蓮…"),
+			// once after a classifier: one use each, no evidence of a
+			// verb or a common noun.
+			name: "chinese rare name with one use after a pronoun and one after a classifier",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶玉聽了，柳湘蓮笑道：「走。」寶玉道：「好。」\n", 3) + "寶玉道：「你柳湘蓮也來。」\n"},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("寶玉聽了，柳湘蓮笑道：「來。」寶玉道：「是。」\n", 3) + "寶玉道：「這個柳湘蓮好。」\n"},
+			},
+			kinds: map[string]string{"柳湘蓮": KindCharacter, "寶玉": KindCharacter},
+		},
+		{
 			// 吩咐 (to order) and 起身 (to rise) stand before 道 as a
 			// speaker would, and are verbs of the dictionary. 思量 (to
 			// ponder) is no verb there, but comes after 又 and 便, which
