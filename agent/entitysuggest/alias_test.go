@@ -54,6 +54,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			together: [][]string{{"Nicholas Rostóv", "Nicholas"}},
 		},
 		{
+			// No title says Anatole Kurágin is a man, and the pronouns
+			// after his given name are as often a woman's he speaks to;
+			// Prince Anatole, a man, is the only other bearer of the
+			// name. The bare given name joins the full name, not the
+			// titled form alone.
+			name: "a bare given name of a man joins the full name of unknown sex that bears it as a given name",
+			chapters: numbered(chaptersOf(3,
+				"At the ball Anatole Kurágin danced with the countess, and Anatole laughed.",
+			), chaptersOf(2,
+				"The hostess smiled when Prince Anatole bowed to her, and Anatole laughed.",
+			), chaptersOf(12,
+				"In the evening Anatole looked at the girl, and she smiled; Anatole drank, and he sang.",
+				filler,
+				"When Anatole wrote to her, she answered; then Anatole sealed the letter.",
+			)),
+			together: [][]string{{"Anatole Kurágin", "Anatole", "Prince Anatole"}},
+		},
+		{
 			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
 			chapters: numbered(chaptersOf(3,
 				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",

@@ -369,7 +369,20 @@ func resolve(ex *extraction) *resolution {
 			}
 		}
 		if f.malePref && len(cands) > 1 {
-			men := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool { return r.entries[ei].sex() != 'm' })
+			// Of unknown sex, the bearer of the word as a given name is
+			// kept: "Anatole" is Anatole Kurágin, whose full name no
+			// title marks a man's, as much as Prince Anatole.
+			word := ""
+			for _, n := range f.needs {
+				if w, ok := strings.CutPrefix(n, "first:"); ok {
+					word = w
+				}
+			}
+			men := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
+				e := r.entries[ei]
+				given := word != "" && e.sex() == 0 && e.feats["first:"+word] && !e.feats["last:"+word]
+				return e.sex() != 'm' && !given
+			})
 			if len(men) > 0 {
 				cands = men
 			}
