@@ -389,6 +389,22 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"寶玉", "寶姐姐"}, {"寶玉", "寶釵"}},
 		},
 		{
+			// The speaker names themself: 猴王 twice, 大聖 once after 我,
+			// 三藏 twice. Not so one who names the one spoken to (你),
+			// names what they have (我有兩個徒弟), says what they are not
+			// called (不叫做), or names someone spoken of (唐三藏 … 孫悟空).
+			name: "chinese speaker who gives their own name in speech",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" +
+					strings.Repeat("祖師道：「你就叫做悟空。」猴王笑道：「好！自今就叫做孫悟空也。」八戒道：「我不叫做三藏。」\n", 2) +
+					"大聖道：「我已有名了，叫做孫悟空。」國王道：「我有兩個徒弟，叫做八戒。」驛丞道：「唐三藏有個徒弟，名喚悟空。」\n" +
+					strings.Repeat("三藏道：「俗家姓陳，法名玄奘。」\n", 2)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「是。」沙僧道：「來。」孫悟空道：「來。」大聖道：「走。」猴王道：「吃。」三藏道：「好。」玄奘道：「善。」八戒道：「餓。」祖師道：「去。」國王道：「坐。」驛丞道：「請。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空", "猴王", "大聖", "悟空"}, {"三藏", "玄奘"}},
+			apart:    [][2]string{{"祖師", "悟空"}, {"八戒", "三藏"}, {"國王", "八戒"}, {"驛丞", "悟空"}, {"驛丞", "三藏"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

@@ -716,6 +716,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		f.text = best
 	}
 	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	return ex
 }
@@ -989,6 +990,114 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	for p, n := range weak {
 		if n >= 2 && !strong[p] {
 			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+// Someone who gives their own name in speech ("猴王笑道：「自今就叫做孫
+// 悟空也！」", "大聖道：「我已有名了，叫做孫悟空。」") is the one named. The
+// speech before the naming word must speak of no one else: no second or
+// third person (你, 他, 那, 這: "你就叫做悟空" names the one spoken to),
+// no negation of the naming ("我不叫做三藏"),
+// no name ("唐三藏，有三個徒弟，名喚孫悟空"). Once is enough where the
+// speaker says 我 (or 貧僧, 弟子, 老孫) and counts nothing out (個: "我有
+// 兩個徒弟，叫做豬八戒"); else the speaker must say it twice.
+const (
+	cjkOthers        = "你汝他她它您那这此其"
+	cjkNegations     = "不没未莫"
+	cjkCounted       = "个"
+	minSelfNamings   = 2
+	selfNamingSpeech = 80 // characters of speech read before the naming word
+)
+
+var (
+	cjkOthersSet = runeSetOf(cjkOthers)
+	cjkSelfWords = runeListOf([]string{"我", "吾", "俺", "贫僧", "弟子", "小生", "在下", "老孙", "微臣", "小人"})
+)
+
+// cjkSelfNamingLinks links a speaker to the name they give themself at
+// the start of their speech.
+func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	weak := map[pair]int{}
+	strong := map[pair]bool{}
+	for k, m := range ex.stream {
+		rs := chs[m.chap].folded
+		e := int(m.pos) + len([]rune(ex.forms[m.form].text))
+		for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
+			e++
+		}
+		v := cjkSpeechList.prefix(rs[min(e, len(rs)):])
+		if v == 0 {
+			continue
+		}
+		q := e + v
+		if q < len(rs) && (rs[q] == '：' || rs[q] == ':') {
+			q++
+		}
+		if q >= len(rs) || !openQuote(rs[q]) {
+			continue
+		}
+		start := q + 1
+		at, nl := -1, 0
+		for j := start; j < len(rs) && j < start+selfNamingSpeech; j++ {
+			if closeQuote(rs[j]) || openQuote(rs[j]) {
+				break
+			}
+			if nl = cjkNamingLen(rs[j:]); nl > 0 {
+				at = j
+				// "法名，叫做孫悟空": the naming word, a comma, another.
+				if e := j + nl; e+1 < len(rs) && (rs[e] == ',' || rs[e] == '，') {
+					if n2 := cjkNamingLen(rs[e+1:]); n2 > 0 {
+						nl += 1 + n2
+					}
+				}
+				break
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		pre := rs[start:at]
+		if slices.ContainsFunc(pre, cjkOthersSet.has) || len(pre) > 0 && strings.ContainsRune(cjkNegations, pre[len(pre)-1]) {
+			continue
+		}
+		// The name named is the first mention after the speaker's: any
+		// before the naming word is someone else spoken of.
+		if k+1 >= len(ex.stream) {
+			continue
+		}
+		y := ex.stream[k+1]
+		// A family name may stand before the given name named ("法名叫
+		// 做陳玄奘" where only 玄奘 is a name found).
+		gap := int(y.pos) - at - nl
+		if y.chap != m.chap || gap < 0 || gap > 1 || gap == 1 && !cjkSurnameSet.has(rs[at+nl]) || y.form == m.form {
+			continue
+		}
+		p := pair{m.form, y.form}
+		weak[p]++
+		self := false
+		for j := range pre {
+			if cjkSelfWords.prefix(pre[j:]) > 0 {
+				self = true
+				break
+			}
+		}
+		if self && !slices.ContainsFunc(pre, func(r rune) bool { return strings.ContainsRune(cjkCounted, r) }) {
+			strong[p] = true
+		}
+	}
+	var out [][2]int32
+	for p, n := range weak {
+		if strong[p] || n >= minSelfNamings {
+			out = append(out, [2]int32{p[0], p[1]})
 		}
 	}
 	slices.SortFunc(out, func(x, y [2]int32) int {
