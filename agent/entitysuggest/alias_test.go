@@ -405,6 +405,18 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"祖師", "悟空"}, {"八戒", "三藏"}, {"國王", "八戒"}, {"驛丞", "悟空"}, {"驛丞", "三藏"}},
 		},
 		{
+			// 八戒 says what he is: 天蓬元帥, ending its clause. 行者
+			// says he is 八戒's brother: the name does not end the
+			// clause.
+			name: "chinese speaker who says what they are: 我乃是",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + "八戒道：「我乃是天蓬元帥，只因醉了。」行者道：「我是八戒的哥哥。」\n" +
+					strings.Repeat("眾神道：「天蓬元帥來了。」行者道：「好。」八戒道：「走。」沙僧道：「是。」\n", 6)},
+			},
+			together: [][]string{{"八戒", "天蓬元帥"}},
+			apart:    [][2]string{{"行者", "八戒"}, {"沙僧", "八戒"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

@@ -34,9 +34,9 @@ const cjkAdverbs = "便又忙因也都方才遂乃只却倒还亦就先再仍连
 
 // cjkVerbAdverbs come between a subject and its verb ("又吩咐", "便起身",
 // "急回頭") and hardly ever before a name: a run that follows one of
-// them often is a verb. 方 (五方揭諦), 因, 只, 才, 將 and 連 are left
-// out: they stand before names as well.
-const cjkVerbAdverbs = "便又忙也都遂乃就再仍急即亦还却倒"
+// them often is a verb. 方 (五方揭諦), 因, 只, 才, 將, 連 and 乃 (to be:
+// "我乃天蓬元帥") are left out: they stand before names as well.
+const cjkVerbAdverbs = "便又忙也都遂就再仍急即亦还却倒"
 
 // verbAdverbShare is the share of a run's occurrences after such an
 // adverb past which it is taken for a verb; names stay under 1%,
@@ -585,7 +585,7 @@ func cjkValid(k string, c *cjkCand) bool {
 			adv += int(n)
 		}
 	}
-	if float64(adv) > verbAdverbShare*float64(c.n) {
+	if adv >= 2 && float64(adv) > verbAdverbShare*float64(c.n) {
 		return false
 	}
 	for r, n := range c.left {
@@ -1008,7 +1008,9 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 // no negation of the naming ("我不叫做三藏"),
 // no name ("唐三藏，有三個徒弟，名喚孫悟空"). Once is enough where the
 // speaker says 我 (or 貧僧, 弟子, 老孫) and counts nothing out (個: "我有
-// 兩個徒弟，叫做豬八戒"); else the speaker must say it twice.
+// 兩個徒弟，叫做豬八戒"); else the speaker must say it twice. So too who
+// says what they are at the start of their speech ("八戒道：「我乃是天蓬
+// 元帥，…」"), where the name ends its clause.
 const (
 	cjkOthers        = "你汝他她它您那这此其"
 	cjkNegations     = "不没未莫"
@@ -1016,6 +1018,12 @@ const (
 	minSelfNamings   = 2
 	selfNamingSpeech = 80 // characters of speech read before the naming word
 )
+
+// cjkCopulas say what the speaker is ("我乃", "我就是"); the name must end
+// its clause (cjkClauseEnds): "我是孫行者的兄弟" is someone else's kin.
+var cjkCopulas = runeListOf([]string{"乃是", "就是", "便是", "正是", "乃", "是"})
+
+const cjkClauseEnds = "，,。！!？?、；;」”』也"
 
 var (
 	cjkOthersSet = runeSetOf(cjkOthers)
@@ -1046,6 +1054,19 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			continue
 		}
 		start := q + 1
+		// "我乃是天蓬元帥，…": the speaker says who they are.
+		if sw := cjkSelfWords.prefix(rs[start:]); sw > 0 {
+			if c := cjkCopulas.prefix(rs[start+sw:]); c > 0 && k+1 < len(ex.stream) {
+				y := ex.stream[k+1]
+				end := int(y.pos) + len([]rune(ex.forms[y.form].text))
+				if y.chap == m.chap && int(y.pos) == start+sw+c && y.form != m.form && end < len(rs) && strings.ContainsRune(cjkClauseEnds, rs[end]) {
+					p := pair{m.form, y.form}
+					weak[p]++
+					strong[p] = true
+				}
+				continue
+			}
+		}
 		at, nl := -1, 0
 		for j := start; j < len(rs) && j < start+selfNamingSpeech; j++ {
 			if closeQuote(rs[j]) || openQuote(rs[j]) {

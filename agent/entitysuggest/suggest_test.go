@@ -118,6 +118,16 @@ func TestSuggest(t *testing.T) {
 			kinds: map[string]string{"柳湘蓮": KindCharacter, "寶玉": KindCharacter},
 		},
 		{
+			// 乃 (to be) stands before names: "我乃天蓬元帥". One use
+			// after an adverb (又王母娘娘) is no evidence of a verb.
+			name: "chinese name after 乃, and a name once after an adverb",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那怪道：「我乃天蓬元帥。」眾神道：「天蓬元帥來了。」行者道：「好。」\n", 4) +
+					strings.Repeat("仙女道：「王母娘娘來了。」行者道：「好。」仙女道：「王母娘娘，請。」\n", 5) + "行者道：「又王母娘娘的桃。」\n"},
+			},
+			kinds: map[string]string{"天蓬元帥": KindCharacter, "王母娘娘": KindCharacter},
+		},
+		{
 			// 吩咐 (to order) and 起身 (to rise) stand before 道 as a
 			// speaker would, and are verbs of the dictionary. 思量 (to
 			// ponder) is no verb there, but comes after 又 and 便, which
