@@ -345,6 +345,20 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
 		},
 		{
+			// 唐王, the king of the realm the text calls 大唐, is the
+			// ruler the nearby text names (太宗皇帝, 太宗) under any
+			// ruler's title, not another ruler called 王 as he is (牛王,
+			// far off) nor 唐三藏, who bears 唐 as a family name.
+			name: "chinese ruler's title after a realm joins the ruler the nearby text names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("大唐的百姓道：「唐朝好。」太宗皇帝笑道：「好。」太宗道：「來。」唐王道：「去罷。」太宗道：「是。」\n", 12)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那唐三藏笑道：「走。」三藏道：「好。」唐三藏道：「是。」\n", 12)},
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("牛魔王笑道：「來。」牛王道：「吃。」行者道：「打。」牛王道：「好。」\n", 12)},
+			},
+			together: [][]string{{"太宗", "太宗皇帝", "唐王"}, {"牛魔王", "牛王"}},
+			apart:    [][2]string{{"唐三藏", "唐王"}, {"牛魔王", "唐王"}},
+		},
+		{
 			// 沙僧 (the monk 沙) is what the book mostly calls 沙悟淨;
 			// wherever it names someone nearby, it is he. 薛姨媽 (aunt
 			// 薛) is as often beside 薛寶釵 alone, but an aunt is a

@@ -1182,6 +1182,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		f.sex = cjkTitleSex[t]
 		f.titles = []string{t}
 		f.provides = append(f.provides, "title:"+t)
+		if cjkRulers[t] {
+			f.provides = append(f.provides, "ruler")
+		}
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
 			// 寶二爺, 尤三姐: the rank among siblings tells two of one
 			// family and title apart (尤二姐 and 尤三姐 are sisters).
@@ -1207,8 +1210,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			if cjkRulers[t] && realms[x[0]] {
 				// A ruler's title after one character is after his
 				// realm, not his family: 唐王 is the king of Tang, no
-				// kin of 唐三藏.
-				f.needs = append(f.needs, "sub:"+string(rs))
+				// kin of 唐三藏. He is whichever ruler the nearby text
+				// names (太宗皇帝), if it names one clearly.
+				f.needs = append(f.needs, "sub:"+string(rs), "ruler")
 				f.spec = 12
 				return f
 			}

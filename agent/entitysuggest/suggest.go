@@ -392,7 +392,9 @@ func resolve(ex *extraction) *resolution {
 			// "Prince Vasíli" is the Vasíli called prince elsewhere.
 			same := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
 				for _, t := range f.titles {
-					if r.entries[ei].feats["title:"+t] {
+					// A ruler is a ruler under any of a ruler's titles
+					// (唐王 of 太宗皇帝).
+					if r.entries[ei].feats["title:"+t] || cjkRulers[t] && slices.Contains(f.needs, "ruler") && r.entries[ei].feats["ruler"] {
 						return false
 					}
 				}
