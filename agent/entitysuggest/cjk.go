@@ -573,7 +573,14 @@ func cjkValid(k string, c *cjkCand) bool {
 	}
 	// One use as a common noun or a verb is no evidence against a rare
 	// name: 薛大爺 is used 11 times, one of them after 你.
-	if c.common >= 2 && float64(c.common) >= 0.08*float64(c.n) || c.verb >= 2 && float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
+	// A name of two characters or more with a title is one person's
+	// title, which one may be made ("封他做個齊天大聖"): a classifier
+	// before it tells less than before a bare word (一個婆子).
+	commonShare := 0.08
+	if t := cjkTitleList.suffix([]rune(k)); t > 0 && len([]rune(k))-t >= 2 {
+		commonShare = 0.2
+	}
+	if c.common >= 2 && float64(c.common) >= commonShare*float64(c.n) || c.verb >= 2 && float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
 		return false
 	}
 	if cjkPronouns[k] || lexicon.IsChineseVerb(k) {

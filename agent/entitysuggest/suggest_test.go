@@ -128,6 +128,18 @@ func TestSuggest(t *testing.T) {
 			kinds: map[string]string{"天蓬元帥": KindCharacter, "王母娘娘": KindCharacter},
 		},
 		{
+			// One may be made a 齊天大聖 ("封他做個齊天大聖"): a name with
+			// a title after a classifier is still a name; a bare word so
+			// written (一個婆子) is not.
+			name: "chinese name with a title after a classifier",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("眾神道：「齊天大聖來了。」行者道：「好。」眾神道：「齊天大聖，請坐。」\n", 6) +
+					strings.Repeat("玉帝道：「封他做個齊天大聖。」行者道：「好。」\n", 2) + strings.Repeat("一個婆子道：「來了。」婆子們都笑。\n", 6)},
+			},
+			kinds:  map[string]string{"齊天大聖": KindCharacter},
+			absent: []string{"婆子"},
+		},
+		{
 			// 吩咐 (to order) and 起身 (to rise) stand before 道 as a
 			// speaker would, and are verbs of the dictionary. 思量 (to
 			// ponder) is no verb there, but comes after 又 and 便, which
