@@ -72,6 +72,29 @@ func TestSuggestMergesAliases(t *testing.T) {
 			together: [][]string{{"Anatole Kurágin", "Anatole", "Prince Anatole"}},
 		},
 		{
+			// "Count Bezúkhov" is placed before "Pierre", when the
+			// bearers of the name are the old count and Pierre Bezúkhov,
+			// named twice: asked again once Pierre is placed, the nearby
+			// text names Pierre every time. Mrs. Lucas, a titled family
+			// name too, stays apart from her daughter Charlotte Lucas.
+			name: "a titled family name left alone joins the bearer the nearby text names once all names are placed",
+			chapters: numbered(chaptersOf(2,
+				"Count Cyril Vladímirovich Bezúkhov lay dying in his great house, and Count Cyril Vladímirovich Bezúkhov said nothing.",
+			), chaptersOf(2,
+				"Pierre Bezúkhov came to the ball, and Pierre smiled.",
+				"Charlotte Lucas came too.",
+			), chaptersOf(12,
+				"Pierre rode to the city, and Pierre stopped at the inn.",
+				filler,
+				"Pierre sat down at the table. Count Bezúkhov, they said, was the richest man in Moscow.",
+				filler,
+				"Charlotte smiled, and Charlotte laughed. Mrs. Lucas was pleased.",
+				filler,
+			)),
+			together: [][]string{{"Pierre", "Pierre Bezúkhov", "Count Bezúkhov"}, {"Charlotte Lucas", "Charlotte"}},
+			apart:    [][2]string{{"Pierre", "Count Cyril Vladímirovich Bezúkhov"}, {"Charlotte", "Mrs. Lucas"}},
+		},
+		{
 			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
 			chapters: numbered(chaptersOf(3,
 				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",

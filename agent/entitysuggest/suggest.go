@@ -547,6 +547,56 @@ func resolve(ex *extraction) *resolution {
 		// On the entries the text's own links made.
 		link(ex.relink(r))
 	}
+	// A titled family name that founded an entry of its own ("Count
+	// Bezúkhov") was placed before the bare names ("Pierre") that now
+	// fill the entries around it: the nearby text is asked again, among
+	// the bearers of the family name, and the form joins the one it
+	// names clearly, as any form does; among those whose full name ends
+	// with it, not a saint's day nor a mother of a daughter.
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if ei < 0 || len(f.titles) == 0 || f.full || f.votesOnly || len(r.entries[ei].forms) != 1 {
+			continue
+		}
+		// Men only: a woman's title before the family name is as often
+		// her mother's (Mrs. Lucas beside Charlotte Lucas).
+		if f.sex != 'm' || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
+			continue
+		}
+		var cands []int32
+		for _, n := range f.needs {
+			word, ok := strings.CutPrefix(n, "last:")
+			if !ok {
+				continue
+			}
+			for _, c := range byFeat[n] {
+				e := r.entries[c]
+				if c == ei || e.dead || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) || slices.Contains(cands, c) {
+					continue
+				}
+				// A bearer of the family name: a full name ends with it.
+				if slices.ContainsFunc(e.forms, func(g int32) bool {
+					p := ex.forms[g].provides
+					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word)
+				}) {
+					cands = append(cands, c)
+				}
+			}
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		votes, cast := vote(ex, r, occ[fi], cands)
+		best := cands[0]
+		for _, c := range cands {
+			if votes[c] > votes[best] {
+				best = c
+			}
+		}
+		if nb := votes[best]; float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)) {
+			merge(best, ei)
+		}
+	}
 	return r
 }
 
