@@ -95,6 +95,31 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Pierre", "Count Cyril Vladímirovich Bezúkhov"}, {"Charlotte", "Mrs. Lucas"}},
 		},
 		{
+			// A bare family name is asked again as well: "Kurágin" is
+			// said where Anatole is, not his father, Prince Vasíli, nor
+			// his brother Hippolyte; when
+			// it is placed, Anatole's sex is in doubt (the pronouns after
+			// his name are the women's he speaks to), and a bare family
+			// name is looked for among men first.
+			name: "a bare family name left alone joins the bearer the nearby text names once all names are placed",
+			chapters: numbered(chaptersOf(2,
+				"Prince Vasíli Kurágin spoke to the guests, and Prince Vasíli smiled.",
+				filler,
+				"Prince Hippolyte Kurágin told a story.",
+			), chaptersOf(3,
+				"At the ball Anatole Kurágin danced with the countess, and Anatole laughed.",
+			), chaptersOf(2,
+				"The hostess smiled when Prince Anatole bowed to her, and Anatole laughed.",
+			), chaptersOf(12,
+				"In the evening Anatole looked at the girl, and she smiled; Anatole drank, and he sang.",
+				filler,
+				"When Anatole wrote to her, she answered; then Anatole sealed the letter. Kurágin laughed.",
+				filler,
+			)),
+			together: [][]string{{"Anatole Kurágin", "Anatole", "Kurágin"}, {"Prince Vasíli Kurágin", "Prince Vasíli"}},
+			apart:    [][2]string{{"Prince Vasíli", "Kurágin"}, {"Prince Hippolyte Kurágin", "Kurágin"}},
+		},
+		{
 			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
 			chapters: numbered(chaptersOf(3,
 				"In the hall Pierre sat down, and Pierre smiled at them all; then Pierre rose.",

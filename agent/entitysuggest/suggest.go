@@ -553,14 +553,36 @@ func resolve(ex *extraction) *resolution {
 	// the bearers of the family name, and the form joins the one it
 	// names clearly, as any form does; among those whose full name ends
 	// with it, not a saint's day nor a mother of a daughter.
-	for fi, f := range ex.forms {
-		ei := r.of[fi]
-		if ei < 0 || len(f.titles) == 0 || f.full || f.votesOnly || len(r.entries[ei].forms) != 1 {
+	// A bare family name is asked too ("Kurágin", used of Anatole), but
+	// not a word some full name has as its given name (Nicholas of
+	// "Nicholas Rostóv"; "Malvíntseva Nicholas" is a misreading), nor a
+	// place.
+	givenNames := map[string]bool{}
+	for _, g := range ex.forms {
+		if !g.full {
 			continue
 		}
-		// Men only: a woman's title before the family name is as often
+		for _, p := range g.provides {
+			if w, ok := strings.CutPrefix(p, "first:"); ok && g.count >= 2 {
+				givenNames[w] = true
+			}
+		}
+	}
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if ei < 0 || len(f.titles) == 0 && !f.malePref || f.full || f.votesOnly || len(r.entries[ei].forms) != 1 {
+			continue
+		}
+		if len(f.titles) == 0 && (f.loc > f.person || slices.ContainsFunc(f.needs, func(n string) bool {
+			w, ok := strings.CutPrefix(n, "last:")
+			return ok && givenNames[w]
+		})) {
+			continue
+		}
+		// Men only (or a bare family name, which names men before
+		// women): a woman's title before the family name is as often
 		// her mother's (Mrs. Lucas beside Charlotte Lucas).
-		if f.sex != 'm' || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
+		if f.sex != 'm' && !f.malePref || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
 			continue
 		}
 		var cands []int32
