@@ -379,6 +379,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					r := rs[e]
 					c.right[r]++
 					switch {
+					case r == '等' && cjkSurnameSet.has(k.rs[0]):
+						// "賈赦等" (Jia She and the others): a full
+						// name heads a list; "婆子等" is a plural.
 					case cjkPluralSet.has(r):
 						c.common++
 					case cjkAspectSet.has(r):

@@ -128,6 +128,17 @@ func TestSuggest(t *testing.T) {
 			kinds: map[string]string{"天蓬元帥": KindCharacter, "王母娘娘": KindCharacter},
 		},
 		{
+			// "賈赦等" is Jia She and the others: a full name at the head
+			// of a list, not a plural, as "婆子等" is.
+			name: "chinese full name before 等 is a name; a common noun before it is not",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("賈赦道：「來。」賈政道：「好。」賈赦笑道：「走。」\n", 4) +
+					strings.Repeat("賈赦等都來了。賈政道：「坐。」婆子等都笑。婆子道：「是。」\n", 3) + strings.Repeat("婆子道：「來了。」婆子們都走了。\n", 3)},
+			},
+			kinds:  map[string]string{"賈赦": KindCharacter, "賈政": KindCharacter},
+			absent: []string{"婆子"},
+		},
+		{
 			// One may be made a 齊天大聖 ("封他做個齊天大聖"): a name with
 			// a title after a classifier is still a name; a bare word so
 			// written (一個婆子) is not.
