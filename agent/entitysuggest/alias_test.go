@@ -479,6 +479,22 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"行者", "八戒"}, {"沙僧", "八戒"}},
 		},
 		{
+			// 陳玄奘 mostly follows 弟子 (the speaker's humble word for
+			// himself) or a naming word: a full name may begin there.
+			// 三藏 names himself 陳玄奘 once and 玄奘 once: the full name
+			// counts for the given name, twice; 玄奘 alone could be
+			// 陳玄奘 or 玄奘法師, an entry of its own.
+			name: "chinese full name after a humble word or a naming word, and a speaker naming himself by full and given name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「弟子陳玄奘，奉旨取經。」行者道：「好。」\n", 3) +
+					"三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」\n三藏道：「我俗家也姓陳，我的法名叫做陳玄奘。」沙僧道：「是。」\n" +
+					strings.Repeat("玄奘道：「善哉。」行者道：「走。」玄奘笑道：「好。」三藏道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("眾僧道：「請玄奘法師登壇。」太宗道：「好。」\n", 6)},
+			},
+			together: [][]string{{"三藏", "陳玄奘", "玄奘"}},
+			apart:    [][2]string{{"三藏", "行者"}, {"三藏", "八戒"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},
@@ -640,6 +656,61 @@ func TestSuggestNamedForms(t *testing.T) {
 			for _, n := range c.absent {
 				if entryOf(sugg, n) != nil {
 					t.Errorf("%q suggested: %v", n, got)
+				}
+			}
+		})
+	}
+}
+
+// TestCJKSelfNamingLinks: the links a speaker's own naming makes,
+// checked on the pairs of forms: a full name named counts for its given
+// name too (陳玄奘 for 玄奘), so that two namings link the speaker to the
+// given name even where one of them gives the full name.
+func TestCJKSelfNamingLinks(t *testing.T) {
+	cases := []struct {
+		name     string
+		text     string
+		forms    []string
+		want     [][2]string
+		dontWant [][2]string
+	}{
+		{
+			name:  "full name and given name named once each",
+			text:  "三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」三藏道：「我的法名叫做陳玄奘。」",
+			forms: []string{"三藏", "玄奘", "陳玄奘", "八戒"},
+			want:  [][2]string{{"三藏", "玄奘"}, {"三藏", "陳玄奘"}},
+		},
+		{
+			name:     "given name named once, no first person: too little",
+			text:     "三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」",
+			forms:    []string{"三藏", "玄奘", "八戒"},
+			dontWant: [][2]string{{"三藏", "玄奘"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			orig := []rune(c.text)
+			ch := cjkChapter{orig: orig, folded: make([]rune, len(orig)), para: make([]int32, len(orig))}
+			for i, r := range orig {
+				ch.folded[i] = testFolder.FoldRune(r)
+			}
+			accepted := map[string]*cjkCand{}
+			for _, f := range c.forms {
+				accepted[testFolder.Fold(f)] = &cjkCand{}
+			}
+			ex := cjkMentions([]cjkChapter{ch}, accepted)
+			got := map[[2]string]bool{}
+			for _, l := range cjkSelfNamingLinks([]cjkChapter{ch}, ex) {
+				got[[2]string{ex.forms[l[0]].text, ex.forms[l[1]].text}] = true
+			}
+			for _, w := range c.want {
+				if !got[w] {
+					t.Errorf("no link %v in %v", w, got)
+				}
+			}
+			for _, w := range c.dontWant {
+				if got[w] {
+					t.Errorf("link %v", w)
 				}
 			}
 		})

@@ -443,7 +443,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			for _, k := range fidx.at(rs, i) {
 				c := full[k.s]
 				c.n++
-				if i == 0 || cjkBreak(rs[i-1]) || cjkPreNameSet.has(rs[i-1]) {
+				if i == 0 || cjkBreak(rs[i-1]) || cjkPreNameSet.has(rs[i-1]) || namedAt(rs, i) {
 					c.cleanLeft++
 				}
 			}
@@ -515,6 +515,19 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 func kinAddress(rs []rune) bool {
 	n := cjkTitleList.suffix(rs)
 	return n > 0 && n < len(rs) && cjkKin[string(rs[len(rs)-n:])]
+}
+
+// namedAt reports whether a name may begin at i for what stands before
+// it: a naming word ("法名陳玄奘", "叫做陳玄奘") or a speaker's humble word
+// for themself ("弟子陳玄奘", "貧僧陳玄奘").
+func namedAt(rs []rune, i int) bool {
+	for n := 2; n <= 4 && n <= i; n++ {
+		w := rs[i-n : i]
+		if cjkNamingStrong.prefix(w) == n || cjkSelfWords.prefix(w) == n {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyNamed reports whether the text gives a candidate as a name and no
@@ -1046,6 +1059,15 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	type pair [2]int32
 	weak := map[pair]int{}
 	strong := map[pair]bool{}
+	// byText finds a form by its folded text.
+	byText := map[string]int32{}
+	for _, m := range ex.stream {
+		rs := chs[m.chap].folded
+		t := string(rs[m.pos : int(m.pos)+len([]rune(ex.forms[m.form].text))])
+		if _, ok := byText[t]; !ok {
+			byText[t] = m.form
+		}
+	}
 	for k, m := range ex.stream {
 		rs := chs[m.chap].folded
 		e := int(m.pos) + len([]rune(ex.forms[m.form].text))
@@ -1112,8 +1134,6 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		if y.chap != m.chap || gap < 0 || gap > 1 || gap == 1 && !cjkSurnameSet.has(rs[at+nl]) || y.form == m.form {
 			continue
 		}
-		p := pair{m.form, y.form}
-		weak[p]++
 		self := false
 		for j := range pre {
 			if cjkSelfWords.prefix(pre[j:]) > 0 {
@@ -1121,8 +1141,19 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 				break
 			}
 		}
-		if self && !slices.ContainsFunc(pre, func(r rune) bool { return strings.ContainsRune(cjkCounted, r) }) {
-			strong[p] = true
+		self = self && !slices.ContainsFunc(pre, func(r rune) bool { return strings.ContainsRune(cjkCounted, r) })
+		// A full name named ("陳玄奘") counts for its given name too
+		// ("玄奘"), which the speaker may give alone elsewhere.
+		named := []int32{y.form}
+		if yr := []rune(ex.forms[y.form].text); len(yr) == 3 && cjkSurnameSet.has(chs[y.chap].folded[y.pos]) {
+			if g, ok := byText[string(chs[y.chap].folded[int(y.pos)+1:int(y.pos)+3])]; ok && g != m.form {
+				named = append(named, g)
+			}
+		}
+		for _, n := range named {
+			p := pair{m.form, n}
+			weak[p]++
+			strong[p] = strong[p] || self
 		}
 	}
 	var out [][2]int32
