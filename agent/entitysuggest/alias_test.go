@@ -495,6 +495,16 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"三藏", "行者"}, {"三藏", "八戒"}},
 		},
 		{
+			// The courtesy name is given alone after the full name (李紈，
+			// 字宮裁) and used with the family name elsewhere (李宮裁).
+			name: "chinese courtesy name given after a full name, used with the family name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + "這李氏因取名為李紈，字宮裁。\n" + strings.Repeat("李紈笑道：「來。」寶玉道：「好。」李宮裁道：「走。」李紋道：「是。」\n", 8)},
+			},
+			together: [][]string{{"李紈", "李宮裁"}},
+			apart:    [][2]string{{"李紈", "李紋"}, {"李紈", "寶玉"}},
+		},
+		{
 			name: "chinese names the text calls one another: 叫做, 法名",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「我將悟空叫做行者，悟能叫做八戒。」行者笑道：「好。」八戒道：「是。」悟空道：「去。」悟能道：「來。」沙僧道：「走。」\n", 5)},

@@ -981,8 +981,38 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	type pair [2]int32
 	strong := map[pair]bool{}
 	weak := map[pair]int{}
-	for k := 0; k+1 < len(ex.stream); k++ {
-		a, b := ex.stream[k], ex.stream[k+1]
+	byText := map[string]int32{}
+	for _, m := range ex.stream {
+		rs := chs[m.chap].folded
+		t := string(rs[m.pos : int(m.pos)+len([]rune(ex.forms[m.form].text))])
+		if _, ok := byText[t]; !ok {
+			byText[t] = m.form
+		}
+	}
+	for k, a := range ex.stream {
+		// A courtesy name given after a full name is that name with
+		// the family name ("李紈，字宮裁" where the book writes 李宮裁),
+		// though the text writes it alone there.
+		if rs := chs[a.chap].folded; true {
+			fr := rs[a.pos : int(a.pos)+len([]rune(ex.forms[a.form].text))]
+			end := int(a.pos) + len(fr)
+			if n := cjkNamingLen(rs[end:]); n > 0 && len(fr) >= 2 && len(fr) <= 3 && cjkSurnameSet.has(fr[0]) {
+				j := end + n
+				e := j
+				for e < len(rs) && e < j+4 && textsearch.IsCJK(rs[e]) {
+					e++
+				}
+				if m := e - j; m >= 2 && m <= 3 && (e == len(rs) || !textsearch.IsCJK(rs[e])) {
+					if g, ok := byText[string(fr[0])+string(rs[j:e])]; ok && g != a.form {
+						strong[pair{min(a.form, g), max(a.form, g)}] = true
+					}
+				}
+			}
+		}
+		if k+1 >= len(ex.stream) {
+			break
+		}
+		b := ex.stream[k+1]
 		if a.chap != b.chap || a.form == b.form {
 			continue
 		}
