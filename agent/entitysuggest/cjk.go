@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/lexicon"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -765,7 +766,7 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	calls := map[int32]int{}
 	for k, m := range ex.stream {
 		rs := chs[m.chap].folded
-		n := len([]rune(ex.forms[m.form].text))
+		n := utf8.RuneCountInString(ex.forms[m.form].text)
 		p, e := int(m.pos), int(m.pos)+n
 		if p < 2 || e >= len(rs) || !openQuote(rs[p-1]) || !strings.ContainsRune("：:", rs[p-2]) || !strings.ContainsRune("，,！!。？?、．", rs[e]) {
 			continue
@@ -791,8 +792,8 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			if int(o.pos) > end+1+vocativeAnswer {
 				break
 			}
-			oe := int(o.pos) + len([]rune(ex.forms[o.form].text))
-			for oe < len(rs) && oe < int(o.pos)+len([]rune(ex.forms[o.form].text))+2 && cjkAdverbSet.has(rs[oe]) {
+			oe := int(o.pos) + utf8.RuneCountInString(ex.forms[o.form].text)
+			for oe < len(rs) && oe < int(o.pos)+utf8.RuneCountInString(ex.forms[o.form].text)+2 && cjkAdverbSet.has(rs[oe]) {
 				oe++
 			}
 			if oe < len(rs) && cjkSpeechList.prefix(rs[oe:]) > 0 {
@@ -928,7 +929,7 @@ func speakerAt(rs []rune, ex *extraction, m mention, end int) int32 {
 	if int(m.pos) <= end || int(m.pos) > end+1+vocativeAnswer {
 		return -1
 	}
-	e := int(m.pos) + len([]rune(ex.forms[m.form].text))
+	e := int(m.pos) + utf8.RuneCountInString(ex.forms[m.form].text)
 	for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
 		e++
 	}
@@ -981,20 +982,13 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	type pair [2]int32
 	strong := map[pair]bool{}
 	weak := map[pair]int{}
-	byText := map[string]int32{}
-	for _, m := range ex.stream {
-		rs := chs[m.chap].folded
-		t := string(rs[m.pos : int(m.pos)+len([]rune(ex.forms[m.form].text))])
-		if _, ok := byText[t]; !ok {
-			byText[t] = m.form
-		}
-	}
+	byText := formsByFolded(chs, ex)
 	for k, a := range ex.stream {
 		// A courtesy name given after a full name is that name with
 		// the family name ("李紈，字宮裁" where the book writes 李宮裁),
 		// though the text writes it alone there.
 		if rs := chs[a.chap].folded; true {
-			fr := rs[a.pos : int(a.pos)+len([]rune(ex.forms[a.form].text))]
+			fr := rs[a.pos : int(a.pos)+utf8.RuneCountInString(ex.forms[a.form].text)]
 			end := int(a.pos) + len(fr)
 			if n := cjkNamingLen(rs[end:]); n > 0 && len(fr) >= 2 && len(fr) <= 3 && cjkSurnameSet.has(fr[0]) {
 				j := end + n
@@ -1017,7 +1011,7 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			continue
 		}
 		rs := chs[a.chap].folded
-		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
+		end := int(a.pos) + utf8.RuneCountInString(ex.forms[a.form].text)
 		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
 		if len(gap) == 0 || len(gap) > 6 {
 			continue
@@ -1090,17 +1084,10 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	weak := map[pair]int{}
 	strong := map[pair]bool{}
 	// byText finds a form by its folded text.
-	byText := map[string]int32{}
-	for _, m := range ex.stream {
-		rs := chs[m.chap].folded
-		t := string(rs[m.pos : int(m.pos)+len([]rune(ex.forms[m.form].text))])
-		if _, ok := byText[t]; !ok {
-			byText[t] = m.form
-		}
-	}
+	byText := formsByFolded(chs, ex)
 	for k, m := range ex.stream {
 		rs := chs[m.chap].folded
-		e := int(m.pos) + len([]rune(ex.forms[m.form].text))
+		e := int(m.pos) + utf8.RuneCountInString(ex.forms[m.form].text)
 		for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
 			e++
 		}
@@ -1120,7 +1107,7 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		if sw := cjkSelfWords.prefix(rs[start:]); sw > 0 {
 			if c := cjkCopulas.prefix(rs[start+sw:]); c > 0 && k+1 < len(ex.stream) {
 				y := ex.stream[k+1]
-				end := int(y.pos) + len([]rune(ex.forms[y.form].text))
+				end := int(y.pos) + utf8.RuneCountInString(ex.forms[y.form].text)
 				if y.chap == m.chap && int(y.pos) == start+sw+c && y.form != m.form && end < len(rs) && strings.ContainsRune(cjkClauseEnds, rs[end]) {
 					p := pair{m.form, y.form}
 					weak[p]++
@@ -1198,6 +1185,25 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		}
 		return int(x[1] - y[1])
 	})
+	return out
+}
+
+// formsByFolded maps the folded text of each form to the form, read at
+// its first mention.
+func formsByFolded(chs []cjkChapter, ex *extraction) map[string]int32 {
+	out := make(map[string]int32, len(ex.forms))
+	seen := make([]bool, len(ex.forms))
+	for _, m := range ex.stream {
+		if seen[m.form] {
+			continue
+		}
+		seen[m.form] = true
+		rs := chs[m.chap].folded
+		t := string(rs[m.pos : int(m.pos)+utf8.RuneCountInString(ex.forms[m.form].text)])
+		if _, ok := out[t]; !ok {
+			out[t] = m.form
+		}
+	}
 	return out
 }
 
