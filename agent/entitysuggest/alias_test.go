@@ -41,6 +41,8 @@ func TestSuggestMergesAliases(t *testing.T) {
 		chapters []Chapter
 		together [][]string
 		apart    [][2]string
+		// named maps a name to the name its entry must have.
+		named map[string]string
 	}{
 		{
 			// Each chapter writes the full name once: counted chapter by
@@ -503,6 +505,9 @@ func TestSuggestMergesAliases(t *testing.T) {
 			},
 			together: [][]string{{"李紈", "李宮裁"}},
 			apart:    [][2]string{{"李紈", "李紋"}, {"李紈", "寶玉"}},
+			// Of two names of one family, the entry is named by the
+			// one the book uses more.
+			named: map[string]string{"李宮裁": "李紈"},
 		},
 		{
 			name: "chinese names the text calls one another: 叫做, 法名",
@@ -539,6 +544,11 @@ func TestSuggestMergesAliases(t *testing.T) {
 			for _, ap := range c.apart {
 				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
 					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+			for n, want := range c.named {
+				if e := entryOf(sugg, n); e == nil || testFolder.Fold(e.Name) != testFolder.Fold(want) {
+					t.Errorf("entry of %q: %+v, want it named %q", n, e, want)
 				}
 			}
 		})

@@ -1338,6 +1338,11 @@ func (l *runeList) prefixed(rs []rune) bool { return l.prefix(rs) > 0 }
 
 // cjkFuller reports whether a is a fuller name than b.
 func cjkFuller(a, b *form) bool {
+	// Two names of one family (李紈 and 李宮裁, her courtesy name with
+	// the family name): the one the book uses more.
+	if ar, br := []rune(a.text), []rune(b.text); len(ar) >= 2 && len(br) >= 2 && ar[0] == br[0] && cjkSurnameSet.has(ar[0]) && len(a.titles) == 0 && len(b.titles) == 0 {
+		return a.count > b.count
+	}
 	if a.full != b.full {
 		return a.full
 	}
