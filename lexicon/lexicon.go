@@ -1,6 +1,7 @@
-// Package lexicon holds the English word lists that tell a name from an
-// ordinary word: the dictionary's ordinary words, the capitalised words
-// that name no person or place, and the dictionary's short proper names.
+// Package lexicon holds the word lists that tell a name from an ordinary
+// word: the English dictionary's ordinary words, the capitalised words
+// that name no person or place, the dictionary's short proper names, and
+// the verbs of a Chinese dictionary.
 // Role C (a near-miss of a name that is an ordinary word is no slip) and
 // the entity suggestions (a capitalised ordinary word is no candidate)
 // share them from here.
@@ -29,6 +30,9 @@ var extraWords string
 //go:embed data/short-names.txt.gz
 var shortNamesGz []byte
 
+//go:embed data/zh-verbs.txt.gz
+var zhVerbsGz []byte
+
 // IsOrdinary reports whether w, as written, is an ordinary English word of
 // the shipped lists (data/words.txt.gz, in any case) or one of the
 // capitalised words that name no person or place (data/extra-words.txt).
@@ -46,6 +50,15 @@ func IsCapitalisedNonName(w string) bool { return load().extra[w] }
 // names ("Janet", "Marty"): one letter from a four-letter name, such a
 // word is more often another person than a slip.
 func IsShortName(w string) bool { return load().short.has(w) }
+
+// IsChineseVerb reports whether w, in simplified characters, is a verb of
+// two to four characters in jieba's dictionary (data/zh-verbs.txt.gz):
+// 吩咐, 回头, 起身. A run of Chinese text that is such a word is what
+// someone does, however often it stands where a name would.
+func IsChineseVerb(w string) bool { return loadZh().has(w) }
+
+// The Chinese list is decoded apart: an English book never asks for it.
+var loadZh = sync.OnceValue(func() sortedWords { return newSortedWords(gzLines(zhVerbsGz)) })
 
 type lists struct {
 	lower sortedWords     // lower-case dictionary words

@@ -42,6 +42,25 @@ func TestLists(t *testing.T) {
 	}
 }
 
+func TestChineseVerbs(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		verb bool
+	}{
+		{"吩咐", true},
+		{"回头", true},
+		{"起身", true},
+		{"宝玉", false}, // a name
+		{"菩萨", false}, // a noun, a title
+		{"吩咐道", false},
+		{"", false},
+	} {
+		if got := IsChineseVerb(tc.w); got != tc.verb {
+			t.Errorf("IsChineseVerb(%q) = %v", tc.w, got)
+		}
+	}
+}
+
 // BenchmarkDecode measures the one-time cost of decoding the lists.
 func BenchmarkDecode(b *testing.B) {
 	for b.Loop() {

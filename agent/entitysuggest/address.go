@@ -344,6 +344,10 @@ var selfAddress = func() []string {
 	return out
 }()
 
+// peerAddress are the words of address after a family name that speak to
+// someone of the speaker's generation (史妹妹, 林姑娘), folded.
+var peerAddress = []string{"姑娘", "大姑娘", "二姑娘", "三姑娘", "姐姐", "大姐姐", "二姐姐", "妹妹", "大妹妹", "哥哥", "大哥哥", "二哥哥", "兄弟"}
+
 // givenCharAddress merges the entries that the book only names by one
 // character and a word of address (鳳姐, 鳳姐兒, 鳳丫頭; 鳳哥兒) into the
 // entry whose full name has that character in its given name (王熙鳳),
@@ -352,7 +356,10 @@ var selfAddress = func() []string {
 // full name seldom, in other scenes (a chapter's argument, the
 // narrator's introduction), where the nearby text cannot tie the two.
 // A family name (王 of 王熙鳳) is no given name, and neither is a
-// kinship word (邢大舅): 王夫人, 舅太太 are someone else.
+// kinship word (邢大舅): 王夫人, 舅太太 are someone else. A family name
+// with a word of address to one's own generation (史妹妹, 史大姑娘) is
+// merged likewise, into the one entry whose full name has that family
+// name.
 func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion {
 	// stem returns the one character all the entry's names are built
 	// on, or 0.
@@ -381,8 +388,34 @@ func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion 
 		}
 		return false
 	}
+	// family reports whether r is the family name of one of the entry's
+	// full names.
+	family := func(s *Suggestion, r rune) bool {
+		for _, n := range s.Names() {
+			rs := []rune(folder.Fold(n))
+			if len(rs) == 3 && rs[0] == r && cjkSurnameSet.has(r) && !slices.ContainsFunc(rs[1:], addressChars.has) {
+				return true
+			}
+		}
+		return false
+	}
+	// peers reports whether all the entry's names address someone of the
+	// speaker's own generation (史妹妹, 史大姑娘): a family name so
+	// addressed is that of the young woman or man, where the family has
+	// one; 王夫人, 薛姨媽 are the elders of a family.
+	peers := func(s *Suggestion) bool {
+		for _, n := range s.Names() {
+			if !slices.Contains(peerAddress, string([]rune(folder.Fold(n))[1:])) {
+				return false
+			}
+		}
+		return true
+	}
 	byStem := map[rune][]int{} // the entries built on one character only
 	holders := map[rune][]int{}
+	// firsts[r] are the entries with a name that starts with r: of a
+	// family name, those who bear it (長史官 holds 史, bears no name 史).
+	firsts := map[rune][]int{}
 	for i := range out {
 		if out[i].Kind != KindCharacter {
 			continue
@@ -393,10 +426,14 @@ func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion 
 			continue
 		}
 		for _, n := range out[i].Names() {
-			for _, r := range folder.Fold(n) {
+			f := folder.Fold(n)
+			for _, r := range f {
 				if !containsInt(holders[r], i) {
 					holders[r] = append(holders[r], i)
 				}
+			}
+			if r, _ := utf8.DecodeRuneInString(f); !containsInt(firsts[r], i) {
+				firsts[r] = append(firsts[r], i)
 			}
 		}
 	}
@@ -407,14 +444,22 @@ func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion 
 	}
 	slices.Sort(sts)
 	for _, st := range sts {
-		hs := holders[st]
-		if len(hs) != 1 || !given(&out[hs[0]], st) {
+		var o *Suggestion
+		byGiven := false
+		switch hs, fs := holders[st], firsts[st]; {
+		case len(hs) == 1 && given(&out[hs[0]], st):
+			o, byGiven = &out[hs[0]], true
+		case len(fs) == 1 && family(&out[fs[0]], st):
+			o = &out[fs[0]]
+		default:
 			continue
 		}
-		o := &out[hs[0]]
 		for _, i := range byStem[st] {
 			s := &out[i]
 			if a, b := suggestionSex(s, folder), suggestionSex(o, folder); a != 0 && b != 0 && a != b {
+				continue
+			}
+			if !byGiven && !peers(s) {
 				continue
 			}
 			// The person keeps the full name; the familiar forms come

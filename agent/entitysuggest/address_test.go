@@ -80,3 +80,58 @@ func TestFamiliarForms(t *testing.T) {
 		})
 	}
 }
+
+// TestGivenCharAddress: an entry named only by one character and a word
+// of address joins the one entry whose full name has that character in
+// its given name (鳳姐 of 王熙鳳), or as its family name where the word
+// addresses someone of the speaker's generation (史妹妹 of 史湘雲); never
+// an elder's title (王夫人 is not 王熙鳳), nor where two bear the family
+// name.
+func TestGivenCharAddress(t *testing.T) {
+	ch := func(name string, aliases ...string) Suggestion {
+		return Suggestion{Name: name, Aliases: aliases, Kind: KindCharacter, Mentions: 10, Score: 10, FirstChapter: 1, LastChapter: 1}
+	}
+	cases := []struct {
+		name string
+		in   []Suggestion
+		want map[string][]string // entry -> its names, of the entries kept
+	}{
+		{
+			name: "a character of the given name with a word of address",
+			in:   []Suggestion{ch("王熙鳳"), ch("鳳姐", "鳳丫頭")},
+			want: map[string][]string{"王熙鳳": {"王熙鳳", "鳳姐", "鳳丫頭"}},
+		},
+		{
+			name: "a family name with a word of address to a peer; a title holding the character is no bearer",
+			in:   []Suggestion{ch("史湘雲", "湘雲"), ch("史妹妹", "史大妹妹"), ch("長史官")},
+			want: map[string][]string{"史湘雲": {"史湘雲", "史妹妹", "史大妹妹", "湘雲"}, "長史官": {"長史官"}},
+		},
+		{
+			name: "an elder's title after a family name",
+			in:   []Suggestion{ch("王熙鳳"), ch("王夫人")},
+			want: map[string][]string{"王熙鳳": {"王熙鳳"}, "王夫人": {"王夫人"}},
+		},
+		{
+			name: "two bear the family name",
+			in:   []Suggestion{ch("史湘雲"), ch("史鼎"), ch("史妹妹")},
+			want: map[string][]string{"史湘雲": {"史湘雲"}, "史鼎": {"史鼎"}, "史妹妹": {"史妹妹"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := givenCharAddress(slices.Clone(c.in), testFolder)
+			got := map[string][]string{}
+			for _, s := range out {
+				got[s.Name] = s.Names()
+			}
+			if len(got) != len(c.want) {
+				t.Errorf("entries %v, want %v", got, c.want)
+			}
+			for n, w := range c.want {
+				if !slices.Equal(got[n], w) {
+					t.Errorf("%s: names %v, want %v", n, got[n], w)
+				}
+			}
+		})
+	}
+}

@@ -41,6 +41,8 @@ func TestSuggestMergesAliases(t *testing.T) {
 		chapters []Chapter
 		together [][]string
 		apart    [][2]string
+		// named maps a name to the name its entry must have.
+		named map[string]string
 	}{
 		{
 			// Each chapter writes the full name once: counted chapter by
@@ -52,6 +54,72 @@ func TestSuggestMergesAliases(t *testing.T) {
 				"At dinner Rostóv spoke of the horses, and Nicholas listened to the music.",
 			),
 			together: [][]string{{"Nicholas Rostóv", "Nicholas"}},
+		},
+		{
+			// No title says Anatole Kurágin is a man, and the pronouns
+			// after his given name are as often a woman's he speaks to;
+			// Prince Anatole, a man, is the only other bearer of the
+			// name. The bare given name joins the full name, not the
+			// titled form alone.
+			name: "a bare given name of a man joins the full name of unknown sex that bears it as a given name",
+			chapters: numbered(chaptersOf(3,
+				"At the ball Anatole Kurágin danced with the countess, and Anatole laughed.",
+			), chaptersOf(2,
+				"The hostess smiled when Prince Anatole bowed to her, and Anatole laughed.",
+			), chaptersOf(12,
+				"In the evening Anatole looked at the girl, and she smiled; Anatole drank, and he sang.",
+				filler,
+				"When Anatole wrote to her, she answered; then Anatole sealed the letter.",
+			)),
+			together: [][]string{{"Anatole Kurágin", "Anatole", "Prince Anatole"}},
+		},
+		{
+			// "Count Bezúkhov" is placed before "Pierre", when the
+			// bearers of the name are the old count and Pierre Bezúkhov,
+			// named twice: asked again once Pierre is placed, the nearby
+			// text names Pierre every time. Mrs. Lucas, a titled family
+			// name too, stays apart from her daughter Charlotte Lucas.
+			name: "a titled family name left alone joins the bearer the nearby text names once all names are placed",
+			chapters: numbered(chaptersOf(2,
+				"Count Cyril Vladímirovich Bezúkhov lay dying in his great house, and Count Cyril Vladímirovich Bezúkhov said nothing.",
+			), chaptersOf(2,
+				"Pierre Bezúkhov came to the ball, and Pierre smiled.",
+				"Charlotte Lucas came too.",
+			), chaptersOf(12,
+				"Pierre rode to the city, and Pierre stopped at the inn.",
+				filler,
+				"Pierre sat down at the table. Count Bezúkhov, they said, was the richest man in Moscow.",
+				filler,
+				"Charlotte smiled, and Charlotte laughed. Mrs. Lucas was pleased.",
+				filler,
+			)),
+			together: [][]string{{"Pierre", "Pierre Bezúkhov", "Count Bezúkhov"}, {"Charlotte Lucas", "Charlotte"}},
+			apart:    [][2]string{{"Pierre", "Count Cyril Vladímirovich Bezúkhov"}, {"Charlotte", "Mrs. Lucas"}},
+		},
+		{
+			// A bare family name is asked again as well: "Kurágin" is
+			// said where Anatole is, not his father, Prince Vasíli, nor
+			// his brother Hippolyte; when
+			// it is placed, Anatole's sex is in doubt (the pronouns after
+			// his name are the women's he speaks to), and a bare family
+			// name is looked for among men first.
+			name: "a bare family name left alone joins the bearer the nearby text names once all names are placed",
+			chapters: numbered(chaptersOf(2,
+				"Prince Vasíli Kurágin spoke to the guests, and Prince Vasíli smiled.",
+				filler,
+				"Prince Hippolyte Kurágin told a story.",
+			), chaptersOf(3,
+				"At the ball Anatole Kurágin danced with the countess, and Anatole laughed.",
+			), chaptersOf(2,
+				"The hostess smiled when Prince Anatole bowed to her, and Anatole laughed.",
+			), chaptersOf(12,
+				"In the evening Anatole looked at the girl, and she smiled; Anatole drank, and he sang.",
+				filler,
+				"When Anatole wrote to her, she answered; then Anatole sealed the letter. Kurágin laughed.",
+				filler,
+			)),
+			together: [][]string{{"Anatole Kurágin", "Anatole", "Kurágin"}, {"Prince Vasíli Kurágin", "Prince Vasíli"}},
+			apart:    [][2]string{{"Prince Vasíli", "Kurágin"}, {"Prince Hippolyte Kurágin", "Kurágin"}},
 		},
 		{
 			name: "a given name used far more than its titled forms absorbs them; a saint and two ranks stay apart",
@@ -327,6 +395,20 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"唐三藏", "唐王"}, {"三藏", "八戒"}, {"三藏", "行者"}},
 		},
 		{
+			// 唐王, the king of the realm the text calls 大唐, is the
+			// ruler the nearby text names (太宗皇帝, 太宗) under any
+			// ruler's title, not another ruler called 王 as he is (牛王,
+			// far off) nor 唐三藏, who bears 唐 as a family name.
+			name: "chinese ruler's title after a realm joins the ruler the nearby text names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("大唐的百姓道：「唐朝好。」太宗皇帝笑道：「好。」太宗道：「來。」唐王道：「去罷。」太宗道：「是。」\n", 12)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("那唐三藏笑道：「走。」三藏道：「好。」唐三藏道：「是。」\n", 12)},
+				{Number: 3, Text: "第三回\n\n" + strings.Repeat("牛魔王笑道：「來。」牛王道：「吃。」行者道：「打。」牛王道：「好。」\n", 12)},
+			},
+			together: [][]string{{"太宗", "太宗皇帝", "唐王"}, {"牛魔王", "牛王"}},
+			apart:    [][2]string{{"唐三藏", "唐王"}, {"牛魔王", "唐王"}},
+		},
+		{
 			// 沙僧 (the monk 沙) is what the book mostly calls 沙悟淨;
 			// wherever it names someone nearby, it is he. 薛姨媽 (aunt
 			// 薛) is as often beside 薛寶釵 alone, but an aunt is a
@@ -353,6 +435,79 @@ func TestSuggestMergesAliases(t *testing.T) {
 			together: [][]string{{"悟空", "石猴"}, {"豬剛鬣", "呆子"}, {"黛玉", "顰卿"}},
 			// 行者 ends 德行者, a man of virtue: not the name named.
 			apart: [][2]string{{"悟空", "沙僧"}, {"悟空", "豬剛鬣"}, {"行者", "玄奘"}},
+		},
+		{
+			// 寶姐姐 (cousin Bao) is said after 你 and 我 ("your cousin
+			// Bao"), as a verb follows its subject; with a title of
+			// kinship it is a form of address all the same, and joins
+			// the woman whose given name holds 寶, not 寶玉 (寶二爺, a
+			// man).
+			name: "chinese form of address with a title of kinship after a possessive pronoun",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶釵笑道：「來。」寶玉道：「寶姐姐好。」寶釵道：「是。」\n", 12) +
+					strings.Repeat("寶玉道：「你寶姐姐在家。」寶釵道：「是。」寶玉道：「我寶姐姐去了。」寶釵道：「來。」\n", 2)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("黛玉道：「寶姐姐來了。」寶釵笑道：「好。」寶玉笑道：「走。」\n", 12) +
+					strings.Repeat("寶玉道：「來了。」襲人道：「寶二爺坐。」寶玉道：「好。」襲人道：「寶二爺，吃茶。」寶玉道：「走。」襲人道：「寶二爺也去。」\n", 10)},
+			},
+			together: [][]string{{"寶釵", "寶姐姐"}, {"寶玉", "寶二爺"}},
+			apart:    [][2]string{{"寶玉", "寶姐姐"}, {"寶玉", "寶釵"}},
+		},
+		{
+			// The speaker names themself: 猴王 twice, 大聖 once after 我,
+			// 三藏 twice. Not so one who names the one spoken to (你),
+			// names what they have (我有兩個徒弟), says what they are not
+			// called (不叫做), or names someone spoken of (唐三藏 … 孫悟空).
+			name: "chinese speaker who gives their own name in speech",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" +
+					strings.Repeat("祖師道：「你就叫做悟空。」猴王笑道：「好！自今就叫做孫悟空也。」八戒道：「我不叫做三藏。」\n", 2) +
+					"大聖道：「我已有名了，叫做孫悟空。」國王道：「我有兩個徒弟，叫做八戒。」驛丞道：「唐三藏有個徒弟，名喚悟空。」\n" +
+					strings.Repeat("三藏道：「俗家姓陳，法名玄奘。」\n", 2)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("悟空道：「是。」沙僧道：「來。」孫悟空道：「來。」大聖道：「走。」猴王道：「吃。」三藏道：「好。」玄奘道：「善。」八戒道：「餓。」祖師道：「去。」國王道：「坐。」驛丞道：「請。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空", "猴王", "大聖", "悟空"}, {"三藏", "玄奘"}},
+			apart:    [][2]string{{"祖師", "悟空"}, {"八戒", "三藏"}, {"國王", "八戒"}, {"驛丞", "悟空"}, {"驛丞", "三藏"}},
+		},
+		{
+			// 八戒 says what he is: 天蓬元帥, ending its clause. 行者
+			// says he is 八戒's brother: the name does not end the
+			// clause.
+			name: "chinese speaker who says what they are: 我乃是",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + "八戒道：「我乃是天蓬元帥，只因醉了。」行者道：「我是八戒的哥哥。」\n" +
+					strings.Repeat("眾神道：「天蓬元帥來了。」行者道：「好。」八戒道：「走。」沙僧道：「是。」\n", 6)},
+			},
+			together: [][]string{{"八戒", "天蓬元帥"}},
+			apart:    [][2]string{{"行者", "八戒"}, {"沙僧", "八戒"}},
+		},
+		{
+			// 陳玄奘 mostly follows 弟子 (the speaker's humble word for
+			// himself) or a naming word: a full name may begin there.
+			// 三藏 names himself 陳玄奘 once and 玄奘 once: the full name
+			// counts for the given name, twice; 玄奘 alone could be
+			// 陳玄奘 or 玄奘法師, an entry of its own.
+			name: "chinese full name after a humble word or a naming word, and a speaker naming himself by full and given name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("三藏道：「弟子陳玄奘，奉旨取經。」行者道：「好。」\n", 3) +
+					"三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」\n三藏道：「我俗家也姓陳，我的法名叫做陳玄奘。」沙僧道：「是。」\n" +
+					strings.Repeat("玄奘道：「善哉。」行者道：「走。」玄奘笑道：「好。」三藏道：「來。」\n", 6)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("眾僧道：「請玄奘法師登壇。」太宗道：「好。」\n", 6)},
+			},
+			together: [][]string{{"三藏", "陳玄奘", "玄奘"}},
+			apart:    [][2]string{{"三藏", "行者"}, {"三藏", "八戒"}},
+		},
+		{
+			// The courtesy name is given alone after the full name (李紈，
+			// 字宮裁) and used with the family name elsewhere (李宮裁).
+			name: "chinese courtesy name given after a full name, used with the family name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + "這李氏因取名為李紈，字宮裁。\n" + strings.Repeat("李紈笑道：「來。」寶玉道：「好。」李宮裁道：「走。」李紋道：「是。」\n", 8)},
+			},
+			together: [][]string{{"李紈", "李宮裁"}},
+			apart:    [][2]string{{"李紈", "李紋"}, {"李紈", "寶玉"}},
+			// Of two names of one family, the entry is named by the
+			// one the book uses more.
+			named: map[string]string{"李宮裁": "李紈"},
 		},
 		{
 			name: "chinese names the text calls one another: 叫做, 法名",
@@ -389,6 +544,11 @@ func TestSuggestMergesAliases(t *testing.T) {
 			for _, ap := range c.apart {
 				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
 					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+			for n, want := range c.named {
+				if e := entryOf(sugg, n); e == nil || testFolder.Fold(e.Name) != testFolder.Fold(want) {
+					t.Errorf("entry of %q: %+v, want it named %q", n, e, want)
 				}
 			}
 		})
@@ -516,6 +676,61 @@ func TestSuggestNamedForms(t *testing.T) {
 			for _, n := range c.absent {
 				if entryOf(sugg, n) != nil {
 					t.Errorf("%q suggested: %v", n, got)
+				}
+			}
+		})
+	}
+}
+
+// TestCJKSelfNamingLinks: the links a speaker's own naming makes,
+// checked on the pairs of forms: a full name named counts for its given
+// name too (陳玄奘 for 玄奘), so that two namings link the speaker to the
+// given name even where one of them gives the full name.
+func TestCJKSelfNamingLinks(t *testing.T) {
+	cases := []struct {
+		name     string
+		text     string
+		forms    []string
+		want     [][2]string
+		dontWant [][2]string
+	}{
+		{
+			name:  "full name and given name named once each",
+			text:  "三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」三藏道：「我的法名叫做陳玄奘。」",
+			forms: []string{"三藏", "玄奘", "陳玄奘", "八戒"},
+			want:  [][2]string{{"三藏", "玄奘"}, {"三藏", "陳玄奘"}},
+		},
+		{
+			name:     "given name named once, no first person: too little",
+			text:     "三藏道：「俗家姓陳，法名玄奘。」八戒道：「是。」",
+			forms:    []string{"三藏", "玄奘", "八戒"},
+			dontWant: [][2]string{{"三藏", "玄奘"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			orig := []rune(c.text)
+			ch := cjkChapter{orig: orig, folded: make([]rune, len(orig)), para: make([]int32, len(orig))}
+			for i, r := range orig {
+				ch.folded[i] = testFolder.FoldRune(r)
+			}
+			accepted := map[string]*cjkCand{}
+			for _, f := range c.forms {
+				accepted[testFolder.Fold(f)] = &cjkCand{}
+			}
+			ex := cjkMentions([]cjkChapter{ch}, accepted)
+			got := map[[2]string]bool{}
+			for _, l := range cjkSelfNamingLinks([]cjkChapter{ch}, ex) {
+				got[[2]string{ex.forms[l[0]].text, ex.forms[l[1]].text}] = true
+			}
+			for _, w := range c.want {
+				if !got[w] {
+					t.Errorf("no link %v in %v", w, got)
+				}
+			}
+			for _, w := range c.dontWant {
+				if got[w] {
+					t.Errorf("link %v", w)
 				}
 			}
 		})

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/flowcabal/flowcabal/lexicon"
 	"github.com/flowcabal/flowcabal/textsearch"
 )
 
@@ -31,9 +33,20 @@ var cjkSpeech = []string{
 // cjkAdverbs may stand between a speaker and the verb ("黛玉便道").
 const cjkAdverbs = "便又忙因也都方才遂乃只却倒还亦就先再仍连急即将"
 
+// cjkVerbAdverbs come between a subject and its verb ("又吩咐", "便起身",
+// "急回頭") and hardly ever before a name: a run that follows one of
+// them often is a verb. 方 (五方揭諦), 因, 只, 才, 將, 連 and 乃 (to be:
+// "我乃天蓬元帥") are left out: they stand before names as well.
+const cjkVerbAdverbs = "便又忙也都遂就再仍急即亦还却倒"
+
+// verbAdverbShare is the share of a run's occurrences after such an
+// adverb past which it is taken for a verb; names stay under 1%,
+// 吩咐 is at 15%, 起身 at 44%.
+const verbAdverbShare = 0.08
+
 // cjkFirstStop are characters that start no name in these positions:
 // pronouns, particles, adverbs, verbs.
-const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好"
+const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍"
 
 // cjkInnerStop are characters that continue or end no name.
 const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀我你他她这那在有不"
@@ -106,6 +119,7 @@ const (
 var (
 	cjkSpeechList    = runeListOf(cjkSpeech)
 	cjkAdverbSet     = runeSetOf(cjkAdverbs)
+	cjkVerbAdverbSet = runeSetOf(cjkVerbAdverbs)
 	cjkFirstStopSet  = runeSetOf(cjkFirstStop)
 	cjkInnerStopSet  = runeSetOf(cjkInnerStop)
 	cjkPreNameSet    = runeSetOf(cjkPreName)
@@ -289,7 +303,10 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					if !textsearch.IsCJK(s[0]) {
 						break
 					}
-					if nameRunes(s) && clean(rs, p-n-1) {
+					// After an aspect particle the run is what was done
+					// to, not who speaks: "收了鐵棒道" (put away the
+					// staff, and said), "見了寶玉道" is said by another.
+					if nameRunes(s) && clean(rs, p-n-1) && (p-n-1 < 0 || !cjkAspectSet.has(rs[p-n-1])) {
 						get(s).speak++
 					}
 				}
@@ -348,7 +365,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					switch {
 					case cjkClassifierSet.has(l):
 						c.common++
-					case cjkPronounSet.has(l):
+					case cjkPronounSet.has(l) && !kinAddress(k.rs):
+						// "你寶姐姐" (your cousin Bao) is a form of
+						// address, not a verb after its subject.
 						c.verb++
 					}
 					if cjkBreak(l) || cjkPreNameSet.has(l) {
@@ -361,6 +380,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					r := rs[e]
 					c.right[r]++
 					switch {
+					case r == '等' && cjkSurnameSet.has(k.rs[0]):
+						// "賈赦等" (Jia She and the others): a full
+						// name heads a list; "婆子等" is a plural.
 					case cjkPluralSet.has(r):
 						c.common++
 					case cjkAspectSet.has(r):
@@ -422,7 +444,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			for _, k := range fidx.at(rs, i) {
 				c := full[k.s]
 				c.n++
-				if i == 0 || cjkBreak(rs[i-1]) || cjkPreNameSet.has(rs[i-1]) {
+				if i == 0 || cjkBreak(rs[i-1]) || cjkPreNameSet.has(rs[i-1]) || namedAt(rs, i) {
 					c.cleanLeft++
 				}
 			}
@@ -489,6 +511,26 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	return cjkMentions(chs, accepted), nil
 }
 
+// kinAddress reports whether rs is a name and a title of kinship (寶姐姐,
+// 林妹妹), which a possessive pronoun may precede.
+func kinAddress(rs []rune) bool {
+	n := cjkTitleList.suffix(rs)
+	return n > 0 && n < len(rs) && cjkKin[string(rs[len(rs)-n:])]
+}
+
+// namedAt reports whether a name may begin at i for what stands before
+// it: a naming word ("法名陳玄奘", "叫做陳玄奘") or a speaker's humble word
+// for themself ("弟子陳玄奘", "貧僧陳玄奘").
+func namedAt(rs []rune, i int) bool {
+	for n := 2; n <= 4 && n <= i; n++ {
+		w := rs[i-n : i]
+		if cjkNamingStrong.prefix(w) == n || cjkSelfWords.prefix(w) == n {
+			return true
+		}
+	}
+	return false
+}
+
 // onlyNamed reports whether the text gives a candidate as a name and no
 // other cue (speech, address, place) finds it.
 func onlyNamed(c *cjkCand) bool {
@@ -546,10 +588,28 @@ func cjkValid(k string, c *cjkCand) bool {
 	if c.n < 5 {
 		return false
 	}
-	if float64(c.common) >= 0.08*float64(c.n) || float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
+	// One use as a common noun or a verb is no evidence against a rare
+	// name: 薛大爺 is used 11 times, one of them after 你.
+	// A name of two characters or more with a title is one person's
+	// title, which one may be made ("封他做個齊天大聖"): a classifier
+	// before it tells less than before a bare word (一個婆子).
+	commonShare := 0.08
+	if t := cjkTitleList.suffix([]rune(k)); t > 0 && len([]rune(k))-t >= 2 {
+		commonShare = 0.2
+	}
+	if c.common >= 2 && float64(c.common) >= commonShare*float64(c.n) || c.verb >= 2 && float64(c.verb) >= 0.05*float64(c.n) || float64(c.cleanLeft) < 0.3*float64(c.n) {
 		return false
 	}
-	if cjkPronouns[k] {
+	if cjkPronouns[k] || lexicon.IsChineseVerb(k) {
+		return false
+	}
+	adv := 0
+	for r, n := range c.left {
+		if cjkVerbAdverbSet.has(r) {
+			adv += int(n)
+		}
+	}
+	if adv >= 2 && float64(adv) > verbAdverbShare*float64(c.n) {
 		return false
 	}
 	for r, n := range c.left {
@@ -665,6 +725,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 			if i+k.n < len(rs) && cjkSpeechList.prefix(rs[i+k.n:]) > 0 {
 				f.person++
 			}
+
 			ex.stream = append(ex.stream, mention{chap: int32(ci), pos: int32(i), para: chs[ci].para[i], form: fi})
 			i += k.n
 		}
@@ -679,6 +740,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 		f.text = best
 	}
 	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	return ex
 }
@@ -704,7 +766,7 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	calls := map[int32]int{}
 	for k, m := range ex.stream {
 		rs := chs[m.chap].folded
-		n := len([]rune(ex.forms[m.form].text))
+		n := utf8.RuneCountInString(ex.forms[m.form].text)
 		p, e := int(m.pos), int(m.pos)+n
 		if p < 2 || e >= len(rs) || !openQuote(rs[p-1]) || !strings.ContainsRune("：:", rs[p-2]) || !strings.ContainsRune("，,！!。？?、．", rs[e]) {
 			continue
@@ -730,8 +792,8 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			if int(o.pos) > end+1+vocativeAnswer {
 				break
 			}
-			oe := int(o.pos) + len([]rune(ex.forms[o.form].text))
-			for oe < len(rs) && oe < int(o.pos)+len([]rune(ex.forms[o.form].text))+2 && cjkAdverbSet.has(rs[oe]) {
+			oe := int(o.pos) + utf8.RuneCountInString(ex.forms[o.form].text)
+			for oe < len(rs) && oe < int(o.pos)+utf8.RuneCountInString(ex.forms[o.form].text)+2 && cjkAdverbSet.has(rs[oe]) {
 				oe++
 			}
 			if oe < len(rs) && cjkSpeechList.prefix(rs[oe:]) > 0 {
@@ -867,7 +929,7 @@ func speakerAt(rs []rune, ex *extraction, m mention, end int) int32 {
 	if int(m.pos) <= end || int(m.pos) > end+1+vocativeAnswer {
 		return -1
 	}
-	e := int(m.pos) + len([]rune(ex.forms[m.form].text))
+	e := int(m.pos) + utf8.RuneCountInString(ex.forms[m.form].text)
 	for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
 		e++
 	}
@@ -920,13 +982,36 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	type pair [2]int32
 	strong := map[pair]bool{}
 	weak := map[pair]int{}
-	for k := 0; k+1 < len(ex.stream); k++ {
-		a, b := ex.stream[k], ex.stream[k+1]
+	byText := formsByFolded(chs, ex)
+	for k, a := range ex.stream {
+		// A courtesy name given after a full name is that name with
+		// the family name ("李紈，字宮裁" where the book writes 李宮裁),
+		// though the text writes it alone there.
+		if rs := chs[a.chap].folded; true {
+			fr := rs[a.pos : int(a.pos)+utf8.RuneCountInString(ex.forms[a.form].text)]
+			end := int(a.pos) + len(fr)
+			if n := cjkNamingLen(rs[end:]); n > 0 && len(fr) >= 2 && len(fr) <= 3 && cjkSurnameSet.has(fr[0]) {
+				j := end + n
+				e := j
+				for e < len(rs) && e < j+4 && textsearch.IsCJK(rs[e]) {
+					e++
+				}
+				if m := e - j; m >= 2 && m <= 3 && (e == len(rs) || !textsearch.IsCJK(rs[e])) {
+					if g, ok := byText[string(fr[0])+string(rs[j:e])]; ok && g != a.form {
+						strong[pair{min(a.form, g), max(a.form, g)}] = true
+					}
+				}
+			}
+		}
+		if k+1 >= len(ex.stream) {
+			break
+		}
+		b := ex.stream[k+1]
 		if a.chap != b.chap || a.form == b.form {
 			continue
 		}
 		rs := chs[a.chap].folded
-		end := int(a.pos) + len([]rune(ex.forms[a.form].text))
+		end := int(a.pos) + utf8.RuneCountInString(ex.forms[a.form].text)
 		gap := rs[min(end, len(rs)):min(int(b.pos), len(rs))]
 		if len(gap) == 0 || len(gap) > 6 {
 			continue
@@ -960,6 +1045,165 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		}
 		return int(x[1] - y[1])
 	})
+	return out
+}
+
+// Someone who gives their own name in speech ("猴王笑道：「自今就叫做孫
+// 悟空也！」", "大聖道：「我已有名了，叫做孫悟空。」") is the one named. The
+// speech before the naming word must speak of no one else: no second or
+// third person (你, 他, 那, 這: "你就叫做悟空" names the one spoken to),
+// no negation of the naming ("我不叫做三藏"),
+// no name ("唐三藏，有三個徒弟，名喚孫悟空"). Once is enough where the
+// speaker says 我 (or 貧僧, 弟子, 老孫) and counts nothing out (個: "我有
+// 兩個徒弟，叫做豬八戒"); else the speaker must say it twice. So too who
+// says what they are at the start of their speech ("八戒道：「我乃是天蓬
+// 元帥，…」"), where the name ends its clause.
+const (
+	cjkOthers        = "你汝他她它您那这此其"
+	cjkNegations     = "不没未莫"
+	cjkCounted       = "个"
+	minSelfNamings   = 2
+	selfNamingSpeech = 80 // characters of speech read before the naming word
+)
+
+// cjkCopulas say what the speaker is ("我乃", "我就是"); the name must end
+// its clause (cjkClauseEnds): "我是孫行者的兄弟" is someone else's kin.
+var cjkCopulas = runeListOf([]string{"乃是", "就是", "便是", "正是", "乃", "是"})
+
+const cjkClauseEnds = "，,。！!？?、；;」”』也"
+
+var (
+	cjkOthersSet = runeSetOf(cjkOthers)
+	cjkSelfWords = runeListOf([]string{"我", "吾", "俺", "贫僧", "弟子", "小生", "在下", "老孙", "微臣", "小人"})
+)
+
+// cjkSelfNamingLinks links a speaker to the name they give themself at
+// the start of their speech.
+func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	type pair [2]int32
+	weak := map[pair]int{}
+	strong := map[pair]bool{}
+	// byText finds a form by its folded text.
+	byText := formsByFolded(chs, ex)
+	for k, m := range ex.stream {
+		rs := chs[m.chap].folded
+		e := int(m.pos) + utf8.RuneCountInString(ex.forms[m.form].text)
+		for n := 0; n < 2 && e < len(rs) && cjkAdverbSet.has(rs[e]); n++ {
+			e++
+		}
+		v := cjkSpeechList.prefix(rs[min(e, len(rs)):])
+		if v == 0 {
+			continue
+		}
+		q := e + v
+		if q < len(rs) && (rs[q] == '：' || rs[q] == ':') {
+			q++
+		}
+		if q >= len(rs) || !openQuote(rs[q]) {
+			continue
+		}
+		start := q + 1
+		// "我乃是天蓬元帥，…": the speaker says who they are.
+		if sw := cjkSelfWords.prefix(rs[start:]); sw > 0 {
+			if c := cjkCopulas.prefix(rs[start+sw:]); c > 0 && k+1 < len(ex.stream) {
+				y := ex.stream[k+1]
+				end := int(y.pos) + utf8.RuneCountInString(ex.forms[y.form].text)
+				if y.chap == m.chap && int(y.pos) == start+sw+c && y.form != m.form && end < len(rs) && strings.ContainsRune(cjkClauseEnds, rs[end]) {
+					p := pair{m.form, y.form}
+					weak[p]++
+					strong[p] = true
+				}
+				continue
+			}
+		}
+		at, nl := -1, 0
+		for j := start; j < len(rs) && j < start+selfNamingSpeech; j++ {
+			if closeQuote(rs[j]) || openQuote(rs[j]) {
+				break
+			}
+			if nl = cjkNamingLen(rs[j:]); nl > 0 {
+				at = j
+				// "法名，叫做孫悟空": the naming word, a comma, another.
+				if e := j + nl; e+1 < len(rs) && (rs[e] == ',' || rs[e] == '，') {
+					if n2 := cjkNamingLen(rs[e+1:]); n2 > 0 {
+						nl += 1 + n2
+					}
+				}
+				break
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		pre := rs[start:at]
+		if slices.ContainsFunc(pre, cjkOthersSet.has) || len(pre) > 0 && strings.ContainsRune(cjkNegations, pre[len(pre)-1]) {
+			continue
+		}
+		// The name named is the first mention after the speaker's: any
+		// before the naming word is someone else spoken of.
+		if k+1 >= len(ex.stream) {
+			continue
+		}
+		y := ex.stream[k+1]
+		// A family name may stand before the given name named ("法名叫
+		// 做陳玄奘" where only 玄奘 is a name found).
+		gap := int(y.pos) - at - nl
+		if y.chap != m.chap || gap < 0 || gap > 1 || gap == 1 && !cjkSurnameSet.has(rs[at+nl]) || y.form == m.form {
+			continue
+		}
+		self := false
+		for j := range pre {
+			if cjkSelfWords.prefix(pre[j:]) > 0 {
+				self = true
+				break
+			}
+		}
+		self = self && !slices.ContainsFunc(pre, func(r rune) bool { return strings.ContainsRune(cjkCounted, r) })
+		// A full name named ("陳玄奘") counts for its given name too
+		// ("玄奘"), which the speaker may give alone elsewhere.
+		named := []int32{y.form}
+		if yr := []rune(ex.forms[y.form].text); len(yr) == 3 && cjkSurnameSet.has(chs[y.chap].folded[y.pos]) {
+			if g, ok := byText[string(chs[y.chap].folded[int(y.pos)+1:int(y.pos)+3])]; ok && g != m.form {
+				named = append(named, g)
+			}
+		}
+		for _, n := range named {
+			p := pair{m.form, n}
+			weak[p]++
+			strong[p] = strong[p] || self
+		}
+	}
+	var out [][2]int32
+	for p, n := range weak {
+		if strong[p] || n >= minSelfNamings {
+			out = append(out, [2]int32{p[0], p[1]})
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	return out
+}
+
+// formsByFolded maps the folded text of each form to the form, read at
+// its first mention.
+func formsByFolded(chs []cjkChapter, ex *extraction) map[string]int32 {
+	out := make(map[string]int32, len(ex.forms))
+	seen := make([]bool, len(ex.forms))
+	for _, m := range ex.stream {
+		if seen[m.form] {
+			continue
+		}
+		seen[m.form] = true
+		rs := chs[m.chap].folded
+		t := string(rs[m.pos : int(m.pos)+utf8.RuneCountInString(ex.forms[m.form].text)])
+		if _, ok := out[t]; !ok {
+			out[t] = m.form
+		}
+	}
 	return out
 }
 
@@ -1015,6 +1259,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		f.sex = cjkTitleSex[t]
 		f.titles = []string{t}
 		f.provides = append(f.provides, "title:"+t)
+		if cjkRulers[t] {
+			f.provides = append(f.provides, "ruler")
+		}
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
 			// 寶二爺, 尤三姐: the rank among siblings tells two of one
 			// family and title apart (尤二姐 and 尤三姐 are sisters).
@@ -1040,8 +1287,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			if cjkRulers[t] && realms[x[0]] {
 				// A ruler's title after one character is after his
 				// realm, not his family: 唐王 is the king of Tang, no
-				// kin of 唐三藏.
-				f.needs = append(f.needs, "sub:"+string(rs))
+				// kin of 唐三藏. He is whichever ruler the nearby text
+				// names (太宗皇帝), if it names one clearly.
+				f.needs = append(f.needs, "sub:"+string(rs), "ruler")
 				f.spec = 12
 				return f
 			}
@@ -1090,6 +1338,11 @@ func (l *runeList) prefixed(rs []rune) bool { return l.prefix(rs) > 0 }
 
 // cjkFuller reports whether a is a fuller name than b.
 func cjkFuller(a, b *form) bool {
+	// Two names of one family (李紈 and 李宮裁, her courtesy name with
+	// the family name): the one the book uses more.
+	if ar, br := []rune(a.text), []rune(b.text); len(ar) >= 2 && len(br) >= 2 && ar[0] == br[0] && cjkSurnameSet.has(ar[0]) && len(a.titles) == 0 && len(b.titles) == 0 {
+		return a.count > b.count
+	}
 	if a.full != b.full {
 		return a.full
 	}

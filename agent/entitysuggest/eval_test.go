@@ -33,11 +33,12 @@ func loadEntities(t testing.TB, dir string) []*knowledge.Entity {
 // TestEvalBooks measures the suggestions on the shared books against
 // their entity files (the 15 character files most mentioned in the book
 // are its important characters) and holds the figures reached: at least
-// 12 of 15 in the top 40 (10 for Journey to the West, whose minor
+// 12 of 15 in the top 40 (fewer for Journey to the West, whose minor
 // immortals rank below its demons and role nouns), no entry merging two
 // people, and an alias share a little under the one measured when this
-// was last changed (the 60% is reached on Pride and Prejudice
-// only; see the report), on the entity files of the test projects and on
+// was last changed (the 60% is reached on Pride and Prejudice,
+// on War and Peace and 西遊記 in some sets, not on 紅樓夢), on the
+// entity files of the test projects and on
 // those written apart (testdata/eval/fresh, fresh3, fresh4, fresh5).
 func TestEvalBooks(t *testing.T) {
 	repo := func(rel string) string {
@@ -52,29 +53,29 @@ func TestEvalBooks(t *testing.T) {
 		found          int
 		aliasShare     float64
 	}{
-		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.78},
-		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.44},
-		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.58},
-		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.47},
-		{"war-and-peace", repo("testdata/eval/war-and-peace"), 12, 0.54},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 10, 0.33},
+		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.80},
+		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.46},
+		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.64},
+		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.48},
+		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.59},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 11, 0.42},
 		// The entity files written apart from this code, the more honest
 		// measure.
-		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.82},
+		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.84},
 		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.49},
-		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.49},
-		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 8, 0.43},
-		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.47},
-		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 6, 0.50},
+		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.56},
+		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 9, 0.58},
+		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.53},
+		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.65},
 		// Held back until the sessions that added them ended; fresh5
 		// P&P holds Colonel Fitzwilliam, whose family name is Darcy's
 		// given name.
-		{"hongloumeng", repo("testdata/eval/fresh4/hongloumeng"), 15, 0.49},
-		{"pride-and-prejudice", repo("testdata/eval/fresh4/pride-and-prejudice"), 15, 0.82},
-		{"hongloumeng", repo("testdata/eval/fresh5/hongloumeng"), 12, 0.57},
+		{"hongloumeng", repo("testdata/eval/fresh4/hongloumeng"), 15, 0.52},
+		{"pride-and-prejudice", repo("testdata/eval/fresh4/pride-and-prejudice"), 15, 0.83},
+		{"hongloumeng", repo("testdata/eval/fresh5/hongloumeng"), 12, 0.60},
 		{"pride-and-prejudice", repo("testdata/eval/fresh5/pride-and-prejudice"), 12, 0.86},
-		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 9, 0.57},
-		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 6, 0.50},
+		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 9, 0.61},
+		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 6, 0.66},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {

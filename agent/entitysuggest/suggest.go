@@ -369,7 +369,20 @@ func resolve(ex *extraction) *resolution {
 			}
 		}
 		if f.malePref && len(cands) > 1 {
-			men := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool { return r.entries[ei].sex() != 'm' })
+			// Of unknown sex, the bearer of the word as a given name is
+			// kept: "Anatole" is Anatole Kurágin, whose full name no
+			// title marks a man's, as much as Prince Anatole.
+			word := ""
+			for _, n := range f.needs {
+				if w, ok := strings.CutPrefix(n, "first:"); ok {
+					word = w
+				}
+			}
+			men := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
+				e := r.entries[ei]
+				given := word != "" && e.sex() == 0 && e.feats["first:"+word] && !e.feats["last:"+word]
+				return e.sex() != 'm' && !given
+			})
 			if len(men) > 0 {
 				cands = men
 			}
@@ -379,7 +392,9 @@ func resolve(ex *extraction) *resolution {
 			// "Prince Vasíli" is the Vasíli called prince elsewhere.
 			same := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool {
 				for _, t := range f.titles {
-					if r.entries[ei].feats["title:"+t] {
+					// A ruler is a ruler under any of a ruler's titles
+					// (唐王 of 太宗皇帝).
+					if r.entries[ei].feats["title:"+t] || cjkRulers[t] && slices.Contains(f.needs, "ruler") && r.entries[ei].feats["ruler"] {
 						return false
 					}
 				}
@@ -531,6 +546,78 @@ func resolve(ex *extraction) *resolution {
 	if ex.relink != nil {
 		// On the entries the text's own links made.
 		link(ex.relink(r))
+	}
+	// A titled family name that founded an entry of its own ("Count
+	// Bezúkhov") was placed before the bare names ("Pierre") that now
+	// fill the entries around it: the nearby text is asked again, among
+	// the bearers of the family name, and the form joins the one it
+	// names clearly, as any form does; among those whose full name ends
+	// with it, not a saint's day nor a mother of a daughter.
+	// A bare family name is asked too ("Kurágin", used of Anatole), but
+	// not a word some full name has as its given name (Nicholas of
+	// "Nicholas Rostóv"; "Malvíntseva Nicholas" is a misreading), nor a
+	// place.
+	givenNames := map[string]bool{}
+	for _, g := range ex.forms {
+		if !g.full {
+			continue
+		}
+		for _, p := range g.provides {
+			if w, ok := strings.CutPrefix(p, "first:"); ok && g.count >= 2 {
+				givenNames[w] = true
+			}
+		}
+	}
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if ei < 0 || len(f.titles) == 0 && !f.malePref || f.full || f.votesOnly || len(r.entries[ei].forms) != 1 {
+			continue
+		}
+		if len(f.titles) == 0 && (f.loc > f.person || slices.ContainsFunc(f.needs, func(n string) bool {
+			w, ok := strings.CutPrefix(n, "last:")
+			return ok && givenNames[w]
+		})) {
+			continue
+		}
+		// Men only (or a bare family name, which names men before
+		// women): a woman's title before the family name is as often
+		// her mother's (Mrs. Lucas beside Charlotte Lucas).
+		if f.sex != 'm' && !f.malePref || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
+			continue
+		}
+		var cands []int32
+		for _, n := range f.needs {
+			word, ok := strings.CutPrefix(n, "last:")
+			if !ok {
+				continue
+			}
+			for _, c := range byFeat[n] {
+				e := r.entries[c]
+				if c == ei || e.dead || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) || slices.Contains(cands, c) {
+					continue
+				}
+				// A bearer of the family name: a full name ends with it.
+				if slices.ContainsFunc(e.forms, func(g int32) bool {
+					p := ex.forms[g].provides
+					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word)
+				}) {
+					cands = append(cands, c)
+				}
+			}
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		votes, cast := vote(ex, r, occ[fi], cands)
+		best := cands[0]
+		for _, c := range cands {
+			if votes[c] > votes[best] {
+				best = c
+			}
+		}
+		if nb := votes[best]; float64(nb) >= 0.8*float64(cast) && float64(nb) >= max(3, 0.25*float64(f.count)) {
+			merge(best, ei)
+		}
 	}
 	return r
 }

@@ -106,6 +106,66 @@ func TestSuggest(t *testing.T) {
 			absent: []string{"厲聲高", "厲聲", "蒙玉帝"},
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "玉帝": KindCharacter, "花果山": KindLocation},
 		},
+		{
+			// 柳湘蓮 is named eight times; once after 你 ("你柳湘蓮…"),
+			// once after a classifier: one use each, no evidence of a
+			// verb or a common noun.
+			name: "chinese rare name with one use after a pronoun and one after a classifier",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("寶玉聽了，柳湘蓮笑道：「走。」寶玉道：「好。」\n", 3) + "寶玉道：「你柳湘蓮也來。」\n"},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("寶玉聽了，柳湘蓮笑道：「來。」寶玉道：「是。」\n", 3) + "寶玉道：「這個柳湘蓮好。」\n"},
+			},
+			kinds: map[string]string{"柳湘蓮": KindCharacter, "寶玉": KindCharacter},
+		},
+		{
+			// 乃 (to be) stands before names: "我乃天蓬元帥". One use
+			// after an adverb (又王母娘娘) is no evidence of a verb.
+			name: "chinese name after 乃, and a name once after an adverb",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那怪道：「我乃天蓬元帥。」眾神道：「天蓬元帥來了。」行者道：「好。」\n", 4) +
+					strings.Repeat("仙女道：「王母娘娘來了。」行者道：「好。」仙女道：「王母娘娘，請。」\n", 5) + "行者道：「又王母娘娘的桃。」\n"},
+			},
+			kinds: map[string]string{"天蓬元帥": KindCharacter, "王母娘娘": KindCharacter},
+		},
+		{
+			// "賈赦等" is Jia She and the others: a full name at the head
+			// of a list, not a plural, as "婆子等" is.
+			name: "chinese full name before 等 is a name; a common noun before it is not",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("賈赦道：「來。」賈政道：「好。」賈赦笑道：「走。」\n", 4) +
+					strings.Repeat("賈赦等都來了。賈政道：「坐。」婆子等都笑。婆子道：「是。」\n", 3) + strings.Repeat("婆子道：「來了。」婆子們都走了。\n", 3)},
+			},
+			kinds:  map[string]string{"賈赦": KindCharacter, "賈政": KindCharacter},
+			absent: []string{"婆子"},
+		},
+		{
+			// One may be made a 齊天大聖 ("封他做個齊天大聖"): a name with
+			// a title after a classifier is still a name; a bare word so
+			// written (一個婆子) is not.
+			name: "chinese name with a title after a classifier",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("眾神道：「齊天大聖來了。」行者道：「好。」眾神道：「齊天大聖，請坐。」\n", 6) +
+					strings.Repeat("玉帝道：「封他做個齊天大聖。」行者道：「好。」\n", 2) + strings.Repeat("一個婆子道：「來了。」婆子們都笑。\n", 6)},
+			},
+			kinds:  map[string]string{"齊天大聖": KindCharacter},
+			absent: []string{"婆子"},
+		},
+		{
+			// 吩咐 (to order) and 起身 (to rise) stand before 道 as a
+			// speaker would, and are verbs of the dictionary. 思量 (to
+			// ponder) is no verb there, but comes after 又 and 便, which
+			// stand between a subject and its verb, never before a name.
+			// 鐵棒 (the iron staff) stands before 道 after 了: what was
+			// put away, not who speaks. 急 (in haste) starts no name.
+			name: "chinese verbs and objects where a speaker would stand are no names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("那妖精聽了，吩咐道：「拿來！」行者聽了，起身道：「來也。」八戒笑道：「好。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者收了鐵棒道：「走。」八戒聽了，思量道：「好。」沙僧聽了，急回頭道：「師父。」\n", 8) +
+					strings.Repeat("那老魔又思量，行者便思量，八戒又吩咐。行者收了鐵棒，八戒道：「是。」\n", 3)},
+			},
+			absent: []string{"吩咐", "起身", "思量", "鐵棒", "急回頭"},
+			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "沙僧": KindCharacter},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
