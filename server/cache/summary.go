@@ -60,6 +60,11 @@ type Site struct {
 	Span      workflowlang.Span
 	Line      int // of Span.Start, from 0
 	LineStart int // the offset where that line starts
+	// Col16 and End16 are the UTF-16 columns of the span's ends, on Line
+	// (End16 is -1 when the span leaves its line): what every editor
+	// but a UTF-8 one counts in, so that a rename's answer writes them
+	// without reading the line.
+	Col16, End16 int
 }
 
 // References reports whether the file writes {{alias.node}}.
@@ -87,8 +92,12 @@ func summarize(pf *workflowlang.File) *Summary {
 	skel := &workflowlang.File{Path: pf.Path}
 	m := pf.Mapper()
 	site := func(path string, sp workflowlang.Span) Site {
-		line := m.Position(sp.Start, workflowlang.UTF8).Line
-		return Site{Path: path, Span: sp, Line: line, LineStart: m.LineStart(line)}
+		start, end := m.Position(sp.Start, workflowlang.UTF16), m.Position(sp.End, workflowlang.UTF16)
+		end16 := end.Col
+		if end.Line != start.Line {
+			end16 = -1
+		}
+		return Site{Path: path, Span: sp, Line: start.Line, LineStart: m.LineStart(start.Line), Col16: start.Col, End16: end16}
 	}
 	ref := func(r *workflowlang.Ref) {
 		switch r.Kind {

@@ -29,6 +29,14 @@ type SpanEdit struct {
 	// The line of Span.Start and where it starts, as the file's summary
 	// has them: a range is made without the tree of a closed file.
 	line, lineStart int
+	// site, when the edit is of a site of the summary, holds the UTF-16
+	// columns of its ends (see cache.Site).
+	site *cache.Site
+}
+
+// siteEdit is the edit of a summary's site to newText.
+func siteEdit(st *cache.Site, newText string) SpanEdit {
+	return SpanEdit{Span: st.Span, NewText: newText, line: st.Line, lineStart: st.LineStart, site: st}
 }
 
 // A FileEdit is what one workflow needs changed.
@@ -72,6 +80,12 @@ func (e FileEdit) lspRange(ed SpanEdit, enc workflowlang.Encoding) protocol.Rang
 // summary's lineStart is where the line of the span's start begins
 // (its invariant): only the span itself is looked at for a newline.
 func spanRange(src []byte, ed SpanEdit, enc workflowlang.Encoding) protocol.Range {
+	if st := ed.site; st != nil && enc == workflowlang.UTF16 && st.End16 >= 0 && st.Span == ed.Span {
+		return protocol.Range{
+			Start: protocol.Position{Line: uint32(st.Line), Character: uint32(st.Col16)},
+			End:   protocol.Position{Line: uint32(st.Line), Character: uint32(st.End16)},
+		}
+	}
 	if s, t := ed.Span.Start, ed.Span.End; ed.lineStart <= s && s <= t && t <= len(src) && bytes.IndexByte(src[s:t], '\n') < 0 {
 		col := workflowlang.Column(src[ed.lineStart:s], s-ed.lineStart, enc)
 		return protocol.Range{
@@ -206,7 +220,7 @@ func FindMove(snap *cache.Snapshot, moves []PathMove) (_ Move, broken []string) 
 		case strings.ContainsAny(filepath.ToSlash(rel), "\"\\\n\r\t"):
 			at.broken = fmt.Sprintf("%s: use %q: the new path %q cannot be written in a string", f.Path, n.Site.Path, filepath.ToSlash(rel))
 		default:
-			at.edit = SpanEdit{Span: n.Site.Span, NewText: filepath.ToSlash(rel), line: n.Site.Line, lineStart: n.Site.LineStart}
+			at.edit = siteEdit(n.Site, filepath.ToSlash(rel))
 		}
 		all = append(all, at)
 	}
@@ -233,7 +247,7 @@ func FindMove(snap *cache.Snapshot, moves []PathMove) (_ Move, broken []string) 
 			if np == "" {
 				at.broken = fmt.Sprintf("%s: {{@%s}} names a file that leaves the knowledge folders (%s)", n.File.Path, old, strings.Join(project.KnowledgeDirs, ", "))
 			} else {
-				at.edit = SpanEdit{Span: n.Site.Span, NewText: np, line: n.Site.Line, lineStart: n.Site.LineStart}
+				at.edit = siteEdit(n.Site, np)
 			}
 			all = append(all, at)
 		}
@@ -322,7 +336,7 @@ func (m Move) AppendJSON(dst []byte, o Options) []byte {
 		} else {
 			dst = append(dst, ',')
 		}
-		ed := SpanEdit{Span: r.Site.Span, line: r.Site.Line, lineStart: r.Site.LineStart}
+		ed := siteEdit(r.Site, "")
 		dst = appendTextEdit(dst, spanRange(r.File.Src, ed, o.Encoding))
 		if newText == nil {
 			at := len(dst)
@@ -348,7 +362,7 @@ func oneResourceEdits(refs []cache.Named, np string) []FileEdit {
 	edits := make([]SpanEdit, len(refs))
 	out := make([]FileEdit, 0, len(refs))
 	for i, n := range refs {
-		edits[i] = SpanEdit{Span: n.Site.Span, NewText: np, line: n.Site.Line, lineStart: n.Site.LineStart}
+		edits[i] = siteEdit(n.Site, np)
 		if len(out) == 0 || out[len(out)-1].File != n.File {
 			out = append(out, FileEdit{File: n.File, Edits: edits[i : i+1 : i+1]})
 		} else {
