@@ -31,10 +31,7 @@ import (
 // when it is open, the disk's otherwise.
 type File struct {
 	URI     protocol.DocumentURI // as the client spells it when open
-	// URIJSON is URI as a JSON string, quotes and escapes included, for
-	// answers written without reflection (a rename names every workflow
-	// it edits); empty in a File not made by the workspace.
-	URIJSON string
+	URIJSON string               // URI as a JSON string, quotes included ("" in a File the workspace did not make)
 	Key     Key
 	Path    string // absolute path; empty for documents that are not files
 	Version int32  // the client's version when open; 0 for disk content
