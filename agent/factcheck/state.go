@@ -317,7 +317,32 @@ func (d *doc) afterList(at int) int {
 		}
 		break
 	}
+	// "不与黛玉湘云寶琴等同席": a short undeclared name may end the
+	// list before its 等.
+	rest := d.text[at:]
+	for _, n := range []int{0, 2, 3} {
+		r := runePrefix(rest, n)
+		if n > 0 && (!allCJK(r) || strings.ContainsAny(r, "的之")) {
+			break
+		}
+		if t, ok := strings.CutPrefix(rest[len(r):], "等人"); ok {
+			return len(d.text) - len(t)
+		}
+		if t, ok := strings.CutPrefix(rest[len(r):], "等"); ok {
+			return len(d.text) - len(t)
+		}
+	}
 	return at
+}
+
+// allCJK reports whether s is all CJK characters.
+func allCJK(s string) bool {
+	for _, r := range s {
+		if !prose.IsCJK(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // movesAfterPlace reports whether, within five characters of a place
@@ -339,8 +364,9 @@ func movesAfterPlace(rest string) bool {
 // actsNext reports whether an acting character follows within three
 // characters (adverbs between).
 func actsNext(rest string) bool {
+	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
-		if stepsForward(rest) {
+		if stepsForward(rest) || actingWord(rest) {
 			return true
 		}
 		r, size := utf8.DecodeRuneInString(rest)
@@ -772,6 +798,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	if seenDoing(d, m) {
 		return "is in the scene", 0.75
+	}
+	if sentFor(d, m) {
+		return "is sent for", 0.7
+	}
+	if leftTo(d, m) || wouldNotLeave(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
+		return "is in the scene", 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
@@ -1404,9 +1436,13 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 		// "虎力大仙、鹿力大仙等也隨在後面": a list that opens its clause,
 		// closed by a group word, then a verb.
-		if r, ok := strings.CutPrefix(d.text[last:], "等"); ok && opensClause(d.text[:first]) && actsNext(r) {
+		if _, ok := strings.CutPrefix(d.text[last:], "等"); ok && opensClause(d.text[:first]) && d.afterGroupTail(last+len("等")) {
 			return "is listed among those present", 0.75
 		}
+	}
+	// "見紅孩兒也在洞裏": someone seen where they are.
+	if d.cjkSeenAt(m) {
+		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
@@ -1424,7 +1460,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "is in the scene", 0.75
 		}
 	}
-	if d.cjkListed(m) {
+	if d.cjkListed(m) || d.cjkCommaList(m) {
 		return "is listed among those present", 0.75
 	}
 	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
@@ -1489,8 +1525,9 @@ func opensClause(before string) bool {
 // move from a place (也從洞裏跑出來); a verb after where they are (在屋里
 // 說); a step forward.
 func verbAfter(rest string) (string, float64) {
+	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
-		if stepsForward(rest) {
+		if stepsForward(rest) || actingWord(rest) {
 			return "acts", 0.75
 		}
 		// After an adverb: "虎力大仙也在席上相陪".

@@ -295,3 +295,78 @@ func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceListsSeeingAndPlacing: more ways a text puts an away
+// or dead character into its scene (a list joined by commas whose other
+// items need not be declared, coordinated subjects, someone seen where
+// they are, someone placed at a table, sent for, left to finish their
+// tea, the first out to meet the others), each beside talk about the
+// same person (memory, report, a list after a verb of thinking or
+// saying), which is never a finding.
+func TestScenePresenceListsSeeingAndPlacing(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinshi.md":   "---\nname: 秦可卿\naliases: [秦氏]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/fengjie.md":  "---\nname: 王熙鳳\naliases: [鳳姐兒, 鳳姐]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/xiangyun.md": "---\nname: 史湘雲\naliases: [湘云, 湘雲]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { status: away, location: 學差任上 }\n---\n",
+		"entities/characters/yingchun.md": "---\nname: 迎春\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/niu.md":      "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/luocha.md":   "---\nname: 羅剎女\naliases: [羅剎]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/redboy.md":   "---\nname: 紅孩兒\nkind: character\nfacts: { status: away, location: 南海落伽山 }\n---\n",
+		"entities/characters/tangwang.md": "---\nname: 唐太宗\naliases: [唐王]\nkind: character\nfacts: { status: away, location: 長安 }\n---\n",
+		"entities/characters/collins.md":  "---\nname: William Collins\naliases: [Mr. Collins]\nkind: character\nfacts: { status: away, location: Hunsford }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/karataev.md": "---\nname: Platón Karatáev\naliases: [Karatáev]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/lise.md":     "---\nname: Lise Bolkónskaya\naliases: [the little princess]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/pierre.md":   "---\nname: Pierre\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		// A list joined by commas, its other items undeclared, that
+		// shares something out or acts; the same names after a verb of
+		// thinking, or a list of two.
+		{"賈母坐一乘八人大轎，李氏，鳳姐兒，秦氏，薛姨媽每人一乘四人轎。", 1},
+		{"寶玉想起李氏，鳳姐兒，秦氏，薛姨媽每人的好處。", 0},
+		{"賈母想起李氏，鳳姐兒，秦氏等人，不覺傷心。", 0},
+		{"說起來，鳳姐兒，秦氏二人的事，誰不知道。", 0},
+		// Companions: a list closed by 等 with an undeclared name
+		// before it; a joined subject that wins and goes home; one more
+		// name joined after 等, then boarding.
+		{"寶玉但不与黛玉湘云寶琴等同席，便在賈母身旁坐著。", 1},
+		{"寶玉夢見与黛玉湘云寶琴等說話。", 0},
+		{"這羅剎與牛魔王得勝回歸。", 1},
+		{"羅剎說起與牛魔王的舊事。", 0},
+		{"然后賈政、迎春姊妹等并寶玉上了那只，隨后跟來。", 1},
+		{"寶玉想起賈政、迎春姊妹等并寶玉上了那只船的事。", 0},
+		// Seen where they are; seen in a dream; an adverb of degree
+		// before the verb.
+		{"羅剎女方跑進去，見紅孩兒也在洞裏，正告訴他。", 1},
+		{"羅剎女夢見紅孩兒也在洞裏，醒來大哭。", 0},
+		{"羅剎女聽說紅孩兒在南海，心中大怒。", 0},
+		{"三藏道：「一言難盡。」唐王十分歡喜，即著典膳官備素齋管待。", 1},
+		{"三藏道：「當年唐王十分歡喜。」", 0},
+		// Placed at a table; sent for; left to finish their tea; the
+		// first out to meet them; would not leave a room.
+		{"Mrs. Bennet, to keep the table even, put Mr. Collins on her other side.", 1},
+		{"Mrs. Bennet could not put Mr. Collins out of her head.", 0},
+		{"Pierre generally kept him there, and would send for Karatáev as well.", 1},
+		{"Pierre often thought of Karatáev as well.", 0},
+		{"Pierre spoke for Karatáev, whom he remembered.", 0},
+		{"Then, leaving “God’s folk” and the little princess to finish their tea, Princess Mary took Pierre away.", 1},
+		{"Princess Mary remembered leaving the little princess to the doctors.", 0},
+		{"Lydia was the first out upon the steps to meet them.", 1},
+		{"Lydia was the first of them to marry, she said.", 0},
+		{"Pétya would not leave his mother’s room.", 1},
+		{"Pierre remembered that Pétya would never leave them.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}

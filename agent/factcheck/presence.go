@@ -1,0 +1,347 @@
+package factcheck
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
+)
+
+// More ways a text puts someone into its scene, beside those of state.go:
+// lists joined by commas, someone seen where they are, someone placed,
+// sent for or left at a table. Each needs the construction itself; a
+// name that is only talked about (remembered, asked after, written of)
+// fits none of them.
+
+// cjkActingWords are verbs of two characters that, after a name (and
+// adverbs), make it the actor on the spot: winning a fight, rejoicing,
+// sharing a table with someone (不與黛玉湘云等同席).
+var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", "同席", "同桌"}
+
+// actingWord reports whether rest opens with one of cjkActingWords.
+func actingWord(rest string) bool {
+	for _, w := range cjkActingWords {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkDegree are adverbs of two characters that may stand between a name
+// and its verb (唐王十分歡喜).
+var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心"}
+
+// skipDegree drops one adverb of degree that rest opens with.
+func skipDegree(rest string) string {
+	for _, w := range cjkDegree {
+		if r, ok := strings.CutPrefix(rest, w); ok {
+			return r
+		}
+	}
+	return rest
+}
+
+// cjkItemSeps join the items of a list of people: 李氏，鳳姐兒，秦氏.
+var cjkItemSeps = []string{"，", "、"}
+
+// cjkListClosers close a list of people that acts as one subject or
+// shares something out among them (每人一乘四人轎).
+var cjkListClosers = []string{"每人", "各人", "各自", "二人", "三人", "四人", "五人", "等人", "等", "都", "俱", "一齊", "一齐"}
+
+// cjkShares are closers after which what follows is shared out among
+// the list in the scene, no verb needed (每人一乘四人轎).
+var cjkShares = map[string]bool{"每人": true, "各人": true, "各自": true}
+
+// maxBareItem is the longest item, in characters, of a list of people
+// that is not a declared name (李氏, 薛姨媽).
+const maxBareItem = 3
+
+// cjkCommaList reports whether m is an item of a list of people joined by
+// commas (or 、) that a group word closes, the list being the subject of
+// a verb or sharing something out: "李氏，鳳姐兒，秦氏，薛姨媽每人一乘四人
+// 轎", "寶釵，黛玉二人共坐一輛". The list has three items or more, two
+// of them declared people; the others are short (undeclared names). A
+// list that follows a verb of its clause (想起李氏，鳳姐兒…) is an
+// object: its first item would hold more than a name.
+func (d *doc) cjkCommaList(m mention) bool {
+	items, named := 1, 1
+	// Backwards from m.
+	at := m.start
+	for {
+		sep := ""
+		for _, s := range cjkItemSeps {
+			if strings.HasSuffix(d.text[:at], s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			break
+		}
+		end := at - len(sep)
+		if p, ok := d.personEndingAt(end); ok && p.end == end {
+			if before := d.text[:p.start]; !opensItem(before) {
+				// 想起李氏，…: a name that ends a longer item.
+				return false
+			}
+			items, named, at = items+1, named+1, p.start
+			continue
+		}
+		n, start := 0, end
+		for n <= maxBareItem && start > 0 {
+			r, size := utf8.DecodeLastRuneInString(d.text[:start])
+			if !prose.IsCJK(r) {
+				break
+			}
+			start -= size
+			n++
+		}
+		if n < 2 || n > maxBareItem || !opensItem(d.text[:start]) || len(d.mentionsIn(start, end)) > 0 {
+			break
+		}
+		items, at = items+1, start
+	}
+	if !opensItem(d.text[:at]) {
+		return false
+	}
+	// Forwards from m to the closer.
+	at = m.end
+	for {
+		if c, rest, ok := listCloser(d.text[at:]); ok {
+			if items < 3 || named < 2 {
+				return false
+			}
+			if cjkShares[c] {
+				r, _ := utf8.DecodeRuneInString(rest)
+				return prose.IsCJK(r) && r != '的' && r != '之'
+			}
+			rest = strings.TrimPrefix(strings.TrimPrefix(rest, "共"), "同")
+			return actsNext(rest)
+		}
+		sep := ""
+		for _, s := range cjkItemSeps {
+			if strings.HasPrefix(d.text[at:], s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			return false
+		}
+		at += len(sep)
+		if p, ok := d.personStartingAt(at); ok && p.start == at {
+			items, named, at = items+1, named+1, p.end
+			continue
+		}
+		// A bare item of two or three characters, then a separator or
+		// the closer.
+		next := -1
+		pos := at
+		for n := 1; n <= maxBareItem && pos < len(d.text); n++ {
+			r, size := utf8.DecodeRuneInString(d.text[pos:])
+			if !prose.IsCJK(r) {
+				break
+			}
+			pos += size
+			if n < 2 {
+				continue
+			}
+			tail := d.text[pos:]
+			if _, _, ok := listCloser(tail); ok || strings.HasPrefix(tail, "，") || strings.HasPrefix(tail, "、") {
+				next = pos
+				break
+			}
+		}
+		if next < 0 || len(d.mentionsIn(at, next)) > 0 {
+			return false
+		}
+		items, at = items+1, next
+	}
+}
+
+// opensItem reports whether before ends where a list's item may open: at
+// punctuation (or the start).
+func opensItem(before string) bool {
+	if before == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return !prose.IsCJK(r)
+}
+
+// listCloser returns the closer rest opens with and what follows it.
+func listCloser(rest string) (string, string, bool) {
+	for _, c := range cjkListClosers {
+		if r, ok := strings.CutPrefix(rest, c); ok {
+			return c, r, true
+		}
+	}
+	return "", "", false
+}
+
+// cjkSeenAt reports whether m is someone seen where they are: "見紅孩兒
+// 也在洞裏". Seeing in a dream, in thought or not at all (夢見, 想見,
+// 不見) does not place them.
+func (d *doc) cjkSeenAt(m mention) bool {
+	before := d.text[:m.start]
+	var cut string
+	for _, w := range []string{"見", "见"} {
+		if b, ok := strings.CutSuffix(before, w); ok {
+			cut = b
+		}
+	}
+	if cut == "" {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难", r) {
+		return false
+	}
+	rest := d.text[m.end:]
+	for n := 0; n < 2; n++ {
+		if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune(cjkBesideAdverbs, r) {
+			rest = rest[size:]
+		}
+	}
+	r, ok := strings.CutPrefix(rest, "在")
+	return ok && placePhraseEnd(r) > 0
+}
+
+// cjkJoiners join one more name to a list closed by 等: 迎春姊妹等并寶玉.
+var cjkJoiners = []string{"并", "並", "和", "與", "与", "及", "同"}
+
+// afterGroupTail skips, from offset at just after a list's 等, one more
+// joined name and tells whether the list then acts, a verb of boarding
+// (上了那只) included.
+func (d *doc) afterGroupTail(at int) bool {
+	for _, j := range cjkJoiners {
+		if strings.HasPrefix(d.text[at:], j) {
+			if p, ok := d.personStartingAt(at + len(j)); ok {
+				at = p.end
+			}
+			break
+		}
+	}
+	rest := d.text[at:]
+	return actsNext(rest) || strings.HasPrefix(rest, "上了")
+}
+
+// placingVerbs put someone somewhere in the scene: "put Mr. Collins on
+// her other side".
+var placingVerbs = wordSet("put", "placed", "seated", "set", "puts", "places", "seats", "sets")
+
+// positionPreps after a placed name say where they sit or stand.
+var positionPreps = wordSet("on", "by", "beside", "next", "between", "near", "opposite", "at")
+
+// seatNouns close a placing phrase: where at a table or in a room.
+var seatNouns = wordSet("side", "right", "left", "chair", "seat", "sofa", "elbow", "table", "hand")
+
+// placedBeside reports whether m is the object of a verb of placing with
+// a seat after it: "put Mr. Collins on her other side". Putting a name
+// out of one's head has no seat.
+func placedBeside(d *doc, m mention) bool {
+	i := m.firstWord - 1
+	if i < 0 || m.possessive || !placingVerbs[strings.ToLower(d.words[i].s)] || d.between(i, m.firstWord) != " " {
+		return false
+	}
+	j := m.lastWord + 1
+	if j >= len(d.words) || !sameClause(d, m.lastWord, j) || !positionPreps[strings.ToLower(d.words[j].s)] {
+		return false
+	}
+	for n := j + 1; n < len(d.words) && n <= j+4 && sameClause(d, n-1, n); n++ {
+		if seatNouns[strings.ToLower(d.words[n].s)] {
+			return true
+		}
+	}
+	return false
+}
+
+// sentFor reports whether m is whom someone sends for: "would send for
+// Karatáev as well".
+func sentFor(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 2)
+	if m.possessive || len(prev) < 2 || strings.ToLower(prev[0]) != "for" {
+		return false
+	}
+	switch strings.ToLower(prev[1]) {
+	case "send", "sent", "sends", "sending":
+		return true
+	}
+	return false
+}
+
+// leftTo reports whether m is one of those left to do something where
+// they are: "leaving God’s folk and the little princess to finish their
+// tea". "Leaving" or "left" stands before, in the same clause (a quoted
+// name may stand between), and "to" and a verb after.
+func leftTo(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if m.possessive || j+1 >= len(d.words) || strings.ToLower(d.words[j].s) != "to" || d.between(m.lastWord, j) != " " || d.between(j, j+1) != " " {
+		return false
+	}
+	switch v := strings.ToLower(d.words[j+1].s); v {
+	case "the", "a", "an", "his", "her", "their", "its", "my", "your", "our", "him", "them", "me", "us", "himself", "herself", "themselves", "be", "whom":
+		return false
+	default:
+		if len(v) < 3 || unicode0Upper(d.words[j+1].s) {
+			return false
+		}
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	for n := m.firstWord - 1; n >= 0 && n >= m.firstWord-8 && d.words[n].start >= sent.start; n-- {
+		if strings.ContainsAny(d.between(n, n+1), ".!?;:,\n") {
+			return false
+		}
+		switch strings.ToLower(d.words[n].s) {
+		case "leaving", "left":
+			return true
+		}
+	}
+	return false
+}
+
+func unicode0Upper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r >= 'A' && r <= 'Z'
+}
+
+// firstOut reports whether m is "the first out" or "the first to meet"
+// someone: "Lydia was the first out upon the steps to meet them".
+func firstOut(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if j+3 >= len(d.words) || !sameClause(d, m.lastWord, j+3) {
+		return false
+	}
+	if strings.ToLower(d.words[j].s) != "was" || strings.ToLower(d.words[j+1].s) != "the" || strings.ToLower(d.words[j+2].s) != "first" {
+		return false
+	}
+	switch w := strings.ToLower(d.words[j+3].s); w {
+	case "out", "down", "up", "in", "at":
+		return true
+	case "to":
+		if j+4 < len(d.words) {
+			return greetingVerbs[strings.ToLower(d.words[j+4].s)]
+		}
+	}
+	return false
+}
+
+// greetingVerbs after "the first to" are done on the spot.
+var greetingVerbs = wordSet("meet", "greet", "welcome", "receive", "enter", "rise", "run", "speak", "notice", "embrace", "kiss", "come")
+
+// wouldNotLeave reports whether m "would not leave" a room or someone's
+// side: where they stay.
+func wouldNotLeave(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if j+4 >= len(d.words) || !sameClause(d, m.lastWord, j+4) {
+		return false
+	}
+	if strings.ToLower(d.words[j].s) != "would" || strings.ToLower(d.words[j+1].s) != "not" || strings.ToLower(d.words[j+2].s) != "leave" {
+		return false
+	}
+	for n := j + 3; n < len(d.words) && n <= j+6 && sameClause(d, n-1, n); n++ {
+		switch strings.ToLower(d.words[n].s) {
+		case "room", "side", "bedside", "bed", "chair":
+			return true
+		}
+	}
+	return false
+}
