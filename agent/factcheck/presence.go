@@ -30,7 +30,8 @@ func actingWord(rest string) bool {
 
 // cjkDegree are adverbs of two characters that may stand between a name
 // and its verb (唐王十分歡喜).
-var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心"}
+// 一面 opens the first of two things done at once (賈政一面說，一面走).
+var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心", "一面"}
 
 // skipDegree drops one adverb of degree that rest opens with.
 func skipDegree(rest string) string {
@@ -345,3 +346,126 @@ func wouldNotLeave(d *doc, m mention) bool {
 	}
 	return false
 }
+
+// cjkSeenActing reports whether m is someone seen doing something: "眾人
+// 見黛玉來了". Not in a dream, a thought, or not seen at all, as for
+// cjkSeenAt.
+func (d *doc) cjkSeenActing(m mention) bool {
+	before := d.text[:m.start]
+	var cut string
+	for _, w := range []string{"見", "见"} {
+		if b, ok := strings.CutSuffix(before, w); ok {
+			cut = b
+		}
+	}
+	if cut == "" {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难聽听", r) {
+		return false
+	}
+	how, _ := verbAfter(d.text[m.end:])
+	return how != ""
+}
+
+// cjkAddressed reports whether m is whom someone speaks to in the scene:
+// "寶玉向黛玉笑道", "對黛玉說".
+func (d *doc) cjkAddressed(m mention) bool {
+	p, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
+	if !strings.ContainsRune("向對对", p) || d.recalledBefore(m.start) {
+		return false
+	}
+	how, _ := verbAfter(d.text[m.end:])
+	return how == "speaks"
+}
+
+// cjkRecalled are words of memory, dream and talk: a clause that holds
+// one before a name tells of the past or of another's words.
+var cjkRecalled = []string{"想起", "想著", "想着", "記得", "记得", "憶", "忆", "夢", "梦", "說起", "说起", "提起", "當日", "当日", "那日", "昔日", "那年", "當年", "当年", "從前", "从前"}
+
+// recalledBefore reports whether the clause before offset at (from the
+// last stop or comma) holds a word of memory or talk.
+func (d *doc) recalledBefore(at int) bool {
+	lo := max(0, at-60)
+	for !utf8.RuneStart(d.text[lo]) {
+		lo++
+	}
+	clause := d.text[lo:at]
+	if i := strings.LastIndexAny(clause, "。，；：！？」“”「\n"); i >= 0 {
+		clause = clause[i:]
+	}
+	for _, w := range cjkRecalled {
+		if strings.Contains(clause, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkHandHeld reports whether m's hand is held: "寶玉拉著黛玉的手".
+func (d *doc) cjkHandHeld(m mention) bool {
+	if !strings.HasPrefix(d.text[m.end:], "的手") {
+		return false
+	}
+	before := d.text[:m.start]
+	if d.recalledBefore(m.start) {
+		return false
+	}
+	for _, w := range []string{"拉著", "拉着", "拉了", "攜著", "携着", "攜了", "携了", "握著", "握着", "執著", "执着", "挽著", "挽着"} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// progressive reports whether rest opens with 正在 and an act, not a
+// place (黛玉正在垂淚, not 正在那裏).
+func progressive(rest string) bool {
+	r, ok := strings.CutPrefix(rest, "正在")
+	if !ok {
+		return false
+	}
+	c, _ := utf8.DecodeRuneInString(r)
+	return prose.IsCJK(c) && !strings.ContainsRune("那這这此其他她我你家外裏里中病", c) && placePhraseEnd(r) == 0
+}
+
+// handVerbs take someone by the arm or hand: "took Lydia by the arm".
+var handVerbs = wordSet("took", "seized", "caught", "grasped", "led", "pulled", "take", "takes", "taking", "seizing")
+
+// bodyParts after "by the" of a person taken hold of.
+var bodyParts = wordSet("arm", "hand", "hands", "shoulder", "shoulders", "elbow", "sleeve", "waist", "collar")
+
+// takenBy reports whether m is taken hold of: "took Lydia by the arm".
+func takenBy(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if i < 0 || m.possessive || j+2 >= len(d.words) || !handVerbs[strings.ToLower(d.words[i].s)] || d.between(i, m.firstWord) != " " || !sameClause(d, m.lastWord, j+2) {
+		return false
+	}
+	return strings.ToLower(d.words[j].s) == "by" && strings.ToLower(d.words[j+1].s) == "the" && bodyParts[strings.ToLower(d.words[j+2].s)]
+}
+
+// handedTo reports whether m is whom something is handed or shaken hands
+// with: "handed the letter to Lydia", "shook hands with Lydia".
+func handedTo(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 5)
+	if m.possessive || len(prev) < 2 {
+		return false
+	}
+	switch strings.ToLower(prev[0]) {
+	case "with":
+		return strings.ToLower(prev[1]) == "hands" && len(prev) > 2 && shakeVerbs[strings.ToLower(prev[2])]
+	case "to":
+		for _, w := range prev[1:] {
+			switch strings.ToLower(w) {
+			case "handed", "hands", "handing":
+				return true
+			}
+		}
+	case "beside":
+		return companionVerbs[strings.ToLower(prev[1])] || prev[1] == "down" && len(prev) > 2 && companionVerbs[strings.ToLower(prev[2])]
+	}
+	return false
+}
+
+var shakeVerbs = wordSet("shook", "shaking", "shake", "shakes")

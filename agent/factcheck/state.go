@@ -802,7 +802,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if sentFor(d, m) {
 		return "is sent for", 0.7
 	}
-	if leftTo(d, m) || wouldNotLeave(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
+	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
@@ -984,7 +984,8 @@ func turnedTo(d *doc, m mention) bool {
 }
 
 // turnVerbs before "to" or "at" address someone in the scene.
-var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved")
+var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
+	"said", "spoke", "replied", "murmured")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
@@ -1441,7 +1442,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	// "見紅孩兒也在洞裏": someone seen where they are.
-	if d.cjkSeenAt(m) {
+	if d.cjkSeenAt(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
 		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
@@ -1543,6 +1544,10 @@ func verbAfter(rest string) (string, float64) {
 				return "acts", 0.7
 			}
 			return "", 0
+		}
+		// "正在垂淚": doing something now.
+		if progressive(rest) {
+			return "acts", 0.7
 		}
 		// "在屋里說", "在庵裏聽見": where they are, then what they do.
 		if r == '在' {

@@ -370,3 +370,57 @@ func TestScenePresenceListsSeeingAndPlacing(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceByHandAndAddress: someone whose hand is held, who is
+// spoken to, seen doing something, doing something now (正在), taken by
+// the arm, handed something, shaken hands with or sat beside; each beside
+// the same name in talk, a dream or a letter.
+func TestScenePresenceByHandAndAddress(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { status: away, location: 學差任上 }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":     "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md":  "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉拉著黛玉的手說話。", 1},
+		{"寶玉攜了黛玉的手，一同進去。", 1},
+		{"寶玉想起那日拉著黛玉的手說話。", 0},
+		{"寶玉說起當日向黛玉笑道的話。", 0},
+		{"寶玉拉著黛玉的丫頭問話。", 0},
+		{"寶玉向黛玉笑道：「妹妹好。」", 1},
+		{"寶玉對黛玉說：「你看。」", 1},
+		{"寶玉向黛玉靈前哭道：「妹妹。」", 0},
+		{"寶玉對人說起黛玉的詩。", 0},
+		{"眾人見黛玉來了，都起身讓坐。", 1},
+		{"寶玉夢見黛玉來了，醒來大哭。", 0},
+		{"寶玉聽見黛玉死了，大哭。", 0},
+		{"寶玉見黛玉的詩稿，哭了。", 0},
+		{"寶玉回頭看時，黛玉正在垂淚。", 1},
+		{"寶玉聽說黛玉正在那裏。", 0},
+		{"賈政一面說，一面走。", 1},
+		{"寶玉一面想賈政的話，一面走。", 0},
+		{"Elizabeth took Lydia by the arm.", 1},
+		{"Elizabeth took Lydia’s letter by the corner.", 0},
+		{"Elizabeth handed the letter to Lydia.", 1},
+		{"Elizabeth sent the letter to Lydia.", 0},
+		{"Elizabeth shook hands with Lydia.", 1},
+		{"Elizabeth was angry with Lydia.", 0},
+		{"Natásha sat beside Pétya on the sofa.", 1},
+		{"Natásha thought of the days beside Pétya.", 0},
+		{"Elizabeth said to Lydia, “Come.”", 1},
+		{"Elizabeth wrote to Lydia.", 0},
+		{"Natásha said to Pétya’s tutor that he might go.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
