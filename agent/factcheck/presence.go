@@ -16,7 +16,10 @@ import (
 // cjkActingWords are verbs of two characters that, after a name (and
 // adverbs), make it the actor on the spot: winning a fight, rejoicing,
 // sharing a table with someone (不與黛玉湘云等同席).
-var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", "同席", "同桌"}
+var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", "同席", "同桌",
+	// A bearing shown on the spot (黛玉冷笑了一聲, 低頭不語, 紅了臉),
+	// a change of shape (變做一個老兒).
+	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作"}
 
 // actingWord reports whether rest opens with one of cjkActingWords.
 func actingWord(rest string) bool {
@@ -372,7 +375,15 @@ func (d *doc) cjkSeenActing(m mention) bool {
 // "寶玉向黛玉笑道", "對黛玉說".
 func (d *doc) cjkAddressed(m mention) bool {
 	p, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
-	if !strings.ContainsRune("向對对", p) || d.recalledBefore(m.start) {
+	if d.recalledBefore(m.start) {
+		return false
+	}
+	// "忙問黛玉：「怎樣？」": asked to their face.
+	if strings.ContainsRune("問问", p) {
+		rest := d.text[m.end:]
+		return strings.HasPrefix(rest, "：「") || strings.HasPrefix(rest, "：“") || strings.HasPrefix(rest, "道：")
+	}
+	if !strings.ContainsRune("向對对", p) {
 		return false
 	}
 	how, _ := verbAfter(d.text[m.end:])
@@ -469,3 +480,74 @@ func handedTo(d *doc, m mention) bool {
 }
 
 var shakeVerbs = wordSet("shook", "shaking", "shake", "shakes")
+
+// speechTag reports whether rest, after a name, is a tag of speech: up to
+// four characters of manner, then 道 and the quotation (冷笑道：「, 含淚
+// 道：「, 歎道：“). 知道 and 難道 are no speech; 的, 之 or 是 before 道
+// make the name a possessor or a topic.
+func speechTag(rest string) bool {
+	at := 0
+	for n := 0; n <= 4 && at < len(rest); n++ {
+		r, size := utf8.DecodeRuneInString(rest[at:])
+		if r == '道' {
+			if n == 0 {
+				return false
+			}
+			after := rest[at+size:]
+			if !strings.HasPrefix(after, "：") && !strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "「") && !strings.HasPrefix(after, "“") {
+				return false
+			}
+			prev, _ := utf8.DecodeLastRuneInString(rest[:at])
+			return !strings.ContainsRune("知難难味公一", prev)
+		}
+		if !prose.IsCJK(r) || strings.ContainsRune("的之是說说", r) {
+			return false
+		}
+		at += size
+	}
+	return false
+}
+
+// roomNouns after "found X in the" are rooms of the scene.
+var roomNouns = wordSet("hall", "room", "drawing-room", "drawing", "study", "garden", "passage", "parlour", "parlor", "library", "porch", "carriage", "corridor", "ballroom", "anteroom", "vestibule", "doorway", "shrubbery", "breakfast-room", "dining-room", "sitting-room", "nursery")
+
+// foundIn reports whether m is found in a room: "found Lydia in the hall".
+func foundIn(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if i < 0 || m.possessive || j+2 >= len(d.words) || d.between(i, m.firstWord) != " " || !sameClause(d, m.lastWord, j+2) {
+		return false
+	}
+	if w := strings.ToLower(d.words[i].s); w != "found" && w != "finds" {
+		return false
+	}
+	return strings.ToLower(d.words[j].s) == "in" && strings.ToLower(d.words[j+1].s) == "the" && roomNouns[strings.ToLower(d.words[j+2].s)]
+}
+
+// helpsDoing reports whether m "could not help" doing something, or does
+// it themselves ("Lydia herself came in"), or does it "meanwhile".
+func helpsDoing(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if j+1 >= len(d.words) || !sameClause(d, m.lastWord, j+1) || m.possessive {
+		return false
+	}
+	w := strings.ToLower(d.words[j].s)
+	switch {
+	case w == "herself" || w == "himself":
+		if d.between(m.lastWord, j) != " " || d.between(j, j+1) != " " {
+			return false
+		}
+		v := strings.ToLower(d.words[j+1].s)
+		return pastVerbs[v] && !notActing[v]
+	case w == "meanwhile" && strings.TrimSpace(d.between(m.lastWord, j)) == "," && strings.TrimSpace(d.between(j, j+1)) == ",":
+		v := strings.ToLower(d.words[j+1].s)
+		if beForms[v] && j+2 < len(d.words) {
+			n := strings.ToLower(d.words[j+2].s)
+			return len(n) > 5 && strings.HasSuffix(n, "ing")
+		}
+		return pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4
+	case w == "could" && j+3 < len(d.words) && sameClause(d, j, j+3):
+		n := strings.ToLower(d.words[j+3].s)
+		return strings.ToLower(d.words[j+1].s) == "not" && strings.ToLower(d.words[j+2].s) == "help" && len(n) > 5 && strings.HasSuffix(n, "ing")
+	}
+	return false
+}

@@ -127,7 +127,9 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺" +
 	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
 	// character does on the spot (牛王懷恨，沒奈何披掛了).
-	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
+	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢" +
+	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
+	"掣掄抡縱纵"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 // cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
@@ -802,7 +804,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if sentFor(d, m) {
 		return "is sent for", 0.7
 	}
-	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
+	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
@@ -1526,6 +1528,10 @@ func opensClause(before string) bool {
 // move from a place (也從洞裏跑出來); a verb after where they are (在屋里
 // 說); a step forward.
 func verbAfter(rest string) (string, float64) {
+	// "冷笑道：「…」": a tag of speech with its manner.
+	if speechTag(rest) {
+		return "speaks", 0.85
+	}
 	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
 		if stepsForward(rest) || actingWord(rest) {

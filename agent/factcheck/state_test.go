@@ -424,3 +424,51 @@ func TestScenePresenceByHandAndAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceBySpeechTagsAndBearing: a tag of speech with its
+// manner (冷笑道：「), a bearing shown (低頭不語, 紅了臉), a weapon drawn, a
+// question asked to someone's face; English: found in a room, could not
+// help laughing, came in herself, meanwhile laughing. Each beside talk,
+// knowledge (知道) or a season instead of a room.
+func TestScenePresenceBySpeechTagsAndBearing(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":     "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":     "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/niu.md":       "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/lydia.md":     "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/petya.md":     "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/eliz.md":      "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/wangfuren.md": "---\nname: 王夫人\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"黛玉冷笑道：「我知道了。」", 1},
+		{"黛玉歎道：「罷了。」", 1},
+		{"那時黛玉知道：這也是命。", 0},
+		{"寶玉說黛玉的話道：「罷了。」", 0},
+		{"黛玉低頭不語。", 1},
+		{"黛玉紅了臉。", 1},
+		{"寶玉想起黛玉紅了臉的樣子。", 0},
+		{"牛王掣出寶劍，劈面就砍。", 1},
+		{"牛王變做一個老兒。", 1},
+		{"寶玉忙問黛玉：「怎樣？」", 1},
+		{"寶玉問黛玉好。", 0},
+		{"寶玉想起問黛玉：「怎樣？」", 0},
+		{"They found Lydia in the hall.", 1},
+		{"They found Lydia in the spring much grown.", 0},
+		{"Lydia could not help laughing.", 1},
+		{"Elizabeth could not help thinking of Lydia.", 0},
+		{"Lydia herself came in.", 1},
+		{"Pétya himself was a boy then.", 0},
+		{"Lydia, meanwhile, was laughing with Kitty.", 1},
+		{"Elizabeth, meanwhile, thought of Lydia.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
