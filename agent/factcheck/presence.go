@@ -484,7 +484,8 @@ var shakeVerbs = wordSet("shook", "shaking", "shake", "shakes")
 // speechTag reports whether rest, after a name, is a tag of speech: up to
 // four characters of manner, then 道 and the quotation (冷笑道：「, 含淚
 // 道：「, 歎道：“). 知道 and 難道 are no speech; 的, 之 or 是 before 道
-// make the name a possessor or a topic.
+// make the name a possessor or a topic; a place in the tag (靈前哭道)
+// is where the speaker turns, not the name's owner.
 func speechTag(rest string) bool {
 	at := 0
 	for n := 0; n <= 4 && at < len(rest); n++ {
@@ -500,7 +501,11 @@ func speechTag(rest string) bool {
 			prev, _ := utf8.DecodeLastRuneInString(rest[:at])
 			return !strings.ContainsRune("知難难味公一", prev)
 		}
-		if !prose.IsCJK(r) || strings.ContainsRune("的之是說说", r) {
+		if !prose.IsCJK(r) || strings.ContainsRune("的之是說说靈灵墳坟棺柩墓像", r) {
+			return false
+		}
+		// "靈前哭道" speaks to a place of the dead; "上前道" steps up.
+		if strings.ContainsRune(cjkLocatives, r) && !(n == 1 && stepsForward(rest)) {
 			return false
 		}
 		at += size
