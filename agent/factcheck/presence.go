@@ -19,7 +19,7 @@ import (
 var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", "同席", "同桌",
 	// A bearing shown on the spot (黛玉冷笑了一聲, 低頭不語, 紅了臉),
 	// a change of shape (變做一個老兒).
-	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作"}
+	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作", "對坐", "对坐"}
 
 // actingWord reports whether rest opens with one of cjkActingWords.
 func actingWord(rest string) bool {
@@ -230,10 +230,10 @@ func (d *doc) afterGroupTail(at int) bool {
 
 // placingVerbs put someone somewhere in the scene: "put Mr. Collins on
 // her other side".
-var placingVerbs = wordSet("put", "placed", "seated", "set", "puts", "places", "seats", "sets")
+var placingVerbs = wordSet("put", "placed", "seated", "set", "puts", "places", "seats", "sets", "called", "drew", "beckoned", "summoned")
 
 // positionPreps after a placed name say where they sit or stand.
-var positionPreps = wordSet("on", "by", "beside", "next", "between", "near", "opposite", "at")
+var positionPreps = wordSet("on", "by", "beside", "next", "between", "near", "opposite", "at", "to")
 
 // seatNouns close a placing phrase: where at a table or in a room.
 var seatNouns = wordSet("side", "right", "left", "chair", "seat", "sofa", "elbow", "table", "hand")
@@ -543,7 +543,7 @@ func helpsDoing(d *doc, m mention) bool {
 		}
 		v := strings.ToLower(d.words[j+1].s)
 		return pastVerbs[v] && !notActing[v]
-	case w == "meanwhile" && strings.TrimSpace(d.between(m.lastWord, j)) == "," && strings.TrimSpace(d.between(j, j+1)) == ",":
+	case (w == "meanwhile" || w == "too" || w == "also" || w == "however") && strings.TrimSpace(d.between(m.lastWord, j)) == "," && strings.TrimSpace(d.between(j, j+1)) == ",":
 		v := strings.ToLower(d.words[j+1].s)
 		if beForms[v] && j+2 < len(d.words) {
 			n := strings.ToLower(d.words[j+2].s)
@@ -553,6 +553,116 @@ func helpsDoing(d *doc, m mention) bool {
 	case w == "could" && j+3 < len(d.words) && sameClause(d, j, j+3):
 		n := strings.ToLower(d.words[j+3].s)
 		return strings.ToLower(d.words[j+1].s) == "not" && strings.ToLower(d.words[j+2].s) == "help" && len(n) > 5 && strings.HasSuffix(n, "ing")
+	}
+	return false
+}
+
+// cjkBesideName reports whether m is whom someone sits or stands beside:
+// "坐在黛玉身邊", "挨著黛玉坐下".
+func (d *doc) cjkBesideName(m mention) bool {
+	before, rest := d.text[:m.start], d.text[m.end:]
+	if strings.HasSuffix(before, "在") {
+		for _, w := range []string{"身邊", "身边", "旁邊", "旁边", "跟前", "身旁", "面前", "對面", "对面", "身後", "身后"} {
+			if strings.HasPrefix(rest, w) {
+				return true
+			}
+		}
+	}
+	for _, w := range []string{"挨著", "挨着", "靠著", "靠着", "傍著", "傍着"} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// recallVerbs before a name in its clause make the clause a memory, a
+// dream or a report: "Natásha remembered how Pétya laughed".
+var recallVerbs = wordSet("remembered", "remember", "remembers", "remembering", "recalled", "recall", "recollected", "recollect", "dreamed", "dreamt", "dreaming", "imagined", "fancied", "pictured", "told", "tells", "related", "heard", "learned", "learnt", "wondered", "thought", "thinking")
+
+// recalledEnglish reports whether a verb of memory or report stands
+// before m in its sentence, with "how", "that", "when" or "of" between:
+// the name is talked about.
+func recalledEnglish(d *doc, m mention) bool {
+	sent := d.sents[d.sentenceAt(m.start)]
+	linked := false
+	for n := m.firstWord - 1; n >= 0 && n >= m.firstWord-10 && d.words[n].start >= sent.start; n-- {
+		if strings.ContainsAny(d.between(n, n+1), ";:“”\"") {
+			return false
+		}
+		w := strings.ToLower(d.words[n].s)
+		switch w {
+		case "how", "that", "when", "of", "about", "whether":
+			linked = true
+		}
+		if recallVerbs[w] && (linked || n == m.firstWord-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleftSubject reports whether m is the subject of a cleft: "It was Lydia
+// who opened the door".
+func cleftSubject(d *doc, m mention) bool {
+	i, j := m.firstWord-2, m.lastWord+1
+	if i < 0 || j+1 >= len(d.words) || !sameClause(d, i, j+1) {
+		return false
+	}
+	if strings.ToLower(d.words[i].s) != "it" || strings.ToLower(d.words[i+1].s) != "was" || strings.ToLower(d.words[j].s) != "who" {
+		return false
+	}
+	v := strings.ToLower(d.words[j+1].s)
+	return pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4
+}
+
+// followedInto reports whether m is followed into a room, or gone up to,
+// or come in with: "followed Lydia into the room", "went up to Pétya",
+// "came in with Pétya".
+func followedInto(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 3)
+	if m.possessive || len(prev) == 0 {
+		return false
+	}
+	p0 := strings.ToLower(prev[0])
+	if p0 == "followed" || p0 == "follows" {
+		j := m.lastWord + 1
+		if j < len(d.words) && sameClause(d, m.lastWord, j) {
+			switch strings.ToLower(d.words[j].s) {
+			case "into", "out", "in", "up", "down", "across", "through":
+				return true
+			}
+		}
+		return false
+	}
+	if len(prev) < 3 {
+		return false
+	}
+	p1, p2 := strings.ToLower(prev[1]), strings.ToLower(prev[2])
+	switch {
+	case p0 == "to" && p1 == "up":
+		return motionVerbs[p2]
+	case p0 == "with" && (p1 == "in" || p1 == "out" || p1 == "back" || p1 == "down"):
+		return motionVerbs[p2]
+	}
+	return false
+}
+
+var motionVerbs = wordSet("went", "came", "walked", "ran", "rushed", "hurried", "stepped", "goes", "comes", "going", "coming", "walking", "running")
+
+// sharedSeat reports whether m is one of two between whom someone sits:
+// "sat between Jane and Lydia".
+func sharedSeat(d *doc, m mention) bool {
+	prev := prevWords(d, m.firstWord, 6)
+	if m.possessive {
+		return false
+	}
+	for k := 0; k+1 < len(prev); k++ {
+		if strings.ToLower(prev[k]) != "between" {
+			continue
+		}
+		p := strings.ToLower(prev[k+1])
+		return companionVerbs[p] || p == "down" && k+2 < len(prev) && companionVerbs[strings.ToLower(prev[k+2])]
 	}
 	return false
 }

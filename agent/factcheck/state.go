@@ -95,11 +95,12 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 	"thought", "told", "threw", "began", "bade", "bid", "brought", "caught", "drew", "drove", "fell", "flew", "fought", "hid",
 	"laughed", "looked", "moved", "walked", "entered", "turned", "smiled", "seemed", "appeared", "answered", "replied", "cried",
 	"whispered", "followed", "joined", "sprang", "stole", "struck", "swore", "wept", "won", "wore", "ate", "drank", "sang",
-	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes")
+	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes",
+	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent")
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
-	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "smile", "presence")
+	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "eye", "smile", "presence")
 
 // familyNouns after a surname make it the family's.
 var familyNouns = wordSet("family", "families", "household", "house", "estate", "estates", "children", "girls", "boys")
@@ -804,6 +805,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if sentFor(d, m) {
 		return "is sent for", 0.7
 	}
+	if recalledEnglish(d, m) {
+		return "", 0
+	}
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) {
+		return "is in the scene", 0.7
+	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
@@ -1367,6 +1374,10 @@ func coordinated(d *doc, mi int) bool {
 // cjkActs: a CJK name followed (after at most two adverbs) by a verb of
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
+	// "寶玉記得黛玉說過": a clause of memory or talk.
+	if d.recalledBefore(m.start) {
+		return "", 0
+	}
 	rest := d.text[m.end:]
 	// "只見虎力大仙走上殿來": the narrator shows someone acting.
 	for _, w := range []string{"只見", "只见", "忽見", "忽见", "但見", "但见"} {
@@ -1439,12 +1450,13 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 		// "虎力大仙、鹿力大仙等也隨在後面": a list that opens its clause,
 		// closed by a group word, then a verb.
-		if _, ok := strings.CutPrefix(d.text[last:], "等"); ok && opensClause(d.text[:first]) && d.afterGroupTail(last+len("等")) {
+		// "黛玉、寶釵都笑了": any group word closes it.
+		if c, _, ok := listCloser(d.text[last:]); ok && opensClause(d.text[:first]) && d.afterGroupTail(last+len(c)) {
 			return "is listed among those present", 0.75
 		}
 	}
 	// "見紅孩兒也在洞裏": someone seen where they are.
-	if d.cjkSeenAt(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
+	if d.cjkSeenAt(m) || d.cjkBesideName(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
 		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.

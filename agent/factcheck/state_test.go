@@ -472,3 +472,56 @@ func TestScenePresenceBySpeechTagsAndBearing(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceBesideAndFollowed: whom someone sits beside or
+// between, follows into a room, goes up to or comes in with; a cleft
+// subject; a list joined by 、 closed by 都; and the same names in a
+// clause of memory or report, in both languages, which is no finding
+// even where the name then acts (寶玉記得黛玉說過, "remembered how Pétya
+// laughed").
+func TestScenePresenceBesideAndFollowed(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baochai.md": "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/jane.md":    "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/eliz.md":    "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":   "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md": "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉坐在黛玉身邊。", 1},
+		{"寶玉坐在黛玉靈前。", 0},
+		{"寶玉挨著黛玉坐下。", 1},
+		{"寶玉與黛玉對坐。", 1},
+		{"黛玉、寶釵都笑了。", 1},
+		{"寶玉想起黛玉、寶釵都笑了的那日。", 0},
+		{"寶玉記得黛玉說過。", 0},
+		{"寶玉想起當日黛玉笑道：「好。」", 0},
+		{"Elizabeth sat between Jane and Lydia.", 1},
+		{"Elizabeth chose between Jane and Lydia.", 0},
+		{"Elizabeth followed Lydia into the room.", 1},
+		{"Elizabeth followed Lydia’s advice.", 0},
+		{"Natásha went up to Pétya and kissed him.", 1},
+		{"Natásha came in with Pétya.", 1},
+		{"Natásha came in with a letter about Pétya.", 0},
+		{"It was Lydia who opened the door.", 1},
+		{"It was Lydia of whom they spoke.", 0},
+		{"Mrs. Bennet called Lydia to her side.", 1},
+		{"Lydia burst into the room.", 1},
+		{"Elizabeth caught Lydia’s eye.", 1},
+		{"Pétya, too, laughed.", 1},
+		{"Natásha remembered how Pétya laughed.", 0},
+		{"Natásha told them that Pétya laughed.", 0},
+		{"Natásha thought of Pétya, who ran in.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
