@@ -514,18 +514,28 @@ func speechTag(rest string) bool {
 }
 
 // roomNouns after "found X in the" are rooms of the scene.
-var roomNouns = wordSet("hall", "room", "drawing-room", "drawing", "study", "garden", "passage", "parlour", "parlor", "library", "porch", "carriage", "corridor", "ballroom", "anteroom", "vestibule", "doorway", "shrubbery", "breakfast-room", "dining-room", "sitting-room", "nursery")
+var roomNouns = wordSet("window", "door", "table", "fire", "fireplace", "piano", "gate", "stairs", "staircase", "hall", "room", "drawing-room", "drawing", "study", "garden", "passage", "parlour", "parlor", "library", "porch", "carriage", "corridor", "ballroom", "anteroom", "vestibule", "doorway", "shrubbery", "breakfast-room", "dining-room", "sitting-room", "nursery")
 
-// foundIn reports whether m is found in a room: "found Lydia in the hall".
+// findVerbs find or see someone where they are.
+var findVerbs = wordSet("found", "finds", "saw", "sees", "perceived", "beheld", "noticed", "espied")
+
+// foundIn reports whether m is found or seen in a room or at a part of
+// it: "found Lydia in the hall", "saw Lydia at the window". Seeing them
+// in a season or at a ball of the past places nobody.
 func foundIn(d *doc, m mention) bool {
 	i, j := m.firstWord-1, m.lastWord+1
 	if i < 0 || m.possessive || j+2 >= len(d.words) || d.between(i, m.firstWord) != " " || !sameClause(d, m.lastWord, j+2) {
 		return false
 	}
-	if w := strings.ToLower(d.words[i].s); w != "found" && w != "finds" {
+	if !findVerbs[strings.ToLower(d.words[i].s)] {
 		return false
 	}
-	return strings.ToLower(d.words[j].s) == "in" && strings.ToLower(d.words[j+1].s) == "the" && roomNouns[strings.ToLower(d.words[j+2].s)]
+	switch strings.ToLower(d.words[j].s) {
+	case "in", "at", "by", "near":
+	default:
+		return false
+	}
+	return strings.ToLower(d.words[j+1].s) == "the" && roomNouns[strings.ToLower(d.words[j+2].s)]
 }
 
 // helpsDoing reports whether m "could not help" doing something, or does
@@ -663,6 +673,68 @@ func sharedSeat(d *doc, m mention) bool {
 		}
 		p := strings.ToLower(prev[k+1])
 		return companionVerbs[p] || p == "down" && k+2 < len(prev) && companionVerbs[strings.ToLower(prev[k+2])]
+	}
+	return false
+}
+
+// listSubject reports whether m is an item of a list of three or more
+// people that opens its sentence as the subject of a verb in the past:
+// "The Bennets, the Lucases, Lydia, and the officers sat down to
+// supper". Each item is a name or "the" and a plural (the officers, the
+// Lucases), of at most three words.
+func listSubject(d *doc, m mention) bool {
+	if m.possessive {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	first := m.firstWord
+	for first > 0 && d.words[first-1].start >= sent.start {
+		first--
+	}
+	if strings.ContainsAny(d.text[sent.start:d.words[first].start], "“”\"") {
+		return false
+	}
+	items, n, last := 0, first, -1
+	for n < len(d.words) && n < first+20 {
+		// One item: "the" and a plural, or capitalised words.
+		k := n
+		if strings.ToLower(d.words[k].s) == "the" && k+1 < len(d.words) && strings.HasSuffix(d.words[k+1].s, "s") && d.between(k, k+1) == " " {
+			k += 2
+		} else {
+			for k < len(d.words) && k < n+3 && unicode0Upper(d.words[k].s) && (k == n || nameGap(d.between(k-1, k))) {
+				k++
+			}
+			if k == n {
+				return false
+			}
+		}
+		items++
+		last = k - 1
+		if k >= len(d.words) {
+			return false
+		}
+		gap := strings.TrimSpace(d.between(last, k))
+		w := strings.ToLower(d.words[k].s)
+		if gap == "," && w == "and" {
+			n = k + 1
+			continue
+		}
+		if gap == "," {
+			n = k
+			continue
+		}
+		if gap == "" && w == "and" {
+			n = k + 1
+			continue
+		}
+		if gap != "" || items < 3 || m.lastWord > last {
+			return false
+		}
+		if beForms[w] && k+1 < len(d.words) {
+			nx := strings.ToLower(d.words[k+1].s)
+			return len(nx) > 4 && strings.HasSuffix(nx, "ing") || nx == "seated" || nx == "assembled"
+		}
+		return pastVerbs[w] || strings.HasSuffix(w, "ed") && len(w) > 4 && !notActing[w]
 	}
 	return false
 }

@@ -130,7 +130,9 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	// character does on the spot (牛王懷恨，沒奈何披掛了).
 	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢" +
 	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
-	"掣掄抡縱纵"
+	"掣掄抡縱纵" +
+	// Fighting (行者與牛王戰了百十回合).
+	"戰战鬥斗"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 // cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
@@ -808,7 +810,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if recalledEnglish(d, m) {
 		return "", 0
 	}
-	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) {
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) {
 		return "is in the scene", 0.7
 	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {

@@ -525,3 +525,34 @@ func TestScenePresenceBesideAndFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceFightsAndLists: two who fight (與牛王戰了百十回合),
+// someone seen at a window, a list of three or more people that opens a
+// sentence as its subject; beside a fight told of, a letter seen, and a
+// list after a verb of thinking.
+func TestScenePresenceFightsAndLists(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/niu.md":    "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":   "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"行者與牛王戰了百十回合。", 1},
+		{"行者想起與牛王戰了百十回合的事。", 0},
+		{"Elizabeth saw Lydia at the window.", 1},
+		{"Elizabeth saw Lydia’s letter on the table.", 0},
+		{"Elizabeth saw Lydia at the ball last winter.", 0},
+		{"The Bennets, the Lucases, Lydia, and the officers sat down to supper.", 1},
+		{"Elizabeth thought of the Bennets, the Lucases, Lydia, and the officers.", 0},
+		{"The Bennets, the Lucases, Lydia, and the officers were often spoken of.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
