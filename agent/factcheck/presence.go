@@ -467,8 +467,12 @@ func handedTo(d *doc, m mention) bool {
 	case "with":
 		return strings.ToLower(prev[1]) == "hands" && len(prev) > 2 && shakeVerbs[strings.ToLower(prev[2])]
 	case "to":
+		// "the serf Denísov had handed over to Rostóv": a transfer of
+		// a servant, not a thing handed across a room.
 		for _, w := range prev[1:] {
 			switch strings.ToLower(w) {
+			case "over", "back", "had", "has", "been":
+				return false
 			case "handed", "hands", "handing":
 				return true
 			}

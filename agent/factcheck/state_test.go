@@ -410,6 +410,7 @@ func TestScenePresenceByHandAndAddress(t *testing.T) {
 		{"Elizabeth took Lydia’s letter by the corner.", 0},
 		{"Elizabeth handed the letter to Lydia.", 1},
 		{"Elizabeth sent the letter to Lydia.", 0},
+		{"Lavrúshka, the serf Elizabeth had handed over to Lydia, rode up.", 0},
 		{"Elizabeth shook hands with Lydia.", 1},
 		{"Elizabeth was angry with Lydia.", 0},
 		{"Natásha sat beside Pétya on the sofa.", 1},
