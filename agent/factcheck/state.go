@@ -95,11 +95,12 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 	"thought", "told", "threw", "began", "bade", "bid", "brought", "caught", "drew", "drove", "fell", "flew", "fought", "hid",
 	"laughed", "looked", "moved", "walked", "entered", "turned", "smiled", "seemed", "appeared", "answered", "replied", "cried",
 	"whispered", "followed", "joined", "sprang", "stole", "struck", "swore", "wept", "won", "wore", "ate", "drank", "sang",
-	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes")
+	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes",
+	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent")
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
-	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "smile", "presence")
+	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "eye", "smile", "presence")
 
 // familyNouns after a surname make it the family's.
 var familyNouns = wordSet("family", "families", "household", "house", "estate", "estates", "children", "girls", "boys")
@@ -127,7 +128,11 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	"过過跟随隨押举舉饮飲停率引追赶趕执執揪跳骑騎驾駕闯闖迎陪将將把挑扛背牽牵拖捧擔担叮嘱囑商啐伏服侍伺" +
 	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
 	// character does on the spot (牛王懷恨，沒奈何披掛了).
-	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢"
+	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢" +
+	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
+	"掣掄抡縱纵" +
+	// Fighting (行者與牛王戰了百十回合).
+	"戰战鬥斗"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 // cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
@@ -317,7 +322,32 @@ func (d *doc) afterList(at int) int {
 		}
 		break
 	}
+	// "不与黛玉湘云寶琴等同席": a short undeclared name may end the
+	// list before its 等.
+	rest := d.text[at:]
+	for _, n := range []int{0, 2, 3} {
+		r := runePrefix(rest, n)
+		if n > 0 && (!allCJK(r) || strings.ContainsAny(r, "的之")) {
+			break
+		}
+		if t, ok := strings.CutPrefix(rest[len(r):], "等人"); ok {
+			return len(d.text) - len(t)
+		}
+		if t, ok := strings.CutPrefix(rest[len(r):], "等"); ok {
+			return len(d.text) - len(t)
+		}
+	}
 	return at
+}
+
+// allCJK reports whether s is all CJK characters.
+func allCJK(s string) bool {
+	for _, r := range s {
+		if !prose.IsCJK(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // movesAfterPlace reports whether, within five characters of a place
@@ -339,8 +369,9 @@ func movesAfterPlace(rest string) bool {
 // actsNext reports whether an acting character follows within three
 // characters (adverbs between).
 func actsNext(rest string) bool {
+	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
-		if stepsForward(rest) {
+		if stepsForward(rest) || actingWord(rest) {
 			return true
 		}
 		r, size := utf8.DecodeRuneInString(rest)
@@ -773,6 +804,18 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if seenDoing(d, m) {
 		return "is in the scene", 0.75
 	}
+	if sentFor(d, m) {
+		return "is sent for", 0.7
+	}
+	if recalledEnglish(d, m) {
+		return "", 0
+	}
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) {
+		return "is in the scene", 0.7
+	}
+	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
+		return "is in the scene", 0.7
+	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
 	}
@@ -952,7 +995,8 @@ func turnedTo(d *doc, m mention) bool {
 }
 
 // turnVerbs before "to" or "at" address someone in the scene.
-var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved")
+var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
+	"said", "spoke", "replied", "murmured")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
@@ -1332,6 +1376,10 @@ func coordinated(d *doc, mi int) bool {
 // cjkActs: a CJK name followed (after at most two adverbs) by a verb of
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
+	// "寶玉記得黛玉說過": a clause of memory or talk.
+	if d.recalledBefore(m.start) {
+		return "", 0
+	}
 	rest := d.text[m.end:]
 	// "只見虎力大仙走上殿來": the narrator shows someone acting.
 	for _, w := range []string{"只見", "只见", "忽見", "忽见", "但見", "但见"} {
@@ -1404,9 +1452,14 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 		// "虎力大仙、鹿力大仙等也隨在後面": a list that opens its clause,
 		// closed by a group word, then a verb.
-		if r, ok := strings.CutPrefix(d.text[last:], "等"); ok && opensClause(d.text[:first]) && actsNext(r) {
+		// "黛玉、寶釵都笑了": any group word closes it.
+		if c, _, ok := listCloser(d.text[last:]); ok && opensClause(d.text[:first]) && d.afterGroupTail(last+len(c)) {
 			return "is listed among those present", 0.75
 		}
+	}
+	// "見紅孩兒也在洞裏": someone seen where they are.
+	if d.cjkSeenAt(m) || d.cjkBesideName(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
+		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
@@ -1424,7 +1477,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "is in the scene", 0.75
 		}
 	}
-	if d.cjkListed(m) {
+	if d.cjkListed(m) || d.cjkCommaList(m) {
 		return "is listed among those present", 0.75
 	}
 	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
@@ -1489,8 +1542,13 @@ func opensClause(before string) bool {
 // move from a place (也從洞裏跑出來); a verb after where they are (在屋里
 // 說); a step forward.
 func verbAfter(rest string) (string, float64) {
+	// "冷笑道：「…」": a tag of speech with its manner.
+	if speechTag(rest) {
+		return "speaks", 0.85
+	}
+	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
-		if stepsForward(rest) {
+		if stepsForward(rest) || actingWord(rest) {
 			return "acts", 0.75
 		}
 		// After an adverb: "虎力大仙也在席上相陪".
@@ -1506,6 +1564,10 @@ func verbAfter(rest string) (string, float64) {
 				return "acts", 0.7
 			}
 			return "", 0
+		}
+		// "正在垂淚": doing something now.
+		if progressive(rest) {
+			return "acts", 0.7
 		}
 		// "在屋里說", "在庵裏聽見": where they are, then what they do.
 		if r == '在' {

@@ -295,3 +295,265 @@ func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceListsSeeingAndPlacing: more ways a text puts an away
+// or dead character into its scene (a list joined by commas whose other
+// items need not be declared, coordinated subjects, someone seen where
+// they are, someone placed at a table, sent for, left to finish their
+// tea, the first out to meet the others), each beside talk about the
+// same person (memory, report, a list after a verb of thinking or
+// saying), which is never a finding.
+func TestScenePresenceListsSeeingAndPlacing(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinshi.md":   "---\nname: 秦可卿\naliases: [秦氏]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/fengjie.md":  "---\nname: 王熙鳳\naliases: [鳳姐兒, 鳳姐]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/xiangyun.md": "---\nname: 史湘雲\naliases: [湘云, 湘雲]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { status: away, location: 學差任上 }\n---\n",
+		"entities/characters/yingchun.md": "---\nname: 迎春\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/niu.md":      "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/luocha.md":   "---\nname: 羅剎女\naliases: [羅剎]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/redboy.md":   "---\nname: 紅孩兒\nkind: character\nfacts: { status: away, location: 南海落伽山 }\n---\n",
+		"entities/characters/tangwang.md": "---\nname: 唐太宗\naliases: [唐王]\nkind: character\nfacts: { status: away, location: 長安 }\n---\n",
+		"entities/characters/collins.md":  "---\nname: William Collins\naliases: [Mr. Collins]\nkind: character\nfacts: { status: away, location: Hunsford }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/karataev.md": "---\nname: Platón Karatáev\naliases: [Karatáev]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/lise.md":     "---\nname: Lise Bolkónskaya\naliases: [the little princess]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/pierre.md":   "---\nname: Pierre\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		// A list joined by commas, its other items undeclared, that
+		// shares something out or acts; the same names after a verb of
+		// thinking, or a list of two.
+		{"賈母坐一乘八人大轎，李氏，鳳姐兒，秦氏，薛姨媽每人一乘四人轎。", 1},
+		{"寶玉想起李氏，鳳姐兒，秦氏，薛姨媽每人的好處。", 0},
+		{"賈母想起李氏，鳳姐兒，秦氏等人，不覺傷心。", 0},
+		{"說起來，鳳姐兒，秦氏二人的事，誰不知道。", 0},
+		// Companions: a list closed by 等 with an undeclared name
+		// before it; a joined subject that wins and goes home; one more
+		// name joined after 等, then boarding.
+		{"寶玉但不与黛玉湘云寶琴等同席，便在賈母身旁坐著。", 1},
+		{"寶玉夢見与黛玉湘云寶琴等說話。", 0},
+		{"這羅剎與牛魔王得勝回歸。", 1},
+		{"羅剎說起與牛魔王的舊事。", 0},
+		{"然后賈政、迎春姊妹等并寶玉上了那只，隨后跟來。", 1},
+		{"寶玉想起賈政、迎春姊妹等并寶玉上了那只船的事。", 0},
+		// Seen where they are; seen in a dream; an adverb of degree
+		// before the verb.
+		{"羅剎女方跑進去，見紅孩兒也在洞裏，正告訴他。", 1},
+		{"羅剎女夢見紅孩兒也在洞裏，醒來大哭。", 0},
+		{"羅剎女聽說紅孩兒在南海，心中大怒。", 0},
+		{"三藏道：「一言難盡。」唐王十分歡喜，即著典膳官備素齋管待。", 1},
+		{"三藏道：「當年唐王十分歡喜。」", 0},
+		// Placed at a table; sent for; left to finish their tea; the
+		// first out to meet them; would not leave a room.
+		{"Mrs. Bennet, to keep the table even, put Mr. Collins on her other side.", 1},
+		{"Mrs. Bennet could not put Mr. Collins out of her head.", 0},
+		{"Pierre generally kept him there, and would send for Karatáev as well.", 1},
+		{"Pierre often thought of Karatáev as well.", 0},
+		{"Pierre spoke for Karatáev, whom he remembered.", 0},
+		{"Then, leaving “God’s folk” and the little princess to finish their tea, Princess Mary took Pierre away.", 1},
+		{"Princess Mary remembered leaving the little princess to the doctors.", 0},
+		{"Lydia was the first out upon the steps to meet them.", 1},
+		{"Lydia was the first of them to marry, she said.", 0},
+		{"Pétya would not leave his mother’s room.", 1},
+		{"Pierre remembered that Pétya would never leave them.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceByHandAndAddress: someone whose hand is held, who is
+// spoken to, seen doing something, doing something now (正在), taken by
+// the arm, handed something, shaken hands with or sat beside; each beside
+// the same name in talk, a dream or a letter.
+func TestScenePresenceByHandAndAddress(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { status: away, location: 學差任上 }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":     "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md":  "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉拉著黛玉的手說話。", 1},
+		{"寶玉攜了黛玉的手，一同進去。", 1},
+		{"寶玉想起那日拉著黛玉的手說話。", 0},
+		{"寶玉說起當日向黛玉笑道的話。", 0},
+		{"寶玉拉著黛玉的丫頭問話。", 0},
+		{"寶玉向黛玉笑道：「妹妹好。」", 1},
+		{"寶玉對黛玉說：「你看。」", 1},
+		{"寶玉向黛玉靈前哭道：「妹妹。」", 0},
+		{"寶玉對人說起黛玉的詩。", 0},
+		{"眾人見黛玉來了，都起身讓坐。", 1},
+		{"寶玉夢見黛玉來了，醒來大哭。", 0},
+		{"寶玉聽見黛玉死了，大哭。", 0},
+		{"寶玉見黛玉的詩稿，哭了。", 0},
+		{"寶玉回頭看時，黛玉正在垂淚。", 1},
+		{"寶玉聽說黛玉正在那裏。", 0},
+		{"賈政一面說，一面走。", 1},
+		{"寶玉一面想賈政的話，一面走。", 0},
+		{"Elizabeth took Lydia by the arm.", 1},
+		{"Elizabeth took Lydia’s letter by the corner.", 0},
+		{"Elizabeth handed the letter to Lydia.", 1},
+		{"Elizabeth sent the letter to Lydia.", 0},
+		{"Lavrúshka, the serf Elizabeth had handed over to Lydia, rode up.", 0},
+		{"Elizabeth shook hands with Lydia.", 1},
+		{"Elizabeth was angry with Lydia.", 0},
+		{"Natásha sat beside Pétya on the sofa.", 1},
+		{"Natásha thought of the days beside Pétya.", 0},
+		{"Elizabeth said to Lydia, “Come.”", 1},
+		{"Elizabeth wrote to Lydia.", 0},
+		{"Natásha said to Pétya’s tutor that he might go.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceBySpeechTagsAndBearing: a tag of speech with its
+// manner (冷笑道：「), a bearing shown (低頭不語, 紅了臉), a weapon drawn, a
+// question asked to someone's face; English: found in a room, could not
+// help laughing, came in herself, meanwhile laughing. Each beside talk,
+// knowledge (知道) or a season instead of a room.
+func TestScenePresenceBySpeechTagsAndBearing(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":     "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":     "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/niu.md":       "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/lydia.md":     "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/petya.md":     "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/eliz.md":      "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/natasha.md":   "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/wangfuren.md": "---\nname: 王夫人\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"黛玉冷笑道：「我知道了。」", 1},
+		{"黛玉歎道：「罷了。」", 1},
+		{"那時黛玉知道：這也是命。", 0},
+		{"寶玉說黛玉的話道：「罷了。」", 0},
+		{"黛玉低頭不語。", 1},
+		{"黛玉紅了臉。", 1},
+		{"寶玉想起黛玉紅了臉的樣子。", 0},
+		{"牛王掣出寶劍，劈面就砍。", 1},
+		{"牛王變做一個老兒。", 1},
+		{"寶玉忙問黛玉：「怎樣？」", 1},
+		{"寶玉問黛玉好。", 0},
+		{"寶玉想起問黛玉：「怎樣？」", 0},
+		{"They found Lydia in the hall.", 1},
+		{"They found Lydia in the spring much grown.", 0},
+		{"Lydia could not help laughing.", 1},
+		{"Elizabeth could not help thinking of Lydia.", 0},
+		{"Lydia herself came in.", 1},
+		{"Pétya himself was a boy then.", 0},
+		{"Lydia, meanwhile, was laughing with Kitty.", 1},
+		{"Elizabeth, meanwhile, thought of Lydia.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceBesideAndFollowed: whom someone sits beside or
+// between, follows into a room, goes up to or comes in with; a cleft
+// subject; a list joined by 、 closed by 都; and the same names in a
+// clause of memory or report, in both languages, which is no finding
+// even where the name then acts (寶玉記得黛玉說過, "remembered how Pétya
+// laughed").
+func TestScenePresenceBesideAndFollowed(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baochai.md": "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/jane.md":    "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/eliz.md":    "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":   "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md": "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉坐在黛玉身邊。", 1},
+		{"寶玉坐在黛玉靈前。", 0},
+		{"寶玉挨著黛玉坐下。", 1},
+		{"寶玉與黛玉對坐。", 1},
+		{"黛玉、寶釵都笑了。", 1},
+		{"寶玉想起黛玉、寶釵都笑了的那日。", 0},
+		{"寶玉記得黛玉說過。", 0},
+		{"寶玉想起當日黛玉笑道：「好。」", 0},
+		{"Elizabeth sat between Jane and Lydia.", 1},
+		{"Elizabeth chose between Jane and Lydia.", 0},
+		{"Elizabeth followed Lydia into the room.", 1},
+		{"Elizabeth followed Lydia’s advice.", 0},
+		{"Natásha went up to Pétya and kissed him.", 1},
+		{"Natásha came in with Pétya.", 1},
+		{"Natásha came in with a letter about Pétya.", 0},
+		{"It was Lydia who opened the door.", 1},
+		{"It was Lydia of whom they spoke.", 0},
+		{"Mrs. Bennet called Lydia to her side.", 1},
+		{"Lydia burst into the room.", 1},
+		{"Elizabeth caught Lydia’s eye.", 1},
+		{"Pétya, too, laughed.", 1},
+		{"Natásha remembered how Pétya laughed.", 0},
+		{"Natásha told them that Pétya laughed.", 0},
+		{"Natásha thought of Pétya, who ran in.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceFightsAndLists: two who fight (與牛王戰了百十回合),
+// someone seen at a window, a list of three or more people that opens a
+// sentence as its subject; beside a fight told of, a letter seen, and a
+// list after a verb of thinking.
+func TestScenePresenceFightsAndLists(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/niu.md":    "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: { status: away, location: 積雷山摩雲洞 }\n---\n",
+		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":   "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"行者與牛王戰了百十回合。", 1},
+		{"行者想起與牛王戰了百十回合的事。", 0},
+		{"Elizabeth saw Lydia at the window.", 1},
+		{"Elizabeth saw Lydia’s letter on the table.", 0},
+		{"Elizabeth saw Lydia at the ball last winter.", 0},
+		{"The Bennets, the Lucases, Lydia, and the officers sat down to supper.", 1},
+		{"Elizabeth thought of the Bennets, the Lucases, Lydia, and the officers.", 0},
+		{"The Bennets, the Lucases, Lydia, and the officers were often spoken of.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
