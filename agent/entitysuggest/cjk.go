@@ -1,6 +1,7 @@
 package entitysuggest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -809,12 +810,7 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			out = append(out, [2]int32{p[0], p[1]})
 		}
 	}
-	slices.SortFunc(out, func(x, y [2]int32) int {
-		if x[0] != y[0] {
-			return int(x[0] - y[0])
-		}
-		return int(x[1] - y[1])
-	})
+	sortPairs(out)
 	return out
 }
 
@@ -914,12 +910,7 @@ func cjkTitleLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 		}
 		out = append(out, [2]int32{t, first})
 	}
-	slices.SortFunc(out, func(x, y [2]int32) int {
-		if x[0] != y[0] {
-			return int(x[0] - y[0])
-		}
-		return int(x[1] - y[1])
-	})
+	sortPairs(out)
 	return out
 }
 
@@ -1039,12 +1030,7 @@ func cjkNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(x, y [2]int32) int {
-		if x[0] != y[0] {
-			return int(x[0] - y[0])
-		}
-		return int(x[1] - y[1])
-	})
+	sortPairs(out)
 	return out
 }
 
@@ -1179,12 +1165,7 @@ func cjkSelfNamingLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			out = append(out, [2]int32{p[0], p[1]})
 		}
 	}
-	slices.SortFunc(out, func(x, y [2]int32) int {
-		if x[0] != y[0] {
-			return int(x[0] - y[0])
-		}
-		return int(x[1] - y[1])
-	})
+	sortPairs(out)
 	return out
 }
 
@@ -1347,4 +1328,11 @@ func cjkFuller(a, b *form) bool {
 		return a.full
 	}
 	return len([]rune(a.text)) > len([]rune(b.text)) && a.votesOnly == b.votesOnly && 2*a.count >= b.count
+}
+
+// sortPairs sorts pairs of form indexes by the first, then the second.
+func sortPairs(ps [][2]int32) {
+	slices.SortFunc(ps, func(x, y [2]int32) int {
+		return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
+	})
 }

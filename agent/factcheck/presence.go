@@ -182,10 +182,10 @@ func listCloser(rest string) (string, string, bool) {
 	return "", "", false
 }
 
-// cjkSeenAt reports whether m is someone seen where they are: "見紅孩兒
-// 也在洞裏". Seeing in a dream, in thought or not at all (夢見, 想見,
-// 不見) does not place them.
-func (d *doc) cjkSeenAt(m mention) bool {
+// seenBy reports whether m stands right after 見 that is a seeing: not
+// in a dream, a thought, a negation (夢見, 想見, 不見), nor after any
+// character of also (聽見: heard).
+func (d *doc) seenBy(m mention, also string) bool {
 	before := d.text[:m.start]
 	var cut string
 	for _, w := range []string{"見", "见"} {
@@ -196,7 +196,15 @@ func (d *doc) cjkSeenAt(m mention) bool {
 	if cut == "" {
 		return false
 	}
-	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难", r) {
+	r, _ := utf8.DecodeLastRuneInString(cut)
+	return !strings.ContainsRune("夢梦想不未沒没少罕難难"+also, r)
+}
+
+// cjkSeenAt reports whether m is someone seen where they are: "見紅孩兒
+// 也在洞裏". Seeing in a dream, in thought or not at all (夢見, 想見,
+// 不見) does not place them.
+func (d *doc) cjkSeenAt(m mention) bool {
+	if !d.seenBy(m, "") {
 		return false
 	}
 	rest := d.text[m.end:]
@@ -354,17 +362,7 @@ func wouldNotLeave(d *doc, m mention) bool {
 // 見黛玉來了". Not in a dream, a thought, or not seen at all, as for
 // cjkSeenAt.
 func (d *doc) cjkSeenActing(m mention) bool {
-	before := d.text[:m.start]
-	var cut string
-	for _, w := range []string{"見", "见"} {
-		if b, ok := strings.CutSuffix(before, w); ok {
-			cut = b
-		}
-	}
-	if cut == "" {
-		return false
-	}
-	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难聽听", r) {
+	if !d.seenBy(m, "聽听") {
 		return false
 	}
 	how, _ := verbAfter(d.text[m.end:])
