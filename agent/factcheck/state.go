@@ -724,10 +724,13 @@ func isDead(facts map[string]string) bool {
 }
 
 // clauseAround returns the text around [start, end) within its sentence
-// and clause (up to ";" or ":"), at most 100 bytes on either side.
+// and clause (up to ";" or ":"), at most 100 bytes on either side. A span
+// that runs past its sentence's end ("Margaret. Hale", one name across a
+// full stop) is kept whole.
 func (d *doc) clauseAround(start, end int) string {
 	s := d.sents[d.sentenceAt(start)]
-	lo, hi := max(s.start, start-100), min(s.end, end+100)
+	lo, hi := max(s.start, start-100), max(end, min(s.end, end+100))
+	lo = min(lo, start)
 	if i := strings.LastIndexAny(d.text[lo:start], ";:"); i >= 0 {
 		lo += i + 1
 	}
@@ -930,7 +933,7 @@ func listedPresent(d *doc, m mention) bool {
 		return true
 	}
 	sent := d.sents[d.sentenceAt(m.start)]
-	after := d.text[m.end:sent.end]
+	after := d.text[m.end:max(m.end, sent.end)] // a name may run past its sentence's end
 	if !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, " and ") && !strings.HasPrefix(after, ".") {
 		return false
 	}
