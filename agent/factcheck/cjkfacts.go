@@ -323,18 +323,23 @@ func (k *Knowledge) officeHolder(d *doc, eff []effMention, start, end int) *entI
 		if !m.ent.person || m.possessive && !m.relational {
 			return nil
 		}
-		gap := string(k.foldRunes(d.text[m.end:start]))
-		if utf8.RuneCountInString(gap) > 8 || strings.ContainsAny(gap, "。！？；：「」“”\n") {
-			return nil
-		}
-		for _, mk := range officeMarkers {
-			if strings.Contains(gap, mk) {
-				return m.ent
-			}
+		if k.predicatesOffice(d, m.end, start) {
+			return m.ent
 		}
 		return nil
 	}
 	return nil
+}
+
+// predicatesOffice reports whether the text from a holder to an office
+// at to predicates it of them: at most eight characters in one clause,
+// with a marker of predication (便補授了).
+func (k *Knowledge) predicatesOffice(d *doc, from, to int) bool {
+	gap := string(k.foldRunes(d.text[from:to]))
+	if utf8.RuneCountInString(gap) > 8 || strings.ContainsAny(gap, "。！？；：「」“”\n") {
+		return false
+	}
+	return slices.ContainsFunc(officeMarkers, func(mk string) bool { return strings.Contains(gap, mk) })
 }
 
 // officeReference is the person a resolved reference (holders.go) stands
@@ -347,14 +352,8 @@ func (k *Knowledge) officeReference(d *doc, eff []effMention, start int) *entInf
 		if r.end > start {
 			continue
 		}
-		gap := string(k.foldRunes(d.text[r.end:start]))
-		if utf8.RuneCountInString(gap) > 8 || strings.ContainsAny(gap, "。！？；：「」“”\n") || len(d.mentionsIn(r.end, start)) > 0 {
-			return nil
-		}
-		for _, mk := range officeMarkers {
-			if strings.Contains(gap, mk) {
-				return r.ent
-			}
+		if len(d.mentionsIn(r.end, start)) == 0 && k.predicatesOffice(d, r.end, start) {
+			return r.ent
 		}
 		return nil
 	}
