@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// runEval dispatches "flowcabal eval context|checks|entities".
+// runEval dispatches "flowcabal eval context|checks|entities|import".
 func runEval(ctx context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -15,8 +15,10 @@ func runEval(ctx context.Context, env *cliEnv, args []string) int {
 			return runEvalChecks(ctx, env, args[1:])
 		case "entities":
 			return runEvalEntities(ctx, env, args[1:])
+		case "import":
+			return runEvalImport(ctx, env, args[1:])
 		}
 	}
-	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]\n\tflowcabal eval checks --project DIR --cases FILE\n")
+	fmt.Fprintf(env.stderr, "usage:\n\tflowcabal eval context --book DIR --queries FILE --budget N [--entities DIR] [--baseline]\n\tflowcabal eval checks --project DIR --cases FILE\n\tflowcabal eval entities --book DIR --entities DIR\n\tflowcabal eval import CASEDIR...\n")
 	return exitUsage
 }
