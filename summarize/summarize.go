@@ -54,8 +54,8 @@ func New(an *textsearch.Analyzer, tc *textsearch.Counter) *Summarizer {
 
 type sentence struct {
 	text  string
-	pos   int      // index in document order
-	terms []string // distinct terms
+	pos   int     // index in document order
+	terms []int32 // distinct terms, as numbers of the text's own
 	score float64
 	toks  int // -1 until counted
 }
@@ -75,19 +75,35 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 	out := Summary{Method: Method}
 
 	// Term weights: frequency in the text, damped, ignoring terms that
-	// occur once (they say nothing about what the text is about).
-	tf := map[string]int{}
+	// occur once (they say nothing about what the text is about). Terms
+	// are numbered as they first occur, so that counting, scoring and the
+	// coverage below index slices instead of hashing strings (a third of
+	// a cold index's summarising was spent in those maps).
+	ids := map[string]int32{}
+	var tf []int32 // sentences holding each term
+	var last []int // the last sentence each term was seen in, plus one
 	var all []string
+	var terms []int32 // every sentence's terms, back to back
 	for i := range sents {
 		all = s.an.AppendTerms(all[:0], sents[i].text)
-		n := len(all)
-		slices.Sort(all)
-		sents[i].terms = slices.Clone(slices.Compact(all))
-		sents[i].toks = -1
-		for _, t := range sents[i].terms {
-			tf[t]++
+		from := len(terms)
+		for _, t := range all {
+			id, ok := ids[t]
+			if !ok {
+				id = int32(len(tf))
+				ids[t] = id
+				tf, last = append(tf, 0), append(last, 0)
+			}
+			if last[id] == i+1 {
+				continue
+			}
+			last[id] = i + 1
+			tf[id]++
+			terms = append(terms, id)
 		}
-		sents[i].score = float64(n) // the length, for now
+		sents[i].terms = terms[from:len(terms):len(terms)]
+		sents[i].toks = -1
+		sents[i].score = float64(len(all)) // the length, for now
 	}
 	for i := range sents {
 		st := &sents[i]
@@ -156,7 +172,7 @@ func (s *Summarizer) Summarize(text string) (Summary, error) {
 			return out.detached(), nil
 		}
 	}
-	covered := map[string]bool{}
+	covered := make([]bool, len(tf))
 	chosen := []int{}
 	total := 0
 	if h := informativeHeading(heading); h != "" {
