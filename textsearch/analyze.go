@@ -191,3 +191,42 @@ func IsGrammaticalPair(term string) bool {
 // Demonstratives (这, 那) are left out: a prompt's "那位姑娘" points at
 // someone, and they measured worse.
 const grammatical = "的了着著地得之她他它们"
+
+// Separates reports whether no term of text spans two of the passages ps
+// or lies outside them, so that text's terms are the terms of its
+// passages, in order: every byte outside the passages breaks terms, and
+// passages that touch meet at a rune that breaks them. Role A analyses a
+// chapter's passages anyway and then need not analyse the whole chapter
+// again.
+func (a *Analyzer) Separates(text string, ps []Passage) bool {
+	breaks := func(r rune) bool {
+		f := a.folder.FoldRune(r)
+		return !IsCJK(f) && !isWordRune(f) && f != '\''
+	}
+	allBreak := func(s string) bool {
+		for _, r := range s {
+			if !breaks(r) {
+				return false
+			}
+		}
+		return true
+	}
+	at := 0
+	for i, p := range ps {
+		if p.Start < at || p.End < p.Start || p.End > len(text) {
+			return false
+		}
+		if !allBreak(text[at:p.Start]) {
+			return false
+		}
+		if i > 0 && p.Start == at {
+			before, _ := utf8.DecodeLastRuneInString(text[:at])
+			after, _ := utf8.DecodeRuneInString(text[at:])
+			if !breaks(before) && !breaks(after) {
+				return false
+			}
+		}
+		at = p.End
+	}
+	return allBreak(text[at:])
+}

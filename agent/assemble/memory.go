@@ -189,9 +189,6 @@ func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error)
 	if d != nil {
 		*nd = *d
 	}
-	if w.terms && nd.terms == nil {
-		nd.terms = b.an.Terms(text)
-	}
 	if w.summary && !nd.summarized {
 		sum, err := b.sum.Summarize(text)
 		if err != nil {
@@ -207,6 +204,22 @@ func (b *Builder) deriveHashed(text, h string, w need) (*derived, string, error)
 		nd.pterms = nil
 		for _, p := range nd.passages {
 			nd.pterms = append(nd.pterms, b.an.Terms(text[p.Start:p.End]))
+		}
+	}
+	if w.terms && nd.terms == nil {
+		if len(nd.pterms) == len(nd.passages) && nd.passages != nil && b.an.Separates(text, nd.passages) {
+			// The passages' terms are the text's (every chapter of the
+			// corpus): no second reading of the whole text.
+			n := 0
+			for _, ts := range nd.pterms {
+				n += len(ts)
+			}
+			nd.terms = make([]string, 0, n)
+			for _, ts := range nd.pterms {
+				nd.terms = append(nd.terms, ts...)
+			}
+		} else {
+			nd.terms = b.an.Terms(text)
 		}
 	}
 	keep := nd
