@@ -79,6 +79,10 @@ type piece struct {
 	lineNo  int
 	arc     string // the part heading this piece opens, if any
 	arcOnly bool   // a part heading with no chapter of its own
+	// unnumbered marks a chapter file whose heading gives no number: its
+	// first line read as a title, or none when it opens with prose. It
+	// is numbered by its place.
+	unnumbered bool
 }
 
 // Split splits the sources, in order, into a book. It fails when it finds
@@ -114,20 +118,50 @@ func normalizeNewlines(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
+// cand is a line that may be a heading: its index, what it reads as, and
+// whether it is a bare number ("12." or "12"), which counts only where the
+// book has no worded headings.
+type cand struct {
+	i    int
+	h    heading
+	bare bool
+}
+
+// givenAgain reports whether a heading is given again by a later one: the
+// same kind and number, or the same words.
+func givenAgain(lines []string, c cand, later []cand) bool {
+	words := dense(lines[c.i])
+	for _, d := range later {
+		if d.h.kind == c.h.kind && d.bare == c.bare && (c.h.num != 0 && d.h.num == c.h.num || dense(lines[d.i]) == words) {
+			return true
+		}
+	}
+	return false
+}
+
+// dense is a heading line without markup and whitespace.
+func dense(l string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || strings.ContainsRune("#*=", r) {
+			return -1
+		}
+		return r
+	}, l)
+}
+
 // splitLines cuts one source at its headings. Bare numbered headings
 // ("12.") count only when the source has no worded chapter headings, as
 // numbered paragraphs are common in prose.
 func splitLines(src Source, lines []string) []*piece {
-	type cand struct {
-		i    int
-		h    heading
-		bare bool
-	}
 	var cands []cand
 	worded := 0
+	var numerals []cand // lines of a number alone ("7"), maybe headings
 	for i, l := range lines {
 		h, ok := parseHeading(l)
 		if !ok {
+			if n, ok := numeralLine(l); ok && blankAt(lines, i-1) && blankAt(lines, i+1) {
+				numerals = append(numerals, cand{i, heading{kind: KindChapter, num: n}, true})
+			}
 			continue
 		}
 		bare := h.kind == KindChapter && reBare.MatchString(strings.TrimSpace(strings.Trim(l, "#*= \t\u3000")))
@@ -139,6 +173,31 @@ func splitLines(src Source, lines []string) []*piece {
 		}
 		cands = append(cands, cand{i, h, bare})
 	}
+	if numeralsCount(numerals) {
+		// Numbers alone on their lines that count 1, 2, 3… through the
+		// book are its chapter headings; a stray one (a year, a page) is
+		// not, nor are numbers that do not count up.
+		cands = append(cands, numerals...)
+		slices.SortFunc(cands, func(a, b cand) int { return a.i - b.i })
+	}
+	// A table of contents lists the headings before the book gives them:
+	// a heading with no text under it that the book gives again later is
+	// an entry of the contents, part of the front matter.
+	kept := cands[:0]
+	for k, c := range cands {
+		end := len(lines)
+		if k+1 < len(cands) {
+			end = cands[k+1].i
+		}
+		if c.h.kind != KindPart && !hasText(lines[c.i+1:end]) && givenAgain(lines, c, cands[k+1:]) {
+			if c.h.kind == KindChapter && !c.bare {
+				worded--
+			}
+			continue
+		}
+		kept = append(kept, c)
+	}
+	cands = kept
 	var out []*piece
 	cur := &piece{src: src.Name}
 	flush := func() {
@@ -172,17 +231,55 @@ func splitLines(src Source, lines []string) []*piece {
 	}
 	flush()
 	if src.Whole && len(out) > 0 && out[0].line == "" && !out[0].arcOnly {
-		// A chapter file without a heading: its first line is one.
+		// A chapter file without a heading: its first line is one when
+		// it reads as a title; a file that opens with prose is a chapter
+		// with no heading.
 		p := out[0]
+		p.h, p.unnumbered = heading{kind: KindChapter}, true
 		for j, l := range p.body {
 			if strings.TrimSpace(l) != "" {
-				p.line, p.body, p.lineNo = l, p.body[j+1:], j+1
-				p.h = heading{kind: KindChapter}
+				if titleLike(l) {
+					p.line, p.body, p.lineNo = l, p.body[j+1:], j+1
+				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// numeralLine reads a line that is a number alone ("7", "１２").
+func numeralLine(l string) (int, bool) {
+	s := strings.TrimSpace(strings.Trim(l, "#*= \t\u3000"))
+	if s == "" || utf8.RuneCountInString(s) > 4 {
+		return 0, false
+	}
+	return parseDigits(s)
+}
+
+// numeralsCount reports whether lines of a number alone are a book's
+// chapter headings: at least three, counting up by one from 0 or 1.
+func numeralsCount(cs []cand) bool {
+	if len(cs) < 3 || cs[0].h.num > 1 {
+		return false
+	}
+	for k := 1; k < len(cs); k++ {
+		if cs[k].h.num != cs[k-1].h.num+1 {
+			return false
+		}
+	}
+	return true
+}
+
+// titleLike reports whether a chapter file's first line reads as its
+// title: short, and not ending as a sentence does.
+func titleLike(l string) bool {
+	s := strings.TrimSpace(strings.Trim(l, "#*= \t\u3000"))
+	if s == "" || utf8.RuneCountInString(s) > maxHeadingRunes {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return !strings.ContainsRune("。！？”」，,;；.!?:：…—\"'’", last)
 }
 
 func blankAt(lines []string, i int) bool {
@@ -205,7 +302,7 @@ func (b *Book) number(pieces []*piece) error {
 	// epigraph under a part heading) joins the chapter that follows it.
 	var numbered []int // heading numbers of the chapters, in order
 	for _, p := range pieces {
-		if p.line != "" && p.h.kind == KindChapter && !p.h.epilogue {
+		if p.line != "" && p.h.kind == KindChapter && !p.h.epilogue && !p.unnumbered {
 			numbered = append(numbered, p.h.num)
 		}
 	}
@@ -236,12 +333,12 @@ func (b *Book) number(pieces []*piece) error {
 		}
 		text := b.render(p.line, p.body)
 		switch {
-		case p.line == "" && zero == nil && len(b.Chapters) == 0 && pendingArc == "":
+		case p.line == "" && !p.unnumbered && zero == nil && len(b.Chapters) == 0 && pendingArc == "":
 			// Front matter.
 			b.Chapters = append(b.Chapters, Chapter{Number: 0, Kind: KindPrologue, Text: text, Source: p.src, Line: p.lineNo})
 			zero = &b.Chapters[len(b.Chapters)-1]
 			continue
-		case p.line == "":
+		case p.line == "" && !p.unnumbered:
 			carry = append(carry, p.body...)
 			carryLine = p.src
 			continue
@@ -268,13 +365,13 @@ func (b *Book) number(pieces []*piece) error {
 		case kind == KindExtra:
 			b.Extras = append(b.Extras, Chapter{Number: last, Kind: KindExtra, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
 			continue
-		case kind == KindChapter && p.h.num == 0 && useOwn && last == 0 && len(b.Chapters) == 0:
+		case kind == KindChapter && p.h.num == 0 && useOwn && !p.unnumbered && last == 0 && len(b.Chapters) == 0:
 			b.Chapters = append(b.Chapters, Chapter{Number: 0, Kind: KindChapter, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
 			zero = &b.Chapters[len(b.Chapters)-1]
 			continue
 		}
 		n := last + 1
-		if kind == KindChapter && useOwn && !p.h.epilogue {
+		if kind == KindChapter && useOwn && !p.h.epilogue && !p.unnumbered {
 			n = p.h.num
 		}
 		last = n

@@ -392,3 +392,61 @@ func TestDecodeRefusesWhatItCannotRead(t *testing.T) {
 		t.Errorf("UTF-16LE without a BOM: %q %q %v", s, enc, err)
 	}
 }
+
+// What real manuscripts hold besides chapters: a table of contents before
+// them, chapter files that open with prose, chapters headed by a number
+// alone. Each case gives the headings and numbers the split must find.
+func TestSplitContentsFilesAndNumerals(t *testing.T) {
+	type want struct {
+		num     int
+		kind    Kind
+		heading string
+	}
+	for _, tc := range []struct {
+		name string
+		srcs []Source
+		want []want
+	}{{
+		name: "a Chinese table of contents",
+		srcs: []Source{{Name: "book.txt", Text: "西遊記\n\n目錄\n\n第一章　遊地府\n第二章　修大會\n\n\n第一章　遊地府\n\n　　卻說太宗還魂。\n\n第二章　修大會\n\n　　卻說唐王修大會。\n"}},
+		want: []want{{0, KindPrologue, ""}, {1, KindChapter, "第一章　遊地府"}, {2, KindChapter, "第二章　修大會"}},
+	}, {
+		name: "an English table of contents",
+		srcs: []Source{{Name: "book.txt", Text: "PRIDE AND PREJUDICE\n\nCONTENTS\n\nCHAPTER ONE\nCHAPTER TWO\n\nCHAPTER ONE\n\nIt is a truth.\n\nCHAPTER TWO\n\nMr. Bennet was among the earliest.\n"}},
+		want: []want{{0, KindPrologue, ""}, {1, KindChapter, "CHAPTER ONE"}, {2, KindChapter, "CHAPTER TWO"}},
+	}, {
+		name: "a part heading right before its chapter stays a part",
+		srcs: []Source{{Name: "book.txt", Text: "第一卷 風起\n\n第一章 初見\n\n寶玉笑道。\n\n第二卷 雲湧\n\n第二章 再見\n\n黛玉道。\n"}},
+		want: []want{{1, KindChapter, "第一章 初見"}, {2, KindChapter, "第二章 再見"}},
+	}, {
+		name: "chapter files that open with prose, and one with a title",
+		srcs: []Source{
+			{Name: "1.txt", Text: "The discussion of Mr. Collins's offer was now nearly at an end.\n\nElizabeth sighed.\n", Whole: true},
+			{Name: "2.txt", Text: "寶玉聽了，笑道：「好妹妹。」\n", Whole: true},
+			{Name: "3.txt", Text: "The Visit\n\nElizabeth walked on.\n", Whole: true},
+		},
+		want: []want{{1, KindChapter, ""}, {2, KindChapter, ""}, {3, KindChapter, "The Visit"}},
+	}, {
+		name: "numbers alone that count up are headings",
+		srcs: []Source{{Name: "book.txt", Text: "1\n\nHad Elizabeth's opinion.\n\n2\n\nElizabeth, as they drove.\n\n12 December.\n\n3\n\nElizabeth had settled it.\n"}},
+		want: []want{{1, KindChapter, "1"}, {2, KindChapter, "2"}, {3, KindChapter, "3"}},
+	}, {
+		name: "numbers alone that do not count up are text",
+		srcs: []Source{{Name: "book.txt", Text: "Chapter 1\n\nShe counted.\n\n1812\n\nThe year came.\n\n3\n\nThree of them.\n\n7\n\nSeven more.\n"}},
+		want: []want{{1, KindChapter, "Chapter 1"}},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Split(tc.srcs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []want
+			for _, c := range b.Chapters {
+				got = append(got, want{c.Number, c.Kind, c.Heading})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("chapters %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -30,11 +30,18 @@ type importCase struct {
 }
 
 type expectedChapter struct {
-	Number     int    `json:"number"`
-	Kind       string `json:"kind"`
-	Heading    string `json:"heading"`
-	StartsWith string `json:"starts_with"`
+	Number  int    `json:"number"`
+	Kind    string `json:"kind"`
+	Heading string `json:"heading"`
+	// HeadingTitle is a title on the line under the heading ("第三章",
+	// then the title): the importer may read it as part of the heading
+	// or as the body's first line.
+	HeadingTitle string `json:"heading_title"`
+	StartsWith   string `json:"starts_with"`
 }
+
+// start is how the chapter begins, whitespace aside.
+func (e expectedChapter) start() string { return dense(e.Heading + e.HeadingTitle + e.StartsWith) }
 
 // importScore is what one case got right.
 type importScore struct {
@@ -142,30 +149,24 @@ func scoreImportCase(dir string) importScore {
 	s.got, s.gotExtras, s.gotArcs = len(book.Chapters), len(book.Extras), len(book.Arcs)
 
 	// A chapter is placed where expected when it begins with the same
-	// characters: its heading and the first words of its body, whitespace
-	// aside (so a two-line heading counts as placed whichever way the
-	// title line is read).
-	found := map[string]manuscript.Chapter{}
-	for _, ch := range book.Chapters {
-		found[chapterStart(ch.Text, 40)] = ch
-	}
+	// characters, whitespace aside, looked for in order after the last
+	// one placed (chapters may open alike: "Elizabeth had").
+	next := 0
 	for _, e := range c.Chapters {
-		start := dense(e.Heading + e.StartsWith)
-		ch, ok := found[chapterStart(start, 40)]
-		if !ok {
-			ch, ok = foundByPrefix(book.Chapters, start)
-		}
-		if !ok {
+		k := placed(book.Chapters, next, e.start())
+		if k < 0 {
 			s.misses = append(s.misses, fmt.Sprintf("chapter %d %q not found (starting %q)", e.Number, e.Heading, e.StartsWith))
 			continue
 		}
+		next = k + 1
+		ch := book.Chapters[k]
 		s.placed++
 		if ch.Number == e.Number && ch.Kind.String() == e.Kind {
 			s.numbered++
 		} else {
 			s.misses = append(s.misses, fmt.Sprintf("chapter %q: number %d %s, want %d %s", e.Heading, ch.Number, ch.Kind, e.Number, e.Kind))
 		}
-		if dense(ch.Heading) == dense(e.Heading) {
+		if h := dense(ch.Heading); h == dense(e.Heading) || e.HeadingTitle != "" && h == dense(e.Heading+e.HeadingTitle) {
 			s.headed++
 		} else {
 			s.misses = append(s.misses, fmt.Sprintf("chapter %d: heading %q, want %q", e.Number, ch.Heading, e.Heading))
@@ -179,7 +180,7 @@ func scoreImportCase(dir string) importScore {
 		}
 	}
 	for _, e := range c.Extras {
-		if _, ok := foundByPrefix(book.Extras, dense(e.Heading+e.StartsWith)); ok {
+		if placed(book.Extras, 0, e.start()) >= 0 {
 			s.extras++
 		} else {
 			s.misses = append(s.misses, fmt.Sprintf("extra %q not found", e.Heading))
@@ -199,6 +200,15 @@ func scoreImportCase(dir string) importScore {
 			s.misses = append(s.misses, fmt.Sprintf("arc %q from chapter %d not found", a.Heading, a.FirstChapter))
 		}
 	}
+	for _, g := range book.Arcs {
+		ok := false
+		for _, a := range c.Arcs {
+			ok = ok || dense(g.Heading) == dense(a.Heading) && g.First == a.FirstChapter
+		}
+		if !ok {
+			s.misses = append(s.misses, fmt.Sprintf("found an arc not expected: %q from chapter %d", g.Heading, g.First))
+		}
+	}
 	if !s.encodingOK {
 		s.misses = append(s.misses, fmt.Sprintf("read as %s, want %s", s.encoding, c.Encoding))
 	}
@@ -208,21 +218,22 @@ func scoreImportCase(dir string) importScore {
 // expects reports whether some expected chapter begins as ch does.
 func expects(want []expectedChapter, ch manuscript.Chapter) bool {
 	for _, e := range want {
-		start := dense(e.Heading + e.StartsWith)
-		if strings.HasPrefix(dense(ch.Text), start) {
+		if strings.HasPrefix(dense(ch.Text), e.start()) {
 			return true
 		}
 	}
 	return false
 }
 
-func foundByPrefix(chs []manuscript.Chapter, start string) (manuscript.Chapter, bool) {
-	for _, ch := range chs {
-		if start != "" && strings.HasPrefix(dense(ch.Text), start) {
-			return ch, true
+// placed returns the index of the first chapter from the from'th that
+// begins with start, or -1.
+func placed(chs []manuscript.Chapter, from int, start string) int {
+	for k := from; k < len(chs); k++ {
+		if start != "" && strings.HasPrefix(dense(chs[k].Text), start) {
+			return k
 		}
 	}
-	return manuscript.Chapter{}, false
+	return -1
 }
 
 // chapterStart is the first n non-whitespace characters of text.

@@ -60,3 +60,25 @@ func TestEvalImport(t *testing.T) {
 		}
 	}
 }
+
+// The import set written apart from the importer (testdata/eval/import)
+// holds its figures: every chapter placed, numbered and headed as the
+// writer expected, and every case but case11 split exactly (the writer
+// reads "Book One, Chapter I" as no arc; the importer keeps the arc).
+func TestEvalImportSet(t *testing.T) {
+	code, out, errs := runEvalImportArgs(t, "../../testdata/eval/import")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"cases split exactly as expected: 15/16",
+		"placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, `found an arc not expected: "Book One" from chapter 1`) {
+		t.Errorf("case11's difference is not the arcs:\n%s", out)
+	}
+}

@@ -26,10 +26,12 @@ The encoding is detected (UTF-8 with or without BOM, UTF-16, GB18030/GBK, Big5)
 unless --encoding names it; CRLF and CR line endings are read, hard-wrapped
 paragraphs are joined. Chapters are found at their headings (Chapter 12, CHAPTER
 XII., Chapter Twelve, 12., Book One, Chapter I, 第十二章, 第12章, 第一百零一回,
-第十二節); Part/Volume/卷 headings become arcs (summaries/arc-N.md); a prologue
-(Prologue, 楔子, 序章, 引子, or text before the first chapter) is chapter 0; an
-epilogue (Epilogue, 尾聲, 後記) follows the last chapter; extras (番外, Extra,
-Interlude) go to manuscript/extras/ and never renumber the chapters.
+第十二節, or a number alone on its line when those count up through the book);
+Part/Volume/卷 headings become arcs (summaries/arc-N.md); a prologue (Prologue,
+楔子, 序章, 引子, or text before the first chapter, a table of contents included)
+is chapter 0; an epilogue (Epilogue, 尾聲, 後記) follows the last chapter;
+extras (番外, Extra, Interlude) go to manuscript/extras/ and never renumber the
+chapters. A chapter file that opens with prose is a chapter without a heading.
 
 Each chapter is written atomically as manuscript/chapter-NN/content.md, its
 heading as the first line. Importing again updates the chapters whose source
