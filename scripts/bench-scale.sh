@@ -8,7 +8,9 @@
 #   BIN=/tmp/fc-main GEN=/tmp/fc bash scripts/bench-scale.sh   # a build without bench genproject
 #
 # Prints one Markdown table (a column per size) and keeps the raw figures
-# in $WORK/results.tsv. Wall times are whole processes on this machine;
+# in $WORK/results.tsv. REPEAT=N measures each size N times (a fresh
+# project each time) and prints the median with the range: on a shared
+# machine one run can be a third off. Wall times are whole processes on this machine;
 # RSS is the kernel's peak resident set (VmHWM / GNU time's %M).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +38,9 @@ timed() {
 	CPU=$(awk -v u="$u" -v s="$sy" 'BEGIN{printf "%.2f", u+s}')
 }
 
+REPEAT=${REPEAT:-1}
 for n in $SIZES; do
+for ((round = 1; round <= REPEAT; round++)); do
 	P=$WORK/wn$n
 	rm -rf "$P"
 	"$GEN" bench genproject --chapters "$n" --chapter-chars 3300 --seed "$SEED" "$P" >&2
@@ -78,16 +82,25 @@ for n in $SIZES; do
 	rec "$n" db_mb "$(awk -v d="$db" 'BEGIN{printf "%.1f", d/1048576}')"
 	rec "$n" db_per_text "$(awk -v d="$db" -v b="$bytes" 'BEGIN{printf "%.2f", d/b}')"
 done
+done
 
 # The table: one row per measure, one column per size.
 awk -F'\t' -v sizes="$SIZES" '
 BEGIN { split(sizes, S, " ")
 	split("chars index_cold_s index_cold_cpu_s index_one_s index_one_work_s index_one_rolea_s index_one_rolea_cpu_s first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms context_s context_rss_mb server_peak_rss_mb check_s db_mb db_per_text index_cold_rss_mb check_rss_mb", K, " ")
 }
-{ v[$1 SUBSEP $2] = $3 }
+{ k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3 }
+function cell(k,   i, j, t, m, a) {
+	m = n[k]
+	if (m == 0) return ""
+	for (i = 1; i <= m; i++) a[i] = v[k, i] + 0
+	for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	if (m == 1) return v[k, 1]
+	return sprintf("%g (%g–%g)", (m % 2) ? a[(m+1)/2] : (a[m/2] + a[m/2+1]) / 2, a[1], a[m])
+}
 END {
 	printf "| measure |"; for (i = 1; i in S; i++) printf " %s chapters |", S[i]; print ""
 	printf "|---|"; for (i = 1; i in S; i++) printf "---|"; print ""
-	for (k = 1; k in K; k++) { printf "| %s |", K[k]; for (i = 1; i in S; i++) printf " %s |", v[S[i] SUBSEP K[k]]; print "" }
+	for (k = 1; k in K; k++) { printf "| %s |", K[k]; for (i = 1; i in S; i++) printf " %s |", cell(S[i] SUBSEP K[k]); print "" }
 }' "$RES"
 echo "raw figures: $RES" >&2
