@@ -63,8 +63,26 @@ var (
 	reEnExt = regexp.MustCompile(`(?i)^(?:extra|bonus chapter|side story|interlude)\b` + titleSep)
 	reZhPro = regexp.MustCompile(`^(?:楔子|序章|序幕|引子|序言|序|前言|自序)(?:\s|[:：、·　]|$)`)
 	reZhEpi = regexp.MustCompile(`^(?:尾聲|尾声|後記|后记|終章|终章)(?:\s|[:：、·　]|$)`)
-	reZhExt = regexp.MustCompile(`^番外`)
+	reZhExt = regexp.MustCompile(`^(?:番外|完本感言|上架感言|感言)`)
+	// reZhChIn finds a chapter heading after a volume's on the same line.
+	reZhChIn = regexp.MustCompile(`(?:^|[\s　])(第\s*` + anyNum + `\s*[章回節节])(?:[\s　]|[:：、·]|$)`)
 )
+
+// headingText is a line as a heading reads: without Markdown marks, the
+// brackets some sites put around headings (【第一章】) and the 正文 ("main
+// text") label web-novel downloads put before them.
+func headingText(line string) string {
+	s := strings.TrimSpace(strings.Trim(line, "#*= \t\u3000"))
+	if strings.HasPrefix(s, "【") && strings.HasSuffix(s, "】") && strings.Count(s, "【") == 1 {
+		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "【"), "】"))
+	}
+	if rest, ok := strings.CutPrefix(s, "正文"); ok && rest != "" {
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsSpace(r) || r == '　' || r == '第' {
+			s = strings.TrimSpace(strings.Trim(rest, " \t\u3000"))
+		}
+	}
+	return s
+}
 
 // maxHeadingRunes bounds a heading line: a longer line is prose that
 // happens to start like a heading ("第一回合，他……").
@@ -73,8 +91,7 @@ const maxHeadingRunes = 60
 // parseHeading reads line as a heading, or reports false. A heading is a
 // short line that does not end as a sentence ends.
 func parseHeading(line string) (heading, bool) {
-	s := strings.TrimSpace(strings.Trim(line, "#*= \t\u3000"))
-	s = strings.TrimSpace(s)
+	s := headingText(line)
 	if s == "" || utf8.RuneCountInString(s) > maxHeadingRunes {
 		return heading{}, false
 	}
@@ -101,6 +118,17 @@ func parseHeading(line string) (heading, bool) {
 	}
 	if m := reEnCh.FindStringSubmatch(s); m != nil && validNum(m[1]) {
 		return heading{kind: KindChapter, num: num(m, 1)}, true
+	}
+	if m := reZhPt.FindStringSubmatch(s); m != nil {
+		// A volume and its chapter on one line, as web-novel sites
+		// write them: "第一卷 風起 第3章 初見".
+		if loc := reZhChIn.FindStringSubmatchIndex(s[len(m[0]):]); loc != nil {
+			at := len(m[0]) + loc[2]
+			n := s[len(m[0])+loc[4] : len(m[0])+loc[5]]
+			if v, ok := parseNumber(n); ok && validNum(n) {
+				return heading{kind: KindChapter, num: v, part: true, partLabel: strings.TrimSpace(s[:at])}, true
+			}
+		}
 	}
 	if m := reZhCh.FindStringSubmatch(s); m != nil && validNum(m[1]) {
 		return heading{kind: KindChapter, num: num(m, 1)}, true

@@ -248,13 +248,19 @@ func splitLines(src Source, lines []string) []*piece {
 	return out
 }
 
-// numeralLine reads a line that is a number alone ("7", "１２").
+// numeralLine reads a line that is a number alone ("7", "１２", "XII").
 func numeralLine(l string) (int, bool) {
 	s := strings.TrimSpace(strings.Trim(l, "#*= \t\u3000"))
-	if s == "" || utf8.RuneCountInString(s) > 4 {
+	if s == "" || utf8.RuneCountInString(s) > 8 {
 		return 0, false
 	}
-	return parseDigits(s)
+	if n, ok := parseDigits(s); ok {
+		return n, true
+	}
+	if strings.Trim(s, "IVXLCDM") != "" {
+		return 0, false // Roman numerals in capitals only: "I" is a word too
+	}
+	return parseNumber(s)
 }
 
 // numeralsCount reports whether lines of a number alone are a book's
@@ -320,8 +326,13 @@ func (b *Book) number(pieces []*piece) error {
 	var pendingLine int
 	var carry []string // text with no heading waiting for the next chapter
 	var carryLine string
+	// pending is the part headings and text with no heading not yet
+	// placed, in the order written: at the end of a book cut short they
+	// stay with the last chapter in that order.
+	var pending []string
 	for _, p := range pieces {
 		if p.arcOnly {
+			pending = append(pending, p.arc, "")
 			if pendingArc != "" {
 				// Two part headings in a row (Part I, then Book 1): one
 				// arc under both.
@@ -340,6 +351,7 @@ func (b *Book) number(pieces []*piece) error {
 			continue
 		case p.line == "" && !p.unnumbered:
 			carry = append(carry, p.body...)
+			pending = append(pending, p.body...)
 			carryLine = p.src
 			continue
 		}
@@ -376,6 +388,7 @@ func (b *Book) number(pieces []*piece) error {
 		}
 		last = n
 		b.Chapters = append(b.Chapters, Chapter{Number: n, Kind: kind, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
+		pending = nil
 		if zero != nil && zero.Number == 0 {
 			zero = nil // chapter 0 is closed once chapters begin
 		}
@@ -391,23 +404,20 @@ func (b *Book) number(pieces []*piece) error {
 			b.Arcs[len(b.Arcs)-1].Last = n
 		}
 	}
-	if len(carry) > 0 {
-		// Text after the last heading-less break: keep it with the last
-		// chapter rather than lose it.
+	if pendingArc != "" || len(carry) > 0 {
+		// Part headings or text with no chapter after them (a book cut
+		// short, or one with no chapter headings at all): they stay with
+		// the last chapter, or make chapter 0, in the order written.
+		tail := b.render("", pending)
 		if len(b.Chapters) == 0 {
-			return fmt.Errorf("%s: no chapter to hold the text", carryLine)
-		}
-		c := &b.Chapters[len(b.Chapters)-1]
-		c.Text = strings.TrimRight(c.Text, "\n") + "\n\n" + b.render("", carry)
-	}
-	if pendingArc != "" {
-		// A part heading with no chapter after it (the end of a file
-		// cut short) stays with the last chapter rather than be lost.
-		if len(b.Chapters) == 0 {
-			b.Chapters = append(b.Chapters, Chapter{Number: 0, Kind: KindPrologue, Text: pendingArc + "\n", Source: pendingSrc, Line: pendingLine})
+			src, line := pendingSrc, pendingLine
+			if pendingArc == "" {
+				src = carryLine
+			}
+			b.Chapters = append(b.Chapters, Chapter{Number: 0, Kind: KindPrologue, Text: tail, Source: src, Line: line})
 		} else {
 			c := &b.Chapters[len(b.Chapters)-1]
-			c.Text = strings.TrimRight(c.Text, "\n") + "\n\n" + pendingArc + "\n"
+			c.Text = strings.TrimRight(c.Text, "\n") + "\n\n" + tail
 		}
 	}
 	return nil

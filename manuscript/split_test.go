@@ -431,6 +431,22 @@ func TestSplitContentsFilesAndNumerals(t *testing.T) {
 		srcs: []Source{{Name: "book.txt", Text: "1\n\nHad Elizabeth's opinion.\n\n2\n\nElizabeth, as they drove.\n\n12 December.\n\n3\n\nElizabeth had settled it.\n"}},
 		want: []want{{1, KindChapter, "1"}, {2, KindChapter, "2"}, {3, KindChapter, "3"}},
 	}, {
+		name: "Roman numerals alone that count up are headings",
+		srcs: []Source{{Name: "book.txt", Text: "I\n\nIt is a truth.\n\nII\n\nMr. Bennet was among the earliest.\n\nIII\n\nNot all that Mrs. Bennet could ask.\n"}},
+		want: []want{{1, KindChapter, "I"}, {2, KindChapter, "II"}, {3, KindChapter, "III"}},
+	}, {
+		name: "web-novel downloads: 正文, a volume on the chapter's line, brackets, an author's note",
+		srcs: []Source{{Name: "book.txt", Text: "正文 第1章 初見\n\n寶玉笑道。\n\n第一卷 風起 第2章 再見\n\n黛玉道。\n\n【第3章 三見】\n\n寶釵道。\n\n完本感言\n\n謝謝大家。\n"}},
+		want: []want{{1, KindChapter, "正文 第1章 初見"}, {2, KindChapter, "第一卷 風起 第2章 再見"}, {3, KindChapter, "【第3章 三見】"}},
+	}, {
+		name: "a part heading and its text with no chapter after them stay with the last chapter",
+		srcs: []Source{{Name: "book.txt", Text: "第1章 初見\n\n寶玉笑道。\n\n第二卷 雲湧\n\n黛玉道。\n"}},
+		want: []want{{1, KindChapter, "第1章 初見"}},
+	}, {
+		name: "a part heading and text, no chapter at all",
+		srcs: []Source{{Name: "book.txt", Text: "卷一\n竤\n"}},
+		want: []want{{0, KindPrologue, ""}},
+	}, {
 		name: "numbers alone that do not count up are text",
 		srcs: []Source{{Name: "book.txt", Text: "Chapter 1\n\nShe counted.\n\n1812\n\nThe year came.\n\n3\n\nThree of them.\n\n7\n\nSeven more.\n"}},
 		want: []want{{1, KindChapter, "Chapter 1"}},
