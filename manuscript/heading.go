@@ -55,7 +55,7 @@ var (
 	reEnCh  = regexp.MustCompile(`(?i)^(?:chapter|chap\.?|ch\.)\s*` + enNum + `\b` + titleSep)
 	reEnPt  = regexp.MustCompile(`(?i)^(?:part|volume|vol\.|book)\s+` + enNum + `\b` + titleSep)
 	reEnBk  = regexp.MustCompile(`(?i)^(?:(?:part|volume|vol\.|book)\s+` + enNum + `|(?:(?:first|second|third|final)\s+)?epilogue)\s*[,.:;]?\s*(?:chapter|chap\.?)\s+` + enNum + `\b` + titleSep)
-	reBare  = regexp.MustCompile(`^(` + numAr + `|` + numRom + `)\s*[.、．]` + titleSep)
+	reBare  = regexp.MustCompile(`^(?:(` + numAr + `|` + numRom + `)\s*[.、．]` + titleSep + `|(` + numZh + `)[、．])`)
 	reZhCh  = regexp.MustCompile(`^第\s*` + anyNum + `\s*[章回節节話话]` + `(?:\s*|[:：、·　]|$)`)
 	reZhPt  = regexp.MustCompile(`^(?:第\s*` + anyNum + `\s*[卷部集篇]|卷\s*` + anyNum + `)` + `(?:\s*|[:：、·　]|$)`)
 	reEnPro = regexp.MustCompile(`(?i)^(?:prologue|preface|foreword|introduction)\b` + titleSep)
@@ -166,12 +166,15 @@ func parseHeading(line string) (heading, bool) {
 	case worded(reEnExt), reZhExt.MatchString(s):
 		return heading{kind: KindExtra}, true
 	}
-	// "12." or "XII." alone (or with a short title): only with no other
+	// "12.", "XII." or "十二、" alone (or with a short title): only with no other
 	// words than a title in capitals or a short one, as numbered
 	// paragraphs of prose are numbers followed by a sentence.
-	if m := reBare.FindStringSubmatch(s); m != nil && validNum(m[1]) {
+	if m := reBare.FindStringSubmatch(s); m != nil && validNum(m[1]+m[2]) {
+		if m[1] == "" {
+			m[1] = m[2]
+		}
 		rest := strings.TrimSpace(s[len(m[0]):])
-		if rest == "" || (utf8.RuneCountInString(rest) <= 40 && !strings.ContainsAny(rest, ".!?")) {
+		if rest == "" || (utf8.RuneCountInString(rest) <= 40 && !strings.ContainsAny(rest, ".!?。！？")) {
 			return heading{kind: KindChapter, num: num(m, 1)}, true
 		}
 	}
