@@ -694,3 +694,30 @@ func TestBreadthPass(t *testing.T) {
 		t.Errorf("at 24000 no relation is injected: %+v", c.Sources)
 	}
 }
+
+// An alias two entity files share ("Miss Bennet", the eldest daughter's
+// title, also declared by a sister here) is one mention per entity at the
+// same span: finding the entities a prompt describes must step over both.
+func TestSharedAliasInADescribedPrompt(t *testing.T) {
+	root := sampleProject(t)
+	p := filepath.Join(root, "entities", "characters", "elizabeth-bennet.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), "aliases: [", "aliases: [Miss Bennet, ", 1)
+	if text == string(data) {
+		t.Fatal("elizabeth-bennet.md has no aliases line to extend")
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap := load(t, newBuilder(), root)
+	c, err := Assemble(Node{Text: "Miss Bennet and her closest friend walk to Meryton.", Chapter: 30, Budget: 8000}, snap, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Sources) == 0 {
+		t.Fatal("nothing injected")
+	}
+}

@@ -252,6 +252,11 @@ func describedEntities(text string, snap Snapshot, byPath map[string]*Entity, na
 		var b strings.Builder
 		last := 0
 		for _, men := range m.Find(text) {
+			if men.Start < last {
+				// An ambiguous alias is one mention per entity at the
+				// same span: it is out already.
+				continue
+			}
 			b.WriteString(text[last:men.Start])
 			b.WriteString(" ")
 			last = men.End
