@@ -450,6 +450,68 @@ func TestSharedTopInAFrequentName(t *testing.T) {
 	}
 }
 
+// TestSharedBottomAsWritten: the first character of a two-character name
+// the book writes often, put as one on the same bottom in the script the
+// text is written in (買 for 賈: 貝 under both), is a slip where a name
+// starts. Simplified, the two share nothing (买 贾); inside a phrase (去買
+// 母雞) and for a name the book seldom writes, there is no finding.
+func TestSharedBottomAsWritten(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/jiamu.md":     "---\nname: 賈母\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母笑了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "寶玉因下席往外走．買母因說：“你往那里去！”", "買母"},
+		{often, "寶玉因下席往外走．賈母因說：“你往那里去！”", ""},
+		{often, "宝玉因下席往外走．买母因说：“你往那里去！”", ""},
+		{often, "寶玉因下席往外走，要去買母雞來吃。", ""},
+		{seldom, "寶玉因下席往外走．買母因說：“你往那里去！”", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestCharacterOfTheSameSeries: a character of a name put for one on the
+// same phonetic element and read alike is a slip in a name the book
+// writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the
+// second of an alias after a numeral (八誡 for 八戒: 言 beside 戒). For a
+// name the book seldom writes, no finding; nor for two kinship words
+// (薛姨娘 is another form of address).
+func TestCharacterOfTheSameSeries(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/xueyima.md":   "---\nname: 薛姨媽\nkind: character\n---\n",
+			"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("薛姨媽笑了。八戒來了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "外面只剩了一兩個男子．因此薛姨嗎即日到書房，將一應陳設收了。", "薛姨嗎"},
+		{often, "外面只剩了一兩個男子．因此薛姨媽即日到書房，將一應陳設收了。", ""},
+		{often, "外面只剩了一兩個男子．因此薛姨娘即日到書房，將一應陳設收了。", ""},
+		{seldom, "外面只剩了一兩個男子．因此薛姨嗎即日到書房，將一應陳設收了。", ""},
+		{often, "那師父猛抬頭，咄的一聲，喝退了八誡道：「你這個孽畜！」", "八誡"},
+		{often, "那師父猛抬頭，咄的一聲，喝退了八戒道：「你這個孽畜！」", ""},
+		{seldom, "那師父猛抬頭，咄的一聲，喝退了八誡道：「你這個孽畜！」", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestWholeNameOfTheSameReading: a two-character name typed as another
 // word of the same readings (巴界 for 八戒) is a slip where a name
 // starts, for a name the book writes often; not in the middle of a

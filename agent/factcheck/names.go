@@ -456,7 +456,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// Unless the window is the subject of what follows
 					// and sounds just like the name (相云听說 for 湘云).
 					subject := pos == 0 && hanzi.Homophone(a, b) && actsNext(string(rs[i+n:min(len(rs), i+n+4)]))
-					if ka && kb || (ka || kb) && n < 4 && !subject || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && hanzi.SharedTop(a, b))) {
+					// Or the name's kinship word is written with another
+					// character of its phonetic series, read alike (薛姨嗎
+					// for 薛姨媽), in a name of three or more that the book
+					// writes often and the window never elsewhere: the
+					// slip of a hand that hears the word.
+					kinSlip := ka && !kb && n >= 3 && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -487,7 +493,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						return i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
 							k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
 					}
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
@@ -541,7 +547,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && hanzi.SharedTop(a, b)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
@@ -624,9 +630,43 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 // name where the construction alone cannot: the book writes the name
 // often, never writes the window, and the changed character looks like
 // the name's (not only sounds like it).
+//
+// Besides a look-alike, a character of the name's phonetic series read
+// alike (八誡 for 八戒: 言 put beside 戒) is such a slip.
 func (k *Knowledge) bookVouches(name, window []rune, pos int) bool {
-	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) == 0 &&
-		hanzi.LookAlike(name[pos], window[pos])
+	return k.bookVouchesWindow(name, window) && (hanzi.LookAlike(name[pos], window[pos]) || hanzi.SameSeries(name[pos], window[pos]))
+}
+
+// bookVouchesWindow reports whether the book writes name often and
+// window, which differs from it in one character, nowhere but here.
+func (k *Knowledge) bookVouchesWindow(name, window []rune) bool {
+	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) <= 1
+}
+
+// sharePart reports whether the character at pos of the name s and the
+// text's at i+pos of d are built on one part, with a different top or
+// bottom ([hanzi.SharedTop], [hanzi.SharedBottom]), folded or as the
+// text writes them: 賈 and 買 share 貝 under their tops, their
+// simplified forms 贾 and 买 nothing, and a writer of traditional
+// characters confuses what he sees.
+func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
+	a, b := s.runes[pos], d.frunes[i+pos]
+	if hanzi.SharedTop(a, b) || hanzi.SharedBottom(a, b) {
+		return true
+	}
+	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])
+	if written == b {
+		return false // the same in both scripts: compared already
+	}
+	declared := []rune(s.text)
+	aw := a
+	if len(declared) == len(s.runes) {
+		aw = declared[pos]
+	}
+	if aw == a {
+		aw = k.toTraditional(a)
+	}
+	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
 }
 
 // minFrequentName is how often the book must use a two-character name for
