@@ -512,6 +512,39 @@ func TestCharacterOfTheSameSeries(t *testing.T) {
 	}
 }
 
+// TestFirstLetterChanged: a long name word the book writes often, with
+// its first letter alone changed (Atrádnoe for Otrádnoe, Hemberley for
+// Pemberley), is a slip; a short word so changed (Barcy beside Darcy) and
+// a name the book seldom writes are not questioned, nor a form the book
+// writes often itself (Volkónski beside Bolkónski).
+func TestFirstLetterChanged(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\n---\n",
+			"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\n---\n",
+			"entities/characters/darcy.md":     "---\nname: Mr. Darcy\naliases: [Darcy]\nkind: character\n---\n",
+			"entities/characters/bolkonski.md": "---\nname: Prince Andrew Bolkónski\naliases: [Bolkónski]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They rode to Otrádnoe. Darcy saw Pemberley. Bolkónski came. ", uses) + strings.Repeat("Volkónski spoke. ", 5),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "He began to wonder how things would be at Atrádnoe and what he would find there.", "Atrádnoe"},
+		{often, "He began to wonder how things would be at Otrádnoe and what he would find there.", ""},
+		{often, "They drove on to Hemberley in the afternoon.", "Hemberley"},
+		{often, "They saw Mr. Barcy in the afternoon.", ""},
+		{often, "Prince Volkónski came in with the papers.", ""},
+		{seldom, "He began to wonder how things would be at Atrádnoe and what he would find there.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestWholeNameOfTheSameReading: a two-character name typed as another
 // word of the same readings (巴界 for 八戒) is a slip where a name
 // starts, for a name the book writes often; not in the middle of a
