@@ -479,6 +479,33 @@ func TestSharedBottomAsWritten(t *testing.T) {
 	}
 }
 
+// TestNameSlot: after a word that is no break nor function word, a
+// window on the same top as a frequent name's first character (龔 for 襲)
+// is a slip where the book writes that word before the name itself (待
+// 襲人) and never before the window; where the book never puts the name
+// there, the window is no name start.
+func TestNameSlot(t *testing.T) {
+	files := func(slot string) map[string]string {
+		return map[string]string{
+			"entities/characters/xiren.md":     "---\nname: 襲人\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("襲人笑了。", 20) + strings.Repeat(slot, 2),
+		}
+	}
+	slot, none := bookProject(t, files("老太太待襲人好。")), bookProject(t, files(""))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{slot, "李嬤嬤道：“難道待龔人比我還重？”", "龔人"},
+		{slot, "李嬤嬤道：“難道待襲人比我還重？”", ""},
+		{none, "李嬤嬤道：“難道待龔人比我還重？”", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestCharacterOfTheSameSeries: a character of a name put for one on the
 // same phonetic element and read alike is a slip in a name the book
 // writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the

@@ -506,11 +506,23 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// Where a name starts: after a break, or after a
 					// function word that the book does not write before
 					// this character (二則代玉: 則代 is no word, 交代 is
-					// one, and 學 of 學習人情 is no function word).
+					// one, and 學 of 學習人情 is no function word), or in
+					// a slot the book fills with this name: it writes
+					// the character before the window before the name
+					// (待襲人), never before the window's first (待龔).
 					// Counted last, as the book's counts cost most.
 					bound := func() bool {
-						return i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
-							k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
+						if i == 0 || prose.NameBreak(rs[i-1]) {
+							return false
+						}
+						if k.book == nil {
+							return true
+						}
+						pair := k.book.countCJK(string(rs[i-1 : i+1]))
+						if strings.ContainsRune(nameOpeners, rs[i-1]) && pair < minBookUses {
+							return false
+						}
+						return pair > 1 || k.book.countCJK(string(rs[i-1])+string(s.runes)) < minSlotUses
 					}
 					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
@@ -687,6 +699,10 @@ func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
 	}
 	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
 }
+
+// minSlotUses is how often the book must write a character before a name
+// for the place after it to be a slot for that name.
+const minSlotUses = 2
 
 // minFrequentName is how often the book must use a two-character name for
 // a look-alike of its first character to be questioned.
