@@ -506,6 +506,62 @@ func TestNameSlot(t *testing.T) {
 	}
 }
 
+// TestReadAlikeBeforeAName: the first character of a three-character
+// name the book writes often, whose rest is a name of its own, put for
+// one read alike is a slip where a name starts (．留姥姥 for 劉姥姥) or in
+// a slot the book fills with the name (有個猻悟空: 個孫悟空); elsewhere
+// the character is a word before the rest.
+func TestReadAlikeBeforeAName(t *testing.T) {
+	files := func(slot string) map[string]string {
+		return map[string]string{
+			"entities/characters/liulaolao.md": "---\nname: 劉姥姥\naliases: [姥姥]\nkind: character\n---\n",
+			"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [悟空]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("劉姥姥笑了。孫悟空來了。", 20) + strings.Repeat(slot, 2),
+		}
+	}
+	slot, none := bookProject(t, files("聞得有個孫悟空。")), bookProject(t, files(""))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{none, "周瑞家的帶了劉姥姥來，應了這件事．留姥姥見了王夫人等，便問好。", "留姥姥"},
+		{none, "周瑞家的帶了劉姥姥來，應了這件事．劉姥姥見了王夫人等，便問好。", ""},
+		{slot, "晝夜光明。近日聞得有個猻悟空往西天取經。", "猻悟空"},
+		{none, "晝夜光明。近日聞得有個猻悟空往西天取經。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestRadicalAnywhereInALongName: a radical added to or dropped from
+// any character of a name of three the book writes often is a slip
+// (牛魔閏 for 牛魔王, 沙和淌 for 沙和尚); not for a name it seldom writes.
+func TestRadicalAnywhereInALongName(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/niumowang.md": "---\nname: 牛魔王\nkind: character\n---\n",
+			"entities/characters/sha.md":       "---\nname: 沙和尚\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("牛魔王來了。沙和尚笑了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "原來這條路是他前番襲牛魔閏盜金睛獸走熟了的。", "牛魔閏"},
+		{often, "講那妖精的火毒。沙和淌倚著松根，笑得騃了。", "沙和淌"},
+		{often, "講那妖精的火毒。沙和尚倚著松根，笑得騃了。", ""},
+		{seldom, "原來這條路是他前番襲牛魔閏盜金睛獸走熟了的。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestCharacterOfTheSameSeries: a character of a name put for one on the
 // same phonetic element and read alike is a slip in a name the book
 // writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the

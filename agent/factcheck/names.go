@@ -481,7 +481,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// writes often and the window never elsewhere: the
 					// slip of a hand that hears the word.
 					kinSlip := ka && !kb && n >= 3 && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) {
+					// In a name of three or more the book writes often, a
+					// radical added or dropped anywhere (牛魔閏 for 牛魔王,
+					// 沙和淌 for 沙和尚) is a slip of the pen.
+					radical := func() bool {
+						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					}
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -518,11 +524,10 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						if k.book == nil {
 							return true
 						}
-						pair := k.book.countCJK(string(rs[i-1 : i+1]))
-						if strings.ContainsRune(nameOpeners, rs[i-1]) && pair < minBookUses {
+						if strings.ContainsRune(nameOpeners, rs[i-1]) && k.book.countCJK(string(rs[i-1:i+1])) < minBookUses {
 							return false
 						}
-						return pair > 1 || k.book.countCJK(string(rs[i-1])+string(s.runes)) < minSlotUses
+						return !k.inSlot(rs, i, s)
 					}
 					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
@@ -558,8 +563,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// short name; in a longer one the book writes often, it
 			// is a slip of the pen, even where the rest is a name of
 			// its own (遜行者: 行者), if it stands where a name starts.
-			added := k.book != nil && h.n >= 3 && (hanzi.LookAlike(b, a) || hanzi.RadicalAdded(a, b)) && k.book.countCJK(string(h.s.runes)) >= minFrequentName
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(added && atBreak) {
+			frequent := k.book != nil && h.n >= 3 && k.book.countCJK(string(h.s.runes)) >= minFrequentName
+			added := frequent && (hanzi.LookAlike(b, a) || hanzi.RadicalAdded(a, b))
+			// So is a character read like the name's (留姥姥 for 劉姥姥,
+			// 猻悟空 for 孫悟空), where a name starts or in a slot the
+			// book fills with the name (有個猻悟空: 個孫悟空).
+			slip := added || frequent && (hanzi.Homophone(a, b) || hanzi.SameSeries(a, b))
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atBreak || k.inSlot(rs, h.i, h.s))) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -698,6 +708,18 @@ func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
 		aw = k.toTraditional(a)
 	}
 	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
+}
+
+// inSlot reports whether the window of rs at i, a slip for the name s in
+// its first character, stands in a slot the book fills with that name:
+// the book writes the character before the window before the name at
+// least minSlotUses times (待襲人, 將唐三藏), and before the window's
+// first character at most here (待龔, 將糖).
+func (k *Knowledge) inSlot(rs []rune, i int, s *nameSeq) bool {
+	if i == 0 || k.book == nil || !prose.IsCJK(rs[i-1]) {
+		return false
+	}
+	return k.book.countCJK(string(rs[i-1:i+1])) <= 1 && k.book.countCJK(string(rs[i-1])+string(s.runes)) >= minSlotUses
 }
 
 // minSlotUses is how often the book must write a character before a name
