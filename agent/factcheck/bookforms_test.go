@@ -595,19 +595,22 @@ func TestCharacterOfTheSameSeries(t *testing.T) {
 	}
 }
 
-// TestFirstLetterChanged: a long name word the book writes often, with
-// its first letter alone changed (Atrádnoe for Otrádnoe, Hemberley for
-// Pemberley), is a slip; a short word so changed (Barcy beside Darcy) and
-// a name the book seldom writes are not questioned, nor a form the book
-// writes often itself (Volkónski beside Bolkónski).
+// TestFirstLetterChanged: a name word of five letters or more the book
+// writes often, with its first letter alone changed (Atrádnoe for
+// Otrádnoe, Hemberley for Pemberley, Rucas for Lucas), is a slip; a word
+// of four so changed (Cane beside Jane), a word the dictionary knows as a
+// name (Polly beside Molly), a name the book seldom writes and a form the
+// book writes often itself (Volkónski beside Bolkónski) are not.
 func TestFirstLetterChanged(t *testing.T) {
 	files := func(uses int) map[string]string {
 		return map[string]string{
 			"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\n---\n",
 			"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\n---\n",
-			"entities/characters/darcy.md":     "---\nname: Mr. Darcy\naliases: [Darcy]\nkind: character\n---\n",
+			"entities/characters/lucas.md":     "---\nname: Sir William Lucas\naliases: [Lucas]\nkind: character\n---\n",
+			"entities/characters/jane.md":      "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\n---\n",
+			"entities/characters/molly.md":     "---\nname: Molly Brown\naliases: [Molly]\nkind: character\n---\n",
 			"entities/characters/bolkonski.md": "---\nname: Prince Andrew Bolkónski\naliases: [Bolkónski]\nkind: character\n---\n",
-			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They rode to Otrádnoe. Darcy saw Pemberley. Bolkónski came. ", uses) + strings.Repeat("Volkónski spoke. ", 5),
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They rode to Otrádnoe. Jane saw Pemberley. Bolkónski came. Lucas and Molly sat. ", uses) + strings.Repeat("Volkónski spoke. ", 5),
 		}
 	}
 	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
@@ -618,7 +621,9 @@ func TestFirstLetterChanged(t *testing.T) {
 		{often, "He began to wonder how things would be at Atrádnoe and what he would find there.", "Atrádnoe"},
 		{often, "He began to wonder how things would be at Otrádnoe and what he would find there.", ""},
 		{often, "They drove on to Hemberley in the afternoon.", "Hemberley"},
-		{often, "They saw Mr. Barcy in the afternoon.", ""},
+		{often, "They called on Sir William Rucas in the afternoon.", "Rucas"},
+		{often, "They saw Cane in the afternoon.", ""},
+		{often, "They saw Polly in the afternoon.", ""},
 		{often, "Prince Volkónski came in with the papers.", ""},
 		{seldom, "He began to wonder how things would be at Atrádnoe and what he would find there.", ""},
 	} {

@@ -173,7 +173,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 	var best []*target
 	bestDist := 3
 	for _, t := range k.targets {
-		if t.runes[0] != rs[0] && !k.firstLetterSlip(rs, t) {
+		if t.runes[0] != rs[0] && !k.firstLetterSlip(s, rs, t) {
 			continue
 		}
 		limit := 1
@@ -231,17 +231,18 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 
 // minFirstLetterSlip is the length from which a word that differs from a
 // name word in its first letter alone may be a slip for it.
-const minFirstLetterSlip = 6
+const minFirstLetterSlip = 5
 
-// firstLetterSlip reports whether rs (lower case) is the name word of t
-// with its first letter changed and nothing else (Atrádnoe for
-// Otrádnoe, Hemberley for Pemberley), in a word long enough that the
-// rest alone names it, for a name the book writes often. Elsewhere a
-// near-miss keeps the first letter: beside a short or seldom written
-// name, another first letter is another name (Volkónski, Bolkónski),
-// which the book's counts then tell apart.
-func (k *Knowledge) firstLetterSlip(rs []rune, t *target) bool {
-	if len(rs) < minFirstLetterSlip || len(rs) != len(t.runes) || !slices.Equal(rs[1:], t.runes[1:]) || k.book == nil {
+// firstLetterSlip reports whether s, rs in lower case, is the name word of
+// t with its first letter changed and nothing else (Atrádnoe for
+// Otrádnoe, Hemberley for Pemberley, Rucas for Lucas), in a word long
+// enough that the rest alone names it, for a name the book writes often.
+// Elsewhere a near-miss keeps the first letter: beside a short or seldom
+// written name, another first letter is another name, as it is where
+// the dictionary knows the word as a name (Polly beside Molly) or the
+// book writes it often (Volkónski beside Bolkónski).
+func (k *Knowledge) firstLetterSlip(s string, rs []rune, t *target) bool {
+	if len(rs) < minFirstLetterSlip || len(rs) != len(t.runes) || !slices.Equal(rs[1:], t.runes[1:]) || k.book == nil || lexicon.IsShortName(s) {
 		return false
 	}
 	k.book.once.Do(k.book.build)
