@@ -633,6 +633,37 @@ func TestFirstLetterChanged(t *testing.T) {
 	}
 }
 
+// TestDashAndTie: a name before a dash written as two hyphens
+// ("Pemerley--for") is a word of its own, checked, while one joined by a
+// single hyphen is part of a compound; a word as near two names of the
+// chapter's equal use is taken for the one the book writes far more often
+// (Rostóvv: Rostóv, not Rostóva), and left alone where the book writes
+// both alike.
+func TestDashAndTie(t *testing.T) {
+	files := func(rostova int) map[string]string {
+		return map[string]string{
+			"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\n---\n",
+			"entities/characters/nicholas.md":  "---\nname: Nicholas Rostóv\naliases: [Rostóv]\nkind: character\n---\n",
+			"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Rostóva]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They saw Pemberley. Rostóv came. ", 40) + strings.Repeat("Rostóva sat. ", rostova),
+		}
+	}
+	far, alike := bookProject(t, files(2)), bookProject(t, files(40))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{far, "On the very day of her arrival at Pemerley--for she had reached it only then.", "Pemerley"},
+		{far, "They took the Pemerley-road in the afternoon.", ""},
+		{far, "The soldiers mounted. Rostóvv riding in front gave the order.", "Rostóvv"},
+		{alike, "The soldiers mounted. Rostóvv riding in front gave the order.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestWholeNameOfTheSameReading: a two-character name typed as another
 // word of the same readings (巴界 for 八戒) is a slip where a name
 // starts, for a name the book writes often; not in the middle of a

@@ -108,8 +108,9 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if n < 3 || k.nameWords[w.s] || titleWords[w.s] || rankClass[w.s] != "" {
 			continue
 		}
-		// "Bal-machève": a part of a hyphenated word is no name.
-		if strings.HasPrefix(d.text[w.end:], "-") || w.start > 0 && d.text[w.start-1] == '-' {
+		// "Bal-machève": a part of a hyphenated word is no name. Two
+		// hyphens are a dash ("at Pemberley--for"), which ends a word.
+		if hyphenated(d.text, w.start, w.end) {
 			continue
 		}
 		// After an honorific ("Mr. Gardener") a word is a name, though
@@ -156,6 +157,14 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// hyphenated reports whether text[start:end] is joined to a word before
+// or after it by a single hyphen; "--" is a dash.
+func hyphenated(text string, start, end int) bool {
+	after := strings.HasPrefix(text[end:], "-") && !strings.HasPrefix(text[end:], "--")
+	before := start > 0 && text[start-1] == '-' && (start < 2 || text[start-2] != '-')
+	return after || before
 }
 
 // honorifics are the titles after which a capitalised word names a
@@ -221,13 +230,32 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 		return best[0]
 	}
 	// Several names are as close: take the one the text uses most, if
-	// one clearly does.
+	// one clearly does; else the one the book uses far more than any
+	// other (Rostóvv: Rostóv 776 times, Rostóva 29).
 	slices.SortStableFunc(best, func(a, b *target) int { return d.count[b.word] - d.count[a.word] })
 	if d.count[best[0].word] > d.count[best[1].word] {
 		return best[0]
 	}
+	if k.book == nil {
+		return nil
+	}
+	k.book.once.Do(k.book.build)
+	tied := best[:1]
+	for _, t := range best[1:] {
+		if d.count[t.word] == d.count[best[0].word] {
+			tied = append(tied, t)
+		}
+	}
+	slices.SortStableFunc(tied, func(a, b *target) int { return k.book.latin[b.word] - k.book.latin[a.word] })
+	if k.book.latin[tied[0].word] >= minFrequentName && k.book.latin[tied[0].word] > bookMajority*k.book.latin[tied[1].word] {
+		return tied[0]
+	}
 	return nil
 }
+
+// bookMajority is how many times more often the book must write one of
+// two names a word is equally near for the word to be taken for it.
+const bookMajority = 4
 
 // minFirstLetterSlip is the length from which a word that differs from a
 // name word in its first letter alone may be a slip for it.
