@@ -562,6 +562,35 @@ func TestRadicalAnywhereInALongName(t *testing.T) {
 	}
 }
 
+// TestDemonstrativeBeforeAName: a storyteller's demonstrative (這, 那) or
+// 共 before a frequent two-character name opens it like a preposition:
+// the first character read alike after it is a slip (這鴇釵 for 寶釵, 共搪僧
+// for 唐僧) unless the book writes the word before that character often
+// (這鴇兒 is a phrase of its own).
+func TestDemonstrativeBeforeAName(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/baochai.md":   "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\n---\n",
+			"entities/characters/tangseng.md":  "---\nname: 唐僧\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("寶釵笑了。唐僧來了。", 20) + strings.Repeat(extra, 3),
+		}
+	}
+	plain, phrase := bookProject(t, files("")), bookProject(t, files("這鴇兒來了。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "薛蝌才往外去了．這鴇釵方勸薛姨媽，不必著急。", "鴇釵"},
+		{plain, "薛蝌才往外去了．這寶釵方勸薛姨媽，不必著急。", ""},
+		{phrase, "薛蝌才往外去了．這鴇釵方勸薛姨媽，不必著急。", ""},
+		{plain, "國王聽說，連忙下殿，共搪僧、沙僧迎著。", "搪僧"},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestCharacterOfTheSameSeries: a character of a name put for one on the
 // same phonetic element and read alike is a slip in a name the book
 // writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the

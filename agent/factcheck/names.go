@@ -278,9 +278,9 @@ func (k *Knowledge) firstLetterSlip(s string, rs []rune, t *target) bool {
 }
 
 // nameOpeners are the Chinese function words a name may follow inside a
-// clause (folded): conjunctions, adverbs, prepositions and verbs of
-// calling or seeing.
-const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道"
+// clause (folded): conjunctions, adverbs, prepositions, verbs of
+// calling or seeing, and the demonstratives of a storyteller (這猴王).
+const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道这那共"
 
 // movedAccent reports whether a and b, the same letters but for accents,
 // both bear accents, on different letters.
