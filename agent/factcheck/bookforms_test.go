@@ -591,6 +591,32 @@ func TestDemonstrativeBeforeAName(t *testing.T) {
 	}
 }
 
+// TestKinshipWordOfATwoCharacterName: in a two-character name the book
+// writes often, a kinship word (or numeral) written with a character of
+// its series read alike is a slip when the other character is no kinship
+// word (賈拇 for 賈母, 叭戒 for 八戒, 御娣 for 御弟); of two kinship words
+// (太泰 for 太太) it is not questioned.
+func TestKinshipWordOfATwoCharacterName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/jiamu.md":     "---\nname: 賈母\naliases: [老太太]\nkind: character\n---\n",
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+		"entities/characters/tangseng.md":  "---\nname: 唐僧\naliases: [御弟]\nkind: character\n---\n",
+		"entities/characters/wangfuren.md": "---\nname: 王夫人\naliases: [太太]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母笑了。八戒來了。御弟坐了。太太說了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"眾人都散了，便覺冷清了好些．賈拇因笑道：“往年你老爺們不在家。”", "賈拇"},
+		{"眾人都散了，便覺冷清了好些．賈母因笑道：“往年你老爺們不在家。”", ""},
+		{"行者卻才歡喜。對叭戒、沙僧道：「兄弟們，走罷。」", "叭戒"},
+		{"我師父乃唐朝御娣，因為過河吃了水。", "御娣"},
+		{"我們只知遵太泰的話，管不得許多。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestCharacterOfTheSameSeries: a character of a name put for one on the
 // same phonetic element and read alike is a slip in a name the book
 // writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the

@@ -506,10 +506,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					subject := pos == 0 && hanzi.Homophone(a, b) && actsNext(string(rs[i+n:min(len(rs), i+n+4)]))
 					// Or the name's kinship word is written with another
 					// character of its phonetic series, read alike (薛姨嗎
-					// for 薛姨媽), in a name of three or more that the book
-					// writes often and the window never elsewhere: the
-					// slip of a hand that hears the word.
-					kinSlip := ka && !kb && n >= 3 && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					// for 薛姨媽, 賈拇 for 賈母, 叭戒 for 八戒), in a name of
+					// three or more, or of two whose other character is no
+					// kinship word (太泰 is no slip for 太太), that the
+					// book writes often and the window never elsewhere:
+					// the slip of a hand that hears the word.
+					kinSlip := ka && !kb && (n >= 3 || !kinshipSet.has(s.runes[1-pos])) && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					// In a name of three or more the book writes often, a
 					// radical added or dropped anywhere (牛魔閏 for 牛魔王,
 					// 沙和淌 for 沙和尚) is a slip of the pen.
