@@ -450,6 +450,275 @@ func TestSharedTopInAFrequentName(t *testing.T) {
 	}
 }
 
+// TestSharedBottomAsWritten: the first character of a two-character name
+// the book writes often, put as one on the same bottom in the script the
+// text is written in (買 for 賈: 貝 under both), is a slip where a name
+// starts. Simplified, the two share nothing (买 贾); inside a phrase (去買
+// 母雞) and for a name the book seldom writes, there is no finding.
+func TestSharedBottomAsWritten(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/jiamu.md":     "---\nname: 賈母\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母笑了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "寶玉因下席往外走．買母因說：“你往那里去！”", "買母"},
+		{often, "寶玉因下席往外走．賈母因說：“你往那里去！”", ""},
+		{often, "宝玉因下席往外走．买母因说：“你往那里去！”", ""},
+		{often, "寶玉因下席往外走，要去買母雞來吃。", ""},
+		{seldom, "寶玉因下席往外走．買母因說：“你往那里去！”", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestNameSlot: after a word that is no break nor function word, a
+// window on the same top as a frequent name's first character (龔 for 襲)
+// is a slip where the book writes that word before the name itself (待
+// 襲人) and never before the window; where the book never puts the name
+// there, the window is no name start.
+func TestNameSlot(t *testing.T) {
+	files := func(slot string) map[string]string {
+		return map[string]string{
+			"entities/characters/xiren.md":     "---\nname: 襲人\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("襲人笑了。", 20) + strings.Repeat(slot, 2),
+		}
+	}
+	slot, none := bookProject(t, files("老太太待襲人好。")), bookProject(t, files(""))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{slot, "李嬤嬤道：“難道待龔人比我還重？”", "龔人"},
+		{slot, "李嬤嬤道：“難道待襲人比我還重？”", ""},
+		{none, "李嬤嬤道：“難道待龔人比我還重？”", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestReadAlikeBeforeAName: the first character of a three-character
+// name the book writes often, whose rest is a name of its own, put for
+// one read alike is a slip where a name starts (．留姥姥 for 劉姥姥) or in
+// a slot the book fills with the name (有個猻悟空: 個孫悟空); elsewhere
+// the character is a word before the rest.
+func TestReadAlikeBeforeAName(t *testing.T) {
+	files := func(slot string) map[string]string {
+		return map[string]string{
+			"entities/characters/liulaolao.md": "---\nname: 劉姥姥\naliases: [姥姥]\nkind: character\n---\n",
+			"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [悟空]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("劉姥姥笑了。孫悟空來了。", 20) + strings.Repeat(slot, 2),
+		}
+	}
+	slot, none := bookProject(t, files("聞得有個孫悟空。")), bookProject(t, files(""))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{none, "周瑞家的帶了劉姥姥來，應了這件事．留姥姥見了王夫人等，便問好。", "留姥姥"},
+		{none, "周瑞家的帶了劉姥姥來，應了這件事．劉姥姥見了王夫人等，便問好。", ""},
+		{slot, "晝夜光明。近日聞得有個猻悟空往西天取經。", "猻悟空"},
+		{none, "晝夜光明。近日聞得有個猻悟空往西天取經。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestRadicalAnywhereInALongName: a radical added to or dropped from
+// any character of a name of three the book writes often is a slip
+// (牛魔閏 for 牛魔王, 沙和淌 for 沙和尚); not for a name it seldom writes.
+func TestRadicalAnywhereInALongName(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/niumowang.md": "---\nname: 牛魔王\nkind: character\n---\n",
+			"entities/characters/sha.md":       "---\nname: 沙和尚\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("牛魔王來了。沙和尚笑了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "原來這條路是他前番襲牛魔閏盜金睛獸走熟了的。", "牛魔閏"},
+		{often, "講那妖精的火毒。沙和淌倚著松根，笑得騃了。", "沙和淌"},
+		{often, "講那妖精的火毒。沙和尚倚著松根，笑得騃了。", ""},
+		{seldom, "原來這條路是他前番襲牛魔閏盜金睛獸走熟了的。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestDemonstrativeBeforeAName: a storyteller's demonstrative (這, 那) or
+// 共 before a frequent two-character name opens it like a preposition:
+// the first character read alike after it is a slip (這鴇釵 for 寶釵, 共搪僧
+// for 唐僧) unless the book writes the word before that character often
+// (這鴇兒 is a phrase of its own).
+func TestDemonstrativeBeforeAName(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/baochai.md":   "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\n---\n",
+			"entities/characters/tangseng.md":  "---\nname: 唐僧\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("寶釵笑了。唐僧來了。", 20) + strings.Repeat(extra, 3),
+		}
+	}
+	plain, phrase := bookProject(t, files("")), bookProject(t, files("這鴇兒來了。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "薛蝌才往外去了．這鴇釵方勸薛姨媽，不必著急。", "鴇釵"},
+		{plain, "薛蝌才往外去了．這寶釵方勸薛姨媽，不必著急。", ""},
+		{phrase, "薛蝌才往外去了．這鴇釵方勸薛姨媽，不必著急。", ""},
+		{plain, "國王聽說，連忙下殿，共搪僧、沙僧迎著。", "搪僧"},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestKinshipWordOfATwoCharacterName: in a two-character name the book
+// writes often, a kinship word (or numeral) written with a character of
+// its series read alike is a slip when the other character is no kinship
+// word (賈拇 for 賈母, 叭戒 for 八戒, 御娣 for 御弟); of two kinship words
+// (太泰 for 太太) it is not questioned.
+func TestKinshipWordOfATwoCharacterName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/jiamu.md":     "---\nname: 賈母\naliases: [老太太]\nkind: character\n---\n",
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+		"entities/characters/tangseng.md":  "---\nname: 唐僧\naliases: [御弟]\nkind: character\n---\n",
+		"entities/characters/wangfuren.md": "---\nname: 王夫人\naliases: [太太]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母笑了。八戒來了。御弟坐了。太太說了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"眾人都散了，便覺冷清了好些．賈拇因笑道：“往年你老爺們不在家。”", "賈拇"},
+		{"眾人都散了，便覺冷清了好些．賈母因笑道：“往年你老爺們不在家。”", ""},
+		{"行者卻才歡喜。對叭戒、沙僧道：「兄弟們，走罷。」", "叭戒"},
+		{"我師父乃唐朝御娣，因為過河吃了水。", "御娣"},
+		{"我們只知遵太泰的話，管不得許多。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestCharacterOfTheSameSeries: a character of a name put for one on the
+// same phonetic element and read alike is a slip in a name the book
+// writes often: a kinship word in a name of three (薛姨嗎 for 薛姨媽), the
+// second of an alias after a numeral (八誡 for 八戒: 言 beside 戒). For a
+// name the book seldom writes, no finding; nor for two kinship words
+// (薛姨娘 is another form of address).
+func TestCharacterOfTheSameSeries(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/characters/xueyima.md":   "---\nname: 薛姨媽\nkind: character\n---\n",
+			"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("薛姨媽笑了。八戒來了。", uses),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "外面只剩了一兩個男子．因此薛姨嗎即日到書房，將一應陳設收了。", "薛姨嗎"},
+		{often, "外面只剩了一兩個男子．因此薛姨媽即日到書房，將一應陳設收了。", ""},
+		{often, "外面只剩了一兩個男子．因此薛姨娘即日到書房，將一應陳設收了。", ""},
+		{seldom, "外面只剩了一兩個男子．因此薛姨嗎即日到書房，將一應陳設收了。", ""},
+		{often, "那師父猛抬頭，咄的一聲，喝退了八誡道：「你這個孽畜！」", "八誡"},
+		{often, "那師父猛抬頭，咄的一聲，喝退了八戒道：「你這個孽畜！」", ""},
+		{seldom, "那師父猛抬頭，咄的一聲，喝退了八誡道：「你這個孽畜！」", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestFirstLetterChanged: a name word of five letters or more the book
+// writes often, with its first letter alone changed (Atrádnoe for
+// Otrádnoe, Hemberley for Pemberley, Rucas for Lucas), is a slip; a word
+// of four so changed (Cane beside Jane), a word the dictionary knows as a
+// name (Polly beside Molly), a name the book seldom writes and a form the
+// book writes often itself (Volkónski beside Bolkónski) are not.
+func TestFirstLetterChanged(t *testing.T) {
+	files := func(uses int) map[string]string {
+		return map[string]string{
+			"entities/locations/otradnoe.md":   "---\nname: Otrádnoe\nkind: location\n---\n",
+			"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\n---\n",
+			"entities/characters/lucas.md":     "---\nname: Sir William Lucas\naliases: [Lucas]\nkind: character\n---\n",
+			"entities/characters/jane.md":      "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\n---\n",
+			"entities/characters/molly.md":     "---\nname: Molly Brown\naliases: [Molly]\nkind: character\n---\n",
+			"entities/characters/bolkonski.md": "---\nname: Prince Andrew Bolkónski\naliases: [Bolkónski]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They rode to Otrádnoe. Jane saw Pemberley. Bolkónski came. Lucas and Molly sat. ", uses) + strings.Repeat("Volkónski spoke. ", 5),
+		}
+	}
+	often, seldom := bookProject(t, files(20)), bookProject(t, files(2))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{often, "He began to wonder how things would be at Atrádnoe and what he would find there.", "Atrádnoe"},
+		{often, "He began to wonder how things would be at Otrádnoe and what he would find there.", ""},
+		{often, "They drove on to Hemberley in the afternoon.", "Hemberley"},
+		{often, "They called on Sir William Rucas in the afternoon.", "Rucas"},
+		{often, "They saw Cane in the afternoon.", ""},
+		{often, "They saw Polly in the afternoon.", ""},
+		{often, "Prince Volkónski came in with the papers.", ""},
+		{seldom, "He began to wonder how things would be at Atrádnoe and what he would find there.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestDashAndTie: a name before a dash written as two hyphens
+// ("Pemerley--for") is a word of its own, checked, while one joined by a
+// single hyphen is part of a compound; a word as near two names of the
+// chapter's equal use is taken for the one the book writes far more often
+// (Rostóvv: Rostóv, not Rostóva), and left alone where the book writes
+// both alike.
+func TestDashAndTie(t *testing.T) {
+	files := func(rostova int) map[string]string {
+		return map[string]string{
+			"entities/locations/pemberley.md":  "---\nname: Pemberley\nkind: location\n---\n",
+			"entities/characters/nicholas.md":  "---\nname: Nicholas Rostóv\naliases: [Rostóv]\nkind: character\n---\n",
+			"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Rostóva]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They saw Pemberley. Rostóv came. ", 40) + strings.Repeat("Rostóva sat. ", rostova),
+		}
+	}
+	far, alike := bookProject(t, files(2)), bookProject(t, files(40))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{far, "On the very day of her arrival at Pemerley--for she had reached it only then.", "Pemerley"},
+		{far, "They took the Pemerley-road in the afternoon.", ""},
+		{far, "The soldiers mounted. Rostóvv riding in front gave the order.", "Rostóvv"},
+		{alike, "The soldiers mounted. Rostóvv riding in front gave the order.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestWholeNameOfTheSameReading: a two-character name typed as another
 // word of the same readings (巴界 for 八戒) is a slip where a name
 // starts, for a name the book writes often; not in the middle of a

@@ -364,9 +364,20 @@ func (k *Knowledge) foldRune(r rune) rune {
 }
 
 // toTraditional converts one simplified character with OpenCC's s2t
-// table, loaded on first use (it is only needed to spell a quick-fix in a
-// traditional text).
+// table, loaded on first use (it is needed to spell a quick-fix in a
+// traditional text, and to compare a name's character with a text's as
+// written); each answer is kept, as the near-miss rules ask for the same
+// few characters again and again.
 func (k *Knowledge) toTraditional(r rune) rune {
+	if t, ok := k.s2tMemo.Load(r); ok {
+		return t.(rune)
+	}
+	t := k.convertTraditional(r)
+	k.s2tMemo.Store(r, t)
+	return t
+}
+
+func (k *Knowledge) convertTraditional(r rune) rune {
 	k.s2tOnce.Do(func() {
 		cc, err := opencc.New("s2t")
 		if err == nil {

@@ -228,6 +228,7 @@ type Knowledge struct {
 
 	s2tOnce sync.Once
 	s2t     *opencc.OpenCC
+	s2tMemo sync.Map // rune -> rune: toTraditional's answers
 
 	// families are the family names of the declared people (folded): the
 	// first character of each Chinese name of two or more, made on first

@@ -108,8 +108,9 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if n < 3 || k.nameWords[w.s] || titleWords[w.s] || rankClass[w.s] != "" {
 			continue
 		}
-		// "Bal-machève": a part of a hyphenated word is no name.
-		if strings.HasPrefix(d.text[w.end:], "-") || w.start > 0 && d.text[w.start-1] == '-' {
+		// "Bal-machève": a part of a hyphenated word is no name. Two
+		// hyphens are a dash ("at Pemberley--for"), which ends a word.
+		if hyphenated(d.text, w.start, w.end) {
 			continue
 		}
 		// After an honorific ("Mr. Gardener") a word is a name, though
@@ -158,6 +159,14 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 	return out
 }
 
+// hyphenated reports whether text[start:end] is joined to a word before
+// or after it by a single hyphen; "--" is a dash.
+func hyphenated(text string, start, end int) bool {
+	after := strings.HasPrefix(text[end:], "-") && !strings.HasPrefix(text[end:], "--")
+	before := start > 0 && text[start-1] == '-' && (start < 2 || text[start-2] != '-')
+	return after || before
+}
+
 // honorifics are the titles after which a capitalised word names a
 // person ("Mr. Gardener" is no gardener).
 var honorifics = wordSet("Mr", "Mrs", "Miss", "Ms", "Sir", "Lady", "Lord", "Dr", "Captain", "Colonel", "Major", "General",
@@ -173,7 +182,7 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 	var best []*target
 	bestDist := 3
 	for _, t := range k.targets {
-		if t.runes[0] != rs[0] {
+		if t.runes[0] != rs[0] && !k.firstLetterSlip(s, rs, t) {
 			continue
 		}
 		limit := 1
@@ -221,18 +230,57 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 		return best[0]
 	}
 	// Several names are as close: take the one the text uses most, if
-	// one clearly does.
+	// one clearly does; else the one the book uses far more than any
+	// other (Rostóvv: Rostóv 776 times, Rostóva 29).
 	slices.SortStableFunc(best, func(a, b *target) int { return d.count[b.word] - d.count[a.word] })
 	if d.count[best[0].word] > d.count[best[1].word] {
 		return best[0]
 	}
+	if k.book == nil {
+		return nil
+	}
+	k.book.once.Do(k.book.build)
+	tied := best[:1]
+	for _, t := range best[1:] {
+		if d.count[t.word] == d.count[best[0].word] {
+			tied = append(tied, t)
+		}
+	}
+	slices.SortStableFunc(tied, func(a, b *target) int { return k.book.latin[b.word] - k.book.latin[a.word] })
+	if k.book.latin[tied[0].word] >= minFrequentName && k.book.latin[tied[0].word] > bookMajority*k.book.latin[tied[1].word] {
+		return tied[0]
+	}
 	return nil
 }
 
+// bookMajority is how many times more often the book must write one of
+// two names a word is equally near for the word to be taken for it.
+const bookMajority = 4
+
+// minFirstLetterSlip is the length from which a word that differs from a
+// name word in its first letter alone may be a slip for it.
+const minFirstLetterSlip = 5
+
+// firstLetterSlip reports whether s, rs in lower case, is the name word of
+// t with its first letter changed and nothing else (Atrádnoe for
+// Otrádnoe, Hemberley for Pemberley, Rucas for Lucas), in a word long
+// enough that the rest alone names it, for a name the book writes often.
+// Elsewhere a near-miss keeps the first letter: beside a short or seldom
+// written name, another first letter is another name, as it is where
+// the dictionary knows the word as a name (Polly beside Molly) or the
+// book writes it often (Volkónski beside Bolkónski).
+func (k *Knowledge) firstLetterSlip(s string, rs []rune, t *target) bool {
+	if len(rs) < minFirstLetterSlip || len(rs) != len(t.runes) || !slices.Equal(rs[1:], t.runes[1:]) || k.book == nil || lexicon.IsShortName(s) {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	return k.book.latin[t.word] >= minFrequentName
+}
+
 // nameOpeners are the Chinese function words a name may follow inside a
-// clause (folded): conjunctions, adverbs, prepositions and verbs of
-// calling or seeing.
-const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道"
+// clause (folded): conjunctions, adverbs, prepositions, verbs of
+// calling or seeing, and the demonstratives of a storyteller (這猴王).
+const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道这那共"
 
 // movedAccent reports whether a and b, the same letters but for accents,
 // both bear accents, on different letters.
@@ -456,7 +504,21 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// Unless the window is the subject of what follows
 					// and sounds just like the name (相云听說 for 湘云).
 					subject := pos == 0 && hanzi.Homophone(a, b) && actsNext(string(rs[i+n:min(len(rs), i+n+4)]))
-					if ka && kb || (ka || kb) && n < 4 && !subject || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && hanzi.SharedTop(a, b))) {
+					// Or the name's kinship word is written with another
+					// character of its phonetic series, read alike (薛姨嗎
+					// for 薛姨媽, 賈拇 for 賈母, 叭戒 for 八戒), in a name of
+					// three or more, or of two whose other character is no
+					// kinship word (太泰 is no slip for 太太), that the
+					// book writes often and the window never elsewhere:
+					// the slip of a hand that hears the word.
+					kinSlip := ka && !kb && (n >= 3 || !kinshipSet.has(s.runes[1-pos])) && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					// In a name of three or more the book writes often, a
+					// radical added or dropped anywhere (牛魔閏 for 牛魔王,
+					// 沙和淌 for 沙和尚) is a slip of the pen.
+					radical := func() bool {
+						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					}
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -481,13 +543,24 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// Where a name starts: after a break, or after a
 					// function word that the book does not write before
 					// this character (二則代玉: 則代 is no word, 交代 is
-					// one, and 學 of 學習人情 is no function word).
+					// one, and 學 of 學習人情 is no function word), or in
+					// a slot the book fills with this name: it writes
+					// the character before the window before the name
+					// (待襲人), never before the window's first (待龔).
 					// Counted last, as the book's counts cost most.
 					bound := func() bool {
-						return i > 0 && !prose.NameBreak(rs[i-1]) && (k.book == nil || !strings.ContainsRune(nameOpeners, rs[i-1]) ||
-							k.book.countCJK(string(rs[i-1:i+1])) >= minBookUses)
+						if i == 0 || prose.NameBreak(rs[i-1]) {
+							return false
+						}
+						if k.book == nil {
+							return true
+						}
+						if strings.ContainsRune(nameOpeners, rs[i-1]) && k.book.countCJK(string(rs[i-1:i+1])) < minBookUses {
+							return false
+						}
+						return !k.inSlot(rs, i, s)
 					}
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.SharedTop(a, b) && !hanzi.Homophone(a, b) || stop ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
@@ -521,8 +594,13 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// short name; in a longer one the book writes often, it
 			// is a slip of the pen, even where the rest is a name of
 			// its own (遜行者: 行者), if it stands where a name starts.
-			added := k.book != nil && h.n >= 3 && (hanzi.LookAlike(b, a) || hanzi.RadicalAdded(a, b)) && k.book.countCJK(string(h.s.runes)) >= minFrequentName
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(added && atBreak) {
+			frequent := k.book != nil && h.n >= 3 && k.book.countCJK(string(h.s.runes)) >= minFrequentName
+			added := frequent && (hanzi.LookAlike(b, a) || hanzi.RadicalAdded(a, b))
+			// So is a character read like the name's (留姥姥 for 劉姥姥,
+			// 猻悟空 for 孫悟空), where a name starts or in a slot the
+			// book fills with the name (有個猻悟空: 個孫悟空).
+			slip := added || frequent && (hanzi.Homophone(a, b) || hanzi.SameSeries(a, b))
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atBreak || k.inSlot(rs, h.i, h.s))) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -541,7 +619,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && hanzi.SharedTop(a, b)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
@@ -624,10 +702,60 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 // name where the construction alone cannot: the book writes the name
 // often, never writes the window, and the changed character looks like
 // the name's (not only sounds like it).
+//
+// Besides a look-alike, a character of the name's phonetic series read
+// alike (八誡 for 八戒: 言 put beside 戒) is such a slip.
 func (k *Knowledge) bookVouches(name, window []rune, pos int) bool {
-	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) == 0 &&
-		hanzi.LookAlike(name[pos], window[pos])
+	return k.bookVouchesWindow(name, window) && (hanzi.LookAlike(name[pos], window[pos]) || hanzi.SameSeries(name[pos], window[pos]))
 }
+
+// bookVouchesWindow reports whether the book writes name often and
+// window, which differs from it in one character, nowhere but here.
+func (k *Knowledge) bookVouchesWindow(name, window []rune) bool {
+	return k.book != nil && k.book.countCJK(string(name)) >= minFrequentName && k.book.countCJK(string(window)) <= 1
+}
+
+// sharePart reports whether the character at pos of the name s and the
+// text's at i+pos of d are built on one part, with a different top or
+// bottom ([hanzi.SharedTop], [hanzi.SharedBottom]), folded or as the
+// text writes them: 賈 and 買 share 貝 under their tops, their
+// simplified forms 贾 and 买 nothing, and a writer of traditional
+// characters confuses what he sees.
+func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
+	a, b := s.runes[pos], d.frunes[i+pos]
+	if hanzi.SharedTop(a, b) || hanzi.SharedBottom(a, b) {
+		return true
+	}
+	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])
+	if written == b {
+		return false // the same in both scripts: compared already
+	}
+	declared := []rune(s.text)
+	aw := a
+	if len(declared) == len(s.runes) {
+		aw = declared[pos]
+	}
+	if aw == a {
+		aw = k.toTraditional(a)
+	}
+	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
+}
+
+// inSlot reports whether the window of rs at i, a slip for the name s in
+// its first character, stands in a slot the book fills with that name:
+// the book writes the character before the window before the name at
+// least minSlotUses times (待襲人, 將唐三藏), and before the window's
+// first character at most here (待龔, 將糖).
+func (k *Knowledge) inSlot(rs []rune, i int, s *nameSeq) bool {
+	if i == 0 || k.book == nil || !prose.IsCJK(rs[i-1]) {
+		return false
+	}
+	return k.book.countCJK(string(rs[i-1:i+1])) <= 1 && k.book.countCJK(string(rs[i-1])+string(s.runes)) >= minSlotUses
+}
+
+// minSlotUses is how often the book must write a character before a name
+// for the place after it to be a slot for that name.
+const minSlotUses = 2
 
 // minFrequentName is how often the book must use a two-character name for
 // a look-alike of its first character to be questioned.

@@ -217,11 +217,11 @@ func LookAlike(a, b rune) bool {
 }
 
 // RadicalAdded reports whether b is a with a radical written beside it
-// (孫 遜, 王 汪): the strokes beside b's radical are all of a's, and b's
-// Cangjie code is one part for the radical before a's code as Cangjie
-// writes a component (whole, or its first and last parts, or its first
-// two and last). Unihan's phonetic classes miss most such
-// pairs (遜 is not in 孫's class).
+// (孫 遜, 王 汪, 戒 誡): the strokes beside b's radical are all of a's,
+// and b's Cangjie code is one or two parts for the radical (言 is YR
+// there) before a's code as Cangjie writes a component (whole, or its
+// first and last parts, or its first two and last). Unihan's phonetic
+// classes miss most such pairs (遜 is not in 孫's class).
 func RadicalAdded(a, b rune) bool {
 	sa, sb := shapeOf()[a], shapeOf()[b]
 	if sa == nil || sb == nil || sa.cangjie == "" || sb.cangjie == "" || sb.residual != sa.total {
@@ -236,11 +236,49 @@ func RadicalAdded(a, b rune) bool {
 		forms = append(forms, c[:2]+c[len(c)-1:])
 	}
 	for _, f := range forms {
-		if len(f) >= 2 && len(cb) == len(f)+1 && cb[1:] == f {
-			return true
+		if len(f) < 2 {
+			continue
+		}
+		// The radical's parts: one (氵 E), or two when the code has room
+		// for them (言 YR, 讠 IV); Cangjie codes run to five parts.
+		for radical := 1; radical <= 2; radical++ {
+			if len(cb) == len(f)+radical && cb[radical:] == f {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// SharedBottom reports whether a and b are the same radical below, or at
+// the foot, under a different top of nearly as many strokes (賈 買: 貝
+// under 覀 and under 罒): one Kangxi radical, Cangjie codes of at least
+// four parts that close on the same three, the same two lower corners,
+// and strokes at most one apart. It is [SharedTop]'s mirror, as wide,
+// for where the manuscript's counts judge.
+func SharedBottom(a, b rune) bool {
+	sa, sb := shapeOf()[a], shapeOf()[b]
+	return a != b && sa != nil && sb != nil && sa.radical != "" && sa.radical == sb.radical &&
+		abs(int(sa.total)-int(sb.total)) <= maxStrokeGap &&
+		len(sa.cangjie) >= 4 && len(sb.cangjie) >= 4 && sa.cangjie[len(sa.cangjie)-3:] == sb.cangjie[len(sb.cangjie)-3:] &&
+		len(sa.four) == 4 && len(sb.four) == 4 && sa.four[2:] == sb.four[2:]
+}
+
+// SameSeries reports whether a and b read alike (tones aside) and are
+// built on one phonetic element: one Unihan phonetic class, or one is the
+// other with a radical added (媽 嗎, 戒 誡). Such a pair is the commonest
+// wrong character of all, what a writer puts who hears the word and
+// half-remembers its shape, and what a pinyin input method offers side
+// by side.
+func SameSeries(a, b rune) bool {
+	if a == b || !SoundAlike(a, b) {
+		return false
+	}
+	if RadicalAdded(a, b) || RadicalAdded(b, a) {
+		return true
+	}
+	pa, pb := phoneticOf()[a], phoneticOf()[b]
+	return pa != nil && pb != nil && sharesClass(pa, pb)
 }
 
 // SharedTop reports whether a and b are built on one top or left part
@@ -318,6 +356,7 @@ var shapeGz []byte
 type shape struct {
 	four            string // four-corner code, 4 digits; "" when unknown
 	total, residual int16  // strokes in all and beside the radical
+	radical         string // Kangxi radical number, "'" for its simplified form
 	reading         string // first Mandarin reading with its tone; "" when unknown
 	cangjie         string // Cangjie code: the parts by shape; "" when unknown
 }
@@ -339,9 +378,9 @@ func decodeShapes() map[rune]*shape {
 		}
 		r, _ := utf8.DecodeRuneInString(f[0])
 		total, _ := strconv.Atoi(f[2])
-		_, residual, _ := strings.Cut(f[3], ".")
+		radical, residual, _ := strings.Cut(f[3], ".")
 		rr, _ := strconv.Atoi(residual)
-		s := &shape{four: f[1], total: int16(total), residual: int16(rr), reading: f[4], cangjie: f[5]}
+		s := &shape{four: f[1], total: int16(total), residual: int16(rr), radical: radical, reading: f[4], cangjie: f[5]}
 		if s.cangjie == "-" {
 			s.cangjie = ""
 		}

@@ -60,6 +60,9 @@ func TestRadicalAdded(t *testing.T) {
 		{'孫', '遜', true},
 		{'王', '汪', true},
 		{'林', '淋', true},
+		{'戒', '誡', true}, // 言 takes two parts of the code (YR) before 戒's
+		{'戒', '诫', true}, // and 讠 too (IV)
+		{'誡', '戒', false},
 		{'遜', '孫', false}, // the radical dropped, not added
 		{'襲', '龔', false}, // one part shared, none added
 		{'賈', '寶', false},
@@ -85,6 +88,55 @@ func TestSharedTop(t *testing.T) {
 	} {
 		if got := SharedTop(tc.a, tc.b); got != tc.want {
 			t.Errorf("SharedTop(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestSharedBottom: one radical below under another top of nearly as
+// many strokes (賈 買: 貝), traditional as written; not their simplified
+// forms (贾 买 share nothing), nor a radical beside (林 村), nor a pair of
+// different radicals.
+func TestSharedBottom(t *testing.T) {
+	for _, tc := range []struct {
+		a, b rune
+		want bool
+	}{
+		{'賈', '買', true},
+		{'買', '賈', true},
+		{'賈', '貴', true},
+		{'贾', '买', false},
+		{'林', '村', false},
+		{'賈', '寶', false},
+		{'襲', '龔', false}, // the same top, not the same bottom
+		{'賈', '賈', false},
+	} {
+		if got := SharedBottom(tc.a, tc.b); got != tc.want {
+			t.Errorf("SharedBottom(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestSameSeries: characters read alike on one phonetic element (媽 嗎,
+// 戒 誡), either way and in both scripts; not a shared reading on
+// different elements (紅 洪), nor a shared element read differently (者
+// 都), nor look-alikes that sound apart (王 玉).
+func TestSameSeries(t *testing.T) {
+	for _, tc := range []struct {
+		a, b rune
+		want bool
+	}{
+		{'媽', '嗎', true},
+		{'妈', '吗', true},
+		{'戒', '誡', true},
+		{'誡', '戒', true},
+		{'戒', '诫', true},
+		{'紅', '洪', false},
+		{'者', '都', false},
+		{'王', '玉', false},
+		{'媽', '媽', false},
+	} {
+		if got := SameSeries(tc.a, tc.b); got != tc.want {
+			t.Errorf("SameSeries(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
