@@ -1219,7 +1219,7 @@ func cjkRealms(chs []cjkChapter) map[rune]bool {
 // cjkForm builds the form of a name (folded runes) and what the cues said
 // of it.
 func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
-	f := &form{text: string(rs)}
+	f := &form{text: string(rs), key: string(rs)}
 	n := len(rs)
 	for a := 0; a < n; a++ {
 		for b := a + 2; b <= n; b++ {
@@ -1257,6 +1257,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		case 0:
 			if cjkKin[t] && !ranked {
 				f.drop = true // "姐姐", "二爺" address anyone of the family
+			}
+			if !ranked {
+				f.bare = t
 			}
 			// A title alone ("老太太", "菩薩") stands for whoever the scene
 			// is about: it joins one entry only on the nearby text.

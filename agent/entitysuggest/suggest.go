@@ -206,6 +206,11 @@ type form struct {
 	titles []string
 	// full marks a full name, of one person only ("Elizabeth Bennet").
 	full bool
+	// bare is the title a Chinese form is made of alone, without a name
+	// or a rank ("國王", "老爺"), folded; "" for any other form.
+	bare string
+	// key is a Chinese form's folded text.
+	key string
 }
 
 // mention is one occurrence of a form.
@@ -1101,6 +1106,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 		related[k[1]] = append(related[k[1]], k[0])
 	}
 	total := max(1, len(chapters))
+	bearers := titleBearers(ex, r)
 	out := make([]Suggestion, 0, n)
 	idx := make([]int, n)
 	for ei, e := range r.entries {
@@ -1122,6 +1128,10 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 			kind = KindLocation
 		}
 		spread := float64(nChap[ei]) / float64(total)
+		score := float64(mentions[ei]) * math.Sqrt(0.1+spread)
+		if genericTitle(ex, e, bearers) {
+			score *= genericWeight
+		}
 		idx[ei] = len(out)
 		out = append(out, Suggestion{
 			Name:         name,
@@ -1131,7 +1141,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 			FirstChapter: chapters[first[ei]].Number,
 			LastChapter:  chapters[last[ei]].Number,
 			Chapters:     nChap[ei],
-			Score:        float64(mentions[ei]) * math.Sqrt(0.1+spread),
+			Score:        score,
 		})
 	}
 	for ei := range r.entries {
@@ -1192,4 +1202,60 @@ func (ex *extraction) names(e *entry) (string, []string) {
 		aliases = append(aliases, t)
 	}
 	return ex.forms[name].text, aliases
+}
+
+// titleBearers counts, for each title that some form is made of alone
+// (國王), the entries that hold a form of a name with that title (烏雞國王,
+// 車遲國王): how many people the book gives the title to by name.
+func titleBearers(ex *extraction, r *resolution) map[string]int {
+	bare := map[string]bool{}
+	for _, f := range ex.forms {
+		if f.bare != "" {
+			bare[f.bare] = true
+		}
+	}
+	out := map[string]int{}
+	if len(bare) == 0 {
+		return out
+	}
+	for _, e := range r.entries {
+		if e.dead {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, fi := range e.forms {
+			f := ex.forms[fi]
+			if f.bare != "" || len(f.titles) == 0 {
+				continue
+			}
+			for _, t := range f.titles {
+				if bare[t] && !seen[t] && strings.HasSuffix(f.key, t) && len(f.key) > len(t) {
+					seen[t] = true
+					out[t]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// genericWeight scales the score of an entry that is only a title the
+// book gives by name to several people.
+const genericWeight = 0.05
+
+// minTitleBearers is how many people the book must name with a title for
+// the title alone to be taken for a word of rank, not one person's name.
+const minTitleBearers = 2
+
+// genericTitle reports whether every form of e is a title alone that the
+// book gives by name to several people (國王 beside 烏雞國王 and 車遲國王;
+// 老爺 beside 林老爺 and 賈老爺): a rank, said of whoever holds it in the
+// scene, not a person's name.
+func genericTitle(ex *extraction, e *entry, bearers map[string]int) bool {
+	for _, fi := range e.forms {
+		if t := ex.forms[fi].bare; t == "" || bearers[t] < minTitleBearers {
+			return false
+		}
+	}
+	return len(e.forms) > 0
 }
