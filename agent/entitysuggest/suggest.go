@@ -479,6 +479,15 @@ func resolve(ex *extraction) *resolution {
 					merge(target, c)
 				}
 			}
+		case len(cands) > 1 && titledGiven(ex, r, f, cands, strength, votes):
+			// "哪吒" beside "哪吒太子" and "哪吒三太子": the name the
+			// book uses of one person, with or without the titles.
+			join(fi, best)
+			for _, c := range cands {
+				if c != best && votes[c] > 0 {
+					merge(best, c)
+				}
+			}
 		case len(cands) > 1 && f.malePref && men && fulls <= 1:
 			// "Kutúzov" beside "General Kutúzov" and "Prince Kutúzov":
 			// one man under several titles, as no two given names
@@ -911,6 +920,47 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 		}
 	}
 	return fulls <= 1 && f.count >= 5*sum && nv >= 2
+}
+
+// titledGiven reports whether a bare Chinese name of two characters or
+// more (哪吒) is the one person its candidate entries name with a title
+// (哪吒太子, 哪吒三太子): every candidate is only that name with a title,
+// they agree in sex and rank, the bare name is used at least as often as
+// all of them together, it is no place (南海 of 南海菩薩 and 南海龍王),
+// and the nearby text votes for each candidate it joins.
+func titledGiven(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int, votes map[int32]int) bool {
+	if len(f.titles) > 0 || f.votesOnly || f.full || f.loc >= f.person || f.key == "" {
+		return false
+	}
+	given := "given:" + f.key
+	if !slices.Contains(f.needs, given) {
+		return false
+	}
+	sum, nv := 0, 0
+	rank := ""
+	for i, c := range cands {
+		e := r.entries[c]
+		if strength[c] != linkGiven || e.fulls > 0 || i > 0 && !entriesAgree(e, r.entries[cands[0]]) {
+			return false
+		}
+		for _, g := range e.forms {
+			g := ex.forms[g]
+			if len(g.titles) == 0 || !slices.Contains(g.provides, given) {
+				return false
+			}
+			for _, p := range g.provides {
+				if rk, ok := strings.CutPrefix(p, "rank:"); ok {
+					if rank != "" && rank != rk {
+						return false
+					}
+					rank = rk
+				}
+			}
+		}
+		sum += e.count
+		nv += votes[c]
+	}
+	return f.count >= sum && nv >= 2
 }
 
 // How strongly a feature ties a form to an entry.

@@ -74,3 +74,75 @@ func TestSuggestRanksTitles(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestTitledGiven holds that a bare Chinese name joins the entries
+// that are only that name with a title, where it is the name the book
+// uses of them; not a place before titles of several people. English
+// books have the same construction ("Pierre", "Monsieur Pierre", "Uncle
+// Pierre"), held in TestSuggestMergesAliases, where the bare name must be
+// used five times as often, as a given name is shared by many.
+func TestSuggestTitledGiven(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		together [][]string
+		apart    [][2]string
+	}{
+		{
+			name: "a bare name joins its titled forms",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("哪吒道：「來也。」行者道：「好。」天王道：「哪吒，去。」\n", 9) +
+					strings.Repeat("眾神道：「哪吒太子來了。」哪吒道：「我去。」\n", 7)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("哪吒道：「來也。」行者道：「好。」\n", 3) +
+					strings.Repeat("眾神道：「哪吒三太子來了。」哪吒道：「我去。」\n", 5)},
+			},
+			together: [][]string{{"哪吒", "哪吒太子", "哪吒三太子"}},
+		},
+		{
+			// 南海 is where the goddess lives and a dragon king rules:
+			// the titled forms are two people, the bare word a place.
+			// (Used as often as the other, a titled form of one given
+			// name joins it: the counts differ, as in the book.)
+			name: "a place before the titles of two people joins neither",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者往南海去了。行者到南海來。南海道：「好。」\n", 6) +
+					strings.Repeat("眾神道：「南海菩薩來了。」行者道：「好。」\n", 8)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者往南海去了。行者到南海來。\n", 3) +
+					strings.Repeat("眾神道：「南海龍王來了。」行者道：「好。」\n", 5)},
+			},
+			apart: [][2]string{{"南海菩薩", "南海龍王"}, {"南海", "南海菩薩"}, {"南海", "南海龍王"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, tg := range c.together {
+				e := entryOf(sugg, tg[0])
+				if e == nil {
+					t.Errorf("no entry with %q in %v", tg[0], got)
+					continue
+				}
+				for _, n := range tg[1:] {
+					if !hasName(e, n) {
+						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+					}
+				}
+			}
+			for _, ap := range c.apart {
+				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
+				}
+			}
+			if len(c.apart) > 0 && len(sugg) < 2 {
+				t.Errorf("too few entries to tell: %v", got)
+			}
+		})
+	}
+}
