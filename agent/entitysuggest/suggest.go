@@ -544,6 +544,7 @@ func resolve(ex *extraction) *resolution {
 			newEntry()
 		}
 	}
+	linked := map[int32]bool{} // the entries the text's links merged
 	link := func(links [][2]int32) {
 		for _, l := range links {
 			a, b := r.of[l[0]], r.of[l[1]]
@@ -554,6 +555,7 @@ func resolve(ex *extraction) *resolution {
 				a, b = b, a
 			}
 			merge(a, b)
+			linked[a] = true
 		}
 	}
 	link(ex.links)
@@ -561,6 +563,7 @@ func resolve(ex *extraction) *resolution {
 		// On the entries the text's own links made.
 		link(ex.relink(r))
 	}
+	reaskLinked(ex, r, occ, byFeat, linked, merge)
 	// A titled family name that founded an entry of its own ("Count
 	// Bezúkhov") was placed before the bare names ("Pierre") that now
 	// fill the entries around it: the nearby text is asked again, among
@@ -635,6 +638,61 @@ func resolve(ex *extraction) *resolution {
 	}
 	return r
 }
+
+// reaskLinked asks the nearby text again for a form that founded an
+// entry of its own because it named two entries that the text's own
+// links have since made one: 李氏, near 李紈 13 times and near 李宮裁 4
+// times, joins them once "李紈，字宮裁" has made them one, on the votes
+// that tie any form. Only where the entry it would join is one the links
+// merged.
+func reaskLinked(ex *extraction, r *resolution, occ [][]int32, byFeat map[string][]int32, linked map[int32]bool, merge func(dst, src int32)) {
+	if len(linked) == 0 {
+		return
+	}
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if ei < 0 || f.votesOnly || f.full || len(r.entries[ei].forms) != 1 {
+			continue
+		}
+		var cands []int32
+		for _, n := range f.needs {
+			// A name it bears: not a ruler's title (女王, the queen of
+			// a realm, is no kin of 猴王).
+			if kind, _, _ := strings.Cut(n, ":"); !slices.Contains(nameNeeds, kind) {
+				continue
+			}
+			for _, c := range byFeat[n] {
+				e := r.entries[c]
+				if c == ei || e.dead || slices.Contains(cands, c) || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) {
+					continue
+				}
+				cands = append(cands, c)
+			}
+		}
+		if !slices.ContainsFunc(cands, func(c int32) bool { return linked[c] }) {
+			continue
+		}
+		votes, cast := vote(ex, r, occ[fi], cands)
+		best := cands[0]
+		for _, c := range cands {
+			if votes[c] > votes[best] {
+				best = c
+			}
+		}
+		nb := float64(votes[best])
+		if !linked[best] {
+			continue
+		}
+		if len(cands) == 1 && nb >= 0.3*float64(f.count) && nb >= 2 ||
+			len(cands) > 1 && nb >= 0.8*float64(cast) && nb >= max(3, 0.25*float64(f.count)) {
+			merge(best, ei)
+		}
+	}
+}
+
+// nameNeeds are the kinds of need that name a person: family and given
+// names, and their characters.
+var nameNeeds = []string{"sur", "gchar", "given", "first", "last"}
 
 // minSoleVotes is how many votes of the nearby text, all for one entry,
 // tie a titled family name to the one full name of that family.
