@@ -743,6 +743,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkEpithetLinks(chs, ex)...)
 	return ex
 }
 
@@ -1338,4 +1339,78 @@ func sortPairs(ps [][2]int32) {
 	slices.SortFunc(ps, func(x, y [2]int32) int {
 		return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
 	})
+}
+
+// A title written right after a name, or after a name and an epithet of
+// two characters ("二郎真君", "二郎顯聖真君"), is that person's title; where
+// the book writes the title after one name only, and gives it by name to
+// no one else, the title standing alone is that person too (真君 is 二郎).
+const (
+	minEpithets = 2 // times the title follows the name
+	epithetGap  = 2 // characters of an epithet between them, at most
+)
+
+// cjkSpouseTitles after a man's name name his wife (丞相夫人, the
+// chancellor's wife), not him.
+var cjkSpouseTitles = map[string]bool{"夫人": true, "太太": true, "奶奶": true, "娘子": true, "娘娘": true}
+
+// cjkEpithetLinks links a title standing alone to the one name the book
+// writes it after.
+func cjkEpithetLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	// The titles given by name: a form of a name with the title.
+	named := map[string]int{}
+	for _, f := range ex.forms {
+		if f.bare == "" {
+			for _, t := range f.titles {
+				if len(f.key) > len(t) {
+					named[t]++
+				}
+			}
+		}
+	}
+	after := map[int32]map[int32]int{}
+	for k := 1; k < len(ex.stream); k++ {
+		a, b := ex.stream[k-1], ex.stream[k]
+		tf, nf := ex.forms[b.form], ex.forms[a.form]
+		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop {
+			continue
+		}
+		end := int(a.pos) + utf8.RuneCountInString(nf.key)
+		gap := int(b.pos) - end
+		if gap < 0 || gap > epithetGap {
+			continue
+		}
+		rs := chs[a.chap].folded
+		ok := true
+		for _, r := range rs[end:b.pos] {
+			ok = ok && textsearch.IsCJK(r) && !cjkInnerStopSet.has(r)
+		}
+		if !ok {
+			continue
+		}
+		if after[b.form] == nil {
+			after[b.form] = map[int32]int{}
+		}
+		after[b.form][a.form]++
+	}
+	var out [][2]int32
+	for t, by := range after {
+		var best int32 = -1
+		others := 0
+		for x, n := range by {
+			if n >= minEpithets {
+				if best >= 0 {
+					others++
+				}
+				if best < 0 || n > by[best] || n == by[best] && x < best {
+					best = x
+				}
+			}
+		}
+		if best >= 0 && others == 0 {
+			out = append(out, [2]int32{t, best})
+		}
+	}
+	sortPairs(out)
+	return out
 }

@@ -146,3 +146,78 @@ func TestSuggestTitledGiven(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestEpithetTitle holds that a title alone joins the one name the
+// book writes it after (二郎真君, 二郎顯聖真君: 真君 is 二郎), and not a
+// wife's title after her husband's name (丞相夫人), nor a title written
+// after two names. English writes the title before the name ("Prince
+// Andrew"), which the title features already tie.
+func TestSuggestEpithetTitle(t *testing.T) {
+	cases := []struct {
+		name     string
+		chapters []Chapter
+		together [][]string
+		apart    [][2]string
+	}{
+		{
+			name: "a title written after one name only is that person",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("二郎道：「來也。」行者道：「好。」\n", 6) +
+					"眾神道：「顯聖二郎真君到了。」行者道：「好。」\n吾乃二郎顯聖真君。\n" +
+					strings.Repeat("真君道：「拿來。」行者道：「不。」\n", 6)},
+			},
+			together: [][]string{{"二郎", "真君"}},
+		},
+		{
+			name: "a wife's title after a man's name is his wife",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("丞相道：「來也。」行者道：「好。」\n", 6) +
+					"眾人道：「丞相夫人到了。」行者道：「好。」\n又見丞相夫人。\n" +
+					strings.Repeat("夫人道：「請坐。」行者道：「是。」\n", 6)},
+			},
+			apart: [][2]string{{"丞相", "夫人"}},
+		},
+		{
+			name: "a title written after two names is neither's",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("二郎道：「來也。」行者道：「好。」\n", 6) +
+					strings.Repeat("許遜道：「來也。」行者道：「好。」\n", 6) +
+					"眾神道：「二郎真君到了。」\n又見二郎真君。\n眾神道：「許遜真君到了。」\n又見許遜真君。\n" +
+					strings.Repeat("真君道：「拿來。」行者道：「不。」\n", 6)},
+			},
+			apart: [][2]string{{"二郎", "真君"}, {"許遜", "真君"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sugg {
+				got = append(got, strings.Join(s.Names(), "|"))
+			}
+			for _, tg := range c.together {
+				e := entryOf(sugg, tg[0])
+				if e == nil {
+					t.Errorf("no entry with %q in %v", tg[0], got)
+					continue
+				}
+				for _, n := range tg[1:] {
+					if !hasName(e, n) {
+						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+					}
+				}
+			}
+			for _, ap := range c.apart {
+				a, b := entryOf(sugg, ap[0]), entryOf(sugg, ap[1])
+				if a == nil || b == nil {
+					t.Errorf("%q or %q in no entry: %v", ap[0], ap[1], got)
+				} else if hasName(a, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], a.Names())
+				}
+			}
+		})
+	}
+}
