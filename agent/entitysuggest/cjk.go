@@ -1294,6 +1294,11 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		return f
 	}
 	switch {
+	case n == 2 && (rs[0] == '老' || rs[0] == '小') && !cjkSurnameSet.has(rs[1]):
+		// "老魔", "老嫗": old, or little, and a common noun (the old
+		// demon, the old woman), which names whoever the scene is
+		// about.
+		f.drop = true
 	case n == 2 && (rs[0] == '老' || rs[0] == '小'):
 		// "老孫", "小張": a family name made familiar.
 		f.needs = append(f.needs, "sur:"+string(rs[1:]))

@@ -166,6 +166,19 @@ func TestSuggest(t *testing.T) {
 			absent: []string{"吩咐", "起身", "思量", "鐵棒", "急回頭"},
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "沙僧": KindCharacter},
 		},
+		{
+			// 老 before a family name makes it familiar (老孫, 孫悟空
+			// speaking of himself); before a common noun it is old:
+			// 老魔 is the old demon of whichever cave the pilgrims are
+			// at, no one's name.
+			name: "chinese 老 before a family name is familiar, before a common noun old",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空道：「老孫來也。」老孫道：「好。」八戒道：「是。」\n", 6) +
+					strings.Repeat("老魔道：「拿來。」行者道：「不。」老魔笑道：「走。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空", "老孫"}},
+			absent:   []string{"老魔"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
