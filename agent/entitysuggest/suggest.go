@@ -1237,7 +1237,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 		}
 		spread := float64(nChap[ei]) / float64(total)
 		score := float64(mentions[ei]) * math.Sqrt(0.1+spread)
-		if genericTitle(ex, e, bearers) {
+		if genericTitle(ex, e, bearers) || kind == KindCharacter && unnamed(ex, e, person, mentions[ei]) {
 			score *= genericWeight
 		}
 		idx[ei] = len(out)
@@ -1347,9 +1347,26 @@ func titleBearers(ex *extraction, r *resolution) map[string]int {
 	return out
 }
 
+// minPersonShare is the share of a Chinese entry's mentions that must
+// show a person (speaking, addressed with a title) for it to rank among
+// the names.
+const minPersonShare = 0.05
+
+// unnamed reports whether a Chinese entry hardly ever shows a person: a
+// word taken for a speaker a few times (雲頭, the cloud one rides, before
+// 道 twice in 170 uses) is a common word.
+func unnamed(ex *extraction, e *entry, person float64, mentions int) bool {
+	for _, fi := range e.forms {
+		if ex.forms[fi].key == "" {
+			return false
+		}
+	}
+	return person < minPersonShare*float64(mentions)
+}
+
 // genericWeight scales the score of an entry that is only a title the
 // book gives by name to several people.
-const genericWeight = 0.05
+const genericWeight = 0.01
 
 // minTitleBearers is how many people the book must name with a title for
 // the title alone to be taken for a word of rank, not one person's name.

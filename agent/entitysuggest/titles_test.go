@@ -41,6 +41,17 @@ func TestSuggestRanksTitles(t *testing.T) {
 			above: [][2]string{{"八戒", "國王"}},
 		},
 		{
+			// 雲頭 (the cloud one rides) stands before 道 twice, taken
+			// for a speaker, in 92 uses: a common word, under 八戒.
+			name: "a word that hardly ever shows a person ranks under the names",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者按下雲頭，八戒道：「好。」行者道：「走。」\n", 45) + "雲頭道：「來。」\n"},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者落下雲頭，沙僧道：「好。」行者道：「走。」\n", 45) + "雲頭道：「來。」\n" +
+					strings.Repeat("八戒道：「吃。」\n", 2)},
+			},
+			above: [][2]string{{"八戒", "雲頭"}},
+		},
+		{
 			// 祖師 is the one master of the book, named by no other
 			// name with the title: it ranks by its mentions.
 			name: "a title given by name to no one ranks by its mentions",
