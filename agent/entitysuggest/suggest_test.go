@@ -179,6 +179,17 @@ func TestSuggest(t *testing.T) {
 			together: [][]string{{"孫悟空", "老孫"}},
 			absent:   []string{"老魔"},
 		},
+		{
+			// A preposition (對眾, to the crowd), an adverb (快早, quick)
+			// or a word of a crowd (群妖, the demons) starts no name.
+			name: "chinese prepositions, adverbs and crowds start no name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者對眾道：「來。」八戒快早道：「好。」群妖道：「走。」沙僧道：「是。」\n", 8) +
+					strings.Repeat("行者道：「來。」八戒道：「好。」\n", 8)},
+			},
+			absent: []string{"對眾", "快早", "群妖"},
+			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
