@@ -51,7 +51,7 @@ const verbAdverbShare = 0.08
 const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍对快群"
 
 // cjkInnerStop are characters that continue or end no name.
-const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀我你他她这那在有不"
+const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").
@@ -207,6 +207,7 @@ type cjkCand struct {
 	speak, title, loc int // cue counts
 	alone             int // standing alone in text of another script
 	named             int // given as a name ("法名悟淨。")
+	called            int // called at the start of speech ("：「御弟，")
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -284,6 +285,17 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
+			// Someone called at the start of speech: "唐王道：「御弟，…」".
+			if i >= 2 && openQuote(rs[i-1]) && (rs[i-2] == '：' || rs[i-2] == ':') {
+				for n := 2; n <= 4 && i+n < len(rs); n++ {
+					if !textsearch.IsCJK(rs[i+n-1]) {
+						break
+					}
+					if strings.ContainsRune("，,！!", rs[i+n]) && nameRunes(rs[i:i+n]) {
+						get(rs[i:i+n]).called++
+					}
+				}
+			}
 			// A name in text of another script: "Then 李明 came in."
 			if minority && (i == 0 || inLatinText(rs[i-1])) {
 				j := i
@@ -344,7 +356,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 && c.called < minCalled {
 			delete(cands, k)
 		}
 	}
@@ -536,8 +548,18 @@ func namedAt(rs []rune, i int) bool {
 // onlyNamed reports whether the text gives a candidate as a name and no
 // other cue (speech, address, place) finds it.
 func onlyNamed(c *cjkCand) bool {
-	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3
+	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.called < minCalled
 }
+
+// onlyCalled reports whether a candidate's one cue is being called at the
+// start of speech.
+func onlyCalled(c *cjkCand) bool {
+	return c != nil && c.called >= minCalled && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1
+}
+
+// minCalled is how often a word must be called at the start of speech
+// to be taken for a name or a form of address.
+const minCalled = 3
 
 // inLatinText reports whether r belongs to text of an alphabetic script
 // around a Chinese word: a space, an ASCII character, a letter not CJK.
@@ -745,6 +767,18 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkEpithetLinks(chs, ex)...)
+	// A word only ever called at the start of speech ("爺爺，", "萬歲！")
+	// is a form of address: it names someone only where the calls are
+	// answered by one person, which links it.
+	linked := map[int32]bool{}
+	for _, l := range ex.links {
+		linked[l[0]], linked[l[1]] = true, true
+	}
+	for k, fi := range byKey {
+		if onlyCalled(accepted[k]) && !linked[fi] {
+			ex.forms[fi].drop = true
+		}
+	}
 	return ex
 }
 
@@ -1229,7 +1263,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		}
 	}
 	if c != nil {
-		f.person += float64(c.speak + c.title)
+		f.person += float64(c.speak + c.title + c.called)
 		f.loc += float64(c.loc)
 	}
 	if cjkPlaceEndSet.has(rs[n-1]) && c != nil && c.loc > 0 {
