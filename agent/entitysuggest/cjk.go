@@ -1329,10 +1329,10 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		return f
 	}
 	switch {
-	case n == 2 && (rs[0] == '老' || rs[0] == '小') && !cjkSurnameSet.has(rs[1]):
-		// "老魔", "老嫗": old, or little, and a common noun (the old
-		// demon, the old woman), which names whoever the scene is
-		// about.
+	case n == 2 && rs[0] == '老' && !cjkSurnameSet.has(rs[1]):
+		// "老魔", "老嫗": old and a common noun (the old demon, the old
+		// woman), which names whoever the scene is about. Not so 小
+		// before a given name's character: 小玉, 小蝶 are pet names.
 		f.drop = true
 	case n == 2 && (rs[0] == '老' || rs[0] == '小'):
 		// "老孫", "小張": a family name made familiar.

@@ -171,13 +171,16 @@ func TestSuggest(t *testing.T) {
 			// speaking of himself); before a common noun it is old:
 			// 老魔 is the old demon of whichever cave the pilgrims are
 			// at, no one's name.
+			// 小 before a character of a given name is a pet name (小玉).
 			name: "chinese 老 before a family name is familiar, before a common noun old",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空道：「老孫來也。」老孫道：「好。」八戒道：「是。」\n", 6) +
-					strings.Repeat("老魔道：「拿來。」行者道：「不。」老魔笑道：「走。」\n", 6)},
+					strings.Repeat("老魔道：「拿來。」行者道：「不。」老魔笑道：「走。」\n", 6) +
+					strings.Repeat("小玉道：「茶來了。」八戒道：「好。」小玉笑道：「請。」\n", 6)},
 			},
 			together: [][]string{{"孫悟空", "老孫"}},
 			absent:   []string{"老魔"},
+			kinds:    map[string]string{"小玉": KindCharacter},
 		},
 		{
 			// A preposition (對眾, to the crowd), an adverb (快早, quick)
