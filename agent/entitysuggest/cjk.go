@@ -1304,6 +1304,12 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			f.spec = 5
 			return f
 		case 1:
+			if x[0] == '父' || x[0] == '母' {
+				// A parent with a title (父王, father and king) is
+				// what any prince calls his own: no one's name.
+				f.drop = true
+				return f
+			}
 			if cjkRulers[t] && realms[x[0]] {
 				// A ruler's title after one character is after his
 				// realm, not his family: 唐王 is the king of Tang, no

@@ -172,14 +172,17 @@ func TestSuggest(t *testing.T) {
 			// 老魔 is the old demon of whichever cave the pilgrims are
 			// at, no one's name.
 			// 小 before a character of a given name is a pet name (小玉).
-			name: "chinese 老 before a family name is familiar, before a common noun old",
+			// A parent with a title (父王, father and king) or another
+			// (父母, parents) is said by any child of his or her own.
+			name: "chinese 老 before a family name is familiar, before a common noun old; a parent's title is no name",
 			chapters: []Chapter{
 				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空道：「老孫來也。」老孫道：「好。」八戒道：「是。」\n", 6) +
 					strings.Repeat("老魔道：「拿來。」行者道：「不。」老魔笑道：「走。」\n", 6) +
-					strings.Repeat("小玉道：「茶來了。」八戒道：「好。」小玉笑道：「請。」\n", 6)},
+					strings.Repeat("小玉道：「茶來了。」八戒道：「好。」小玉笑道：「請。」\n", 6) +
+					strings.Repeat("公主道：「父王，請坐。」父王道：「好。」父母道：「是。」\n", 6)},
 			},
 			together: [][]string{{"孫悟空", "老孫"}},
-			absent:   []string{"老魔"},
+			absent:   []string{"老魔", "父王", "父母"},
 			kinds:    map[string]string{"小玉": KindCharacter},
 		},
 		{
