@@ -300,7 +300,14 @@ func nameStems(name string) []string {
 	}
 	switch len(rs) {
 	case 2:
-		if !cjkTitleList.prefixed(rs) {
+		switch {
+		case cjkTitleList.suffix(rs) == 1:
+			// A word and a title (聖僧, the holy monk; 唐僧): the
+			// word is a stem only as a family name.
+			if cjkSurnameSet.has(rs[0]) {
+				one(rs[0])
+			}
+		case !cjkTitleList.prefixed(rs):
 			one(rs[0])
 			one(rs[1])
 		}

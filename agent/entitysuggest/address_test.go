@@ -13,15 +13,20 @@ import (
 func TestAddressForms(t *testing.T) {
 	text := strings.Repeat("贾琏笑道。琏二爷来了。", 4) + strings.Repeat("林黛玉哭了。林姑娘不理。", 4) +
 		strings.Repeat("史湘云笑道。云丫头来了。", 4) + strings.Repeat("宝玉道。宝钗道。宝姑娘来了。", 4) +
-		strings.Repeat("琏二奶奶来了。", 3) + strings.Repeat("鸳鸯姐姐说。", 4)
+		strings.Repeat("琏二奶奶来了。", 3) + strings.Repeat("鸳鸯姐姐说。", 4) +
+		strings.Repeat("唐三藏道。圣僧来了。圣兄来了。", 4)
 	out := []Suggestion{
 		{Name: "贾琏", Kind: KindCharacter, Mentions: 4}, {Name: "林黛玉", Kind: KindCharacter, Mentions: 4},
 		{Name: "史湘云", Aliases: []string{"湘云"}, Kind: KindCharacter, Mentions: 4},
 		{Name: "宝玉", Kind: KindCharacter, Mentions: 4}, {Name: "宝钗", Kind: KindCharacter, Mentions: 4}, {Name: "鸳鸯", Kind: KindCharacter, Mentions: 4},
+		// 圣僧 (the holy monk) is a word and a title: 圣 is no stem of
+		// his name, and 圣兄 is someone else.
+		{Name: "唐三藏", Aliases: []string{"圣僧"}, Kind: KindCharacter, Mentions: 8},
 	}
 	addressForms(out, []Chapter{{Number: 1, Text: text}}, testFolder)
 	want := map[string][]string{
 		"贾琏": {"琏二爷"}, "林黛玉": {"林姑娘"}, "史湘云": {"湘云", "云丫头"}, "宝玉": nil, "宝钗": nil, "鸳鸯": {"鸳鸯姐姐"},
+		"唐三藏": {"圣僧"},
 	}
 	for _, s := range out {
 		got := slices.Clone(s.Aliases)

@@ -46,11 +46,12 @@ const cjkVerbAdverbs = "便又忙也都遂就再仍急即亦还却倒"
 const verbAdverbShare = 0.08
 
 // cjkFirstStop are characters that start no name in these positions:
-// pronouns, particles, adverbs, verbs.
-const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍"
+// pronouns, particles, adverbs, verbs, prepositions (對眾, to the crowd) and
+// words of a crowd (群妖, the demons).
+const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍对快群"
 
 // cjkInnerStop are characters that continue or end no name.
-const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀我你他她这那在有不"
+const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").
@@ -206,6 +207,7 @@ type cjkCand struct {
 	speak, title, loc int // cue counts
 	alone             int // standing alone in text of another script
 	named             int // given as a name ("法名悟淨。")
+	called            int // called at the start of speech ("：「御弟，")
 	n                 int // occurrences anywhere
 	common            int // after a classifier or before a plural
 	verb              int // after a pronoun or before an aspect particle
@@ -283,6 +285,17 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			if !textsearch.IsCJK(rs[i]) {
 				continue
 			}
+			// Someone called at the start of speech: "唐王道：「御弟，…」".
+			if i >= 2 && openQuote(rs[i-1]) && (rs[i-2] == '：' || rs[i-2] == ':') {
+				for n := 2; n <= 4 && i+n < len(rs); n++ {
+					if !textsearch.IsCJK(rs[i+n-1]) {
+						break
+					}
+					if strings.ContainsRune("，,！!", rs[i+n]) && nameRunes(rs[i:i+n]) {
+						get(rs[i:i+n]).called++
+					}
+				}
+			}
 			// A name in text of another script: "Then 李明 came in."
 			if minority && (i == 0 || inLatinText(rs[i-1])) {
 				j := i
@@ -343,7 +356,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 {
+		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 && c.called < minCalled {
 			delete(cands, k)
 		}
 	}
@@ -535,8 +548,18 @@ func namedAt(rs []rune, i int) bool {
 // onlyNamed reports whether the text gives a candidate as a name and no
 // other cue (speech, address, place) finds it.
 func onlyNamed(c *cjkCand) bool {
-	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3
+	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.called < minCalled
 }
+
+// onlyCalled reports whether a candidate's one cue is being called at the
+// start of speech.
+func onlyCalled(c *cjkCand) bool {
+	return c != nil && c.called >= minCalled && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1
+}
+
+// minCalled is how often a word must be called at the start of speech
+// to be taken for a name or a form of address.
+const minCalled = 3
 
 // inLatinText reports whether r belongs to text of an alphabetic script
 // around a Chinese word: a space, an ASCII character, a letter not CJK.
@@ -743,6 +766,19 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 	ex.links = append(cjkNamingLinks(chs, ex), cjkVocativeLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkEpithetLinks(chs, ex)...)
+	// A word only ever called at the start of speech ("爺爺，", "萬歲！")
+	// is a form of address: it names someone only where the calls are
+	// answered by one person, which links it.
+	linked := map[int32]bool{}
+	for _, l := range ex.links {
+		linked[l[0]], linked[l[1]] = true, true
+	}
+	for k, fi := range byKey {
+		if onlyCalled(accepted[k]) && !linked[fi] {
+			ex.forms[fi].drop = true
+		}
+	}
 	return ex
 }
 
@@ -1219,7 +1255,7 @@ func cjkRealms(chs []cjkChapter) map[rune]bool {
 // cjkForm builds the form of a name (folded runes) and what the cues said
 // of it.
 func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
-	f := &form{text: string(rs)}
+	f := &form{text: string(rs), key: string(rs)}
 	n := len(rs)
 	for a := 0; a < n; a++ {
 		for b := a + 2; b <= n; b++ {
@@ -1227,7 +1263,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		}
 	}
 	if c != nil {
-		f.person += float64(c.speak + c.title)
+		f.person += float64(c.speak + c.title + c.called)
 		f.loc += float64(c.loc)
 	}
 	if cjkPlaceEndSet.has(rs[n-1]) && c != nil && c.loc > 0 {
@@ -1258,6 +1294,9 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			if cjkKin[t] && !ranked {
 				f.drop = true // "姐姐", "二爺" address anyone of the family
 			}
+			if !ranked {
+				f.bare = t
+			}
 			// A title alone ("老太太", "菩薩") stands for whoever the scene
 			// is about: it joins one entry only on the nearby text.
 			f.votesOnly = true
@@ -1265,6 +1304,12 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			f.spec = 5
 			return f
 		case 1:
+			if x[0] == '父' || x[0] == '母' {
+				// A parent with a title (父王, father and king) is
+				// what any prince calls his own: no one's name.
+				f.drop = true
+				return f
+			}
 			if cjkRulers[t] && realms[x[0]] {
 				// A ruler's title after one character is after his
 				// realm, not his family: 唐王 is the king of Tang, no
@@ -1290,6 +1335,11 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		return f
 	}
 	switch {
+	case n == 2 && rs[0] == '老' && !cjkSurnameSet.has(rs[1]):
+		// "老魔", "老嫗": old and a common noun (the old demon, the old
+		// woman), which names whoever the scene is about. Not so 小
+		// before a given name's character: 小玉, 小蝶 are pet names.
+		f.drop = true
 	case n == 2 && (rs[0] == '老' || rs[0] == '小'):
 		// "老孫", "小張": a family name made familiar.
 		f.needs = append(f.needs, "sur:"+string(rs[1:]))
@@ -1335,4 +1385,78 @@ func sortPairs(ps [][2]int32) {
 	slices.SortFunc(ps, func(x, y [2]int32) int {
 		return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
 	})
+}
+
+// A title written right after a name, or after a name and an epithet of
+// two characters ("二郎真君", "二郎顯聖真君"), is that person's title; where
+// the book writes the title after one name only, and gives it by name to
+// no one else, the title standing alone is that person too (真君 is 二郎).
+const (
+	minEpithets = 2 // times the title follows the name
+	epithetGap  = 2 // characters of an epithet between them, at most
+)
+
+// cjkSpouseTitles after a man's name name his wife (丞相夫人, the
+// chancellor's wife), not him.
+var cjkSpouseTitles = map[string]bool{"夫人": true, "太太": true, "奶奶": true, "娘子": true, "娘娘": true}
+
+// cjkEpithetLinks links a title standing alone to the one name the book
+// writes it after.
+func cjkEpithetLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
+	// The titles given by name: a form of a name with the title.
+	named := map[string]int{}
+	for _, f := range ex.forms {
+		if f.bare == "" {
+			for _, t := range f.titles {
+				if len(f.key) > len(t) {
+					named[t]++
+				}
+			}
+		}
+	}
+	after := map[int32]map[int32]int{}
+	for k := 1; k < len(ex.stream); k++ {
+		a, b := ex.stream[k-1], ex.stream[k]
+		tf, nf := ex.forms[b.form], ex.forms[a.form]
+		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop {
+			continue
+		}
+		end := int(a.pos) + utf8.RuneCountInString(nf.key)
+		gap := int(b.pos) - end
+		if gap < 0 || gap > epithetGap {
+			continue
+		}
+		rs := chs[a.chap].folded
+		ok := true
+		for _, r := range rs[end:b.pos] {
+			ok = ok && textsearch.IsCJK(r) && !cjkInnerStopSet.has(r)
+		}
+		if !ok {
+			continue
+		}
+		if after[b.form] == nil {
+			after[b.form] = map[int32]int{}
+		}
+		after[b.form][a.form]++
+	}
+	var out [][2]int32
+	for t, by := range after {
+		var best int32 = -1
+		others := 0
+		for x, n := range by {
+			if n >= minEpithets {
+				if best >= 0 {
+					others++
+				}
+				if best < 0 || n > by[best] || n == by[best] && x < best {
+					best = x
+				}
+			}
+		}
+		if best >= 0 && others == 0 {
+			out = append(out, [2]int32{t, best})
+		}
+	}
+	sortPairs(out)
+	return out
 }

@@ -56,17 +56,17 @@ func TestEvalBooks(t *testing.T) {
 		{"pride-and-prejudice", sharedDir(t, "eval/pride-and-prejudice"), 15, 0.80},
 		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.46},
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.64},
-		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.48},
+		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.50},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.59},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 11, 0.42},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.47},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.84},
-		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.49},
+		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.52},
 		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.56},
-		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 9, 0.58},
+		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 10, 0.65},
 		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.53},
-		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.65},
+		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.68},
 		// Held back until the sessions that added them ended; fresh5
 		// P&P holds Colonel Fitzwilliam, whose family name is Darcy's
 		// given name.
@@ -75,7 +75,7 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/eval/fresh5/hongloumeng"), 12, 0.60},
 		{"pride-and-prejudice", repo("testdata/eval/fresh5/pride-and-prejudice"), 12, 0.86},
 		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 9, 0.61},
-		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 6, 0.66},
+		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 7, 0.72},
 		// fresh6 and fresh7, held back from the work on suggestions
 		// until the end of the session of 2026-11-27 (fifth).
 		{"hongloumeng", repo("testdata/eval/fresh6/hongloumeng"), 14, 0.47},

@@ -206,6 +206,11 @@ type form struct {
 	titles []string
 	// full marks a full name, of one person only ("Elizabeth Bennet").
 	full bool
+	// bare is the title a Chinese form is made of alone, without a name
+	// or a rank ("國王", "老爺"), folded; "" for any other form.
+	bare string
+	// key is a Chinese form's folded text.
+	key string
 }
 
 // mention is one occurrence of a form.
@@ -474,6 +479,15 @@ func resolve(ex *extraction) *resolution {
 					merge(target, c)
 				}
 			}
+		case len(cands) > 1 && titledGiven(ex, r, f, cands, strength, votes):
+			// "哪吒" beside "哪吒太子" and "哪吒三太子": the name the
+			// book uses of one person, with or without the titles.
+			join(fi, best)
+			for _, c := range cands {
+				if c != best && votes[c] > 0 {
+					merge(best, c)
+				}
+			}
 		case len(cands) > 1 && f.malePref && men && fulls <= 1:
 			// "Kutúzov" beside "General Kutúzov" and "Prince Kutúzov":
 			// one man under several titles, as no two given names
@@ -530,6 +544,7 @@ func resolve(ex *extraction) *resolution {
 			newEntry()
 		}
 	}
+	linked := map[int32]bool{} // the entries the text's links merged
 	link := func(links [][2]int32) {
 		for _, l := range links {
 			a, b := r.of[l[0]], r.of[l[1]]
@@ -540,6 +555,7 @@ func resolve(ex *extraction) *resolution {
 				a, b = b, a
 			}
 			merge(a, b)
+			linked[a] = true
 		}
 	}
 	link(ex.links)
@@ -547,6 +563,7 @@ func resolve(ex *extraction) *resolution {
 		// On the entries the text's own links made.
 		link(ex.relink(r))
 	}
+	reaskLinked(ex, r, occ, byFeat, linked, merge)
 	// A titled family name that founded an entry of its own ("Count
 	// Bezúkhov") was placed before the bare names ("Pierre") that now
 	// fill the entries around it: the nearby text is asked again, among
@@ -621,6 +638,61 @@ func resolve(ex *extraction) *resolution {
 	}
 	return r
 }
+
+// reaskLinked asks the nearby text again for a form that founded an
+// entry of its own because it named two entries that the text's own
+// links have since made one: 李氏, near 李紈 13 times and near 李宮裁 4
+// times, joins them once "李紈，字宮裁" has made them one, on the votes
+// that tie any form. Only where the entry it would join is one the links
+// merged.
+func reaskLinked(ex *extraction, r *resolution, occ [][]int32, byFeat map[string][]int32, linked map[int32]bool, merge func(dst, src int32)) {
+	if len(linked) == 0 {
+		return
+	}
+	for fi, f := range ex.forms {
+		ei := r.of[fi]
+		if ei < 0 || f.votesOnly || f.full || len(r.entries[ei].forms) != 1 {
+			continue
+		}
+		var cands []int32
+		for _, n := range f.needs {
+			// A name it bears: not a ruler's title (女王, the queen of
+			// a realm, is no kin of 猴王).
+			if kind, _, _ := strings.Cut(n, ":"); !slices.Contains(nameNeeds, kind) {
+				continue
+			}
+			for _, c := range byFeat[n] {
+				e := r.entries[c]
+				if c == ei || e.dead || slices.Contains(cands, c) || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) {
+					continue
+				}
+				cands = append(cands, c)
+			}
+		}
+		if !slices.ContainsFunc(cands, func(c int32) bool { return linked[c] }) {
+			continue
+		}
+		votes, cast := vote(ex, r, occ[fi], cands)
+		best := cands[0]
+		for _, c := range cands {
+			if votes[c] > votes[best] {
+				best = c
+			}
+		}
+		nb := float64(votes[best])
+		if !linked[best] {
+			continue
+		}
+		if len(cands) == 1 && nb >= 0.3*float64(f.count) && nb >= 2 ||
+			len(cands) > 1 && nb >= 0.8*float64(cast) && nb >= max(3, 0.25*float64(f.count)) {
+			merge(best, ei)
+		}
+	}
+}
+
+// nameNeeds are the kinds of need that name a person: family and given
+// names, and their characters.
+var nameNeeds = []string{"sur", "gchar", "given", "first", "last"}
 
 // minSoleVotes is how many votes of the nearby text, all for one entry,
 // tie a titled family name to the one full name of that family.
@@ -908,6 +980,47 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	return fulls <= 1 && f.count >= 5*sum && nv >= 2
 }
 
+// titledGiven reports whether a bare Chinese name of two characters or
+// more (哪吒) is the one person its candidate entries name with a title
+// (哪吒太子, 哪吒三太子): every candidate is only that name with a title,
+// they agree in sex and rank, the bare name is used at least as often as
+// all of them together, it is no place (南海 of 南海菩薩 and 南海龍王),
+// and the nearby text votes for each candidate it joins.
+func titledGiven(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int, votes map[int32]int) bool {
+	if len(f.titles) > 0 || f.votesOnly || f.full || f.loc >= f.person || f.key == "" {
+		return false
+	}
+	given := "given:" + f.key
+	if !slices.Contains(f.needs, given) {
+		return false
+	}
+	sum, nv := 0, 0
+	rank := ""
+	for i, c := range cands {
+		e := r.entries[c]
+		if strength[c] != linkGiven || e.fulls > 0 || i > 0 && !entriesAgree(e, r.entries[cands[0]]) {
+			return false
+		}
+		for _, g := range e.forms {
+			g := ex.forms[g]
+			if len(g.titles) == 0 || !slices.Contains(g.provides, given) {
+				return false
+			}
+			for _, p := range g.provides {
+				if rk, ok := strings.CutPrefix(p, "rank:"); ok {
+					if rank != "" && rank != rk {
+						return false
+					}
+					rank = rk
+				}
+			}
+		}
+		sum += e.count
+		nv += votes[c]
+	}
+	return f.count >= sum && nv >= 2
+}
+
 // How strongly a feature ties a form to an entry.
 const (
 	linkWeak  = 1 // a family name, a title: shared by a family, a rank
@@ -1101,6 +1214,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 		related[k[1]] = append(related[k[1]], k[0])
 	}
 	total := max(1, len(chapters))
+	bearers := titleBearers(ex, r)
 	out := make([]Suggestion, 0, n)
 	idx := make([]int, n)
 	for ei, e := range r.entries {
@@ -1122,6 +1236,10 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 			kind = KindLocation
 		}
 		spread := float64(nChap[ei]) / float64(total)
+		score := float64(mentions[ei]) * math.Sqrt(0.1+spread)
+		if genericTitle(ex, e, bearers) || kind == KindCharacter && unnamed(ex, e, person, mentions[ei]) {
+			score *= genericWeight
+		}
 		idx[ei] = len(out)
 		out = append(out, Suggestion{
 			Name:         name,
@@ -1131,7 +1249,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 			FirstChapter: chapters[first[ei]].Number,
 			LastChapter:  chapters[last[ei]].Number,
 			Chapters:     nChap[ei],
-			Score:        float64(mentions[ei]) * math.Sqrt(0.1+spread),
+			Score:        score,
 		})
 	}
 	for ei := range r.entries {
@@ -1192,4 +1310,77 @@ func (ex *extraction) names(e *entry) (string, []string) {
 		aliases = append(aliases, t)
 	}
 	return ex.forms[name].text, aliases
+}
+
+// titleBearers counts, for each title that some form is made of alone
+// (國王), the entries that hold a form of a name with that title (烏雞國王,
+// 車遲國王): how many people the book gives the title to by name.
+func titleBearers(ex *extraction, r *resolution) map[string]int {
+	bare := map[string]bool{}
+	for _, f := range ex.forms {
+		if f.bare != "" {
+			bare[f.bare] = true
+		}
+	}
+	out := map[string]int{}
+	if len(bare) == 0 {
+		return out
+	}
+	for _, e := range r.entries {
+		if e.dead {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, fi := range e.forms {
+			f := ex.forms[fi]
+			if f.bare != "" || len(f.titles) == 0 {
+				continue
+			}
+			for _, t := range f.titles {
+				if bare[t] && !seen[t] && strings.HasSuffix(f.key, t) && len(f.key) > len(t) {
+					seen[t] = true
+					out[t]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// minPersonShare is the share of a Chinese entry's mentions that must
+// show a person (speaking, addressed with a title) for it to rank among
+// the names.
+const minPersonShare = 0.05
+
+// unnamed reports whether a Chinese entry hardly ever shows a person: a
+// word taken for a speaker a few times (雲頭, the cloud one rides, before
+// 道 twice in 170 uses) is a common word.
+func unnamed(ex *extraction, e *entry, person float64, mentions int) bool {
+	for _, fi := range e.forms {
+		if ex.forms[fi].key == "" {
+			return false
+		}
+	}
+	return person < minPersonShare*float64(mentions)
+}
+
+// genericWeight scales the score of an entry that is only a title the
+// book gives by name to several people.
+const genericWeight = 0.01
+
+// minTitleBearers is how many people the book must name with a title for
+// the title alone to be taken for a word of rank, not one person's name.
+const minTitleBearers = 2
+
+// genericTitle reports whether every form of e is a title alone that the
+// book gives by name to several people (國王 beside 烏雞國王 and 車遲國王;
+// 老爺 beside 林老爺 and 賈老爺): a rank, said of whoever holds it in the
+// scene, not a person's name.
+func genericTitle(ex *extraction, e *entry, bearers map[string]int) bool {
+	for _, fi := range e.forms {
+		if t := ex.forms[fi].bare; t == "" || bearers[t] < minTitleBearers {
+			return false
+		}
+	}
+	return len(e.forms) > 0
 }

@@ -166,6 +166,36 @@ func TestSuggest(t *testing.T) {
 			absent: []string{"吩咐", "起身", "思量", "鐵棒", "急回頭"},
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter, "沙僧": KindCharacter},
 		},
+		{
+			// 老 before a family name makes it familiar (老孫, 孫悟空
+			// speaking of himself); before a common noun it is old:
+			// 老魔 is the old demon of whichever cave the pilgrims are
+			// at, no one's name.
+			// 小 before a character of a given name is a pet name (小玉).
+			// A parent with a title (父王, father and king) or another
+			// (父母, parents) is said by any child of his or her own.
+			name: "chinese 老 before a family name is familiar, before a common noun old; a parent's title is no name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("孫悟空道：「老孫來也。」老孫道：「好。」八戒道：「是。」\n", 6) +
+					strings.Repeat("老魔道：「拿來。」行者道：「不。」老魔笑道：「走。」\n", 6) +
+					strings.Repeat("小玉道：「茶來了。」八戒道：「好。」小玉笑道：「請。」\n", 6) +
+					strings.Repeat("公主道：「父王，請坐。」父王道：「好。」父母道：「是。」\n", 6)},
+			},
+			together: [][]string{{"孫悟空", "老孫"}},
+			absent:   []string{"老魔", "父王", "父母"},
+			kinds:    map[string]string{"小玉": KindCharacter},
+		},
+		{
+			// A preposition (對眾, to the crowd), an adverb (快早, quick)
+			// or a word of a crowd (群妖, the demons) starts no name.
+			name: "chinese prepositions, adverbs and crowds start no name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者對眾道：「來。」八戒快早道：「好。」群妖道：「走。」沙僧道：「是。」\n", 8) +
+					strings.Repeat("行者道：「來。」八戒道：「好。」\n", 8)},
+			},
+			absent: []string{"對眾", "快早", "群妖"},
+			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
