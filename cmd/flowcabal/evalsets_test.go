@@ -33,6 +33,16 @@ func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
 		{filepath.Join(td, "assemble", "hongloumeng-hard-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
 		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
 		{filepath.Join(td, "assemble", "hongloumeng-queries.jsonl"), filepath.Join(td, "projects", "hongloumeng"), nil},
+		// The sets of 2026-11-27 (testdata/eval/rolea), each written apart
+		// from the entity files it is run with and never shown them: the
+		// echoes listed are the book's own phrases both writers took up
+		// (see testdata/eval/rolea/README.md).
+		{filepath.Join(td, "eval", "rolea", "war-and-peace.jsonl"), filepath.Join(td, "eval", "war-and-peace"),
+			[]string{"wp-r-01", "wp-r-04", "wp-r-07", "wp-r-13"}},
+		{filepath.Join(td, "eval", "rolea", "xiyouji.jsonl"), filepath.Join(td, "eval", "xiyouji"), nil},
+		{filepath.Join(td, "eval", "rolea", "pride-and-prejudice.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
+		{filepath.Join(td, "eval", "rolea", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"),
+			[]string{"hlm-r-06", "hlm-r-09", "hlm-r-10", "hlm-r-23"}},
 		// The web-novel scale sets, against the entity files the generated
 		// book carries (flowcabal bench genproject's defaults).
 		// They echo more than the rule allows: see testdata/eval/scale/README.md.
