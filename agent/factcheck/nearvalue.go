@@ -143,35 +143,63 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 			if p < 0 {
 				continue
 			}
-			suffix := string(vr[p+1:])
-			if !d.mayHold(suffix) {
-				continue
+			// The rest after the first level, or the next level alone
+			// when it is a place of three characters at least (南贍部洲
+			// 傲來國人氏 for 東勝神洲傲來國花果山): the one level names
+			// the place the replaced one should contain.
+			fs := k.replacedBefore(d, ft, e, key, v, vr, p, string(vr[p+1:]))
+			if len(fs) == 0 {
+				fs = k.replacedBefore(d, ft, e, key, v, vr, p, nextLevel(vr, p+1))
 			}
-			for from := 0; ; {
-				j := strings.Index(ft[from:], suffix)
-				if j < 0 {
-					break
-				}
-				at := from + j
-				from = at + len(suffix)
-				ri := utf8.RuneCountInString(ft[:at])
-				if ri < p+1 {
-					continue
-				}
-				w := d.frunes[ri-p-1 : ri]
-				if !prose.AllCJK(w) || w[p] != vr[p] || slices.Equal(w, vr[:p+1]) {
-					continue
-				}
-				window := string(w) + suffix
-				if k.declaredAnywhere(window) {
-					continue
-				}
-				start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
-				out = append(out, k.nearValueFinding(d, e, start, end, key, v))
-			}
+			out = append(out, fs...)
 		}
 	}
 	return oneHolder(d, out)
+}
+
+// nextLevel is the place level of vr that starts at from: up to and
+// including its first place ending, three characters at least; "" when
+// there is none or it is the whole rest.
+func nextLevel(vr []rune, from int) string {
+	for i := from + 2; i < len(vr)-1; i++ {
+		if placeEnding(vr[i]) {
+			return string(vr[from : i+1])
+		}
+	}
+	return ""
+}
+
+// replacedBefore finds suffix in the text after a first level of p+1
+// characters other than vr's own that ends as vr[p] does.
+// ft is the folded text.
+func (k *Knowledge) replacedBefore(d *doc, ft string, e *entInfo, key, v string, vr []rune, p int, suffix string) []Finding {
+	if suffix == "" || !d.mayHold(suffix) {
+		return nil
+	}
+	var out []Finding
+	for from := 0; ; {
+		j := strings.Index(ft[from:], suffix)
+		if j < 0 {
+			break
+		}
+		at := from + j
+		from = at + len(suffix)
+		ri := utf8.RuneCountInString(ft[:at])
+		if ri < p+1 {
+			continue
+		}
+		w := d.frunes[ri-p-1 : ri]
+		if !prose.AllCJK(w) || w[p] != vr[p] || slices.Equal(w, vr[:p+1]) {
+			continue
+		}
+		window := string(w) + suffix
+		if k.declaredAnywhere(window) {
+			continue
+		}
+		start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
+		out = append(out, k.nearValueFinding(d, e, start, end, key, v))
+	}
+	return out
 }
 
 // nearValueFinding is the finding of a Chinese value at [start, end) that
