@@ -304,6 +304,7 @@ func TestNearValues(t *testing.T) {
 		{"如意金箍棒，重一萬三千五百斤。", ""},               // the fact as declared
 		{"那靈山在西方天竺國。", ""},                    // the same place in other words
 		{"陳光蕊乃泗州弘農郡聚賢莊人。", ""},                // declared of someone else
+		{"陳光蕊乃泗州弘農郡人。", ""},                   // the first levels of someone else's
 		{"賈政現任禮部員外郎。", "禮部員外郎"},               // another board of state
 		{"一日，賈政無事。外面官封上開著：飛遞江南糧道衙門。", "江南糧道"}, // a direction, its holder named just before
 		{"外面官封上開著：飛遞江南糧道衙門。", ""},

@@ -193,7 +193,7 @@ func (k *Knowledge) replacedBefore(d *doc, ft string, e *entInfo, key, v string,
 			continue
 		}
 		window := string(w) + suffix
-		if k.declaredAnywhere(window) {
+		if k.declaredAnywhere(window) || k.declaredWithin(window) {
 			continue
 		}
 		start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
@@ -366,6 +366,24 @@ func (k *Knowledge) declaredAnywhere(s string) bool {
 				found = true
 			}
 		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredWithin reports whether the folded run s is part of a fact value
+// some entity declares (in any chapter): 泗州弘農郡 of another's 泗州弘農郡
+// 聚賢莊 is that place.
+func (k *Knowledge) declaredWithin(s string) bool {
+	found := false
+	for _, e := range k.ents {
+		k.eachFact(e, func(_, v string) {
+			if !found && strings.Contains(string(k.foldRunes(v)), s) {
+				found = true
+			}
+		})
 		if found {
 			return true
 		}
