@@ -102,7 +102,11 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			if declared[window] || d.overlapsMention(d.roff[i+at], d.roff[i+at+1]) {
 				continue
 			}
-			if n < minNearValue && !d.namedBefore(v.e, start, 2) {
+			// A weapon's number is part of its name (九齒釘鈀): another
+			// number is another weapon, whoever is said to hold it
+			// (一個使七齒釘鈀 of three disciples).
+			numbered := numeral && strings.ContainsRune(weaponKinds, v.runes[n-1])
+			if n < minNearValue && !numbered && !d.namedBefore(v.e, start, 2) {
 				continue
 			}
 			out = append(out, k.nearValueFinding(d, v.e, start, end, v.key, v.text))
