@@ -304,3 +304,33 @@ func TestAFatherNoFileDescribes(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativesCalling: a calling said of a possessive's relative ("Her
+// father had been a clergyman") against the calling the holder's file
+// gives under that relation's key; the holder is a name in the clause or,
+// with none, the one person of the pronoun's gender whose file gives that
+// relative's calling, when she or a relation of hers is named near.
+func TestRelativesCalling(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/mrs-bennet.md": "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { father: an attorney in Meryton }\n" +
+			"relations:\n  - { to: entities/characters/mr-bennet, kind: husband }\n---\n",
+		"entities/characters/mr-bennet.md": "---\nname: Mr. Bennet\nkind: character\ngender: m\nrelations:\n  - { to: entities/characters/mrs-bennet, kind: wife }\n---\n",
+		"entities/characters/darcy.md":     "---\nname: Mr. Darcy\nkind: character\ngender: m\n---\n",
+		"entities/characters/wickham.md":   "---\nname: Mr. Wickham\nkind: character\ngender: m\nfacts: { father: steward of the late Mr. Darcy }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"her father, a relation of hers named", "Mr. Bennet’s estate was entailed; and their mother’s fortune could not supply it. Her father had been a clergyman in Meryton.", "clergyman"},
+		{"her father's declared calling", "Mr. Bennet’s estate was entailed; and their mother’s fortune could not supply it. Her father had been an attorney in Meryton.", ""},
+		{"her father, no one of hers named", "Mr. Darcy’s estate was large. Her father had been a clergyman in Meryton.", ""},
+		{"the father named by possessive", "Mr. Wickham’s father had been a clergyman.", "clergyman"},
+		{"his father, two men whose files could be meant", "Mr. Darcy’s estate was large. His father had been a clergyman.", ""},
+		{"her own calling, which her file does not give", "Mrs. Bennet had been a governess.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 7, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
