@@ -777,6 +777,15 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 		return nil, 0
 	}
+	// 0. A kinship address right before: "薛大妹妹今年十七歲".
+	if c.wordIdx < 0 {
+		if e := k.kinAddressBefore(d, c.start); e != nil {
+			if has(e) {
+				return e, 0.7
+			}
+			return nil, 0
+		}
+	}
 	// 0. "我今年八十五了" in a quotation: the speaker's own.
 	if c.wordIdx < 0 && quoted {
 		if e := k.cjkSpeaker(d, eff, c.start); e != nil {
