@@ -181,6 +181,8 @@ func (k *Knowledge) replacedBefore(d *doc, ft string, e *entInfo, key, v string,
 		return nil
 	}
 	var out []Finding
+	// ri counts the runes before at, on from the last occurrence's.
+	counted, ri := 0, 0
 	for from := 0; ; {
 		j := strings.Index(ft[from:], suffix)
 		if j < 0 {
@@ -188,7 +190,8 @@ func (k *Knowledge) replacedBefore(d *doc, ft string, e *entInfo, key, v string,
 		}
 		at := from + j
 		from = at + len(suffix)
-		ri := utf8.RuneCountInString(ft[:at])
+		ri += utf8.RuneCountInString(ft[counted:at])
+		counted = at
 		if ri < p+1 {
 			continue
 		}
