@@ -11,7 +11,7 @@ if [ -z "${BIN:-}" ]; then
   go build -o bin/flowcabal ./cmd/flowcabal
   BIN=$PWD/bin/flowcabal
 fi
-shared=../shared
+shared=${SHARED:-../shared}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 sets=()

@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go build -o bin/flowcabal ./cmd/flowcabal
 fc=$PWD/bin/flowcabal
-shared=../shared
+shared=${SHARED:-../shared}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 work=$(mktemp -d)

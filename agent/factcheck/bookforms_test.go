@@ -292,6 +292,7 @@ func TestNearValues(t *testing.T) {
 		"entities/characters/other.md":    "---\nname: 陳光蕊\nkind: character\nfacts: { 原籍: 泗州弘農郡聚賢莊 }\n---\n",
 		"entities/characters/niu.md":      "---\nname: 牛魔王\nkind: character\nfacts: { 稱號: 平天大聖 }\n---\n",
 		"entities/characters/sha.md":      "---\nname: 沙僧\nkind: character\nfacts: { 兵器: 降妖寶杖 }\n---\n",
+		"entities/characters/bajie.md":    "---\nname: 豬八戒\nkind: character\nfacts: { 兵器: 九齒釘鈀 }\n---\n",
 		"entities/characters/xingzhe.md":  "---\nname: 行者\nkind: character\nfacts: { 兵器: 如意金箍棒 }\n---\n",
 		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: { 官職: 工部員外郎, 任所: 江西糧道 }\n---\n",
 		"entities/characters/yucun.md":    "---\nname: 賈雨村\naliases: [雨村]\nkind: character\nfacts: { office: 京兆府尹 }\n---\n",
@@ -304,6 +305,7 @@ func TestNearValues(t *testing.T) {
 		{"如意金箍棒，重一萬三千五百斤。", ""},               // the fact as declared
 		{"那靈山在西方天竺國。", ""},                    // the same place in other words
 		{"陳光蕊乃泗州弘農郡聚賢莊人。", ""},                // declared of someone else
+		{"陳光蕊乃泗州弘農郡人。", ""},                   // the first levels of someone else's
 		{"賈政現任禮部員外郎。", "禮部員外郎"},               // another board of state
 		{"一日，賈政無事。外面官封上開著：飛遞江南糧道衙門。", "江南糧道"}, // a direction, its holder named just before
 		{"外面官封上開著：飛遞江南糧道衙門。", ""},
@@ -312,6 +314,12 @@ func TestNearValues(t *testing.T) {
 		{"行者橫擔著鐵棒，沙僧橫擔著月牙鏟，師徒們前進。", "月牙鏟"}, // a weapon of another kind
 		{"沙僧橫擔著降妖杖，行者急掣出棍子。", ""},          // other names of the same ones
 		{"悟能牽馬，沙僧拿了錫杖，行者挑擔。", ""},          // something carried, not borne
+		{"沙僧取出月牙鏟，著頭便打。", "月牙鏟"},           // taken out to fight
+		{"沙僧取出降妖杖，著頭便打。", ""},              // the declared one taken out
+		{"沙僧取水來，著頭便打。", ""},                // fetched, not taken out
+		{"三個徒弟，一個使金箍鐵棒，一個使七齒釘鈀。", "七齒釘鈀"},  // a weapon's number changed, whoever holds it
+		{"三個徒弟，一個使金箍鐵棒，一個使九齒釘鈀。", ""},      // the declared one
+		{"外面官封上開著：飛遞江北糧道衙門。", ""},          // a short value's direction, its holder not named
 		{"且說賈雨村升了應天府尹兼管稅務。", "應天府尹"},       // a post of the same kind, after an appointment verb
 		{"且說賈雨村升了京兆府尹兼管稅務。", ""},           // the declared post
 		{"且說賈政升了應天府尹兼管稅務。", ""},            // someone whose post is of another kind

@@ -132,6 +132,9 @@ var ageNouns = map[string]byte{"girl": 'f', "woman": 'f', "lady": 'f', "maid": '
 	"man": 'm', "boy": 'm', "gentleman": 'm', "fellow": 'm', "youth": 'm', "lad": 'm',
 	"child": 0, "person": 0, "creature": 0}
 
+// compass words give a bearing ("north-east" is two words).
+var compass = wordSet("north", "south", "east", "west", "northward", "southward", "eastward", "westward")
+
 // haveForm before a number ties it to a holder.
 var haveForm = wordSet("has", "had", "have", "having", "possessed", "possesses", "worth")
 
@@ -200,6 +203,30 @@ func clauseOpening(d *doc, i int) bool {
 // have been thirty").
 var ageVerbs = wordSet("was", "is", "turned", "but", "been", "be")
 
+// clauseSubjects open a clause as its subject or its determiner.
+var clauseSubjects = wordSet("i", "he", "she", "it", "we", "they", "you", "there", "this", "that", "the", "his", "her", "their", "my", "our")
+
+// conjoinedClause reports whether word i is a conjunction that opens a
+// new clause ("and it was", "but she"), so that what stands before it
+// ends its own: "was eighteen and it was the year 1809" says an age,
+// "was eighteen and a half miles" does not.
+func conjoinedClause(d *doc, i int) bool {
+	if i+1 >= len(d.words) || !sameClause(d, i, i+1) {
+		return false
+	}
+	switch strings.ToLower(d.words[i].s) {
+	case "and", "but", "when", "while", "yet":
+	default:
+		return false
+	}
+	w := d.words[i+1].s
+	if clauseSubjects[strings.ToLower(w)] {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
 // claims finds the statements of the text that facts can contradict.
 func (k *Knowledge) claims(d *doc) []claim {
 	var out []claim
@@ -255,9 +282,10 @@ func (k *Knowledge) claims(d *doc) []claim {
 			// age of sixteen"), as often long past.
 			age = true
 		case ageVerbs[lw(n.first-1)] && v >= 10 && v < 120 &&
-			(next == "" || next == "years" || d.between(n.last, n.last+1) != " ") && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
+			(next == "" || next == "years" || d.between(n.last, n.last+1) != " " || conjoinedClause(d, n.last+1)) && !strings.HasPrefix(strings.TrimLeft(d.text[end:], " "), "-"):
 			// "she was seventeen.", "he is but thirty,", "he must
-			// have been thirty,"
+			// have been thirty,", "Natásha was eighteen and it was
+			// the year 1809"
 			age = true
 		case lw(n.first-1) == "of":
 			if gg, ok := ageNouns[lw(n.first-2)]; ok {
@@ -375,6 +403,14 @@ func (k *Knowledge) claims(d *doc) []claim {
 			after := n.last + skip + len(u) + 1
 			if p := lw(after); p == "away" || p == "distant" || p == "off" && (lw(after+1) == "from" || lw(after+1) == "to") {
 				after++ // "five miles away from"
+			}
+			// "fourteen miles east from Smolénsk", "ten miles to the
+			// north-west of it": a bearing says which way, not how far.
+			for compass[lw(after)] || lw(after) == "to" && lw(after+1) == "the" && compass[lw(after+2)] {
+				if lw(after) == "to" {
+					after += 2
+				}
+				after++
 			}
 			if p := lw(after); p == "from" || p == "to" || p == "of" || p == "off" {
 				var place []string
@@ -740,6 +776,15 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			return e, 0.65
 		}
 		return nil, 0
+	}
+	// 0. A kinship address right before: "薛大妹妹今年十七歲".
+	if c.wordIdx < 0 {
+		if e := k.kinAddressBefore(d, c.start); e != nil {
+			if has(e) {
+				return e, 0.7
+			}
+			return nil, 0
+		}
 	}
 	// 0. "我今年八十五了" in a quotation: the speaker's own.
 	if c.wordIdx < 0 && quoted {
@@ -1130,6 +1175,12 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		// though not in chapter 71 itself.
 		if _, since := e.e.FactSource(key, d.chapter); c.kind == "age" && c.lo > dhi && since < d.chapter {
 			if later, ok := laterValue(e, key, d.chapter); ok && c.hi <= later {
+				contradicts = false
+			} else if !ok && since == 0 && c.lo-dhi <= 3 {
+				// An age only the front matter gives is the one the
+				// story opens with: a few years more later on is time
+				// passing ("Sónya now was sixteen" for 15), many more
+				// is another age.
 				contradicts = false
 			}
 		}

@@ -32,6 +32,10 @@ type kinRole struct {
 	// sibling marks a brother or sister: nothing declares one to compare
 	// with, but a declared spouse, parent or child is no sibling.
 	sibling bool
+	// former are the keys of a tie that changes hands (a servant is given
+	// to another master): the text may speak of any earlier holder, so
+	// it is compared only when the file gives a former one too.
+	former []string
 }
 
 var (
@@ -43,7 +47,12 @@ var (
 	roleSpouse    = kinRole{keys: []string{"spouse", "husband", "wife"}, relations: []string{"spouse", "husband", "wife"}, inverse: []string{"spouse", "husband", "wife"}}
 	// A disciple's master or teacher (唐僧的徒弟孫悟空).
 	roleDisciple = kinRole{keys: []string{"master", "teacher", "師父", "师父", "師傅", "师傅", "師尊", "师尊", "老師", "老师"}, relations: []string{"master", "teacher"}, inverse: []string{"disciple", "pupil", "student", "apprentice"}}
-	roleChild    = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}, inverse: []string{"son", "daughter", "child"}}
+	// A servant's master or mistress, now or before (王夫人之婢, Lady
+	// Catherine’s maid): the file may give either.
+	roleServant = kinRole{keys: []string{"master", "mistress", "employer", "former_master", "former_mistress", "主人", "主子", "舊主", "旧主", "原主"},
+		relations: []string{"master", "mistress", "employer"}, inverse: []string{"servant", "maid", "valet", "丫頭", "丫鬟", "婢"},
+		former: []string{"former_master", "former_mistress", "舊主", "旧主", "原主"}}
+	roleChild = kinRole{keys: []string{"father", "mother", "parent", "parents", "父親", "父亲", "父", "母親", "母亲", "母", "父母"}, relations: []string{"father", "mother", "parent"}, inverse: []string{"son", "daughter", "child"}}
 	// A child of a man or of a woman: only the one parent is compared.
 	roleChildOfMan   = kinRole{keys: []string{"father", "parent", "parents", "父親", "父亲", "父", "父母"}, relations: []string{"father", "parent"}, inverse: []string{"son", "daughter", "child"}}
 	roleChildOfWoman = kinRole{keys: []string{"mother", "parent", "parents", "母親", "母亲", "母", "父母"}, relations: []string{"mother", "parent"}, inverse: []string{"son", "daughter", "child"}}
@@ -56,7 +65,7 @@ var (
 // to what it makes the named character.
 var latinKin = map[string]kinRole{
 	"wife": roleSpouseOfMan, "husband": roleSpouseOfWoman, "son": roleChild, "daughter": roleChild,
-	"sister": roleSibling, "brother": roleSibling,
+	"sister": roleSibling, "brother": roleSibling, "maid": roleServant, "servant": roleServant, "valet": roleServant,
 }
 
 // cjkKin are the Chinese kinship words after 的 or 之, longest first.
@@ -70,10 +79,13 @@ var cjkKin = []struct {
 	{"夫君", roleSpouseOfWoman}, {"兄弟", roleSibling}, {"哥哥", roleSibling}, {"弟弟", roleSibling}, {"姐姐", roleSibling}, {"妹妹", roleSibling},
 	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
 	{"徒弟", roleDisciple}, {"徒兒", roleDisciple}, {"徒儿", roleDisciple}, {"弟子", roleDisciple},
+	{"丫頭", roleServant}, {"丫头", roleServant}, {"丫鬟", roleServant}, {"丫环", roleServant}, {"侍女", roleServant}, {"使女", roleServant},
+	{"小廝", roleServant}, {"小厮", roleServant}, {"婢", roleServant},
 }
 
-// kinCopulas join a name to what it is (尤二姐實系…之妻).
-var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "是", "乃", "係", "系", "為", "为"}
+// kinCopulas join a name to what it is (尤二姐實系…之妻), an adverb
+// before the copula included (襲人亦是…之婢).
+var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "亦是", "也是", "卻是", "却是", "又是", "是", "乃", "係", "系", "為", "为"}
 
 // cjkNaming introduce the name after a kinship word (…的小姐，名喚英蓮).
 var cjkNaming = []string{"名喚", "名唤", "名叫", "叫做", "喚做", "唤做", "名", ""}
@@ -158,6 +170,16 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 	facts := d.factsOf(e)
 	if role.sibling {
 		return k.judgeSibling(d, e, start, end, other, role)
+	}
+	if len(role.former) > 0 && !slices.ContainsFunc(role.former, func(fk string) bool {
+		for k := range facts {
+			if strings.ToLower(k) == fk {
+				return true
+			}
+		}
+		return false
+	}) {
+		return Finding{}, false
 	}
 	var key, val string
 	full := other == nil && surname == 0 // a full name no file declares

@@ -102,7 +102,11 @@ func (k *Knowledge) checkNearValues(d *doc) []Finding {
 			if declared[window] || d.overlapsMention(d.roff[i+at], d.roff[i+at+1]) {
 				continue
 			}
-			if n < minNearValue && !d.namedBefore(v.e, start, 2) {
+			// A weapon's number is part of its name (九齒釘鈀): another
+			// number is another weapon, whoever is said to hold it
+			// (一個使七齒釘鈀 of three disciples).
+			numbered := numeral && strings.ContainsRune(weaponKinds, v.runes[n-1])
+			if n < minNearValue && !numbered && !d.namedBefore(v.e, start, 2) {
 				continue
 			}
 			out = append(out, k.nearValueFinding(d, v.e, start, end, v.key, v.text))
@@ -143,35 +147,66 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 			if p < 0 {
 				continue
 			}
-			suffix := string(vr[p+1:])
-			if !d.mayHold(suffix) {
-				continue
+			// The rest after the first level, or the next level alone
+			// when it is a place of three characters at least (南贍部洲
+			// 傲來國人氏 for 東勝神洲傲來國花果山): the one level names
+			// the place the replaced one should contain.
+			fs := k.replacedBefore(d, ft, e, key, v, vr, p, string(vr[p+1:]))
+			if len(fs) == 0 {
+				fs = k.replacedBefore(d, ft, e, key, v, vr, p, nextLevel(vr, p+1))
 			}
-			for from := 0; ; {
-				j := strings.Index(ft[from:], suffix)
-				if j < 0 {
-					break
-				}
-				at := from + j
-				from = at + len(suffix)
-				ri := utf8.RuneCountInString(ft[:at])
-				if ri < p+1 {
-					continue
-				}
-				w := d.frunes[ri-p-1 : ri]
-				if !prose.AllCJK(w) || w[p] != vr[p] || slices.Equal(w, vr[:p+1]) {
-					continue
-				}
-				window := string(w) + suffix
-				if k.declaredAnywhere(window) {
-					continue
-				}
-				start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
-				out = append(out, k.nearValueFinding(d, e, start, end, key, v))
-			}
+			out = append(out, fs...)
 		}
 	}
 	return oneHolder(d, out)
+}
+
+// nextLevel is the place level of vr that starts at from: up to and
+// including its first place ending, three characters at least; "" when
+// there is none or it is the whole rest.
+func nextLevel(vr []rune, from int) string {
+	for i := from + 2; i < len(vr)-1; i++ {
+		if placeEnding(vr[i]) {
+			return string(vr[from : i+1])
+		}
+	}
+	return ""
+}
+
+// replacedBefore finds suffix in the text after a first level of p+1
+// characters other than vr's own that ends as vr[p] does.
+// ft is the folded text.
+func (k *Knowledge) replacedBefore(d *doc, ft string, e *entInfo, key, v string, vr []rune, p int, suffix string) []Finding {
+	if suffix == "" || !d.mayHold(suffix) {
+		return nil
+	}
+	var out []Finding
+	// ri counts the runes before at, on from the last occurrence's.
+	counted, ri := 0, 0
+	for from := 0; ; {
+		j := strings.Index(ft[from:], suffix)
+		if j < 0 {
+			break
+		}
+		at := from + j
+		from = at + len(suffix)
+		ri += utf8.RuneCountInString(ft[counted:at])
+		counted = at
+		if ri < p+1 {
+			continue
+		}
+		w := d.frunes[ri-p-1 : ri]
+		if !prose.AllCJK(w) || w[p] != vr[p] || slices.Equal(w, vr[:p+1]) {
+			continue
+		}
+		window := string(w) + suffix
+		if k.declaredAnywhere(window) || k.declaredWithin(window) {
+			continue
+		}
+		start, end := d.roff[ri-p-1], d.roff[ri+utf8.RuneCountInString(suffix)]
+		out = append(out, k.nearValueFinding(d, e, start, end, key, v))
+	}
+	return out
 }
 
 // nearValueFinding is the finding of a Chinese value at [start, end) that
@@ -338,6 +373,24 @@ func (k *Knowledge) declaredAnywhere(s string) bool {
 				found = true
 			}
 		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredWithin reports whether the folded run s is part of a fact value
+// some entity declares (in any chapter): 泗州弘農郡 of another's 泗州弘農郡
+// 聚賢莊 is that place.
+func (k *Knowledge) declaredWithin(s string) bool {
+	found := false
+	for _, e := range k.ents {
+		k.eachFact(e, func(_, v string) {
+			if !found && strings.Contains(string(k.foldRunes(v)), s) {
+				found = true
+			}
+		})
 		if found {
 			return true
 		}

@@ -70,18 +70,40 @@ func (k *Knowledge) checkCallings(d *doc) []Finding {
 		if eff == nil {
 			eff = k.effMentions(d)
 		}
+		// "Her father had been a clergyman": the calling is the
+		// father's, which her file gives under that relation's key.
+		rel := d.relationSubject(i - 2)
 		var key, val string
 		has := func(e *entInfo) bool {
 			var ok bool
 			key, val, ok = d.firstFact(e, func(fk, fv string) bool {
-				return callingKey(fk) && slices.ContainsFunc(strings.Fields(strings.ToLower(fv)), func(x string) bool {
+				if rel != "" {
+					if !relationKey(fk, rel) {
+						return false
+					}
+				} else if !callingKey(fk) {
+					return false
+				}
+				return slices.ContainsFunc(strings.Fields(strings.ToLower(fv)), func(x string) bool {
 					return callingGroups[strings.Trim(x, ",.;()")] != ""
 				})
 			})
 			return ok
 		}
 		c := claim{start: d.words[i].start, end: d.words[i].end, wordIdx: i - 2}
-		e, _ := k.holder(d, eff, c, has)
+		var e *entInfo
+		if rel != "" {
+			e = d.possessorOf(i-2, rel)
+		}
+		if e != nil && !has(e) {
+			continue
+		}
+		if e == nil {
+			e, _ = k.holder(d, eff, c, has)
+		}
+		if e == nil && rel != "" {
+			e = k.relativesHolder(d, i-2, has)
+		}
 		if e == nil {
 			continue
 		}
@@ -96,11 +118,15 @@ func (k *Knowledge) checkCallings(d *doc) []Finding {
 			continue
 		}
 		line, since := e.e.FactSource(key, d.chapter)
+		who := e.e.Name
+		if rel != "" {
+			who += "'s " + rel
+		}
 		out = append(out, Finding{
 			Type:       TypeFact,
 			Start:      c.start,
 			End:        c.end,
-			Message:    fmt.Sprintf("the text makes %s a %s, but %s's %s is %q as of chapter %d", e.e.Name, w, e.e.Name, key, val, d.chapter),
+			Message:    fmt.Sprintf("the text makes %s a %s, but %s's %s is %q as of chapter %d", who, w, e.e.Name, key, val, d.chapter),
 			Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: val, Line: line, Since: since},
 			Confidence: 0.6,
 		})
@@ -140,4 +166,101 @@ func (d *doc) relativeOfName(i int) bool {
 		return false
 	}
 	return true
+}
+
+// relationSubject is the relation noun the clause of the lead word at
+// lead is about when its subject is a possessive and that noun ("Her
+// father had been", "his uncle was"): "father", or "" when the subject
+// is someone's own.
+func (d *doc) relationSubject(lead int) string {
+	for j := lead - 1; j >= 1 && j >= lead-4 && sameClause(d, j, lead); j-- {
+		w := strings.ToLower(d.words[j].s)
+		if _, ok := relationNouns[w]; !ok {
+			continue
+		}
+		switch p := strings.ToLower(d.words[j-1].s); {
+		case p == "her" || p == "his" || p == "their":
+			return w
+		case p == "s" && j >= 2 && (d.between(j-2, j-1) == "’" || d.between(j-2, j-1) == "'"):
+			return w
+		}
+		return ""
+	}
+	return ""
+}
+
+// possessorOf is the one person named in the possessive before the
+// relation noun rel of the clause of word lead ("Mr. Wickham’s father
+// had been"), or nil.
+func (d *doc) possessorOf(lead int, rel string) *entInfo {
+	for j := lead - 1; j >= 2 && j >= lead-4; j-- {
+		if strings.ToLower(d.words[j].s) != rel || d.words[j-1].s != "s" {
+			continue
+		}
+		for _, mi := range d.mentionsIn(d.words[j-2].start-64, d.words[j-2].end) {
+			if m := d.mentions[mi]; m.lastWord == j-2 && len(m.ents) == 1 && m.ents[0].person {
+				return m.ents[0]
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// relationKey reports whether a fact key is the relation noun rel or
+// names it among its parts (father, father_occupation).
+func relationKey(key, rel string) bool {
+	return slices.Contains(strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }), rel)
+}
+
+// relativesHolder is whose relative a clause like "Her father had been"
+// speaks of when no name of hers is near: the one person of the
+// possessive's gender whose file gives that relative's calling (has),
+// if she or someone her file relates her to is named in the paragraph
+// ("Mr. Bennet’s property … their mother’s fortune … Her father").
+func (k *Knowledge) relativesHolder(d *doc, lead int, has func(*entInfo) bool) *entInfo {
+	var g byte
+	for j := lead - 1; j >= 0 && j >= lead-5 && sameClause(d, j, lead); j-- {
+		switch strings.ToLower(d.words[j].s) {
+		case "her":
+			g = 'f'
+		case "his":
+			g = 'm'
+		}
+	}
+	if g == 0 {
+		return nil
+	}
+	var only *entInfo
+	for _, e := range k.ents {
+		if !e.person || e.gender != g || !has(e) {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = e
+	}
+	if only == nil {
+		return nil
+	}
+	from, to := paragraphsAround(d.text, d.words[lead].start)
+	for _, mi := range d.mentionsIn(from, to) {
+		for _, x := range d.mentions[mi].ents {
+			if x == only || k.relatedTo(x, only) {
+				return only
+			}
+		}
+	}
+	return nil
+}
+
+// relatedTo reports whether a's file relates it to b.
+func (k *Knowledge) relatedTo(a, b *entInfo) bool {
+	for _, r := range a.e.Relations {
+		if k.byResource(r.To) == b {
+			return true
+		}
+	}
+	return false
 }

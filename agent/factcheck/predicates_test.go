@@ -88,6 +88,15 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"a people's adjective before a calling and a name", "Prince Andrew argued with the German tutor Dessalles.", "German"},
 		{"the declared people", "Prince Andrew argued with the Swiss tutor Dessalles.", ""},
 		{"a people's adjective as a subject", "Even a German beats Dessalles.", ""},
+		{"an age after a copula, a new clause joined", "Charlotte was thirty-five and it was the year of her marriage.", "thirty-five"},
+		{"an age after a copula, a new clause joined by a name", "Charlotte was thirty-five but Mr. Collins did not mind.", "thirty-five"},
+		{"a number after a copula joined to a fraction", "Charlotte was thirty-five and a half miles from home.", ""},
+		{"a few years more than the front matter's age, later on", "Charlotte was twenty-nine and she had grown very sensible.", ""},
+		{"a few years more than the front matter's age, at a stop", "Charlotte was twenty-nine.", ""},
+		{"many years more than the front matter's age", "Charlotte was thirty-one and she had grown very sensible.", "thirty-one"},
+		{"a distance with a bearing before from", "Otrádnoe lay twelve miles south from the Ryazán highroad.", "twelve miles"},
+		{"a distance with a bearing phrase before of", "Otrádnoe lay twelve miles to the north of the Ryazán highroad.", "twelve miles"},
+		{"the declared distance with a bearing", "Otrádnoe lay two miles south from the Ryazán highroad.", ""},
 		{"the year of an event the key names", "Natásha’s wedding to Bezúkhov, which took place in 1815, was the last happy event.", "1815"},
 		{"the declared year", "Natásha’s wedding to Bezúkhov, which took place in 1813, was the last happy event.", ""},
 		{"a year of another event", "Natásha was ill in 1815.", ""},
@@ -184,6 +193,9 @@ func TestChineseFactConstructions(t *testing.T) {
 		{"a place's first level replaced", "那怪道：「你鬧天宮時，家住在南贍部洲傲來國花果山水簾洞裏。」", 19, "南贍部洲傲來國花果山水簾洞"},
 		{"the declared place", "那怪道：「你鬧天宮時，家住在東勝神洲傲來國花果山水簾洞裏。」", 19, ""},
 		{"the rest of the place alone", "那怪道：「你鬧天宮時，家住在傲來國花果山水簾洞裏。」", 19, ""},
+		{"a first level replaced before the next level alone", "三藏道：「大的個徒弟，祖貫西牛賀洲傲來國人氏。」", 54, "西牛賀洲傲來國"},
+		{"the declared first level before the next level alone", "三藏道：「大的個徒弟，祖貫東勝神洲傲來國人氏。」", 54, ""},
+		{"another first level before a place of two characters", "三藏道：「他是西牛賀洲花果人氏。」", 54, ""},
 		{"a family name right after the name", "原來襲人本姓柳，自幼賣到賈府。", 23, "姓柳"},
 		{"the declared family name", "原來襲人本姓花，自幼賣到賈府。", 23, ""},
 		{"someone else's family name asked", "襲人問道：「你姓什麼？」那人道：「我姓柳。」", 23, ""},
@@ -289,6 +301,36 @@ func TestAFatherNoFileDescribes(t *testing.T) {
 	} {
 		if got := strings.Join(found(k, tc.text, 3, TypeFact), " "); got != tc.want {
 			t.Errorf("%s: fact findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestRelativesCalling: a calling said of a possessive's relative ("Her
+// father had been a clergyman") against the calling the holder's file
+// gives under that relation's key; the holder is a name in the clause or,
+// with none, the one person of the pronoun's gender whose file gives that
+// relative's calling, when she or a relation of hers is named near.
+func TestRelativesCalling(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/mrs-bennet.md": "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { father: an attorney in Meryton }\n" +
+			"relations:\n  - { to: entities/characters/mr-bennet, kind: husband }\n---\n",
+		"entities/characters/mr-bennet.md": "---\nname: Mr. Bennet\nkind: character\ngender: m\nrelations:\n  - { to: entities/characters/mrs-bennet, kind: wife }\n---\n",
+		"entities/characters/darcy.md":     "---\nname: Mr. Darcy\nkind: character\ngender: m\n---\n",
+		"entities/characters/wickham.md":   "---\nname: Mr. Wickham\nkind: character\ngender: m\nfacts: { father: steward of the late Mr. Darcy }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"her father, a relation of hers named", "Mr. Bennet’s estate was entailed; and their mother’s fortune could not supply it. Her father had been a clergyman in Meryton.", "clergyman"},
+		{"her father's declared calling", "Mr. Bennet’s estate was entailed; and their mother’s fortune could not supply it. Her father had been an attorney in Meryton.", ""},
+		{"her father, no one of hers named", "Mr. Darcy’s estate was large. Her father had been a clergyman in Meryton.", ""},
+		{"the father named by possessive", "Mr. Wickham’s father had been a clergyman.", "clergyman"},
+		{"his father, two men whose files could be meant", "Mr. Darcy’s estate was large. His father had been a clergyman.", ""},
+		{"her own calling, which her file does not give", "Mrs. Bennet had been a governess.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 7, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
 		}
 	}
 }

@@ -54,36 +54,14 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 		if key == "" || !prose.HasCJK(declared) {
 			continue
 		}
-		// The clause after the name, up to its first stop.
-		clause := d.text[m.end:]
-		if i := strings.IndexAny(clause, "，。；：！？、「」“”\n,."); i >= 0 {
-			clause = clause[:i]
-		}
-		if utf8.RuneCountInString(clause) > 12 || len(d.mentionsIn(m.end, m.end+len(clause))) > 0 {
-			continue
-		}
-		held := strings.IndexAny(clause, holdChars)
-		// The verb right after the name, at most two adverbs (急, 橫)
-		// between: further on the clause is about something else
-		// (行者見大的個使一條齊眉棍).
-		if held < 0 || utf8.RuneCountInString(clause[:held]) > 2 {
-			continue
-		}
-		verb, size := utf8.DecodeRuneInString(clause[held:])
-		if strings.ContainsRune(carryChars, verb) {
-			if next, _ := utf8.DecodeRuneInString(clause[held+size:]); next != '著' && next != '着' {
-				continue
-			}
-		}
-		ws, we, ok := weaponIn(clause[held:])
+		start, end, ok := d.heldAfter(m.end)
 		if !ok {
 			continue
 		}
-		named := clause[held+ws : held+we]
+		named := d.text[start:end]
 		if weaponAgrees(string(k.foldRunes(named)), string(k.foldRunes(declared))) {
 			continue
 		}
-		start, end := m.end+held+ws, m.end+held+we
 		line, since := e.e.FactSource(key, d.chapter)
 		out = append(out, Finding{
 			Type:       TypeFact,
@@ -96,6 +74,53 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// heldAfter finds the weapon the name ending at byte p holds in the
+// clause right after it: the verb of holding at most two adverbs (急, 橫)
+// after the name, since further on the clause is about something else
+// (行者見大的個使一條齊眉棍). A clause that names someone stops it.
+func (d *doc) heldAfter(p int) (start, end int, ok bool) {
+	clause := d.text[p:]
+	if i := strings.IndexAny(clause, "，。；：！？、「」“”\n,."); i >= 0 {
+		clause = clause[:i]
+	}
+	if utf8.RuneCountInString(clause) > 12 || len(d.mentionsIn(p, p+len(clause))) > 0 {
+		return 0, 0, false
+	}
+	held := holdingVerb(clause)
+	if held < 0 || utf8.RuneCountInString(clause[:held]) > 2 {
+		return 0, 0, false
+	}
+	ws, we, ok := weaponIn(clause[held:])
+	if !ok {
+		return 0, 0, false
+	}
+	return p + held + ws, p + held + we, true
+}
+
+// holdingVerb is the byte offset of the first verb of holding in clause,
+// or -1: a verb of carrying only as a progressive (橫擔著), 取 only as
+// taking out (取出).
+func holdingVerb(clause string) int {
+	for i, r := range clause {
+		if !strings.ContainsRune(holdChars, r) && r != '取' {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(clause[i+utf8.RuneLen(r):])
+		switch {
+		case r == '取':
+			if next != '出' {
+				continue
+			}
+		case strings.ContainsRune(carryChars, r):
+			if next != '著' && next != '着' {
+				return -1
+			}
+		}
+		return i
+	}
+	return -1
 }
 
 // weaponIn finds the first weapon's name in s: a run of two to four CJK
