@@ -10,11 +10,17 @@
 # that set (testdata/eval/$ENTS/<book>, written from the book by a writer
 # who saw no code).
 #
-# Usage: [OUT=DIR] [ENTS=fresh|fresh5] scripts/role-c-wholebook.sh
+# BIN runs a given build instead of building ./cmd/flowcabal.
+#
+# Usage: [BIN=flowcabal] [OUT=DIR] [ENTS=fresh|fresh5] scripts/role-c-wholebook.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-go build -o bin/flowcabal ./cmd/flowcabal
-fc=$PWD/bin/flowcabal
+if [ -n "${BIN:-}" ]; then
+  fc=$BIN
+else
+  go build -o bin/flowcabal ./cmd/flowcabal
+  fc=$PWD/bin/flowcabal
+fi
 shared=${SHARED:-../shared}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
