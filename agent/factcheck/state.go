@@ -819,6 +819,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
+	if inCompany(d, m) || askedToSit(d, m) {
+		return "is in the scene", 0.7
+	}
+	if sentWithin(d, m) {
+		return "acts", 0.7
+	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
 	}
@@ -1124,6 +1130,15 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			return "acts", true
 		}
 	}
+	// "Mr. Bingley, who had ridden over from Netherfield on hearing of
+	// their return, was talking to Mr. Bennet": the verb after a
+	// relative clause is the subject's, when the subject opens its
+	// clause.
+	if strings.TrimSpace(gap) == "," && relativeWords[next] && d.opensLatinClause(m) {
+		if v, ok := verbAfterRelative(d, j); ok {
+			return v, true
+		}
+	}
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
 		if j+1 < len(d.words) && strings.TrimSpace(d.between(j, j+1)) == "," {
 			return "acts", true
@@ -1322,6 +1337,88 @@ func (d *doc) opensSentence(m mention) bool {
 	return true
 }
 
+// relativeWords open a relative clause set between commas after a name.
+var relativeWords = wordSet("who", "whom", "whose", "which")
+
+// opensLatinClause reports whether m opens its clause: first in its
+// sentence, or after a semicolon, a colon, a dash or a comma and a
+// conjunction, lead words at most before it ("; Mr. Bingley, who…, was
+// talking").
+func (d *doc) opensLatinClause(m mention) bool {
+	if m.firstWord < 0 {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	lead := d.text[sent.start:m.start]
+	if i := strings.LastIndexAny(lead, ";:—–"); i >= 0 {
+		lead = lead[i+1:]
+	}
+	// ", and Lydia, who…": a clause joined by a conjunction.
+	if i := strings.LastIndex(lead, ","); i >= 0 {
+		ws := prose.LatinWords(lead[i+1:])
+		if len(ws) == 0 || !clauseJoiners[strings.ToLower(ws[0])] {
+			return false
+		}
+		lead = lead[i+1:]
+	}
+	if strings.ContainsAny(lead, "“”\"(") {
+		return false
+	}
+	for _, w := range prose.LatinWords(lead) {
+		if !leadWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseJoiners open a clause after a comma: ", and Lydia, who…".
+var clauseJoiners = wordSet("and", "but", "while", "whilst", "yet", "when")
+
+// maxRelativeWords is the longest relative clause, in words, that
+// verbAfterRelative reads over.
+const maxRelativeWords = 25
+
+// verbAfterRelative reads, from the relative word at word j, to the
+// comma that closes the clause and returns how the word after it makes
+// the name before the clause act: a verb in the past (not of leaving or
+// writing), or a progressive.
+func verbAfterRelative(d *doc, j int) (string, bool) {
+	for n := j; n+1 < len(d.words) && n < j+maxRelativeWords; n++ {
+		b := d.between(n, n+1)
+		if strings.ContainsAny(b, ".!?;:“”\"\n()") {
+			return "", false
+		}
+		if strings.TrimSpace(b) != "," {
+			continue
+		}
+		k := n + 1
+		v := strings.ToLower(d.words[k].s)
+		if strings.HasSuffix(v, "ly") && k+1 < len(d.words) && d.between(k, k+1) == " " {
+			k++
+			v = strings.ToLower(d.words[k].s)
+		}
+		nx := ""
+		if k+1 < len(d.words) && d.between(k, k+1) == " " {
+			nx = strings.ToLower(d.words[k+1].s)
+		}
+		if beForms[v] {
+			if len(nx) > 5 && strings.HasSuffix(nx, "ing") && !notActing[nx] {
+				return "acts", true
+			}
+			return "", false
+		}
+		if notActing[v] || departing[nx] {
+			return "", false
+		}
+		if pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4 {
+			return "acts", true
+		}
+		return "", false
+	}
+	return "", false
+}
+
 // placePrepositions open a phrase of where someone is, set between
 // commas after their name.
 var placePrepositions = wordSet("from", "at", "across", "near", "beside", "behind", "by", "on", "in")
@@ -1464,6 +1561,11 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	if d.cjkSeenAt(m) || d.cjkBesideName(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
 		return "is in the scene", 0.7
 	}
+	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
+	// taken along, looked at, asked to sit.
+	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) {
+		return "is in the scene", 0.7
+	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
 		return "", 0
@@ -1495,12 +1597,8 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "", 0
 		}
 	}
-	// "贾母一早出殡": the funeral, not the person.
-	near := runePrefix(rest, 6)
-	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
-		if strings.Contains(near, w) {
-			return "", 0
-		}
+	if funeralNear(rest) {
+		return "", 0
 	}
 	// "說著，奎木狼也掣出刀來": a name that opens its clause, then an
 	// adverb of sequence, is the subject of the verb after it, whatever
@@ -1513,6 +1611,19 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	return verbAfter(rest)
+}
+
+// funeralNear reports whether the six characters after a name tell of
+// its owner's funeral or coffin, not the person: "贾母一早出殡", "扶了賈
+// 母靈柩".
+func funeralNear(rest string) bool {
+	near := runePrefix(rest, 6)
+	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
+		if strings.Contains(near, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // cjkSequence are adverbs of sequence (也掣出, 便走, 忙問): after a name

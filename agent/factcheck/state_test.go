@@ -267,7 +267,8 @@ func TestAChapterThatFollowsTheCharacterInItsOtherHalf(t *testing.T) {
 // check give inVision's answer that reading the window before each
 // offset gives, at every offset of texts with dreams, waking, 說夢話
 // (話 at the offset itself too), capitals and a window edge inside a
-// long dream; texts whose lower case changes a character's length, or
+// long dream, dream words in the title of a play (《…陰魂陣》, no
+// dream); texts whose lower case changes a character's length, or
 // invalid UTF-8, are read from the window.
 func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 	k := bookProject(t, map[string]string{"entities/characters/you.md": "---\nname: 尤二姐\nkind: character\n---\n"})
@@ -279,6 +280,7 @@ func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 		"夢" + long + "尤二姐來了。" + long + "尤二姐來了。醒",
 		"寶玉魂魄出竅，入了幻境。KELVIN Kelvin dream İstanbul 尤二姐",
 		"夢\xff中尤二姐來了。",
+		"唱的是《黃伯央大擺陰魂陣》等戲文，尤二姐來了。《夢》尤二姐來了。夢中《書》尤二姐來了。《夢尤二姐來了。》夢",
 	} {
 		d := k.analyze(text, 5)
 		for p := 0; p <= len(text); p++ {
@@ -550,6 +552,88 @@ func TestScenePresenceFightsAndLists(t *testing.T) {
 		{"The Bennets, the Lucases, Lydia, and the officers sat down to supper.", 1},
 		{"Elizabeth thought of the Bennets, the Lucases, Lydia, and the officers.", 0},
 		{"The Bennets, the Lucases, Lydia, and the officers were often spoken of.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceByCompany: the company a name keeps puts it in the
+// scene whatever its place in the clause: one item of a list of people
+// that is sat with, gathered round, seen with someone or asked to sit;
+// with someone riding beside; taken hold of (拉了秦鐘走開); looked at
+// (看著黛玉); a subject whose verb follows a relative clause; a message
+// sent down from upstairs. Each beside the same words in a memory, a
+// habit, a letter, a funeral or a list that is talked of.
+func TestScenePresenceByCompany(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinzhong.md": "---\nname: 秦鐘\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/jiamu.md":    "---\nname: 賈母\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/jinchuan.md": "---\nname: 金釧\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/pinger.md":   "---\nname: 平兒\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":     "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md":  "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		// One of a list of people sat with, walked with.
+		{"Miss Darcy was sitting there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 1},
+		{"Miss Darcy had often sat there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 0},
+		{"Jane walked to Meryton with Lydia.", 1},
+		{"Jane had walked to Meryton with Lydia.", 0},
+		{"Elizabeth remembered that Jane walked to Meryton with Lydia.", 0},
+		// With someone doing something now: an absolute.
+		{"Besides the family, with Pétya riding at Natásha’s side, there were eight kennelmen.", 1},
+		{"Natásha remembered the hunt, with Pétya riding at her side.", 0},
+		{"Natásha was angry with Pétya, riding off alone.", 0},
+		// Gathered round; seen with someone.
+		{"The largest circles formed round Pétya, Count Rostopchín, Valúev, and Narýshkin.", 1},
+		{"The talk turned round Pétya and his death.", 0},
+		{"She saw Elizabeth and her sister Lydia with him, and sat down again.", 1},
+		{"She never saw Lydia with him.", 0},
+		{"She saw Lydia’s letter with him.", 0},
+		// Asked or made to sit.
+		{"Mrs. Bennet begged Lydia to sit down.", 1},
+		{"Mrs. Bennet begged Lydia to come home.", 0},
+		{"She made Natásha and Pétya sit down beside her.", 1},
+		// A subject, a relative clause, its verb; a message sent down.
+		{"Lady Lucas was inquiring after Maria; Lydia, who had ridden over from Meryton on hearing of it, was talking to Mr. Bennet.", 1},
+		{"Lady Lucas was inquiring after Maria, and Lydia, who had come in with Kitty, was laughing at them.", 1},
+		{"Lady Lucas was inquiring after Maria; Lydia, who had been at Brighton all summer, was expected on Monday.", 0},
+		{"Natásha wept; Pétya, whom she had loved so, was buried at Moscow.", 0},
+		{"Natásha spoke of Lydia, who had ridden over from Meryton, laughed Kitty.", 0},
+		{"Lydia sent down word from her rooms that she would travel with him.", 1},
+		{"Lydia sent word from Brighton that she would travel with him.", 0},
+		// Taken hold of; a coffin escorted; a journey told; 按著 of
+		// "according to".
+		{"寶玉只略坐了一坐，便拉了秦鐘走開各處閒耍。", 1},
+		{"寶玉想起那日拉了秦鐘走開的事。", 0},
+		{"賈政扶了賈母靈柩一路南行。", 0},
+		{"二爺帶了黛玉同送靈到蘇州。", 0},
+		{"按著秦鐘方才比的地方拴上。", 0},
+		// Looked at; a death watched; what is the name's.
+		{"眾人都看著黛玉，不敢言語。", 1},
+		{"寶玉看了黛玉一眼，便走了。", 1},
+		{"寶玉看著黛玉的詩稿，哭了。", 0},
+		{"寶玉眼看著黛玉死去。", 0},
+		{"寶玉去看了黛玉回來。", 0},
+		// Asked to sit, alone or in a list of undeclared names; asked to
+		// come; remembered.
+		{"湘云又令人在廊上擺了兩桌，讓鴛鴦，琥珀，彩霞，金釧，平兒去坐。", 1},
+		{"寶玉讓黛玉坐，自己站著。", 1},
+		{"寶玉請黛玉來吃飯。", 0},
+		{"寶玉想起讓鴛鴦，琥珀，金釧，平兒去坐的事。", 0},
+		// A dream word in the title of a play is no dream.
+		{"唱的是《黃伯央大擺陰魂陣》等戲文，寶玉便拉了秦鐘走開。", 1},
+		{"寶玉入了幻境，便拉了秦鐘走開。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
