@@ -499,3 +499,53 @@ func askedToSit(d *doc, m mention) bool {
 
 // askVerbs ask or make someone do something there and then.
 var askVerbs = wordSet("asked", "begged", "invited", "bade", "bid", "made", "pressed", "motioned", "told", "entreated", "urged", "let")
+
+// passVerbs hand someone a thing across the room: "handed Lydia the
+// cup", "poured Pétya some tea". Giving and showing are not among them
+// (given by will or by letter).
+var passVerbs = wordSet("handed", "passed", "poured", "offered", "tossed", "threw", "hands", "passes", "pours", "offers")
+
+// objectOpeners open the thing handed after the person: "the cup".
+var objectOpeners = wordSet("the", "a", "an", "his", "her", "their", "some", "another", "my", "your")
+
+// passedThing reports whether m is whom a thing is handed, the person
+// before the thing: "She handed Lydia the cup".
+func passedThing(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if m.possessive || i < 0 || j >= len(d.words) || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	return passVerbs[strings.ToLower(d.words[i].s)] && objectOpeners[strings.ToLower(d.words[j].s)] && !before(d, i, notNow)
+}
+
+// introducedTo reports whether m is introduced or presented to someone:
+// "Mrs. Bennet introduced Lydia to them".
+func introducedTo(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if m.possessive || i < 0 || j >= len(d.words) || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	switch strings.ToLower(d.words[i].s) {
+	case "introduced", "presented":
+		return strings.ToLower(d.words[j].s) == "to" && !before(d, i, notNow)
+	}
+	return false
+}
+
+// questionWords open what someone is asked to their face: "asked Lydia
+// whether she was well".
+var questionWords = wordSet("whether", "if", "what", "how", "why", "where", "who", "when")
+
+// askedToFace reports whether m is asked a question: "Mr. Bennet asked
+// Lydia whether she was well".
+func askedToFace(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if m.possessive || i < 0 || j >= len(d.words) || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	switch strings.ToLower(d.words[i].s) {
+	case "asked", "questioned":
+		return questionWords[strings.ToLower(d.words[j].s)] && !before(d, i, notNow)
+	}
+	return false
+}

@@ -96,7 +96,11 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 	"laughed", "looked", "moved", "walked", "entered", "turned", "smiled", "seemed", "appeared", "answered", "replied", "cried",
 	"whispered", "followed", "joined", "sprang", "stole", "struck", "swore", "wept", "won", "wore", "ate", "drank", "sang",
 	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes",
-	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent")
+	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent",
+	// More of the irregular pasts a narrative moves its people with.
+	"shut", "lit", "swept", "strode", "hung", "spun", "slid", "stuck", "bit", "sought", "bought", "taught", "fed", "rang",
+	"slept", "leant", "shed", "tore", "woke", "awoke", "arose", "shrank", "clung", "shone", "blew", "grew", "spat", "slunk",
+	"wrung", "spread", "cast", "thrust", "laid", "paid", "bore", "withdrew", "overheard", "understood", "dug", "slung", "strove")
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
@@ -132,7 +136,10 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
 	"掣掄抡縱纵" +
 	// Fighting (行者與牛王戰了百十回合).
-	"戰战鬥斗"
+	"戰战鬥斗" +
+	// Gestures of the face and hands (抿著嘴笑, 瞅了寶玉一眼, 拭淚, 掩
+	// 面, 捂著嘴).
+	"抿瞅瞪盯揉拭擦掩捂"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 // cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
@@ -321,6 +328,12 @@ func (d *doc) afterList(at int) int {
 			continue
 		}
 		break
+	}
+	// "寶玉與黛玉兩個坐在一處": a count of the list.
+	for _, c := range []string{"兩個", "两个", "兩人", "两人", "二人", "三個", "三个", "三人"} {
+		if strings.HasPrefix(d.text[at:], c) {
+			return at + len(c)
+		}
 	}
 	// "不与黛玉湘云寶琴等同席": a short undeclared name may end the
 	// list before its 等.
@@ -819,7 +832,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
-	if inCompany(d, m) || askedToSit(d, m) {
+	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) {
 		return "is in the scene", 0.7
 	}
 	if sentWithin(d, m) {
@@ -996,7 +1009,8 @@ func gazedAt(d *doc, m mention) bool {
 // of the epilogue, beckoned to).
 func turnedTo(d *doc, m mention) bool {
 	prev := prevWords(d, m.firstWord, 2)
-	if len(prev) < 2 {
+	// "turned to Natásha’s mother": the mother, not Natásha.
+	if len(prev) < 2 || m.possessive {
 		return false
 	}
 	p := strings.ToLower(prev[0])
@@ -1005,11 +1019,13 @@ func turnedTo(d *doc, m mention) bool {
 
 // turnVerbs before "to" or "at" address someone in the scene.
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
-	"said", "spoke", "replied", "murmured")
+	"said", "spoke", "replied", "murmured",
+	// "Turning to Lydia, she said…".
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
-var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
+var invertedLeads = wordSet("then", "beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
 	"in", "out", "up", "down", "back", "forward", "at")
 
 // invertedVerbs stand between such a lead and the subject.
@@ -1130,6 +1146,13 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			return "acts", true
 		}
 	}
+	// "Pétya, his face flushed, ran to the door": a phrase of his own
+	// between commas (an absolute) before the verb.
+	if strings.TrimSpace(gap) == "," && (next == "his" || next == "her" || next == "their") && d.opensLatinClause(m) {
+		if v, ok := verbAfterRelative(d, j); ok {
+			return v, true
+		}
+	}
 	// "Mr. Bingley, who had ridden over from Netherfield on hearing of
 	// their return, was talking to Mr. Bennet": the verb after a
 	// relative clause is the subject's, when the subject opens its
@@ -1184,6 +1207,16 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			sameClause(d, j, j+2) && bearingVerbs[strings.ToLower(d.words[j+2].s)] {
 			return "acts", true
 		}
+		// "Pétya had just come in": a perfect of the moment before.
+		if next == "had" && j+2 < len(d.words) && sameClause(d, j, j+2) && strings.ToLower(d.words[j+1].s) == "just" && justDone[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
+		}
+		// "Lydia too was there": one more of those present.
+		if (next == "too" || next == "also") && j+2 < len(d.words) && sameClause(d, j, j+2) && strings.ToLower(d.words[j+1].s) == "was" {
+			if p := strings.ToLower(d.words[j+2].s); (p == "there" || p == "present") && !strict {
+				return "is in the scene", true
+			}
+		}
 		// "Mr. Wickham left them": leaving someone is being with them.
 		if next == "left" && j+1 < len(d.words) && d.between(j, j+1) == " " && leftPersons[strings.ToLower(d.words[j+1].s)] {
 			return "acts", true
@@ -1220,6 +1253,10 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	}
 	return "", false
 }
+
+// justDone after "had just" are what someone did on the spot a moment
+// before: "had just come in".
+var justDone = wordSet("come", "entered", "walked", "stepped", "sat", "joined", "risen", "got", "taken", "finished", "said", "run", "climbed")
 
 // bearingVerbs after "did not" still show the subject in the scene.
 var bearingVerbs = wordSet("look", "seem", "speak", "answer", "reply", "smile", "laugh", "move", "stir", "listen", "wait", "sit", "rise", "notice")
@@ -1563,7 +1600,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
 	// taken along, looked at, asked to sit.
-	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) {
+	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) {
 		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
@@ -1610,7 +1647,34 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			}
 		}
 	}
+	// "黛玉向寶玉說：", "黛玉對紫鵑笑道": the speaker turned to someone.
+	if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune("向對对", r) {
+		at := m.end + size
+		if p, ok := d.personStartingAt(at); ok && p.start == at {
+			at = p.end
+		} else if n := pronounAt(d.text[at:]); n > 0 {
+			at += n
+		} else {
+			at = -1
+		}
+		if at > 0 {
+			if how, conf := verbAfter(d.text[at:]); how == "speaks" {
+				return how, conf
+			}
+		}
+	}
 	return verbAfter(rest)
+}
+
+// pronounAt returns the length of the personal pronoun or group word
+// text opens with, 0 when none.
+func pronounAt(text string) int {
+	for _, p := range []string{"眾人", "众人", "大家", "他們", "他们", "她們", "她们", "他", "她", "我", "你"} {
+		if strings.HasPrefix(text, p) {
+			return len(p)
+		}
+	}
+	return 0
 }
 
 // funeralNear reports whether the six characters after a name tell of
@@ -1659,6 +1723,19 @@ func verbAfter(rest string) (string, float64) {
 	// "冷笑道：「…」": a tag of speech with its manner.
 	if speechTag(rest) {
 		return "speaks", 0.85
+	}
+	// "笑吟吟的道：「…」", "悄悄的拉了寶玉一把": a manner by doubling.
+	if r := skipManner(rest); r != rest {
+		if after, ok := strings.CutPrefix(r, "道"); ok && (strings.HasPrefix(after, "：") || strings.HasPrefix(after, "「") || strings.HasPrefix(after, "“")) {
+			return "speaks", 0.85
+		}
+		rest = r
+	}
+	// "黛玉手里拿著一本書": what a hand or a mouth does is the owner's.
+	for _, w := range cjkBodyPlaces {
+		if r, ok := strings.CutPrefix(rest, w); ok && actsNext(r) {
+			return "acts", 0.7
+		}
 	}
 	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
@@ -1709,6 +1786,10 @@ func verbAfter(rest string) (string, float64) {
 	}
 	return "", 0
 }
+
+// cjkBodyPlaces after a name say where in or on its owner something is
+// done: 手里拿著, 口內說, 眼中流淚.
+var cjkBodyPlaces = []string{"手里", "手裏", "手中", "手內", "手内", "口中", "口內", "口内", "口裏", "口里", "眼中", "眼裏", "眼里"}
 
 // runePrefix is the first n characters of s (all of s when shorter),
 // counted as a conversion to []rune counts them, without converting the

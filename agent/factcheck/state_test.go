@@ -641,3 +641,76 @@ func TestScenePresenceByCompany(t *testing.T) {
 		}
 	}
 }
+
+// TestScenePresenceCommonActs: the commonest ways a chapter puts someone
+// on the stage that earlier rules missed, in both languages: a verb in
+// an irregular past, a phrase of one's own between commas, a perfect of
+// the moment before, one more who "too was there", a turn to someone, a
+// thing handed or an introduction or a question to one's face, a
+// subject after "then came"; a manner by doubling (笑吟吟的道), a
+// silence kept (只是不理, 半日不言語), an adverb of time or manner of two
+// characters (不覺, 方才, 微微), a hand that holds something (手里拿著),
+// speech turned to someone (向寶玉說), a pair counted (兩個), a gesture
+// (抿著嘴, 瞅了一眼), someone met (見了黛玉，). Each beside the same words
+// of habit, memory, a letter, a dream or kinship.
+func TestScenePresenceCommonActs(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/zijuan.md":  "---\nname: 紫鵑\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/kitty.md":   "---\nname: Kitty Bennet\naliases: [Kitty]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":   "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md": "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"Pétya shut the door behind him.", 1},
+		{"Pétya strode across the room.", 1},
+		{"The door Pétya had shut was open.", 0},
+		{"Pétya, his face flushed, ran to the door.", 1},
+		{"She thought of Pétya, his face flushed, and wept.", 0},
+		{"Pétya had just come in from the garden.", 1},
+		{"Pétya had come in from the garden every evening.", 0},
+		{"Lydia too was there.", 1},
+		{"Lydia was there in the spring, they said.", 0},
+		{"Turning to Lydia, she said she was tired.", 1},
+		{"Turning to Lydia’s letter, she said she was tired.", 0},
+		{"She handed Lydia the cup.", 1},
+		{"She had handed Lydia the cup last winter.", 0},
+		{"Mrs. Bennet introduced Lydia to them.", 1},
+		{"Mrs. Bennet had introduced Lydia to them at Brighton.", 0},
+		{"Mr. Bennet asked Lydia whether she was well.", 1},
+		{"Mr. Bennet had asked Lydia whether she was well.", 0},
+		{"Then came Lydia, flushed and laughing.", 1},
+		{"Then came the news of Lydia.", 0},
+		{"黛玉笑吟吟的道：「好。」", 1},
+		{"黛玉悄悄的拉了寶玉一把。", 1},
+		{"黛玉哥哥的東西都在這裏。", 0},
+		{"黛玉只是不理。", 1},
+		{"黛玉半日不言語。", 1},
+		{"寶玉想起黛玉只是不理。", 0},
+		{"黛玉不覺紅了臉。", 1},
+		{"黛玉只是半日不言語。", 1},
+		{"黛玉方才醒來。", 1},
+		{"黛玉手里拿著一本書。", 1},
+		{"黛玉手里的書還在。", 0},
+		{"黛玉向寶玉說：「好。」", 1},
+		{"黛玉對紫鵑笑道：「好。」", 1},
+		{"黛玉向來不說這話。", 0},
+		{"寶玉與黛玉兩個坐在一處。", 1},
+		{"寶玉與黛玉兩個的事，誰不知道。", 0},
+		{"黛玉抿著嘴笑。", 1},
+		{"黛玉瞅了寶玉一眼。", 1},
+		{"眾人見了黛玉，都站起來。", 1},
+		{"寶玉夢見了黛玉，醒來大哭。", 0},
+		{"寶玉見了黛玉的詩稿，哭了。", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
