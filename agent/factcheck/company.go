@@ -549,3 +549,49 @@ func askedToFace(d *doc, m mention) bool {
 	}
 	return false
 }
+
+// leadVerbs lead, pull or help someone somewhere: "Natásha led Pétya to
+// the window", "pulled Pétya into the room".
+var leadVerbs = wordSet("led", "pulled", "dragged", "drew", "pushed", "carried", "helped", "guided", "ushered", "hurried", "leads", "pulls", "drags", "draws")
+
+// leadDirections after the one led say where: "into the room", "aside".
+var leadDirections = wordSet("into", "out", "toward", "towards", "across", "along", "away", "aside", "up", "down", "back", "in", "through", "over", "round", "onto")
+
+// ledSomewhere reports whether m is led, pulled or helped somewhere:
+// "led Pétya to the window", "drew Lydia aside". "To" counts before a
+// place only ("led Pétya to believe" is no leading).
+func ledSomewhere(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if m.possessive || i < 0 || j >= len(d.words) || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	if !leadVerbs[strings.ToLower(d.words[i].s)] || before(d, i, notNow) {
+		return false
+	}
+	w := strings.ToLower(d.words[j].s)
+	if w == "to" {
+		return j+1 < len(d.words) && d.between(j, j+1) == " " && objectOpeners[strings.ToLower(d.words[j+1].s)]
+	}
+	return leadDirections[w]
+}
+
+// cjkGoingWith are words of going along with someone: 同著黛玉出來, 陪著
+// 黛玉進去. 跟著 and 隨著 are not among them: who "came with" someone
+// once (跟著黛玉來的) tells a past journey.
+var cjkGoingWith = []string{"同著", "同着", "陪著", "陪着"}
+
+// cjkGoesWith reports whether m is whom someone goes along with, a verb
+// of the moment after the name: "寶玉同著黛玉出來".
+func (d *doc) cjkGoesWith(m mention) bool {
+	with := false
+	for _, w := range cjkGoingWith {
+		if strings.HasSuffix(d.text[:m.start], w) {
+			with = true
+		}
+	}
+	if !with || d.recalledBefore(m.start) {
+		return false
+	}
+	how, _ := verbAfter(d.text[m.end:])
+	return how != ""
+}

@@ -40,7 +40,9 @@ func actingWord(rest string) bool {
 var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心", "一面",
 	// Time, manner and degree: 黛玉半日不言語, 不覺紅了臉, 方才醒來,
 	// 微微一笑, 只是不理, 正自納悶.
-	"只是", "半日", "半晌", "一聲兒", "一声儿", "不覺", "不觉", "越發", "越发", "方才", "正自", "微微", "早已", "登時", "登时"}
+	"只是", "半日", "半晌", "一聲兒", "一声儿", "不覺", "不觉", "越發", "越发", "方才", "正自", "微微", "早已", "登時", "登时",
+	// Not holding back (忍不住笑了).
+	"忍不住", "禁不住", "不禁", "不由得", "不由"}
 
 // skipDegree drops up to two adverbs of degree that rest opens with.
 func skipDegree(rest string) string {

@@ -832,7 +832,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
-	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) {
+	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) || ledSomewhere(d, m) {
 		return "is in the scene", 0.7
 	}
 	if sentWithin(d, m) {
@@ -1120,7 +1120,8 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	// a verb.
 	// "Mr. Bennet, from the foot of the table, drily begged her": a
 	// phrase of place between commas, then the verb.
-	if strings.TrimSpace(gap) == "," && placePrepositions[next] && d.opensSentence(m) {
+	// "Lydia, with a loud laugh, declared": a phrase of manner.
+	if strings.TrimSpace(gap) == "," && (placePrepositions[next] || next == "with" || next == "without") && d.opensLatinClause(m) {
 		for n := j + 1; n+1 < len(d.words) && n < j+10; n++ {
 			b := d.between(n, n+1)
 			if strings.ContainsAny(b, ".!?;:“”\"\n") {
@@ -1216,6 +1217,10 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			if p := strings.ToLower(d.words[j+2].s); (p == "there" || p == "present") && !strict {
 				return "is in the scene", true
 			}
+		}
+		// "Pétya left the room": who leaves a room was in it.
+		if next == "left" && j+2 < len(d.words) && d.between(j, j+1) == " " && strings.ToLower(d.words[j+1].s) == "the" && roomNouns[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
 		}
 		// "Mr. Wickham left them": leaving someone is being with them.
 		if next == "left" && j+1 < len(d.words) && d.between(j, j+1) == " " && leftPersons[strings.ToLower(d.words[j+1].s)] {
@@ -1401,8 +1406,9 @@ func (d *doc) opensLatinClause(m mention) bool {
 	if strings.ContainsAny(lead, "“”\"(") {
 		return false
 	}
+	// "Kitty and Lydia, who…": one of a subject of names.
 	for _, w := range prose.LatinWords(lead) {
-		if !leadWords[strings.ToLower(w)] {
+		if lw := strings.ToLower(w); !leadWords[lw] && !unicode0Upper(w) && lw != "and" {
 			return false
 		}
 	}
@@ -1600,7 +1606,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
 	// taken along, looked at, asked to sit.
-	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) {
+	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) {
 		return "is in the scene", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.

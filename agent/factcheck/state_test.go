@@ -647,11 +647,13 @@ func TestScenePresenceByCompany(t *testing.T) {
 // an irregular past, a phrase of one's own between commas, a perfect of
 // the moment before, one more who "too was there", a turn to someone, a
 // thing handed or an introduction or a question to one's face, a
-// subject after "then came"; a manner by doubling (笑吟吟的道), a
+// subject after "then came", someone led somewhere, who leaves the
+// room; a manner by doubling (笑吟吟的道), not holding back (忍不住), a
 // silence kept (只是不理, 半日不言語), an adverb of time or manner of two
 // characters (不覺, 方才, 微微), a hand that holds something (手里拿著),
 // speech turned to someone (向寶玉說), a pair counted (兩個), a gesture
-// (抿著嘴, 瞅了一眼), someone met (見了黛玉，). Each beside the same words
+// (抿著嘴, 瞅了一眼), someone met (見了黛玉，), gone along with (同著黛玉出
+// 來). Each beside the same words
 // of habit, memory, a letter, a dream or kinship.
 func TestScenePresenceCommonActs(t *testing.T) {
 	k := bookProject(t, map[string]string{
@@ -686,6 +688,15 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"Mr. Bennet had asked Lydia whether she was well.", 0},
 		{"Then came Lydia, flushed and laughing.", 1},
 		{"Then came the news of Lydia.", 0},
+		{"Lydia, with a loud laugh, declared she would go.", 1},
+		{"She thought of Lydia, with her loud laugh, and sighed.", 0},
+		{"Kitty and Lydia, who had been quarrelling, fell silent.", 1},
+		{"She scolded Kitty and Lydia, who had been quarrelling, and went out.", 0},
+		{"Without a word Pétya left the room.", 1},
+		{"Pétya left the army in the spring.", 0},
+		{"Natásha led Pétya to the window.", 1},
+		{"Natásha pulled Pétya into the room.", 1},
+		{"Natásha led Pétya to believe it.", 0},
 		{"黛玉笑吟吟的道：「好。」", 1},
 		{"黛玉悄悄的拉了寶玉一把。", 1},
 		{"黛玉哥哥的東西都在這裏。", 0},
@@ -704,6 +715,9 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉與黛玉兩個的事，誰不知道。", 0},
 		{"黛玉抿著嘴笑。", 1},
 		{"黛玉瞅了寶玉一眼。", 1},
+		{"黛玉忍不住笑了。", 1},
+		{"寶玉同著黛玉出來。", 1},
+		{"紫鵑是同著黛玉來的。", 0},
 		{"眾人見了黛玉，都站起來。", 1},
 		{"寶玉夢見了黛玉，醒來大哭。", 0},
 		{"寶玉見了黛玉的詩稿，哭了。", 0},
