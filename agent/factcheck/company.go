@@ -189,7 +189,13 @@ func inCompany(d *doc, m mention) bool {
 		}
 		return companionBefore(d, first-1)
 	case "round", "around":
-		return first >= 2 && sameClause(d, first-2, first-1) && gatherVerbs[strings.ToLower(d.words[first-2].s)] && !before(d, first-2, notNow)
+		// "circles formed round old Count Bezúkhov"; "put her arm round
+		// Pétya".
+		if first < 2 || !sameClause(d, first-2, first-1) {
+			return false
+		}
+		w := strings.ToLower(d.words[first-2].s)
+		return (gatherVerbs[w] || w == "arm" || w == "arms") && !before(d, first-2, notNow)
 	}
 	if !perceptionVerbs[head] || d.between(first-1, first) != " " || before(d, first-1, notNow) {
 		return false
@@ -337,6 +343,9 @@ func (d *doc) cjkGazedAt(m mention) bool {
 // 請寶玉坐.
 var cjkInviteVerbs = []string{"讓", "让", "請", "请"}
 
+// cjkTellVerbs tell someone to do something: 叫黛玉坐下, 命寶玉坐.
+var cjkTellVerbs = []string{"叫", "命", "令"}
+
 // cjkSitting are what someone is asked to do at a table: sit, eat,
 // drink.
 var cjkSitting = []string{"坐", "入座", "入席", "上座", "吃", "喝", "飲", "饮", "歇"}
@@ -348,12 +357,19 @@ var cjkSitting = []string{"坐", "入座", "入席", "上座", "吃", "喝", "�
 // from afar and is not among these.
 func (d *doc) cjkInvited(m mention) bool {
 	// Back to the verb of asking.
-	at, asked := m.start, false
+	at, asked, told := m.start, false, false
 	for n := 0; n < 12; n++ {
 		before := d.text[:at]
 		for _, v := range cjkInviteVerbs {
 			if strings.HasSuffix(before, v) {
 				asked = true
+			}
+		}
+		// "賈母叫黛玉坐下": told to sit, the verb right after (叫黛玉去
+		// may send for her).
+		for _, v := range cjkTellVerbs {
+			if strings.HasSuffix(before, v) {
+				asked, told = true, true
 			}
 		}
 		if asked {
@@ -386,7 +402,7 @@ func (d *doc) cjkInvited(m mention) bool {
 	at = m.end
 	for n := 0; n < 12; n++ {
 		rest := d.text[at:]
-		if sits(rest) {
+		if sits(rest) && !(told && strings.HasPrefix(rest, "去")) {
 			return true
 		}
 		sep := ""
@@ -439,7 +455,7 @@ func (d *doc) bareItemBefore(end int) (int, bool) {
 			continue
 		}
 		before := d.text[:start]
-		for _, s := range append(append([]string{}, cjkItemSeps...), cjkInviteVerbs...) {
+		for _, s := range append(append(append([]string{}, cjkItemSeps...), cjkInviteVerbs...), cjkTellVerbs...) {
 			if strings.HasSuffix(before, s) && len(d.mentionsIn(start, end)) == 0 {
 				return start, true
 			}
@@ -594,4 +610,218 @@ func (d *doc) cjkGoesWith(m mention) bool {
 	}
 	how, _ := verbAfter(d.text[m.end:])
 	return how != ""
+}
+
+// cjkClauseOpeners may stand before the first item of a list that is
+// its clause's subject: 當下寶玉、黛玉…都在, 只見黛玉、寶釵走來.
+var cjkClauseOpeners = []string{"當下", "当下", "此時", "此时", "這時", "这时", "那時", "那时", "只見", "只见", "忽見", "忽见", "但見", "但见", "原來", "原来"}
+
+// opensCJKList reports whether before (the text up to a list's first
+// item) ends where a clause opens, or after an opener of narration.
+func opensCJKList(before string) bool {
+	if opensClause(before) {
+		return true
+	}
+	for _, w := range cjkClauseOpeners {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkListSubject reports whether m is an item of a list that opens its
+// clause and acts: its items declared people or undeclared names of two
+// or three characters, joined by 、 or ，; the last item runs into its
+// verb (探春、惜春、黛玉、湘雲進來) or a group word closes the list
+// (…等都在賈母房中). A list joined by ， (which also joins clauses)
+// needs three items, two of them declared; one joined by 、 two items.
+// A list after a verb (想起探春、黛玉) opens no clause.
+func (d *doc) cjkListSubject(m mention) bool {
+	if d.recalledBefore(m.start) {
+		return false
+	}
+	items, named, comma := 1, 1, false
+	at, stop := m.start, ""
+	for n := 0; n < 12; n++ {
+		sep := ""
+		for _, s := range cjkItemSeps {
+			if strings.HasSuffix(d.text[:at], s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			break
+		}
+		end := at - len(sep)
+		if p, ok := d.personEndingAt(end); ok && p.end == end {
+			at, items, named = p.start, items+1, named+1
+		} else if start, ok := d.bareListItemBefore(end); ok {
+			at, items = start, items+1
+		} else {
+			stop = sep
+			break
+		}
+		comma = comma || sep == "，"
+	}
+	// Where the walk stopped at a separator whose item it could not
+	// read, the list may go on before it (讓鴛鴦，琥珀，…): only a comma
+	// before a list joined by 、 surely ends a clause (說著，探春、黛玉).
+	if stop == "、" || stop != "" && comma || !opensCJKList(d.text[:at]) {
+		return false
+	}
+	at = m.end
+	for n := 0; n < 12; n++ {
+		rest := d.text[at:]
+		if _, after, ok := listCloser(rest); ok {
+			if items < 2 || comma && (items < 3 || named < 2) {
+				return false
+			}
+			tail := strings.TrimPrefix(strings.TrimPrefix(after, "都"), "也")
+			return actsNext(after) || strings.HasPrefix(tail, "在")
+		}
+		sep := ""
+		for _, s := range cjkItemSeps {
+			if strings.HasPrefix(rest, s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			// The last item ran into the verb: m itself.
+			if items < 2 || comma && (items < 3 || named < 2) {
+				return false
+			}
+			return actsNext(rest)
+		}
+		comma = comma || sep == "，"
+		at += len(sep)
+		if p, ok := d.personStartingAt(at); ok && p.start == at {
+			at, items, named = p.end, items+1, named+1
+			continue
+		}
+		// A bare item: two or three characters, then a separator, a
+		// group word or the verb.
+		next := -1
+		pos := at
+		for k := 1; k <= maxBareItem && pos < len(d.text); k++ {
+			r, size := utf8.DecodeRuneInString(d.text[pos:])
+			if !prose.IsCJK(r) || strings.ContainsRune("的之了著着", r) {
+				break
+			}
+			pos += size
+			if k < 2 {
+				continue
+			}
+			tail := d.text[pos:]
+			if _, _, ok := listCloser(tail); ok || strings.HasPrefix(tail, "，") || strings.HasPrefix(tail, "、") || actsNext(tail) {
+				next = pos
+				break
+			}
+		}
+		if next < 0 || len(d.mentionsIn(at, next)) > 0 {
+			return false
+		}
+		at, items = next, items+1
+		if rest := d.text[at:]; !strings.HasPrefix(rest, "，") && !strings.HasPrefix(rest, "、") {
+			if _, _, ok := listCloser(rest); !ok {
+				if items < 2 || comma && (items < 3 || named < 2) {
+					return false
+				}
+				return actsNext(rest)
+			}
+		}
+	}
+	return false
+}
+
+// bareListItemBefore returns where an undeclared name of two or three
+// characters that ends at end starts, when a separator of items, a
+// clause's opening or an opener of narration stands before it.
+func (d *doc) bareListItemBefore(end int) (int, bool) {
+	start := end
+	for n := 1; n <= maxBareItem && start > 0; n++ {
+		r, size := utf8.DecodeLastRuneInString(d.text[:start])
+		if !prose.IsCJK(r) || strings.ContainsRune("的之了著着", r) {
+			return 0, false
+		}
+		start -= size
+		if n < 2 {
+			continue
+		}
+		before := d.text[:start]
+		if len(d.mentionsIn(start, end)) > 0 {
+			return 0, false
+		}
+		if strings.HasSuffix(before, "、") || strings.HasSuffix(before, "，") || opensCJKList(before) {
+			return start, true
+		}
+	}
+	return 0, false
+}
+
+// maxAppositive is the longest phrase, in bytes, set between commas after
+// a name that cjkAppositive reads over (fourteen characters).
+const maxAppositive = 14 * 3
+
+// cjkAppositive reports whether m opens its clause and, after a phrase
+// between commas that names nobody (那個最愛哭的, 聽了這話), an adverb of
+// sequence and a verb follow: the name is their subject ("黛玉，那個最愛
+// 哭的，也笑了").
+func (d *doc) cjkAppositive(m mention) bool {
+	if !opensClause(d.text[:m.start]) || d.recalledBefore(m.start) {
+		return false
+	}
+	rest, ok := strings.CutPrefix(d.text[m.end:], "，")
+	if !ok {
+		return false
+	}
+	i := strings.Index(rest[:min(len(rest), maxAppositive+len("，"))], "，")
+	if i <= 0 {
+		return false
+	}
+	phrase := rest[:i]
+	for _, r := range phrase {
+		if !prose.IsCJK(r) {
+			return false
+		}
+	}
+	from := m.end + len("，")
+	if len(d.mentionsIn(from, from+i)) > 0 {
+		return false
+	}
+	after := rest[i+len("，"):]
+	r, size := utf8.DecodeRuneInString(after)
+	if !strings.ContainsRune(cjkSequence, r) {
+		return false
+	}
+	nx, _ := utf8.DecodeRuneInString(after[size:])
+	return !strings.ContainsRune(cjkNotAVerb, nx) && actsNext(after)
+}
+
+// amongThem reports whether m is one of a group that acts, set between
+// commas: "The whole party, Lydia among them, walked to Meryton",
+// "Lydia among them, they walked on".
+func amongThem(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if m.possessive || j+2 >= len(d.words) || d.between(m.lastWord, j) != " " || strings.ToLower(d.words[j].s) != "among" || d.between(j, j+1) != " " {
+		return false
+	}
+	switch strings.ToLower(d.words[j+1].s) {
+	case "them", "us":
+	default:
+		return false
+	}
+	if strings.TrimSpace(d.between(j+1, j+2)) != "," {
+		return false
+	}
+	k := j + 2
+	switch strings.ToLower(d.words[k].s) {
+	case "they", "we":
+		if k+1 >= len(d.words) || d.between(k, k+1) != " " {
+			return false
+		}
+		k++
+	}
+	v := strings.ToLower(d.words[k].s)
+	return (pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4) && !notActing[v]
 }

@@ -750,7 +750,8 @@ func sharedSeat(d *doc, m mention) bool {
 }
 
 // listSubject reports whether m is an item of a list of three or more
-// people that opens its sentence as the subject of a verb in the past:
+// people (two, when one is a group: "Pétya and the others") that opens
+// its sentence as the subject of a verb in the past:
 // "The Bennets, the Lucases, Lydia, and the officers sat down to
 // supper". Each item is a name or "the" and a plural (the officers, the
 // Lucases), of at most three words.
@@ -766,12 +767,13 @@ func listSubject(d *doc, m mention) bool {
 	if strings.ContainsAny(d.text[sent.start:d.words[first].start], "“”\"") {
 		return false
 	}
-	items, n, last := 0, first, -1
+	items, n, last, group := 0, first, -1, false
 	for n < len(d.words) && n < first+20 {
 		// One item: "the" and a plural, or capitalised words.
 		k := n
 		if strings.ToLower(d.words[k].s) == "the" && k+1 < len(d.words) && strings.HasSuffix(d.words[k+1].s, "s") && d.between(k, k+1) == " " {
 			k += 2
+			group = true
 		} else {
 			for k < len(d.words) && k < n+3 && unicode0Upper(d.words[k].s) && (k == n || nameGap(d.between(k-1, k))) {
 				k++
@@ -799,7 +801,8 @@ func listSubject(d *doc, m mention) bool {
 			n = k + 1
 			continue
 		}
-		if gap != "" || items < 3 || m.lastWord > last {
+		// "Pétya and the others sat down": two items, one a group.
+		if gap != "" || items < 3 && !(items == 2 && group) || m.lastWord > last {
 			return false
 		}
 		if beForms[w] && k+1 < len(d.words) {

@@ -179,7 +179,7 @@ func (d *doc) cjkListed(m mention) bool {
 	}
 	rest := d.text[at:]
 	grouped := false
-	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
+	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "兩個", "两个", "兩人", "两人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
 		if t, ok := strings.CutPrefix(rest, g); ok {
 			rest, grouped = t, true
 			break
@@ -832,7 +832,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
 	}
-	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) || ledSomewhere(d, m) {
+	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) || ledSomewhere(d, m) || amongThem(d, m) {
 		return "is in the scene", 0.7
 	}
 	if sentWithin(d, m) {
@@ -1608,6 +1608,12 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// taken along, looked at, asked to sit.
 	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) {
 		return "is in the scene", 0.7
+	}
+	if d.cjkListSubject(m) {
+		return "is listed among those present", 0.75
+	}
+	if d.cjkAppositive(m) {
+		return "acts", 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {

@@ -653,7 +653,10 @@ func TestScenePresenceByCompany(t *testing.T) {
 // characters (不覺, 方才, 微微), a hand that holds something (手里拿著),
 // speech turned to someone (向寶玉說), a pair counted (兩個), a gesture
 // (抿著嘴, 瞅了一眼), someone met (見了黛玉，), gone along with (同著黛玉出
-// 來). Each beside the same words
+// 來), one of a list that opens its clause (探春、惜春、黛玉、湘雲進來), a
+// subject across a phrase between commas (黛玉，那個最愛哭的，也笑了),
+// told to sit (叫黛玉坐下); an arm round someone, one "among them", a
+// name and a group as subject ("Pétya and the others sat down"). Each beside the same words
 // of habit, memory, a letter, a dream or kinship.
 func TestScenePresenceCommonActs(t *testing.T) {
 	k := bookProject(t, map[string]string{
@@ -719,6 +722,33 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉同著黛玉出來。", 1},
 		{"紫鵑是同著黛玉來的。", 0},
 		{"眾人見了黛玉，都站起來。", 1},
+		// A list that opens its clause, undeclared names in it, its last
+		// item running into the verb or a group word closing it; the
+		// same list after a verb, or in a memory.
+		{"探春、惜春、黛玉、湘雲進來。", 1},
+		{"說著，探春、黛玉進來了。", 1},
+		{"當下寶玉、黛玉、探春、惜春等都在賈母房中。", 1},
+		{"寶玉想起探春、惜春、黛玉進來的事。", 0},
+		{"寶玉，紫鵑，黛玉，探春，惜春都來了。", 1},
+		{"寶玉想起紫鵑，黛玉，探春，惜春都來了的那日。", 0},
+		{"黛玉、紫鵑的詩都好。", 0},
+		{"紫鵑、黛玉兩個也來了。", 1},
+		// A phrase between commas after the subject, then 也 and a verb.
+		{"黛玉，那個最愛哭的，也笑了。", 1},
+		{"黛玉，寶玉常說的，也是可憐。", 0},
+		{"黛玉，寶玉聽了這話，便笑道：「好。」", 0},
+		// Told to sit.
+		{"賈母叫黛玉坐下。", 1},
+		{"賈母叫黛玉去。", 0},
+		// English: an arm round someone; one of a group between commas;
+		// someone and a group as subject.
+		{"Natásha put her arm round Pétya.", 1},
+		{"Natásha’s talk went round and round Pétya.", 0},
+		{"The whole party, Lydia among them, walked to Meryton.", 1},
+		{"Lydia among them, they walked to Meryton.", 1},
+		{"Lydia among them, they were often spoken of.", 0},
+		{"Pétya and the others sat down to supper.", 1},
+		{"Pétya and the others were often spoken of.", 0},
 		{"寶玉夢見了黛玉，醒來大哭。", 0},
 		{"寶玉見了黛玉的詩稿，哭了。", 0},
 	} {
