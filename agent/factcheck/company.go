@@ -268,7 +268,9 @@ func sentWithin(d *doc, m mention) bool {
 // 來. Verbs of taking along (帶了, 領了, 同著) are not among them: a
 // journey told (帶了林姑娘同送靈到蘇州) takes someone elsewhere; nor are
 // 背著 (behind one's back), 跟著 (serving under), 按著 (according to).
-var cjkTakeVerbs = []string{"拉", "攜", "携", "扶", "攙", "搀", "挽", "牽", "牵", "抱", "摟", "搂", "揪", "拖", "拽", "推"}
+var cjkTakeVerbs = []string{"拉", "攜", "携", "扶", "攙", "搀", "挽", "牽", "牵", "抱", "摟", "搂", "揪", "拖", "拽", "推",
+	// Surrounding someone (丫頭們簇擁著黛玉進來, 圍著寶玉).
+	"簇擁", "簇拥", "圍", "围"}
 
 // cjkTakeAspects follow a verb of taking hold: 拉了, 扶著, 抱住, 扶起.
 const cjkTakeAspects = "了著着住起"
@@ -614,7 +616,7 @@ func (d *doc) cjkGoesWith(m mention) bool {
 
 // cjkClauseOpeners may stand before the first item of a list that is
 // its clause's subject: 當下寶玉、黛玉…都在, 只見黛玉、寶釵走來.
-var cjkClauseOpeners = []string{"當下", "当下", "此時", "此时", "這時", "这时", "那時", "那时", "只見", "只见", "忽見", "忽见", "但見", "但见", "原來", "原来"}
+var cjkClauseOpeners = []string{"當下", "当下", "此時", "此时", "這時", "这时", "那時", "那时", "只見", "只见", "忽見", "忽见", "但見", "但见"}
 
 // opensCJKList reports whether before (the text up to a list's first
 // item) ends where a clause opens, or after an opener of narration.
@@ -824,4 +826,25 @@ func amongThem(d *doc, m mention) bool {
 	}
 	v := strings.ToLower(d.words[k].s)
 	return (pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4) && !notActing[v]
+}
+
+// cjkTending are what one does to another's body or dress: 替黛玉披上斗
+// 篷, 給寶玉梳頭, 替他捶腿. Doing something for someone (替黛玉報仇,
+// 給黛玉寫信) is not among them.
+var cjkTending = []string{"披", "穿", "戴", "梳", "捶", "蓋", "盖", "擦", "拭", "脫", "脱", "掖", "揉", "搥"}
+
+// cjkTended reports whether m is whom someone tends by hand: "寶玉替黛玉
+// 披上斗篷".
+func (d *doc) cjkTended(m mention) bool {
+	p, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
+	if !strings.ContainsRune("替給给為为", p) || d.recalledBefore(m.start) {
+		return false
+	}
+	rest := d.text[m.end:]
+	for _, w := range cjkTending {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
 }

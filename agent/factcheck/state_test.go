@@ -737,6 +737,11 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"黛玉，那個最愛哭的，也笑了。", 1},
 		{"黛玉，寶玉常說的，也是可憐。", 0},
 		{"黛玉，寶玉聽了這話，便笑道：「好。」", 0},
+		// Surrounded; tended by hand; avenged or written to.
+		{"丫頭們簇擁著黛玉進來。", 1},
+		{"寶玉替黛玉披上斗篷。", 1},
+		{"寶玉要替黛玉報仇。", 0},
+		{"寶玉給黛玉寫了一封信。", 0},
 		// Told to sit.
 		{"賈母叫黛玉坐下。", 1},
 		{"賈母叫黛玉去。", 0},
