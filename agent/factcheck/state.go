@@ -455,7 +455,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if d.inQuote(m.start) || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
-		if loc := facts["location"]; loc != "" && (containsPlace(d.clauseAround(m.start, m.end), loc) || d.cjk && d.sceneAt(m.start, loc)) {
+		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc)) {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
@@ -741,6 +741,12 @@ func isDead(facts map[string]string) bool {
 // that runs past its sentence's end ("Margaret. Hale", one name across a
 // full stop) is kept whole.
 func (d *doc) clauseAround(start, end int) string {
+	lo, hi := d.clauseBounds(start, end)
+	return d.text[lo:hi]
+}
+
+// clauseBounds are the offsets of clauseAround's text.
+func (d *doc) clauseBounds(start, end int) (int, int) {
 	s := d.sents[d.sentenceAt(start)]
 	lo, hi := max(s.start, start-100), max(end, min(s.end, end+100))
 	lo = min(lo, start)
@@ -749,6 +755,29 @@ func (d *doc) clauseAround(start, end int) string {
 	}
 	if i := strings.IndexAny(d.text[end:hi], ";:"); i >= 0 {
 		hi = end + i
+	}
+	return lo, hi
+}
+
+// placeClause is the clause around m that may say where m's owner is:
+// clauseAround, cut before a relative clause that belongs to another
+// noun after m ("her cousin Colonel Fitzwilliam, and the lady with whom
+// she lived in London": London is the lady's). A relative clause right
+// after m (", who was in London,") is m's own and stays.
+func (d *doc) placeClause(m mention) string {
+	lo, hi := d.clauseBounds(m.start, m.end)
+	if m.firstWord < 0 {
+		return d.text[lo:hi]
+	}
+	for j := m.lastWord + 1; j < len(d.words) && d.words[j].start < hi; j++ {
+		if !relativeWords[strings.ToLower(d.words[j].s)] {
+			continue
+		}
+		// Another noun between m and the relative word.
+		if j-m.lastWord >= 3 {
+			hi = d.words[j].start
+		}
+		break
 	}
 	return d.text[lo:hi]
 }

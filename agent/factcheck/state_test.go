@@ -587,6 +587,10 @@ func TestScenePresenceByCompany(t *testing.T) {
 		// One of a list of people sat with, walked with.
 		{"Miss Darcy was sitting there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 1},
 		{"Miss Darcy had often sat there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 0},
+		// The place of another noun's relative clause is not where the
+		// list's people are; one's own relative clause is.
+		{"Miss Darcy was sitting there with Mrs. Hurst, her cousin Lydia, and the lady with whom she lived in Brighton.", 1},
+		{"Lydia, who was still in Brighton, laughed at the news.", 0},
 		{"Jane walked to Meryton with Lydia.", 1},
 		{"Jane had walked to Meryton with Lydia.", 0},
 		{"Elizabeth remembered that Jane walked to Meryton with Lydia.", 0},
