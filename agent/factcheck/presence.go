@@ -19,7 +19,10 @@ import (
 var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", "同席", "同桌",
 	// A bearing shown on the spot (黛玉冷笑了一聲, 低頭不語, 紅了臉),
 	// a change of shape (變做一個老兒).
-	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作", "對坐", "对坐"}
+	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作", "對坐", "对坐",
+	// A silence kept in the scene (黛玉只是不理, 半日不言語), puzzlement
+	// shown (正自納悶).
+	"不語", "不语", "不言", "不理", "不睬", "不答", "不作聲", "不作声", "不做聲", "不做声", "不則聲", "不则声", "不吭聲", "不吭声", "默然", "納悶", "纳闷"}
 
 // actingWord reports whether rest opens with one of cjkActingWords.
 func actingWord(rest string) bool {
@@ -34,14 +37,56 @@ func actingWord(rest string) bool {
 // cjkDegree are adverbs of two characters that may stand between a name
 // and its verb (唐王十分歡喜).
 // 一面 opens the first of two things done at once (賈政一面說，一面走).
-var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心", "一面"}
+var cjkDegree = []string{"十分", "甚是", "好生", "滿心", "满心", "一面",
+	// Time, manner and degree: 黛玉半日不言語, 不覺紅了臉, 方才醒來,
+	// 微微一笑, 只是不理, 正自納悶.
+	"只是", "半日", "半晌", "一聲兒", "一声儿", "不覺", "不觉", "越發", "越发", "方才", "正自", "微微", "早已", "登時", "登时",
+	// Not holding back (忍不住笑了).
+	"忍不住", "禁不住", "不禁", "不由得", "不由"}
 
-// skipDegree drops one adverb of degree that rest opens with.
+// skipDegree drops up to two adverbs of degree that rest opens with.
 func skipDegree(rest string) string {
-	for _, w := range cjkDegree {
-		if r, ok := strings.CutPrefix(rest, w); ok {
-			return r
+	for n := 0; n < 2; n++ {
+		cut := false
+		for _, w := range cjkDegree {
+			if r, ok := strings.CutPrefix(rest, w); ok {
+				rest, cut = r, true
+				break
+			}
 		}
+		if !cut {
+			break
+		}
+	}
+	return rest
+}
+
+// cjkKinChars double into words of kinship (哥哥, 妹妹, 奶奶), not of
+// manner.
+const cjkKinChars = "哥姐妹弟爺爷奶媽妈爸叔伯姑舅嫂太婆公"
+
+// skipManner drops a phrase of manner made by doubling, and its 的 or
+// 地, that rest opens with: 笑吟吟的, 悄悄的, 氣忿忿的. It returns rest
+// unchanged when there is none.
+func skipManner(rest string) string {
+	at, prev := 0, rune(0)
+	doubled := false
+	for n := 0; n < 5 && at < len(rest); n++ {
+		r, size := utf8.DecodeRuneInString(rest[at:])
+		if (r == '的' || r == '地') && n >= 2 {
+			if doubled {
+				return rest[at+size:]
+			}
+			return rest
+		}
+		if !prose.IsCJK(r) || strings.ContainsRune(cjkKinChars, r) {
+			return rest
+		}
+		if r == prev {
+			doubled = true
+		}
+		prev = r
+		at += size
 	}
 	return rest
 }
@@ -198,6 +243,31 @@ func (d *doc) seenBy(m mention, also string) bool {
 	}
 	r, _ := utf8.DecodeLastRuneInString(cut)
 	return !strings.ContainsRune("夢梦想不未沒没少罕難难"+also, r)
+}
+
+// cjkMet reports whether m is whom someone meets on the spot: "眾人見了
+// 黛玉，都站起來". Not in a dream, a thought, or not at all (夢見了, 想見
+// 了, 不見了), nor what is the name's (見了黛玉的詩) or its coffin.
+func (d *doc) cjkMet(m mention) bool {
+	before := d.text[:m.start]
+	var cut string
+	for _, w := range []string{"見了", "见了"} {
+		if b, ok := strings.CutSuffix(before, w); ok {
+			cut = b
+		}
+	}
+	if cut == "" || d.recalledBefore(m.start) {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难聽听看望", r) {
+		return false
+	}
+	rest := d.text[m.end:]
+	if funeralNear(rest) || diesNext(rest) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return r == '，' || r == '、' || r == '。' || r == '；' || strings.ContainsRune(cjkSequence, r)
 }
 
 // cjkSeenAt reports whether m is someone seen where they are: "見紅孩兒
@@ -680,7 +750,8 @@ func sharedSeat(d *doc, m mention) bool {
 }
 
 // listSubject reports whether m is an item of a list of three or more
-// people that opens its sentence as the subject of a verb in the past:
+// people (two, when one is a group: "Pétya and the others") that opens
+// its sentence as the subject of a verb in the past:
 // "The Bennets, the Lucases, Lydia, and the officers sat down to
 // supper". Each item is a name or "the" and a plural (the officers, the
 // Lucases), of at most three words.
@@ -696,12 +767,13 @@ func listSubject(d *doc, m mention) bool {
 	if strings.ContainsAny(d.text[sent.start:d.words[first].start], "“”\"") {
 		return false
 	}
-	items, n, last := 0, first, -1
+	items, n, last, group := 0, first, -1, false
 	for n < len(d.words) && n < first+20 {
 		// One item: "the" and a plural, or capitalised words.
 		k := n
 		if strings.ToLower(d.words[k].s) == "the" && k+1 < len(d.words) && strings.HasSuffix(d.words[k+1].s, "s") && d.between(k, k+1) == " " {
 			k += 2
+			group = true
 		} else {
 			for k < len(d.words) && k < n+3 && unicode0Upper(d.words[k].s) && (k == n || nameGap(d.between(k-1, k))) {
 				k++
@@ -729,7 +801,8 @@ func listSubject(d *doc, m mention) bool {
 			n = k + 1
 			continue
 		}
-		if gap != "" || items < 3 || m.lastWord > last {
+		// "Pétya and the others sat down": two items, one a group.
+		if gap != "" || items < 3 && !(items == 2 && group) || m.lastWord > last {
 			return false
 		}
 		if beForms[w] && k+1 < len(d.words) {

@@ -120,7 +120,7 @@ func (d *doc) inVisionSlow(from, p int) bool {
 	at := -1
 	for _, w := range visionWords {
 		for i := strings.LastIndex(before, w); i >= 0; i = strings.LastIndex(before[:i], w) {
-			if rest := before[i+len(w):]; strings.HasPrefix(rest, "話") || strings.HasPrefix(rest, "话") {
+			if rest := before[i+len(w):]; strings.HasPrefix(rest, "話") || strings.HasPrefix(rest, "话") || inBookTitle(d.text, from+i) {
 				continue
 			}
 			at = max(at, i)
@@ -137,6 +137,24 @@ func (d *doc) inVisionSlow(from, p int) bool {
 		}
 	}
 	return true
+}
+
+// maxTitle is the longest title between 《 and 》, in bytes.
+const maxTitle = 90
+
+// inBookTitle reports whether byte offset p of text lies inside the
+// title of a book or a play (《黃伯央大擺陰魂陣》): a word of dream there
+// names the play, it tells of no dream.
+func inBookTitle(text string, p int) bool {
+	open := strings.LastIndex(text[max(0, p-maxTitle):p], "《")
+	if open < 0 {
+		return false
+	}
+	if strings.Contains(text[max(0, p-maxTitle)+open:p], "》") {
+		return false
+	}
+	end := strings.Index(text[p:min(len(text), p+maxTitle)], "》")
+	return end >= 0 && !strings.Contains(text[p:p+end], "《")
 }
 
 // A markAt is where a word of visionWords or wakeWords stands in a text:
@@ -179,6 +197,10 @@ func (d *doc) visionMarks() *visionMarks {
 					break
 				}
 				o := markAt{start: i + j, end: i + j + len(w)}
+				if dream && inBookTitle(d.text, o.start) {
+					i = o.start + 1
+					continue
+				}
 				rest := lower[o.end:]
 				o.talk = dream && (strings.HasPrefix(rest, "話") || strings.HasPrefix(rest, "话"))
 				out = append(out, o)

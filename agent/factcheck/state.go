@@ -96,7 +96,11 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 	"laughed", "looked", "moved", "walked", "entered", "turned", "smiled", "seemed", "appeared", "answered", "replied", "cried",
 	"whispered", "followed", "joined", "sprang", "stole", "struck", "swore", "wept", "won", "wore", "ate", "drank", "sang",
 	"rode", "broke", "chose", "hurried", "talked", "danced", "played", "sits", "stands", "comes", "goes", "says", "speaks", "enters", "runs", "takes",
-	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent")
+	"burst", "crept", "leapt", "knelt", "sank", "flung", "swung", "bent",
+	// More of the irregular pasts a narrative moves its people with.
+	"shut", "lit", "swept", "strode", "hung", "spun", "slid", "stuck", "bit", "sought", "bought", "taught", "fed", "rang",
+	"slept", "leant", "shed", "tore", "woke", "awoke", "arose", "shrank", "clung", "shone", "blew", "grew", "spat", "slunk",
+	"wrung", "spread", "cast", "thrust", "laid", "paid", "bore", "withdrew", "overheard", "understood", "dug", "slung", "strove")
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
@@ -132,7 +136,10 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
 	"掣掄抡縱纵" +
 	// Fighting (行者與牛王戰了百十回合).
-	"戰战鬥斗"
+	"戰战鬥斗" +
+	// Gestures of the face and hands (抿著嘴笑, 瞅了寶玉一眼, 拭淚, 掩
+	// 面, 捂著嘴).
+	"抿瞅瞪盯揉拭擦掩捂"
 
 // cjkBeside after a name puts its owner in the scene: "尤二姐在旁听說".
 // cjkBesideAdverbs may stand between a name and cjkBeside (倒也在座).
@@ -172,7 +179,7 @@ func (d *doc) cjkListed(m mention) bool {
 	}
 	rest := d.text[at:]
 	grouped := false
-	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
+	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "兩個", "两个", "兩人", "两人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
 		if t, ok := strings.CutPrefix(rest, g); ok {
 			rest, grouped = t, true
 			break
@@ -322,6 +329,12 @@ func (d *doc) afterList(at int) int {
 		}
 		break
 	}
+	// "寶玉與黛玉兩個坐在一處": a count of the list.
+	for _, c := range []string{"兩個", "两个", "兩人", "两人", "二人", "三個", "三个", "三人"} {
+		if strings.HasPrefix(d.text[at:], c) {
+			return at + len(c)
+		}
+	}
 	// "不与黛玉湘云寶琴等同席": a short undeclared name may end the
 	// list before its 等.
 	rest := d.text[at:]
@@ -442,7 +455,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if d.inQuote(m.start) || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
-		if loc := facts["location"]; loc != "" && (containsPlace(d.clauseAround(m.start, m.end), loc) || d.cjk && d.sceneAt(m.start, loc)) {
+		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc)) {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
@@ -728,6 +741,12 @@ func isDead(facts map[string]string) bool {
 // that runs past its sentence's end ("Margaret. Hale", one name across a
 // full stop) is kept whole.
 func (d *doc) clauseAround(start, end int) string {
+	lo, hi := d.clauseBounds(start, end)
+	return d.text[lo:hi]
+}
+
+// clauseBounds are the offsets of clauseAround's text.
+func (d *doc) clauseBounds(start, end int) (int, int) {
 	s := d.sents[d.sentenceAt(start)]
 	lo, hi := max(s.start, start-100), max(end, min(s.end, end+100))
 	lo = min(lo, start)
@@ -736,6 +755,29 @@ func (d *doc) clauseAround(start, end int) string {
 	}
 	if i := strings.IndexAny(d.text[end:hi], ";:"); i >= 0 {
 		hi = end + i
+	}
+	return lo, hi
+}
+
+// placeClause is the clause around m that may say where m's owner is:
+// clauseAround, cut before a relative clause that belongs to another
+// noun after m ("her cousin Colonel Fitzwilliam, and the lady with whom
+// she lived in London": London is the lady's). A relative clause right
+// after m (", who was in London,") is m's own and stays.
+func (d *doc) placeClause(m mention) string {
+	lo, hi := d.clauseBounds(m.start, m.end)
+	if m.firstWord < 0 {
+		return d.text[lo:hi]
+	}
+	for j := m.lastWord + 1; j < len(d.words) && d.words[j].start < hi; j++ {
+		if !relativeWords[strings.ToLower(d.words[j].s)] {
+			continue
+		}
+		// Another noun between m and the relative word.
+		if j-m.lastWord >= 3 {
+			hi = d.words[j].start
+		}
+		break
 	}
 	return d.text[lo:hi]
 }
@@ -818,6 +860,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
 		return "is in the scene", 0.7
+	}
+	if inCompany(d, m) || askedToSit(d, m) || passedThing(d, m) || introducedTo(d, m) || askedToFace(d, m) || ledSomewhere(d, m) || amongThem(d, m) {
+		return "is in the scene", 0.7
+	}
+	if sentWithin(d, m) {
+		return "acts", 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
@@ -990,7 +1038,8 @@ func gazedAt(d *doc, m mention) bool {
 // of the epilogue, beckoned to).
 func turnedTo(d *doc, m mention) bool {
 	prev := prevWords(d, m.firstWord, 2)
-	if len(prev) < 2 {
+	// "turned to Natásha’s mother": the mother, not Natásha.
+	if len(prev) < 2 || m.possessive {
 		return false
 	}
 	p := strings.ToLower(prev[0])
@@ -999,11 +1048,13 @@ func turnedTo(d *doc, m mention) bool {
 
 // turnVerbs before "to" or "at" address someone in the scene.
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
-	"said", "spoke", "replied", "murmured")
+	"said", "spoke", "replied", "murmured",
+	// "Turning to Lydia, she said…".
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
-var invertedLeads = wordSet("beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
+var invertedLeads = wordSet("then", "beside", "among", "behind", "opposite", "near", "next", "around", "round", "before", "between",
 	"in", "out", "up", "down", "back", "forward", "at")
 
 // invertedVerbs stand between such a lead and the subject.
@@ -1098,7 +1149,8 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	// a verb.
 	// "Mr. Bennet, from the foot of the table, drily begged her": a
 	// phrase of place between commas, then the verb.
-	if strings.TrimSpace(gap) == "," && placePrepositions[next] && d.opensSentence(m) {
+	// "Lydia, with a loud laugh, declared": a phrase of manner.
+	if strings.TrimSpace(gap) == "," && (placePrepositions[next] || next == "with" || next == "without") && d.opensLatinClause(m) {
 		for n := j + 1; n+1 < len(d.words) && n < j+10; n++ {
 			b := d.between(n, n+1)
 			if strings.ContainsAny(b, ".!?;:“”\"\n") {
@@ -1122,6 +1174,22 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	if strings.TrimSpace(gap) == "," && next == "who" && j+1 < len(d.words) && d.between(j, j+1) == " " && d.opensSentence(m) {
 		if v := strings.ToLower(d.words[j+1].s); pastVerbs[v] {
 			return "acts", true
+		}
+	}
+	// "Pétya, his face flushed, ran to the door": a phrase of his own
+	// between commas (an absolute) before the verb.
+	if strings.TrimSpace(gap) == "," && (next == "his" || next == "her" || next == "their") && d.opensLatinClause(m) {
+		if v, ok := verbAfterRelative(d, j); ok {
+			return v, true
+		}
+	}
+	// "Mr. Bingley, who had ridden over from Netherfield on hearing of
+	// their return, was talking to Mr. Bennet": the verb after a
+	// relative clause is the subject's, when the subject opens its
+	// clause.
+	if strings.TrimSpace(gap) == "," && relativeWords[next] && d.opensLatinClause(m) {
+		if v, ok := verbAfterRelative(d, j); ok {
+			return v, true
 		}
 	}
 	if strings.TrimSpace(gap) == "," && strings.HasSuffix(next, "ing") && len(next) > 5 && !notActing[next] {
@@ -1169,6 +1237,20 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 			sameClause(d, j, j+2) && bearingVerbs[strings.ToLower(d.words[j+2].s)] {
 			return "acts", true
 		}
+		// "Pétya had just come in": a perfect of the moment before.
+		if next == "had" && j+2 < len(d.words) && sameClause(d, j, j+2) && strings.ToLower(d.words[j+1].s) == "just" && justDone[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
+		}
+		// "Lydia too was there": one more of those present.
+		if (next == "too" || next == "also") && j+2 < len(d.words) && sameClause(d, j, j+2) && strings.ToLower(d.words[j+1].s) == "was" {
+			if p := strings.ToLower(d.words[j+2].s); (p == "there" || p == "present") && !strict {
+				return "is in the scene", true
+			}
+		}
+		// "Pétya left the room": who leaves a room was in it.
+		if next == "left" && j+2 < len(d.words) && d.between(j, j+1) == " " && strings.ToLower(d.words[j+1].s) == "the" && roomNouns[strings.ToLower(d.words[j+2].s)] {
+			return "acts", true
+		}
 		// "Mr. Wickham left them": leaving someone is being with them.
 		if next == "left" && j+1 < len(d.words) && d.between(j, j+1) == " " && leftPersons[strings.ToLower(d.words[j+1].s)] {
 			return "acts", true
@@ -1205,6 +1287,10 @@ func subjectOf(d *doc, m mention, strict bool) (string, bool) {
 	}
 	return "", false
 }
+
+// justDone after "had just" are what someone did on the spot a moment
+// before: "had just come in".
+var justDone = wordSet("come", "entered", "walked", "stepped", "sat", "joined", "risen", "got", "taken", "finished", "said", "run", "climbed")
 
 // bearingVerbs after "did not" still show the subject in the scene.
 var bearingVerbs = wordSet("look", "seem", "speak", "answer", "reply", "smile", "laugh", "move", "stir", "listen", "wait", "sit", "rise", "notice")
@@ -1320,6 +1406,89 @@ func (d *doc) opensSentence(m mention) bool {
 		}
 	}
 	return true
+}
+
+// relativeWords open a relative clause set between commas after a name.
+var relativeWords = wordSet("who", "whom", "whose", "which")
+
+// opensLatinClause reports whether m opens its clause: first in its
+// sentence, or after a semicolon, a colon, a dash or a comma and a
+// conjunction, lead words at most before it ("; Mr. Bingley, who…, was
+// talking").
+func (d *doc) opensLatinClause(m mention) bool {
+	if m.firstWord < 0 {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	lead := d.text[sent.start:m.start]
+	if i := strings.LastIndexAny(lead, ";:—–"); i >= 0 {
+		lead = lead[i+1:]
+	}
+	// ", and Lydia, who…": a clause joined by a conjunction.
+	if i := strings.LastIndex(lead, ","); i >= 0 {
+		ws := prose.LatinWords(lead[i+1:])
+		if len(ws) == 0 || !clauseJoiners[strings.ToLower(ws[0])] {
+			return false
+		}
+		lead = lead[i+1:]
+	}
+	if strings.ContainsAny(lead, "“”\"(") {
+		return false
+	}
+	// "Kitty and Lydia, who…": one of a subject of names.
+	for _, w := range prose.LatinWords(lead) {
+		if lw := strings.ToLower(w); !leadWords[lw] && !unicode0Upper(w) && lw != "and" {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseJoiners open a clause after a comma: ", and Lydia, who…".
+var clauseJoiners = wordSet("and", "but", "while", "whilst", "yet", "when")
+
+// maxRelativeWords is the longest relative clause, in words, that
+// verbAfterRelative reads over.
+const maxRelativeWords = 25
+
+// verbAfterRelative reads, from the relative word at word j, to the
+// comma that closes the clause and returns how the word after it makes
+// the name before the clause act: a verb in the past (not of leaving or
+// writing), or a progressive.
+func verbAfterRelative(d *doc, j int) (string, bool) {
+	for n := j; n+1 < len(d.words) && n < j+maxRelativeWords; n++ {
+		b := d.between(n, n+1)
+		if strings.ContainsAny(b, ".!?;:“”\"\n()") {
+			return "", false
+		}
+		if strings.TrimSpace(b) != "," {
+			continue
+		}
+		k := n + 1
+		v := strings.ToLower(d.words[k].s)
+		if strings.HasSuffix(v, "ly") && k+1 < len(d.words) && d.between(k, k+1) == " " {
+			k++
+			v = strings.ToLower(d.words[k].s)
+		}
+		nx := ""
+		if k+1 < len(d.words) && d.between(k, k+1) == " " {
+			nx = strings.ToLower(d.words[k+1].s)
+		}
+		if beForms[v] {
+			if len(nx) > 5 && strings.HasSuffix(nx, "ing") && !notActing[nx] {
+				return "acts", true
+			}
+			return "", false
+		}
+		if notActing[v] || departing[nx] {
+			return "", false
+		}
+		if pastVerbs[v] || strings.HasSuffix(v, "ed") && len(v) > 4 {
+			return "acts", true
+		}
+		return "", false
+	}
+	return "", false
 }
 
 // placePrepositions open a phrase of where someone is, set between
@@ -1464,6 +1633,17 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	if d.cjkSeenAt(m) || d.cjkBesideName(m) || d.cjkSeenActing(m) || d.cjkAddressed(m) || d.cjkHandHeld(m) {
 		return "is in the scene", 0.7
 	}
+	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
+	// taken along, looked at, asked to sit.
+	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
+		return "is in the scene", 0.7
+	}
+	if d.cjkListSubject(m) {
+		return "is listed among those present", 0.75
+	}
+	if d.cjkAppositive(m) {
+		return "acts", 0.7
+	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
 		return "", 0
@@ -1495,12 +1675,8 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "", 0
 		}
 	}
-	// "贾母一早出殡": the funeral, not the person.
-	near := runePrefix(rest, 6)
-	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
-		if strings.Contains(near, w) {
-			return "", 0
-		}
+	if funeralNear(rest) {
+		return "", 0
 	}
 	// "說著，奎木狼也掣出刀來": a name that opens its clause, then an
 	// adverb of sequence, is the subject of the verb after it, whatever
@@ -1512,7 +1688,47 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			}
 		}
 	}
+	// "黛玉向寶玉說：", "黛玉對紫鵑笑道": the speaker turned to someone.
+	if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune("向對对", r) {
+		at := m.end + size
+		if p, ok := d.personStartingAt(at); ok && p.start == at {
+			at = p.end
+		} else if n := pronounAt(d.text[at:]); n > 0 {
+			at += n
+		} else {
+			at = -1
+		}
+		if at > 0 {
+			if how, conf := verbAfter(d.text[at:]); how == "speaks" {
+				return how, conf
+			}
+		}
+	}
 	return verbAfter(rest)
+}
+
+// pronounAt returns the length of the personal pronoun or group word
+// text opens with, 0 when none.
+func pronounAt(text string) int {
+	for _, p := range []string{"眾人", "众人", "大家", "他們", "他们", "她們", "她们", "他", "她", "我", "你"} {
+		if strings.HasPrefix(text, p) {
+			return len(p)
+		}
+	}
+	return 0
+}
+
+// funeralNear reports whether the six characters after a name tell of
+// its owner's funeral or coffin, not the person: "贾母一早出殡", "扶了賈
+// 母靈柩".
+func funeralNear(rest string) bool {
+	near := runePrefix(rest, 6)
+	for _, w := range []string{"出殡", "出殯", "入殓", "入殮", "发引", "發引", "下葬", "灵柩", "靈柩", "棺", "丧", "喪", "灵", "靈"} {
+		if strings.Contains(near, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // cjkSequence are adverbs of sequence (也掣出, 便走, 忙問): after a name
@@ -1548,6 +1764,19 @@ func verbAfter(rest string) (string, float64) {
 	// "冷笑道：「…」": a tag of speech with its manner.
 	if speechTag(rest) {
 		return "speaks", 0.85
+	}
+	// "笑吟吟的道：「…」", "悄悄的拉了寶玉一把": a manner by doubling.
+	if r := skipManner(rest); r != rest {
+		if after, ok := strings.CutPrefix(r, "道"); ok && (strings.HasPrefix(after, "：") || strings.HasPrefix(after, "「") || strings.HasPrefix(after, "“")) {
+			return "speaks", 0.85
+		}
+		rest = r
+	}
+	// "黛玉手里拿著一本書": what a hand or a mouth does is the owner's.
+	for _, w := range cjkBodyPlaces {
+		if r, ok := strings.CutPrefix(rest, w); ok && actsNext(r) {
+			return "acts", 0.7
+		}
 	}
 	rest = skipDegree(rest)
 	for n := 0; n < 3 && rest != ""; n++ {
@@ -1598,6 +1827,10 @@ func verbAfter(rest string) (string, float64) {
 	}
 	return "", 0
 }
+
+// cjkBodyPlaces after a name say where in or on its owner something is
+// done: 手里拿著, 口內說, 眼中流淚.
+var cjkBodyPlaces = []string{"手里", "手裏", "手中", "手內", "手内", "口中", "口內", "口内", "口裏", "口里", "眼中", "眼裏", "眼里"}
 
 // runePrefix is the first n characters of s (all of s when shorter),
 // counted as a conversion to []rune counts them, without converting the

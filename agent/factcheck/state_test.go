@@ -267,7 +267,8 @@ func TestAChapterThatFollowsTheCharacterInItsOtherHalf(t *testing.T) {
 // check give inVision's answer that reading the window before each
 // offset gives, at every offset of texts with dreams, waking, 說夢話
 // (話 at the offset itself too), capitals and a window edge inside a
-// long dream; texts whose lower case changes a character's length, or
+// long dream, dream words in the title of a play (《…陰魂陣》, no
+// dream); texts whose lower case changes a character's length, or
 // invalid UTF-8, are read from the window.
 func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 	k := bookProject(t, map[string]string{"entities/characters/you.md": "---\nname: 尤二姐\nkind: character\n---\n"})
@@ -279,6 +280,7 @@ func TestInVisionFromMarksAsFromTheWindow(t *testing.T) {
 		"夢" + long + "尤二姐來了。" + long + "尤二姐來了。醒",
 		"寶玉魂魄出竅，入了幻境。KELVIN Kelvin dream İstanbul 尤二姐",
 		"夢\xff中尤二姐來了。",
+		"唱的是《黃伯央大擺陰魂陣》等戲文，尤二姐來了。《夢》尤二姐來了。夢中《書》尤二姐來了。《夢尤二姐來了。》夢",
 	} {
 		d := k.analyze(text, 5)
 		for p := 0; p <= len(text); p++ {
@@ -550,6 +552,214 @@ func TestScenePresenceFightsAndLists(t *testing.T) {
 		{"The Bennets, the Lucases, Lydia, and the officers sat down to supper.", 1},
 		{"Elizabeth thought of the Bennets, the Lucases, Lydia, and the officers.", 0},
 		{"The Bennets, the Lucases, Lydia, and the officers were often spoken of.", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceByCompany: the company a name keeps puts it in the
+// scene whatever its place in the clause: one item of a list of people
+// that is sat with, gathered round, seen with someone or asked to sit;
+// with someone riding beside; taken hold of (拉了秦鐘走開); looked at
+// (看著黛玉); a subject whose verb follows a relative clause; a message
+// sent down from upstairs. Each beside the same words in a memory, a
+// habit, a letter, a funeral or a list that is talked of.
+func TestScenePresenceByCompany(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinzhong.md": "---\nname: 秦鐘\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/jiamu.md":    "---\nname: 賈母\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/jinchuan.md": "---\nname: 金釧\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/pinger.md":   "---\nname: 平兒\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/eliz.md":     "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":    "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md":  "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		// One of a list of people sat with, walked with.
+		{"Miss Darcy was sitting there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 1},
+		{"Miss Darcy had often sat there with Mrs. Hurst and Miss Bingley, her cousin Lydia, and the lady.", 0},
+		// The place of another noun's relative clause is not where the
+		// list's people are; one's own relative clause is.
+		{"Miss Darcy was sitting there with Mrs. Hurst, her cousin Lydia, and the lady with whom she lived in Brighton.", 1},
+		{"Lydia, who was still in Brighton, laughed at the news.", 0},
+		{"Jane walked to Meryton with Lydia.", 1},
+		{"Jane had walked to Meryton with Lydia.", 0},
+		{"Elizabeth remembered that Jane walked to Meryton with Lydia.", 0},
+		// With someone doing something now: an absolute.
+		{"Besides the family, with Pétya riding at Natásha’s side, there were eight kennelmen.", 1},
+		{"Natásha remembered the hunt, with Pétya riding at her side.", 0},
+		{"Natásha was angry with Pétya, riding off alone.", 0},
+		// Gathered round; seen with someone.
+		{"The largest circles formed round Pétya, Count Rostopchín, Valúev, and Narýshkin.", 1},
+		{"The talk turned round Pétya and his death.", 0},
+		{"She saw Elizabeth and her sister Lydia with him, and sat down again.", 1},
+		{"She never saw Lydia with him.", 0},
+		{"She saw Lydia’s letter with him.", 0},
+		// Asked or made to sit.
+		{"Mrs. Bennet begged Lydia to sit down.", 1},
+		{"Mrs. Bennet begged Lydia to come home.", 0},
+		{"She made Natásha and Pétya sit down beside her.", 1},
+		// A subject, a relative clause, its verb; a message sent down.
+		{"Lady Lucas was inquiring after Maria; Lydia, who had ridden over from Meryton on hearing of it, was talking to Mr. Bennet.", 1},
+		{"Lady Lucas was inquiring after Maria, and Lydia, who had come in with Kitty, was laughing at them.", 1},
+		{"Lady Lucas was inquiring after Maria; Lydia, who had been at Brighton all summer, was expected on Monday.", 0},
+		{"Natásha wept; Pétya, whom she had loved so, was buried at Moscow.", 0},
+		{"Natásha spoke of Lydia, who had ridden over from Meryton, laughed Kitty.", 0},
+		{"Lydia sent down word from her rooms that she would travel with him.", 1},
+		{"Lydia sent word from Brighton that she would travel with him.", 0},
+		// Taken hold of; a coffin escorted; a journey told; 按著 of
+		// "according to".
+		{"寶玉只略坐了一坐，便拉了秦鐘走開各處閒耍。", 1},
+		{"寶玉想起那日拉了秦鐘走開的事。", 0},
+		{"賈政扶了賈母靈柩一路南行。", 0},
+		{"二爺帶了黛玉同送靈到蘇州。", 0},
+		{"按著秦鐘方才比的地方拴上。", 0},
+		// Looked at; a death watched; what is the name's.
+		{"眾人都看著黛玉，不敢言語。", 1},
+		{"寶玉看了黛玉一眼，便走了。", 1},
+		{"寶玉看著黛玉的詩稿，哭了。", 0},
+		{"寶玉眼看著黛玉死去。", 0},
+		{"寶玉去看了黛玉回來。", 0},
+		// Asked to sit, alone or in a list of undeclared names; asked to
+		// come; remembered.
+		{"湘云又令人在廊上擺了兩桌，讓鴛鴦，琥珀，彩霞，金釧，平兒去坐。", 1},
+		{"寶玉讓黛玉坐，自己站著。", 1},
+		{"寶玉請黛玉來吃飯。", 0},
+		{"寶玉想起讓鴛鴦，琥珀，金釧，平兒去坐的事。", 0},
+		// A dream word in the title of a play is no dream.
+		{"唱的是《黃伯央大擺陰魂陣》等戲文，寶玉便拉了秦鐘走開。", 1},
+		{"寶玉入了幻境，便拉了秦鐘走開。", 0},
+	} {
+		n := len(found(k, tc.text, 40, TypeState))
+		if n != tc.want {
+			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
+		}
+	}
+}
+
+// TestScenePresenceCommonActs: the commonest ways a chapter puts someone
+// on the stage that earlier rules missed, in both languages: a verb in
+// an irregular past, a phrase of one's own between commas, a perfect of
+// the moment before, one more who "too was there", a turn to someone, a
+// thing handed or an introduction or a question to one's face, a
+// subject after "then came", someone led somewhere, who leaves the
+// room; a manner by doubling (笑吟吟的道), not holding back (忍不住), a
+// silence kept (只是不理, 半日不言語), an adverb of time or manner of two
+// characters (不覺, 方才, 微微), a hand that holds something (手里拿著),
+// speech turned to someone (向寶玉說), a pair counted (兩個), a gesture
+// (抿著嘴, 瞅了一眼), someone met (見了黛玉，), gone along with (同著黛玉出
+// 來), one of a list that opens its clause (探春、惜春、黛玉、湘雲進來), a
+// subject across a phrase between commas (黛玉，那個最愛哭的，也笑了),
+// told to sit (叫黛玉坐下); an arm round someone, one "among them", a
+// name and a group as subject ("Pétya and the others sat down"). Each beside the same words
+// of habit, memory, a letter, a dream or kinship.
+func TestScenePresenceCommonActs(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/zijuan.md":  "---\nname: 紫鵑\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/kitty.md":   "---\nname: Kitty Bennet\naliases: [Kitty]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/petya.md":   "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/natasha.md": "---\nname: Natásha\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"Pétya shut the door behind him.", 1},
+		{"Pétya strode across the room.", 1},
+		{"The door Pétya had shut was open.", 0},
+		{"Pétya, his face flushed, ran to the door.", 1},
+		{"She thought of Pétya, his face flushed, and wept.", 0},
+		{"Pétya had just come in from the garden.", 1},
+		{"Pétya had come in from the garden every evening.", 0},
+		{"Lydia too was there.", 1},
+		{"Lydia was there in the spring, they said.", 0},
+		{"Turning to Lydia, she said she was tired.", 1},
+		{"Turning to Lydia’s letter, she said she was tired.", 0},
+		{"She handed Lydia the cup.", 1},
+		{"She had handed Lydia the cup last winter.", 0},
+		{"Mrs. Bennet introduced Lydia to them.", 1},
+		{"Mrs. Bennet had introduced Lydia to them at Brighton.", 0},
+		{"Mr. Bennet asked Lydia whether she was well.", 1},
+		{"Mr. Bennet had asked Lydia whether she was well.", 0},
+		{"Then came Lydia, flushed and laughing.", 1},
+		{"Then came the news of Lydia.", 0},
+		{"Lydia, with a loud laugh, declared she would go.", 1},
+		{"She thought of Lydia, with her loud laugh, and sighed.", 0},
+		{"Kitty and Lydia, who had been quarrelling, fell silent.", 1},
+		{"She scolded Kitty and Lydia, who had been quarrelling, and went out.", 0},
+		{"Without a word Pétya left the room.", 1},
+		{"Pétya left the army in the spring.", 0},
+		{"Natásha led Pétya to the window.", 1},
+		{"Natásha pulled Pétya into the room.", 1},
+		{"Natásha led Pétya to believe it.", 0},
+		{"黛玉笑吟吟的道：「好。」", 1},
+		{"黛玉悄悄的拉了寶玉一把。", 1},
+		{"黛玉哥哥的東西都在這裏。", 0},
+		{"黛玉只是不理。", 1},
+		{"黛玉半日不言語。", 1},
+		{"寶玉想起黛玉只是不理。", 0},
+		{"黛玉不覺紅了臉。", 1},
+		{"黛玉只是半日不言語。", 1},
+		{"黛玉方才醒來。", 1},
+		{"黛玉手里拿著一本書。", 1},
+		{"黛玉手里的書還在。", 0},
+		{"黛玉向寶玉說：「好。」", 1},
+		{"黛玉對紫鵑笑道：「好。」", 1},
+		{"黛玉向來不說這話。", 0},
+		{"寶玉與黛玉兩個坐在一處。", 1},
+		{"寶玉與黛玉兩個的事，誰不知道。", 0},
+		{"黛玉抿著嘴笑。", 1},
+		{"黛玉瞅了寶玉一眼。", 1},
+		{"黛玉忍不住笑了。", 1},
+		{"寶玉同著黛玉出來。", 1},
+		{"紫鵑是同著黛玉來的。", 0},
+		{"眾人見了黛玉，都站起來。", 1},
+		// A list that opens its clause, undeclared names in it, its last
+		// item running into the verb or a group word closing it; the
+		// same list after a verb, or in a memory.
+		{"探春、惜春、黛玉、湘雲進來。", 1},
+		{"說著，探春、黛玉進來了。", 1},
+		{"當下寶玉、黛玉、探春、惜春等都在賈母房中。", 1},
+		{"寶玉想起探春、惜春、黛玉進來的事。", 0},
+		{"寶玉，紫鵑，黛玉，探春，惜春都來了。", 1},
+		{"寶玉想起紫鵑，黛玉，探春，惜春都來了的那日。", 0},
+		{"黛玉、紫鵑的詩都好。", 0},
+		{"紫鵑、黛玉兩個也來了。", 1},
+		// A phrase between commas after the subject, then 也 and a verb.
+		{"黛玉，那個最愛哭的，也笑了。", 1},
+		{"黛玉，寶玉常說的，也是可憐。", 0},
+		{"黛玉，寶玉聽了這話，便笑道：「好。」", 0},
+		// Surrounded; tended by hand; avenged or written to.
+		{"丫頭們簇擁著黛玉進來。", 1},
+		{"寶玉替黛玉披上斗篷。", 1},
+		{"寶玉要替黛玉報仇。", 0},
+		{"寶玉給黛玉寫了一封信。", 0},
+		// Told to sit.
+		{"賈母叫黛玉坐下。", 1},
+		{"賈母叫黛玉去。", 0},
+		// English: an arm round someone; one of a group between commas;
+		// someone and a group as subject.
+		{"Natásha put her arm round Pétya.", 1},
+		{"Natásha’s talk went round and round Pétya.", 0},
+		{"The whole party, Lydia among them, walked to Meryton.", 1},
+		{"Lydia among them, they walked to Meryton.", 1},
+		{"Lydia among them, they were often spoken of.", 0},
+		{"Pétya and the others sat down to supper.", 1},
+		{"Pétya and the others were often spoken of.", 0},
+		{"寶玉夢見了黛玉，醒來大哭。", 0},
+		{"寶玉見了黛玉的詩稿，哭了。", 0},
 	} {
 		n := len(found(k, tc.text, 40, TypeState))
 		if n != tc.want {
