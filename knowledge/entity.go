@@ -3,6 +3,7 @@ package knowledge
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -303,6 +304,7 @@ func progressions(n *yaml.Node, frontLine int, bad func(*yaml.Node, string, ...a
 		}
 		p := Progression{Chapter: -1, Line: frontLine + item.Line - 1}
 		ok := true
+		var flat map[string]string // facts written beside the chapter
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			k, v := item.Content[j].Value, item.Content[j+1]
 			switch k {
@@ -328,6 +330,27 @@ func progressions(n *yaml.Node, frontLine int, bad func(*yaml.Node, string, ...a
 					continue
 				}
 				p.Reveal = r
+			default:
+				// A fact written beside the chapter ({chapter: 22, status:
+				// away, location: London}) rather than under facts: is the
+				// same fact; a file written either way is read alike.
+				if k == "" || v.Kind == yaml.SequenceNode {
+					continue
+				}
+				one := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{item.Content[j], v}}
+				f, _, _ := factMap(one, frontLine, bad)
+				if flat == nil {
+					flat = map[string]string{}
+				}
+				maps.Copy(flat, f)
+			}
+		}
+		for fk, fv := range flat {
+			if p.Facts == nil {
+				p.Facts = map[string]string{}
+			}
+			if _, nested := p.Facts[fk]; !nested {
+				p.Facts[fk] = fv
 			}
 		}
 		if p.Chapter < 0 && ok {

@@ -403,3 +403,37 @@ func BenchmarkLoadProject10k(b *testing.B) {
 		}
 	}
 }
+
+// A progression's facts may be written beside its chapter instead of
+// under facts:, as authors (and one evaluation writer) do; both read
+// alike, and where a key is given both ways the facts: mapping wins.
+func TestProgressionFactsBesideTheChapter(t *testing.T) {
+	for _, tc := range []struct {
+		name, progression string
+		want              map[string]string
+	}{
+		{"under facts", "{ chapter: 22, facts: { status: away, location: London } }", map[string]string{"status": "away", "location": "London"}},
+		{"beside the chapter", "{ chapter: 22, status: away, location: London }", map[string]string{"status": "away", "location": "London"}},
+		{"both, facts win", "{ chapter: 22, status: dead, facts: { status: away }, location: 倫敦 }", map[string]string{"status": "away", "location": "倫敦"}},
+		{"a value with its reveal", "{ chapter: 22, status: { value: away, reveal: 25 } }", map[string]string{"status": "away"}},
+		{"reveal stays the progression's", "{ chapter: 22, reveal: 30, status: away }", map[string]string{"status": "away"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "---\nname: Charles Bingley\nkind: character\nfacts: { status: unmarried }\nprogressions:\n  - " + tc.progression + "\n---\nBingley.\n"
+			d, err := ParseDocument("entities/characters/charles-bingley.md", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := EntityFromDocument(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(e.Progressions) != 1 || e.Progressions[0].Chapter != 22 || !maps.Equal(e.Progressions[0].Facts, tc.want) {
+				t.Errorf("progressions %+v, want facts %v", e.Progressions, tc.want)
+			}
+			if got := e.FactsAsOf(40)["status"]; got != tc.want["status"] {
+				t.Errorf("status at 40 = %q, want %q", got, tc.want["status"])
+			}
+		})
+	}
+}
