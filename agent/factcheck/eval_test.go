@@ -168,6 +168,7 @@ func TestEvalFreshBooks(t *testing.T) {
 		{"fresh5", "hongloumeng", 0.55}, {"fresh5", "xiyouji", 0.8}, {"fresh5", "pride-and-prejudice", 0.75}, {"fresh5", "war-and-peace", 0.85},
 		{"fresh6", "hongloumeng", 0.75}, {"fresh6", "xiyouji", 0.75}, {"fresh6", "pride-and-prejudice", 0.7}, {"fresh6", "war-and-peace", 0.85},
 		{"fresh7", "hongloumeng", 0.9}, {"fresh7", "xiyouji", 0.9}, {"fresh7", "pride-and-prejudice", 0.85}, {"fresh7", "war-and-peace", 0.95},
+		{"fresh8", "hongloumeng", 0.6}, {"fresh8", "xiyouji", 0.6}, {"fresh8", "pride-and-prejudice", 0.5}, {"fresh8", "war-and-peace", 0.75},
 	} {
 		t.Run(tc.set+"/"+tc.book, func(t *testing.T) {
 			evalBook(t, filepath.Join("..", "..", "testdata", "eval", tc.set, tc.book), tc.book, 0.95, tc.minRecall, 1)
