@@ -446,6 +446,20 @@ func sits(rest string) bool {
 // characters ends at end when a separator of items or a verb of asking
 // stands before it.
 func (d *doc) bareItemBefore(end int) (int, bool) {
+	return d.bareNameBefore(end, func(before string) bool {
+		for _, s := range append(append(append([]string{}, cjkItemSeps...), cjkInviteVerbs...), cjkTellVerbs...) {
+			if strings.HasSuffix(before, s) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// bareNameBefore returns where an undeclared name of two or three
+// characters that ends at end starts, when opens says the text before it
+// opens an item; a declared name in the span makes it no bare name.
+func (d *doc) bareNameBefore(end int, opens func(before string) bool) (int, bool) {
 	start := end
 	for n := 1; n <= maxBareItem && start > 0; n++ {
 		r, size := utf8.DecodeLastRuneInString(d.text[:start])
@@ -456,11 +470,11 @@ func (d *doc) bareItemBefore(end int) (int, bool) {
 		if n < 2 {
 			continue
 		}
-		before := d.text[:start]
-		for _, s := range append(append(append([]string{}, cjkItemSeps...), cjkInviteVerbs...), cjkTellVerbs...) {
-			if strings.HasSuffix(before, s) && len(d.mentionsIn(start, end)) == 0 {
-				return start, true
-			}
+		if len(d.mentionsIn(start, end)) > 0 {
+			return 0, false
+		}
+		if opens(d.text[:start]) {
+			return start, true
 		}
 	}
 	return 0, false
@@ -740,25 +754,9 @@ func (d *doc) cjkListSubject(m mention) bool {
 // characters that ends at end starts, when a separator of items, a
 // clause's opening or an opener of narration stands before it.
 func (d *doc) bareListItemBefore(end int) (int, bool) {
-	start := end
-	for n := 1; n <= maxBareItem && start > 0; n++ {
-		r, size := utf8.DecodeLastRuneInString(d.text[:start])
-		if !prose.IsCJK(r) || strings.ContainsRune("的之了著着", r) {
-			return 0, false
-		}
-		start -= size
-		if n < 2 {
-			continue
-		}
-		before := d.text[:start]
-		if len(d.mentionsIn(start, end)) > 0 {
-			return 0, false
-		}
-		if strings.HasSuffix(before, "、") || strings.HasSuffix(before, "，") || opensCJKList(before) {
-			return start, true
-		}
-	}
-	return 0, false
+	return d.bareNameBefore(end, func(before string) bool {
+		return strings.HasSuffix(before, "、") || strings.HasSuffix(before, "，") || opensCJKList(before)
+	})
 }
 
 // maxAppositive is the longest phrase, in bytes, set between commas after
