@@ -1,7 +1,6 @@
 package entitysuggest
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -49,26 +48,7 @@ func TestSuggestCalledForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, s := range sugg {
-				got = append(got, strings.Join(s.Names(), "|"))
-			}
-			for _, tg := range c.together {
-				e := entryOf(sugg, tg[0])
-				if e == nil {
-					t.Errorf("no entry with %q in %v", tg[0], got)
-					continue
-				}
-				for _, n := range tg[1:] {
-					if !hasName(e, n) {
-						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
-					}
-				}
-			}
+			sugg, _ := suggestMerged(t, c.chapters, c.together)
 			for _, a := range c.absent {
 				if e := entryOf(sugg, a); e != nil {
 					t.Errorf("%q suggested: %v", a, e.Names())

@@ -44,6 +44,34 @@ func hasName(s *Suggestion, name string) bool {
 	return slices.ContainsFunc(s.Names(), func(n string) bool { return testFolder.Fold(n) == testFolder.Fold(name) })
 }
 
+// suggestMerged suggests from chapters and checks that the names of each
+// group of together are one entry; it returns the suggestions and their
+// names for the caller's own checks.
+func suggestMerged(t *testing.T, chapters []Chapter, together [][]string) ([]Suggestion, []string) {
+	t.Helper()
+	sugg, err := Suggest(context.Background(), chapters, Options{Folder: testFolder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range sugg {
+		got = append(got, strings.Join(s.Names(), "|"))
+	}
+	for _, tg := range together {
+		e := entryOf(sugg, tg[0])
+		if e == nil {
+			t.Errorf("no entry with %q in %v", tg[0], got)
+			continue
+		}
+		for _, n := range tg[1:] {
+			if !hasName(e, n) {
+				t.Errorf("%q not merged with %q: %v", n, tg[0], got)
+			}
+		}
+	}
+	return sugg, got
+}
+
 func TestSuggest(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -199,26 +227,7 @@ func TestSuggest(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, s := range sugg {
-				got = append(got, strings.Join(s.Names(), "|"))
-			}
-			for _, tg := range c.together {
-				e := entryOf(sugg, tg[0])
-				if e == nil {
-					t.Errorf("no entry with %q in %v", tg[0], got)
-					continue
-				}
-				for _, n := range tg[1:] {
-					if !hasName(e, n) {
-						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
-					}
-				}
-			}
+			sugg, _ := suggestMerged(t, c.chapters, c.together)
 			for _, ap := range c.apart {
 				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
 					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())

@@ -126,26 +126,7 @@ func TestSuggestTitledGiven(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, s := range sugg {
-				got = append(got, strings.Join(s.Names(), "|"))
-			}
-			for _, tg := range c.together {
-				e := entryOf(sugg, tg[0])
-				if e == nil {
-					t.Errorf("no entry with %q in %v", tg[0], got)
-					continue
-				}
-				for _, n := range tg[1:] {
-					if !hasName(e, n) {
-						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
-					}
-				}
-			}
+			sugg, got := suggestMerged(t, c.chapters, c.together)
 			for _, ap := range c.apart {
 				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
 					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
@@ -201,26 +182,7 @@ func TestSuggestEpithetTitle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sugg, err := Suggest(context.Background(), c.chapters, Options{Folder: testFolder})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, s := range sugg {
-				got = append(got, strings.Join(s.Names(), "|"))
-			}
-			for _, tg := range c.together {
-				e := entryOf(sugg, tg[0])
-				if e == nil {
-					t.Errorf("no entry with %q in %v", tg[0], got)
-					continue
-				}
-				for _, n := range tg[1:] {
-					if !hasName(e, n) {
-						t.Errorf("%q not merged with %q: %v", n, tg[0], got)
-					}
-				}
-			}
+			sugg, got := suggestMerged(t, c.chapters, c.together)
 			for _, ap := range c.apart {
 				a, b := entryOf(sugg, ap[0]), entryOf(sugg, ap[1])
 				if a == nil || b == nil {
