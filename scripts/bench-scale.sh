@@ -66,7 +66,7 @@ for ((round = 1; round <= REPEAT; round++)); do
 
 	# the server: start -> first diagnostics, first hover, warm hover, RSS
 	"$WORK/scalebench" -bin "$BIN" -project "$P" >"$WORK/server-$n.json"
-	for k in first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms server_peak_rss_mb; do
+	for k in first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms edited_hover_p50_ms server_peak_rss_mb; do
 		rec "$n" "$k" "$(sed -n "s/.*\"$k\":\([0-9.e+-]*\).*/\1/p" "$WORK/server-$n.json")"
 	done
 
@@ -87,7 +87,7 @@ done
 # The table: one row per measure, one column per size.
 awk -F'\t' -v sizes="$SIZES" '
 BEGIN { split(sizes, S, " ")
-	split("chars index_cold_s index_cold_cpu_s index_one_s index_one_work_s index_one_rolea_s index_one_rolea_cpu_s first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms context_s context_rss_mb server_peak_rss_mb check_s db_mb db_per_text index_cold_rss_mb check_rss_mb", K, " ")
+	split("chars index_cold_s index_cold_cpu_s index_one_s index_one_work_s index_one_rolea_s index_one_rolea_cpu_s first_diagnostics_ms first_hover_ms first_injected_ms first_injected_cpu_ms warm_hover_p50_ms warm_hover_cpu_ms edited_hover_p50_ms context_s context_rss_mb server_peak_rss_mb check_s db_mb db_per_text index_cold_rss_mb check_rss_mb", K, " ")
 }
 { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $3 }
 function cell(k,   i, j, t, m, a) {

@@ -3,12 +3,14 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
 	"github.com/flowcabal/flowcabal/agent/factcheck"
@@ -265,8 +267,63 @@ func (s *Session) Context(wf *workflowlang.Result, node string) (*assemble.Conte
 // ContextPreview is Context for an editor's preview, which must not
 // wait: while Role A's view of a long work is still being read it
 // returns at once an *IndexingError that says how far it got.
+//
+// A preview is kept for the snapshot, the runs ended and the embedded
+// vectors it was made with: a hover asked again of an unchanged node (the
+// editor asks at every pause of the mouse) reads it back instead of
+// assembling again, which on a book of 3,000 chapters costs a few
+// milliseconds that grow with the book. The context returned is shared:
+// callers only read it.
 func (s *Session) ContextPreview(wf *workflowlang.Result, node string) (*assemble.Context, error) {
 	return s.context(wf, node, true)
+}
+
+// previews keeps the contexts previews were given, by the hash of what
+// Role A read of the node (inputKey), for one snapshot, its vectors and
+// the runs ended then.
+type previews struct {
+	mu    sync.Mutex
+	m     map[[32]byte]*assemble.Context
+	snap  *assemble.MemSnapshot
+	vecs  *assemble.Vectors
+	ended int64
+}
+
+// maxPreviews bounds the contexts kept; an author's edits add one each.
+const maxPreviews = 64
+
+// preview is assemble for a preview, kept as ContextPreview says.
+func (s *Session) preview(snap *assemble.MemSnapshot, cfg *project.Config, wf *workflowlang.Result, n *workflowlang.Node) (*assemble.Context, error) {
+	an, opt := s.assembleInput(cfg, wf, n)
+	s.kmu.Lock()
+	vecs := s.vecs
+	if s.snap != snap {
+		vecs = nil
+	}
+	s.kmu.Unlock()
+	ended := s.ended.Load()
+	k := inputKey(sha256.New(), an, opt)
+	p := &s.previews
+	p.mu.Lock()
+	if p.snap != snap || p.vecs != vecs || p.ended != ended || len(p.m) >= maxPreviews {
+		p.m, p.snap, p.vecs, p.ended = map[[32]byte]*assemble.Context{}, snap, vecs, ended
+	}
+	c, ok := p.m[k]
+	p.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	s.assembleSemantic(snap, an, &opt)
+	c, err := assemble.Assemble(an, snap, opt)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.snap == snap && p.vecs == vecs && p.ended == ended {
+		p.m[k] = c
+	}
+	p.mu.Unlock()
+	return c, nil
 }
 
 func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*assemble.Context, error) {
@@ -287,6 +344,9 @@ func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*ass
 	cfg, err := project.LoadConfig(s.root)
 	if err != nil {
 		return nil, err
+	}
+	if soon {
+		return s.preview(snap, cfg, wf, n)
 	}
 	return s.assemble(snap, cfg, wf, n)
 }

@@ -104,6 +104,8 @@ type Session struct {
 	// counts are the header hints' Role A counts per workflow
 	// (node_context.go).
 	counts nodeCounts
+	// previews are the contexts hovers were shown (ContextPreview).
+	previews previews
 	// estimating counts the estimates being made in the background.
 	estimating sync.WaitGroup
 

@@ -131,6 +131,22 @@ func run(bin, proj, wf, node string, n int, cpuprofile string) error {
 		}
 	}
 	cpuWarm := procCPU(cmd.Process.Pid) - cpuInjected
+	// A hover after each edit of the node's user prompt: what was kept
+	// for the old words does not serve, Role A assembles again. (Every
+	// edit is kept: the warm hovers above came first.)
+	var edited []time.Duration
+	open := strings.Index(text[i:], `user """`)
+	for k := 0; open >= 0 && k < max(5, n/5); k++ {
+		at := i + open + len(`user """`)
+		next := text[:at] + fmt.Sprintf("\n    第%d稿。", k+1) + text[at:]
+		_ = c.Notify(ctx, "textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": k + 2},
+			"contentChanges": []map[string]any{{"text": next}}})
+		_, d, err := hover()
+		if err != nil {
+			return err
+		}
+		edited = append(edited, d)
+	}
 	rss := peakRSS(cmd.Process.Pid)
 	_ = c.Call(ctx, "shutdown", nil, nil)
 	_ = c.Notify(ctx, "exit", nil)
@@ -144,6 +160,7 @@ func run(bin, proj, wf, node string, n int, cpuprofile string) error {
 		"first_injected_ms":      ms(firstInjected),
 		"warm_hover_p50_ms":      ms(pct(warm, 50)),
 		"warm_hover_p99_ms":      ms(pct(warm, 99)),
+		"edited_hover_p50_ms":    ms(pct(edited, 50)),
 		"server_peak_rss_mb":     float64(rss) / 1024,
 		// CPU time the server used (every thread, from /proc, 10 ms
 		// ticks): from its start to the first hover with the context
@@ -169,6 +186,9 @@ func firstLine(s string) string {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	i := (len(s)*p + 99) / 100
