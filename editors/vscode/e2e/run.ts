@@ -684,8 +684,16 @@ async function authorSteps(page: Page): Promise<void> {
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Miss Bingley' }).first();
     await row.waitFor({ state: 'visible' });
     await row.click({ position: { x: 12, y: 10 } });
-    await until('one checked', async () => /1/.test(await page.locator('.quick-input-widget .quick-input-count').innerText().catch(() => '')));
-    await page.keyboard.press('Enter');
+    await until('one checked', async () => /\b1\b/.test(await page.locator('.quick-input-widget .quick-input-count').innerText().catch(() => '')));
+    // Accept with the picker's OK button, as an author clicks it; the
+    // Enter key has once been taken by the list while it was still
+    // filtering, leaving the pick open with nothing accepted.
+    const ok = page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ }).first();
+    if (await ok.isVisible().catch(() => false)) {
+      await ok.click();
+    } else {
+      await page.keyboard.press('Enter');
+    }
     const draft = path.join(ws, 'entities', 'characters', 'miss-bingley.md');
     await until(`${draft} written`, async () => fs.existsSync(draft));
     if (!fs.readFileSync(draft, 'utf8').includes('draft: true')) {
