@@ -378,10 +378,7 @@ func TestCompanionInTheScene(t *testing.T) {
 		{"行者想起同黃袍怪那一場好殺。", 0},
 		{"眾人去看白骨夫人的屍首。", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 

@@ -211,10 +211,7 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"She hoped to see him, Nicholas, in that last dim, indistinctly outlined square.", 0},
 		{"At the other end of the table sat Nicholas, talking to Kitty.", 1},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -366,10 +363,7 @@ func TestScenePresenceListsSeeingAndPlacing(t *testing.T) {
 		{"Pétya would not leave his mother’s room.", 1},
 		{"Pierre remembered that Pétya would never leave them.", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -421,10 +415,7 @@ func TestScenePresenceByHandAndAddress(t *testing.T) {
 		{"Elizabeth wrote to Lydia.", 0},
 		{"Natásha said to Pétya’s tutor that he might go.", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -469,10 +460,7 @@ func TestScenePresenceBySpeechTagsAndBearing(t *testing.T) {
 		{"Lydia, meanwhile, was laughing with Kitty.", 1},
 		{"Elizabeth, meanwhile, thought of Lydia.", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -522,10 +510,7 @@ func TestScenePresenceBesideAndFollowed(t *testing.T) {
 		{"Natásha told them that Pétya laughed.", 0},
 		{"Natásha thought of Pétya, who ran in.", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -553,10 +538,7 @@ func TestScenePresenceFightsAndLists(t *testing.T) {
 		{"Elizabeth thought of the Bennets, the Lucases, Lydia, and the officers.", 0},
 		{"The Bennets, the Lucases, Lydia, and the officers were often spoken of.", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -639,10 +621,7 @@ func TestScenePresenceByCompany(t *testing.T) {
 		{"唱的是《黃伯央大擺陰魂陣》等戲文，寶玉便拉了秦鐘走開。", 1},
 		{"寶玉入了幻境，便拉了秦鐘走開。", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
 	}
 }
 
@@ -761,9 +740,15 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉夢見了黛玉，醒來大哭。", 0},
 		{"寶玉見了黛玉的詩稿，哭了。", 0},
 	} {
-		n := len(found(k, tc.text, 40, TypeState))
-		if n != tc.want {
-			t.Errorf("%s: %d state findings, want %d", tc.text, n, tc.want)
-		}
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
+// wantStates checks that text, checked as chapter 40, has want state
+// findings.
+func wantStates(t *testing.T, k *Knowledge, text string, want int) {
+	t.Helper()
+	if n := len(found(k, text, 40, TypeState)); n != want {
+		t.Errorf("%s: %d state findings, want %d", text, n, want)
 	}
 }
