@@ -2,8 +2,11 @@ package textsearch
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -19,6 +22,16 @@ type Counter struct {
 	once     sync.Once
 	codec    tokenizer.Codec
 	err      error
+
+	// paragraphs remembers the counts of the lines of long texts, by a
+	// 64-bit hash of their bytes (a collision, some 1 in 10^10 for the
+	// counts kept, would misstate an estimate, never a text). The long texts counted again and again are
+	// prompts that carry Role A's context: an estimate made after the
+	// author edits one node counts every node's prompt again, and most of
+	// their paragraphs are those it counted before.
+	mu         sync.Mutex
+	seed       maphash.Seed
+	paragraphs map[uint64]int32
 }
 
 // EncodingFor returns the name of the encoding used for model.
@@ -58,11 +71,17 @@ func (c *Counter) load() error {
 	return c.err
 }
 
-// longText is the length above which Count splits the text at paragraph
-// breaks: BPE pieces never cross a blank line followed by text, and the
+// longText is the length above which Count counts the text line by line
+// (paragraphEnd): the counts of the lines add up to the count of the
+// whole. The
 // tokenizer's pre-split regular expression is markedly slower on one huge
-// input than on many paragraphs.
-const longText = 16 << 10
+// input than on many paragraphs, and a paragraph counted once is not
+// counted again (Counter.paragraphs).
+const longText = 4 << 10
+
+// maxParagraphs bounds the paragraph counts kept (16 bytes and the map's
+// overhead each); past it they are forgotten and kept anew.
+const maxParagraphs = 1 << 16
 
 // Count returns the number of tokens in s.
 func (c *Counter) Count(s string) (int, error) {
@@ -77,25 +96,77 @@ func (c *Counter) Count(s string) (int, error) {
 	}
 	total := 0
 	for len(s) > 0 {
-		cut := len(s)
-		if cut > longText {
-			// Split just after a "\n\n" at or beyond longText/2 so that each
-			// piece ends with its blank line and the next starts with text.
-			if i := strings.Index(s[longText/2:], "\n\n"); i >= 0 {
-				cut = longText/2 + i + 2
-				for cut < len(s) && s[cut] == '\n' {
-					cut++
-				}
-			}
-		}
-		n, err := c.codec.Count(s[:cut])
+		p := s[:paragraphEnd(s)]
+		n, err := c.paragraph(p)
 		if err != nil {
 			return 0, err
 		}
 		total += n
-		s = s[cut:]
+		s = s[len(p):]
 	}
 	return total, nil
+}
+
+// paragraphEnd returns where the first line of s ends: after the last
+// newline of the first run of white space that holds one, or at the end.
+// The pre-split of both encodings puts such a run up to its last newline
+// in one piece, or with the punctuation before it, and starts the next
+// piece after it, so the counts of the lines add up to the count of the
+// whole. The one exception is o200k_base's, which also takes a slash
+// after punctuation and newlines: a line that starts with one is not
+// cut from the line before.
+func paragraphEnd(s string) int {
+	from := 0
+	for {
+		i := strings.IndexByte(s[from:], '\n')
+		if i < 0 {
+			return len(s)
+		}
+		end := from + i + 1
+		for j := end; j < len(s); {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			j += size
+			if r == '\n' {
+				end = j
+			}
+		}
+		if end == len(s) || s[end] != '/' {
+			return end
+		}
+		from = end
+	}
+}
+
+// paragraph counts one paragraph, from what it kept when it can.
+func (c *Counter) paragraph(p string) (int, error) {
+	if len(p) < 64 {
+		return c.codec.Count(p)
+	}
+	c.mu.Lock()
+	if c.paragraphs == nil {
+		c.seed = maphash.MakeSeed()
+		c.paragraphs = map[uint64]int32{}
+	}
+	h := maphash.String(c.seed, p)
+	n, ok := c.paragraphs[h]
+	c.mu.Unlock()
+	if ok {
+		return int(n), nil
+	}
+	m, err := c.codec.Count(p)
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	if len(c.paragraphs) >= maxParagraphs {
+		c.paragraphs = map[uint64]int32{}
+	}
+	c.paragraphs[h] = int32(m)
+	c.mu.Unlock()
+	return m, nil
 }
 
 // MustCount is Count for callers that hold an already-loaded counter: it
