@@ -63,6 +63,9 @@ type Known struct {
 	// leaves the search lexical.
 	Embedding *assemble.Embedding
 	Vectors   *assemble.Vectors
+	// Contexts, when set, keeps Role A's contexts for estimates (see
+	// [RoleA]); it must be bound to Snapshot and Vectors.
+	Contexts ContextMemo
 }
 
 // runEmbedCalls bounds the embedding calls made when a run starts on a
@@ -179,7 +182,7 @@ func ForProject(ctx context.Context, root string, cfg *project.Config, st *store
 		return ""
 	}
 	roleA := RoleA{Snapshot: known.Snapshot, Options: assemble.Options{Budget: cfg.Budget, Shares: shares, ThreadWindow: cfg.ThreadWindow},
-		Embedding: known.Embedding, Vectors: known.Vectors}
+		Embedding: known.Embedding, Vectors: known.Vectors, Contexts: known.Contexts}
 	if cfg.RefineIntent {
 		if ac, err := clients.Config(llm.Agent); err == nil {
 			if chat, err := clients.client(llm.Agent); err == nil {

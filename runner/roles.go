@@ -30,6 +30,20 @@ type RoleA struct {
 	// assembly stays deterministic). A failing model leaves the
 	// deterministic analysis alone, and the provenance says so.
 	Refiner *assemble.Refiner
+	// Contexts, when set, gives an estimate the contexts assembled before
+	// for the same input (assemble.InputKey) on Snapshot with Vectors, and
+	// keeps those it assembles: after an edit of one node, an estimate of
+	// the workflow assembles that node alone, and the node's hover preview
+	// has often assembled it already. Not used with a Refiner, whose
+	// reading the key does not see, nor by a run.
+	Contexts ContextMemo
+}
+
+// A ContextMemo keeps Role A's contexts by assemble.InputKey, for one
+// snapshot and its vectors. The contexts it holds are shared: read only.
+type ContextMemo interface {
+	Context(key [32]byte) (*assemble.Context, bool)
+	Keep(key [32]byte, c *assemble.Context)
 }
 
 // Assemble implements Assembler.
@@ -39,6 +53,17 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	}
 	node := AssembleNode(wf, n, upstream)
 	opt := a.Options
+	memo := a.Contexts
+	if a.Refiner != nil || !Estimating(ctx) {
+		memo = nil
+	}
+	var key [32]byte
+	if memo != nil {
+		key = assemble.InputKey(node, opt)
+		if c, ok := memo.Context(key); ok {
+			return injectionOf(c), nil
+		}
+	}
 	// An estimate calls no model: it takes what a run left in the caches
 	// (the same answers a run now would get from them).
 	switch {
@@ -57,9 +82,17 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	if err != nil {
 		return Injection{}, err
 	}
+	if memo != nil {
+		memo.Keep(key, c)
+	}
+	return injectionOf(c), nil
+}
+
+// injectionOf is what the runner injects of Role A's context c.
+func injectionOf(c *assemble.Context) Injection {
 	prov, _ := json.Marshal(c) // plain data: cannot fail
 	return Injection{SystemPrefix: c.SystemPrefix, UserSuffix: c.UserSuffix, Hash: c.Hash, Provenance: prov,
-		Note: fmt.Sprintf("Role A: %d sources, %d of %d tokens", len(c.Sources), c.Tokens, c.Budget)}, nil
+		Note: fmt.Sprintf("Role A: %d sources, %d of %d tokens", len(c.Sources), c.Tokens, c.Budget)}
 }
 
 // AssembleNode describes node n of a workflow for Role A: its own text

@@ -1065,6 +1065,12 @@ func (ex *execution) inject(ctx context.Context, n *workflowlang.Node) (Injectio
 	for k, v := range ex.outputs {
 		up[k] = v
 	}
+	// An output an estimate stands in for is no text Role A could read:
+	// it reads the node without it, as the hover's preview does, so that
+	// the two agree (and share the context assembled).
+	for _, a := range ex.assumed {
+		delete(up, a)
+	}
 	ex.mu.Unlock()
 	return ex.r.cfg.Assembler.Assemble(ctx, ex.wf, n, up)
 }

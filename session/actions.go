@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -278,9 +277,9 @@ func (s *Session) ContextPreview(wf *workflowlang.Result, node string) (*assembl
 	return s.context(wf, node, true)
 }
 
-// previews keeps the contexts previews were given, by the hash of what
-// Role A read of the node (inputKey), for one snapshot, its vectors and
-// the runs ended then.
+// previews keeps the contexts previews and estimates were given, by
+// assemble.InputKey, for one snapshot, its vectors and the runs ended
+// then.
 type previews struct {
 	mu    sync.Mutex
 	m     map[[32]byte]*assemble.Context
@@ -289,28 +288,16 @@ type previews struct {
 	ended int64
 }
 
-// maxPreviews bounds the contexts kept; an author's edits add one each.
+// maxPreviews bounds the contexts kept (some 100 kB each at a budget of
+// 24k tokens); an author's edits add one each.
 const maxPreviews = 64
 
 // preview is assemble for a preview, kept as ContextPreview says.
 func (s *Session) preview(snap *assemble.MemSnapshot, cfg *project.Config, wf *workflowlang.Result, n *workflowlang.Node) (*assemble.Context, error) {
 	an, opt := s.assembleInput(cfg, wf, n)
-	s.kmu.Lock()
-	vecs := s.vecs
-	if s.snap != snap {
-		vecs = nil
-	}
-	s.kmu.Unlock()
-	ended := s.ended.Load()
-	k := inputKey(sha256.New(), an, opt)
-	p := &s.previews
-	p.mu.Lock()
-	if p.snap != snap || p.vecs != vecs || p.ended != ended || len(p.m) >= maxPreviews {
-		p.m, p.snap, p.vecs, p.ended = map[[32]byte]*assemble.Context{}, snap, vecs, ended
-	}
-	c, ok := p.m[k]
-	p.mu.Unlock()
-	if ok {
+	memo := s.contextMemo(snap)
+	k := assemble.InputKey(an, opt)
+	if c, ok := memo.Context(k); ok {
 		return c, nil
 	}
 	s.assembleSemantic(snap, an, &opt)
@@ -318,12 +305,51 @@ func (s *Session) preview(snap *assemble.MemSnapshot, cfg *project.Config, wf *w
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	if p.snap == snap && p.vecs == vecs && p.ended == ended {
-		p.m[k] = c
-	}
-	p.mu.Unlock()
+	memo.Keep(k, c)
 	return c, nil
+}
+
+// contextMemo returns the previews kept for snap, with the vectors and
+// the runs ended now; estimates share them (runner.Known.Contexts).
+func (s *Session) contextMemo(snap *assemble.MemSnapshot) previewMemo {
+	s.kmu.Lock()
+	vecs := s.vecs
+	if s.snap != snap {
+		vecs = nil
+	}
+	s.kmu.Unlock()
+	return previewMemo{p: &s.previews, snap: snap, vecs: vecs, ended: s.ended.Load()}
+}
+
+// previewMemo is the previews for one snapshot, its vectors and the runs
+// ended: a runner.ContextMemo. It finds only contexts kept for that
+// state; keeping one for another state than the kept ones' starts over.
+type previewMemo struct {
+	p     *previews
+	snap  *assemble.MemSnapshot
+	vecs  *assemble.Vectors
+	ended int64
+}
+
+func (m previewMemo) Context(k [32]byte) (*assemble.Context, bool) {
+	p := m.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.snap != m.snap || p.vecs != m.vecs || p.ended != m.ended {
+		return nil, false
+	}
+	c, ok := p.m[k]
+	return c, ok
+}
+
+func (m previewMemo) Keep(k [32]byte, c *assemble.Context) {
+	p := m.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.snap != m.snap || p.vecs != m.vecs || p.ended != m.ended || len(p.m) >= maxPreviews {
+		p.m, p.snap, p.vecs, p.ended = map[[32]byte]*assemble.Context{}, m.snap, m.vecs, m.ended
+	}
+	p.m[k] = c
 }
 
 func (s *Session) context(wf *workflowlang.Result, node string, soon bool) (*assemble.Context, error) {

@@ -165,7 +165,7 @@ func (s *Session) estimate(wf *workflowlang.Result) (*runner.Estimate, error) {
 	}
 	s.kmu.Unlock()
 	o := runner.ProjectOptions{Getenv: s.opts.Getenv, Overrides: s.opts.Overrides, Offline: true,
-		Known: &runner.Known{Snapshot: snap, Facts: fk, Project: kp, Embedding: emb, Vectors: vecs}}
+		Known: &runner.Known{Snapshot: snap, Facts: fk, Project: kp, Embedding: emb, Vectors: vecs, Contexts: s.contextMemo(snap)}}
 	st, done := s.reader()
 	if st == nil {
 		// No store yet: a first run would index the files and, its levels

@@ -2,8 +2,6 @@ package session
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
-	"hash"
 	"sync"
 
 	"github.com/flowcabal/flowcabal/agent/assemble"
@@ -188,7 +186,6 @@ func (s *Session) countNodes(wf *workflowlang.Result) (map[string]NodeContext, c
 	memo := c.memo
 	c.mu.Unlock()
 	out := map[string]NodeContext{}
-	h := sha256.New()
 	for _, n := range wf.File.Nodes {
 		name := n.Name.Name
 		if name == "" {
@@ -201,7 +198,7 @@ func (s *Session) countNodes(wf *workflowlang.Result) (map[string]NodeContext, c
 			}
 		}
 		an, opt := s.assembleInput(cfg, wf, n)
-		k := inputKey(h, an, opt)
+		k := assemble.InputKey(an, opt)
 		c.mu.Lock()
 		nc, ok := memo[k]
 		c.mu.Unlock()
@@ -219,37 +216,4 @@ func (s *Session) countNodes(wf *workflowlang.Result) (map[string]NodeContext, c
 		out[name] = nc
 	}
 	return out, key, nil
-}
-
-// inputKey hashes what Role A reads of a node and how.
-func inputKey(h hash.Hash, an assemble.Node, opt assemble.Options) [32]byte {
-	h.Reset()
-	str := func(s string) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	num := func(x uint64) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], x)
-		h.Write(n[:])
-	}
-	str(an.ID)
-	str(an.Text)
-	num(uint64(len(an.Upstream)))
-	for _, u := range an.Upstream {
-		str(u)
-	}
-	num(uint64(an.Chapter))
-	str(an.PersistTarget)
-	num(uint64(an.Budget))
-	num(uint64(opt.Budget))
-	num(uint64(opt.ThreadWindow))
-	for _, f := range []float64{opt.Shares.Meta, opt.Shares.Entities, opt.Shares.Manuscript, opt.Shares.Summaries} {
-		num(uint64(f * 1e6))
-	}
-	var out [32]byte
-	h.Sum(out[:0])
-	return out
 }

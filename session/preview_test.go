@@ -96,3 +96,45 @@ func mentions(c *assemble.Context, part string) bool {
 	}
 	return false
 }
+
+// An estimate and the hover's preview share Role A's contexts: after a
+// preview of one node, an estimate of the workflow assembles only the
+// others, and a preview after it of a node it assembled is its context.
+func TestEstimateSharesThePreviews(t *testing.T) {
+	root, _ := sample(t, llmtest.Script{})
+	s := New(root, Options{})
+	t.Cleanup(func() { s.Close() })
+	wf, _ := checked(t, root, "chapter-11.flow")
+	kept := func() int {
+		s.previews.mu.Lock()
+		defer s.previews.mu.Unlock()
+		return len(s.previews.m)
+	}
+	first, err := s.ContextPreview(wf, "draft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept() != 1 {
+		t.Fatalf("%d contexts kept after one preview", kept())
+	}
+	est, err := s.Estimate(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	for _, ne := range est.Nodes {
+		if ne.Err != nil {
+			t.Fatalf("%s: %v", ne.Node, ne.Err)
+		}
+		nodes++
+	}
+	if nodes < 2 || kept() != nodes {
+		t.Fatalf("after the estimate of %d nodes, %d contexts kept (the previewed node assembled again, or none shared)", nodes, kept())
+	}
+	if again, err := s.ContextPreview(wf, "draft"); err != nil || again != first {
+		t.Errorf("the preview changed after the estimate (%v)", err)
+	}
+	if _, err := s.ContextPreview(wf, "outline"); err != nil || kept() != nodes {
+		t.Errorf("the preview of a node the estimate assembled was assembled again: %d kept (%v)", kept(), err)
+	}
+}
