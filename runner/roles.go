@@ -61,7 +61,7 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	if memo != nil {
 		key = assemble.InputKey(node, opt)
 		if c, ok := memo.Context(key); ok {
-			return injectionOf(c), nil
+			return injectionOf(c, false), nil
 		}
 	}
 	// An estimate calls no model: it takes what a run left in the caches
@@ -85,12 +85,17 @@ func (a RoleA) Assemble(ctx context.Context, wf *workflowlang.Result, n *workflo
 	if memo != nil {
 		memo.Keep(key, c)
 	}
-	return injectionOf(c), nil
+	return injectionOf(c, !Estimating(ctx)), nil
 }
 
-// injectionOf is what the runner injects of Role A's context c.
-func injectionOf(c *assemble.Context) Injection {
-	prov, _ := json.Marshal(c) // plain data: cannot fail
+// injectionOf is what the runner injects of Role A's context c, with its
+// provenance when a run is to keep it (an estimate keeps nothing, and
+// the provenance of a 24k-token context is some 100 kB of JSON).
+func injectionOf(c *assemble.Context, provenance bool) Injection {
+	var prov json.RawMessage
+	if provenance {
+		prov, _ = json.Marshal(c) // plain data: cannot fail
+	}
 	return Injection{SystemPrefix: c.SystemPrefix, UserSuffix: c.UserSuffix, Hash: c.Hash, Provenance: prov,
 		Note: fmt.Sprintf("Role A: %d sources, %d of %d tokens", len(c.Sources), c.Tokens, c.Budget)}
 }
