@@ -299,6 +299,9 @@ func (k *Knowledge) claims(d *doc) []claim {
 				// is covered above; "man of about thirty" here.
 				_ = gg
 			}
+		case bareAtAge(d, n.first, n.last, v):
+			// "She will be married at sixteen!"
+			age = true
 		}
 		lo, hi := v, v
 		mod := lw(n.first - 1)
@@ -399,6 +402,11 @@ func (k *Knowledge) claims(d *doc) []claim {
 					c.owned = true
 					break
 				}
+			}
+			if !c.owned {
+				// "inherited property to the amount of nearly a hundred
+				// thousand pounds": the word of a fact's key.
+				c.owned = k.keyWordBefore(d, n.first, c.noun)
 			}
 			after := n.last + skip + len(u) + 1
 			if p := lw(after); p == "away" || p == "distant" || p == "off" && (lw(after+1) == "from" || lw(after+1) == "to") {
@@ -860,6 +868,16 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		if e := k.onlyOfGender(d, eff, pronounAt, g); e != nil {
 			if has(e) {
 				return e, 0.7
+			}
+			return nil, 0
+		}
+	}
+	// 2c. A pronoun in direct speech: the one person of its gender the
+	// speech has named before it.
+	if quoted && pronounAt >= 0 && c.wordIdx >= 0 {
+		if e := k.quotedOnlyOfGender(d, eff, pronounAt, g); e != nil {
+			if has(e) {
+				return e, 0.65
 			}
 			return nil, 0
 		}
