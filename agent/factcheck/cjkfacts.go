@@ -189,6 +189,10 @@ func (d *doc) latestBefore(eff []effMention, p, maxBytes int, f func(effMention)
 }
 
 func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, unit string, v int) (Finding, bool) {
+	// 八百里火焰: the place named after the measure is what it measures.
+	if f, ok, placed := k.judgeQuantityBeforePlace(d, start, end, unit, v); placed {
+		return f, ok
+	}
 	sent := d.sents[d.sentenceAt(start)]
 	sentFolded := string(k.foldRunes(d.text[sent.start:sent.end]))
 	var key, val string
