@@ -133,6 +133,8 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			vr := k.foldRunes(v)
+			// 號山枯松澗黑風洞 for 號山枯松澗火雲洞 (cjklevels.go).
+			out = append(out, k.checkReplacedLastLevels(d, ft, e, key, v, vr)...)
 			if len(vr) < minSegmentedValue || !prose.AllCJK(vr) {
 				continue
 			}
