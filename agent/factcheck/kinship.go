@@ -147,8 +147,10 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
-	// "This stout young man was an illegitimate son of …" (kindescribed.go).
-	return append(out, k.checkDescribedKin(d)...)
+	// "This stout young man was an illegitimate son of …" (kindescribed.go);
+	// 狗儿遂將岳母劉姥姥接來 (cjkinlaws.go).
+	out = append(out, k.checkDescribedKin(d)...)
+	return append(out, k.checkCJKInLaws(d)...)
 }
 
 // childRole is role made the child of a man or of a woman by the gender
