@@ -169,3 +169,55 @@ func addressedBetween(d *doc, from, to int) bool {
 	}
 	return false
 }
+
+// amountLeads may open a sentence before the amount it consists of ("A
+// clear twelve thousand a year!", "Full ten thousand a year!").
+var amountLeads = wordSet("a", "an", "full", "fully", "only", "clear", "above", "nearly", "near", "almost", "about", "quite", "and", "oh", "why")
+
+// exclaimedAmountHolder is whose an amount is when a sentence of direct
+// speech consists of it ("Mr. Darcy! … A house in town! Eight thousand a
+// year!"): the one entity with a fact of its kind the speech has named
+// before it, the speech tag naming no one. An amount that is part
+// of a clause (spent, lost, asked for) says nothing of whose it is; nil.
+func (k *Knowledge) exclaimedAmountHolder(d *doc, eff []effMention, c claim, has func(*entInfo) bool) *entInfo {
+	if c.wordIdx < 0 || !d.inQuote(c.start) {
+		return nil
+	}
+	sent := d.sents[d.sentenceAt(c.start)]
+	// Only leads before the amount in its sentence.
+	for j := c.wordIdx - 1; j >= 0 && d.words[j].start >= sent.start; j-- {
+		if !amountLeads[strings.ToLower(d.words[j].s)] {
+			return nil
+		}
+	}
+	// And nothing after it but the end of the sentence.
+	if rest := strings.TrimSpace(d.text[c.end:sent.end]); strings.TrimLeft(rest, "!.?”’\"") != "" {
+		return nil
+	}
+	qi := d.quoteAt(c.start)
+	q := d.quoted[qi-1]
+	for i := qi - 2; i >= 0; i-- {
+		tag := d.text[d.quoted[i].end:q.start]
+		if len(tag) > maxSpeechTag || strings.Contains(tag, "\n") {
+			break
+		}
+		q.start = d.quoted[i].start
+	}
+	var only *entInfo
+	for _, m := range eff {
+		if m.start < q.start || m.start >= c.start || !m.ent.person {
+			continue
+		}
+		if !d.inQuote(m.start) {
+			return nil
+		}
+		if !has(m.ent) {
+			continue
+		}
+		if only != nil && only != m.ent {
+			return nil
+		}
+		only = m.ent
+	}
+	return only
+}

@@ -1161,9 +1161,16 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		}
 	} else {
 		if c.kind == "qty" && !c.owned {
-			return Finding{}, false
+			// "Mr. Darcy! … Eight thousand a year!": an amount said on
+			// its own in a speech (factkeys.go).
+			e = k.exclaimedAmountHolder(d, eff, c, has)
+			if e == nil {
+				return Finding{}, false
+			}
+			conf = 0.6
+		} else {
+			e, conf = k.holder(d, eff, c, has)
 		}
-		e, conf = k.holder(d, eff, c, has)
 		if e == nil && c.kind == "count" {
 			e, conf = k.holderInScope(eff, c.start, has), 0.6
 		}
