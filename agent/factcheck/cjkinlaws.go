@@ -37,6 +37,9 @@ func (k *Knowledge) checkCJKInLaws(d *doc) []Finding {
 	}
 	var out []Finding
 	for _, w := range cjkParentsInLaw {
+		if !d.mayHold(string(k.foldRunes(w))) {
+			continue
+		}
 		for from := 0; ; {
 			i := strings.Index(d.text[from:], w)
 			if i < 0 {

@@ -25,7 +25,7 @@ func (k *Knowledge) checkDescribedKin(d *doc) []Finding {
 	if len(d.words) == 0 {
 		return nil
 	}
-	eff := k.effMentions(d)
+	var eff []effMention // made when a description is found
 	for i := range d.words {
 		g, ok := ageNouns[strings.ToLower(d.words[i].s)]
 		if !ok || g == 0 || !demonstrativeNoun(d, i) {
@@ -64,6 +64,9 @@ func (k *Knowledge) checkDescribedKin(d *doc) []Finding {
 			continue
 		}
 		other := om.ents[0]
+		if eff == nil {
+			eff = k.effMentions(d)
+		}
 		holder := k.describedPerson(d, eff, d.words[i].start, g, other)
 		if holder == nil {
 			continue

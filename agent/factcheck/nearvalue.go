@@ -316,6 +316,11 @@ func (k *Knowledge) checkNamedValues(d *doc) []Finding {
 	var out []Finding
 	for _, verbs := range [][]string{cjkNamingVerbs, cjkAppointVerbs} {
 		for _, v := range verbs {
+			// A verb the text cannot hold is not scanned for: the
+			// scan of a Chinese text is slow.
+			if !d.mayHold(string(k.foldRunes(v))) {
+				continue
+			}
 			for from := 0; ; {
 				i := strings.Index(d.text[from:], v)
 				if i < 0 {
