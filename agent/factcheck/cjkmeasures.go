@@ -3,6 +3,7 @@ package factcheck
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
@@ -113,4 +114,52 @@ func (k *Knowledge) judgeQuantityBeforePlace(d *doc, start, end int, unit string
 	f = k.cjkFactFinding(d, e, start, end, key, val, 0.7)
 	f.Suggestion = strings.TrimSpace(val)
 	return f, true, true
+}
+
+// sizeKeys are the keys (normKey'd) of the size of a place.
+var sizeKeys = wordSet("size", "area", "circumference", "extent", "大小", "面积", "面積", "方圆", "方圓", "周围", "周圍", "週圍", "占地", "佔地")
+
+// sizeLeads, right before a measure, make it a size: 方圓三里, 周圍十里.
+var sizeLeads = []string{"方圓", "方圆", "周圍", "周围", "週圍", "週围"}
+
+// sizedPlace is whose size a measure of unit at bytes [start, end) of d
+// states when the text marks it a size (三里半大, 方圓三里) and the
+// sentence names one place, before or after it, with a size of that unit
+// (…五里半大，可以蓋造省親別院了): a size is the place's, wherever its name
+// stands in the sentence.
+func (k *Knowledge) sizedPlace(d *doc, eff []effMention, start, end int, unit string) (e *entInfo, key, val string) {
+	sized := false
+	if r, size := utf8.DecodeRuneInString(d.text[end:]); r == '大' {
+		// 大 ends the measure (五里半大，), not a word (三里大路).
+		next, _ := utf8.DecodeRuneInString(d.text[end+size:])
+		sized = next == utf8.RuneError || !prose.IsCJK(next) || strings.ContainsRune("，。；！？、的小", next)
+	}
+	for _, l := range sizeLeads {
+		if strings.HasSuffix(strings.TrimRight(d.text[:start], "有約约"), l) {
+			sized = true
+		}
+	}
+	if !sized {
+		return nil, "", ""
+	}
+	sent := d.sents[d.sentenceAt(start)]
+	for _, m := range eff {
+		if m.start < sent.start || m.end > sent.end || m.ent.person || m.ent == e {
+			continue
+		}
+		kk, vv := "", ""
+		for fk, fv := range d.factsOf(m.ent) {
+			if u, _, ok := k.cjkQuantity(fv); ok && u == unit && sizeKeys[normKey(fk)] {
+				kk, vv = fk, fv
+			}
+		}
+		if kk == "" {
+			continue
+		}
+		if e != nil {
+			return nil, "", "" // two sized places
+		}
+		e, key, val = m.ent, kk, vv
+	}
+	return e, key, val
 }

@@ -32,3 +32,28 @@ func TestCJKMeasureBeforePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKSizedPlace: a measure the text marks a size (五里半大, 方圓五里半)
+// is the size of the one place its sentence names, before or after it.
+// Each case names the construction and the finding's text ("" for none).
+func TestCJKSizedPlace(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/locations/garden.md":  "---\nname: 大觀園\naliases: [省親別院]\nkind: location\nfacts: { size: 三里半 }\n---\n",
+		"entities/locations/huifang.md": "---\nname: 會芳園\nkind: location\nfacts: { distance_to_city: 二里半 }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"a size before the place's name", "一共丈量准了，五里半大，可以蓋造省親別院了。", "五里半"},
+		{"the declared size", "一共丈量准了，三里半大，可以蓋造省親別院了。", ""},
+		{"a size after 方圓", "那省親別院方圓五里半，處處有景。", "五里半"},
+		{"a distance, not a size", "從這裏到省親別院還有五里半遠。", ""},
+		{"大 opening a word", "五里半大路直通省親別院。", ""},
+		{"a place without a size", "會芳園五里半大，樹木參天。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 16, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
