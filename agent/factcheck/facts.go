@@ -722,6 +722,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkCallings(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
+		out = append(out, k.checkCJKLifespans(d, eff)...)
 		out = append(out, k.checkCJKSurnames(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)
 	}
