@@ -189,6 +189,10 @@ func (d *doc) latestBefore(eff []effMention, p, maxBytes int, f func(effMention)
 }
 
 func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, unit string, v int) (Finding, bool) {
+	// 八百里火焰: the place named after the measure is what it measures.
+	if f, ok, placed := k.judgeQuantityBeforePlace(d, start, end, unit, v); placed {
+		return f, ok
+	}
 	sent := d.sents[d.sentenceAt(start)]
 	sentFolded := string(k.foldRunes(d.text[sent.start:sent.end]))
 	var key, val string
@@ -228,6 +232,15 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 		e = k.quantityOwner(d, eff, start, sentFolded, has)
 	}
 	if e == nil {
+		// 五里半大，可以蓋造省親別院: a size, of the place the sentence names.
+		if pe, pk, pv := k.sizedPlace(d, eff, start, end, unit); pe != nil {
+			if _, dv, _ := k.cjkQuantity(pv); dv == v {
+				return Finding{}, false
+			}
+			f := k.cjkFactFinding(d, pe, start, end, pk, pv, 0.65)
+			f.Suggestion = strings.TrimSpace(pv)
+			return f, true
+		}
 		return Finding{}, false
 	}
 	has(e)

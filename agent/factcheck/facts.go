@@ -299,6 +299,9 @@ func (k *Knowledge) claims(d *doc) []claim {
 				// is covered above; "man of about thirty" here.
 				_ = gg
 			}
+		case bareAtAge(d, n.first, n.last, v):
+			// "She will be married at sixteen!"
+			age = true
 		}
 		lo, hi := v, v
 		mod := lw(n.first - 1)
@@ -399,6 +402,11 @@ func (k *Knowledge) claims(d *doc) []claim {
 					c.owned = true
 					break
 				}
+			}
+			if !c.owned {
+				// "inherited property to the amount of nearly a hundred
+				// thousand pounds": the word of a fact's key.
+				c.owned = k.keyWordBefore(d, n.first, c.noun)
 			}
 			after := n.last + skip + len(u) + 1
 			if p := lw(after); p == "away" || p == "distant" || p == "off" && (lw(after+1) == "from" || lw(after+1) == "to") {
@@ -714,6 +722,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 	out = append(out, k.checkCallings(d)...)
 	if d.cjk {
 		out = append(out, k.checkCJKFacts(d, eff)...)
+		out = append(out, k.checkCJKLifespans(d, eff)...)
 		out = append(out, k.checkCJKSurnames(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)
 	}
@@ -860,6 +869,16 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		if e := k.onlyOfGender(d, eff, pronounAt, g); e != nil {
 			if has(e) {
 				return e, 0.7
+			}
+			return nil, 0
+		}
+	}
+	// 2c. A pronoun in direct speech: the one person of its gender the
+	// speech has named before it.
+	if quoted && pronounAt >= 0 && c.wordIdx >= 0 {
+		if e := k.quotedOnlyOfGender(d, eff, pronounAt, g); e != nil {
+			if has(e) {
+				return e, 0.65
 			}
 			return nil, 0
 		}
@@ -1143,9 +1162,16 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		}
 	} else {
 		if c.kind == "qty" && !c.owned {
-			return Finding{}, false
+			// "Mr. Darcy! … Eight thousand a year!": an amount said on
+			// its own in a speech (factkeys.go).
+			e = k.exclaimedAmountHolder(d, eff, c, has)
+			if e == nil {
+				return Finding{}, false
+			}
+			conf = 0.6
+		} else {
+			e, conf = k.holder(d, eff, c, has)
 		}
-		e, conf = k.holder(d, eff, c, has)
 		if e == nil && c.kind == "count" {
 			e, conf = k.holderInScope(eff, c.start, has), 0.6
 		}

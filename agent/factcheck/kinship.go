@@ -147,7 +147,10 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
-	return out
+	// "This stout young man was an illegitimate son of …" (kindescribed.go);
+	// 狗儿遂將岳母劉姥姥接來 (cjkinlaws.go).
+	out = append(out, k.checkDescribedKin(d)...)
+	return append(out, k.checkCJKInLaws(d)...)
 }
 
 // childRole is role made the child of a man or of a woman by the gender
@@ -347,7 +350,7 @@ func (k *Knowledge) kinMatches(declared string, other *entInfo, surname rune) bo
 	for _, w := range prose.LatinWords(declared) {
 		for _, n := range other.e.Names() {
 			for _, nw := range prose.LatinWords(n) {
-				if len(nw) > 3 && prose.Unaccented(nw) == prose.Unaccented(w) && unicode.IsUpper([]rune(nw)[0]) && !titleWords[nw] {
+				if len(nw) > 3 && prose.Unaccented(nw) == prose.Unaccented(w) && unicode.IsUpper([]rune(nw)[0]) && !titleWords[nw] && !peerTitles[nw] && rankClass[nw] == "" {
 					return true // a surname both share: one family, not judged
 				}
 			}

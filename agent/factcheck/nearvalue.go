@@ -133,6 +133,8 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			vr := k.foldRunes(v)
+			// 號山枯松澗黑風洞 for 號山枯松澗火雲洞 (cjklevels.go).
+			out = append(out, k.checkReplacedLastLevels(d, ft, e, key, v, vr)...)
 			if len(vr) < minSegmentedValue || !prose.AllCJK(vr) {
 				continue
 			}
@@ -295,7 +297,15 @@ var cjkNamingVerbs = []string{"稱為", "称为", "號為", "号为", "喚做", 
 
 // cjkAppointVerbs give the post someone is raised or appointed to
 // (賈雨村升了應天府尹).
-var cjkAppointVerbs = []string{"升了", "升為", "升为", "升任", "陞了", "陞任", "補授了", "补授了", "補授", "补授", "授了", "調任", "调任", "出任", "做了"}
+var cjkAppointVerbs = []string{"升了", "升為", "升为", "升任", "陞了", "陞任", "補授了", "补授了", "補授", "补授", "授了", "調任", "调任", "出任", "做了", "點了", "点了", "欽點了", "钦点了", "放了"}
+
+// cjkPostVerbs are the appointment verbs that give nothing but a post:
+// after them a two-character value (學差, 鹽差) is compared too. 做了
+// makes one many things (做了女婿).
+var cjkPostVerbs = map[string]bool{"升了": true, "陞了": true, "補授了": true, "补授了": true, "授了": true, "點了": true, "点了": true, "欽點了": true, "钦点了": true}
+
+// cjkVerbAdverbs may stand between a holder and the verb: 賈政又點了學差.
+const cjkVerbAdverbs = "又也便就已才新遂竟再今"
 
 // checkNamedValues finds a title or post given right after its holder
 // and a naming or appointment verb that has the declared value's ending
@@ -306,6 +316,11 @@ func (k *Knowledge) checkNamedValues(d *doc) []Finding {
 	var out []Finding
 	for _, verbs := range [][]string{cjkNamingVerbs, cjkAppointVerbs} {
 		for _, v := range verbs {
+			// A verb the text cannot hold is not scanned for: the
+			// scan of a Chinese text is slow.
+			if !d.mayHold(string(k.foldRunes(v))) {
+				continue
+			}
 			for from := 0; ; {
 				i := strings.Index(d.text[from:], v)
 				if i < 0 {
@@ -313,16 +328,22 @@ func (k *Knowledge) checkNamedValues(d *doc) []Finding {
 				}
 				at := from + i + len(v)
 				from = at
+				// The holder right before the verb, or before one adverb
+				// and the verb.
+				hend := at - len(v)
+				if r, size := utf8.DecodeLastRuneInString(d.text[:hend]); strings.ContainsRune(cjkVerbAdverbs, r) {
+					hend -= size
+				}
 				var holder *entInfo
-				for _, mi := range d.mentionsIn(at-len(v)-64, at-len(v)) {
-					if m := d.mentions[mi]; m.end == at-len(v) && len(m.ents) == 1 {
+				for _, mi := range d.mentionsIn(hend-64, hend) {
+					if m := d.mentions[mi]; (m.end == at-len(v) || m.end == hend) && len(m.ents) == 1 {
 						holder = m.ents[0]
 					}
 				}
 				if holder == nil {
 					continue
 				}
-				if f, ok := k.namedValue(d, holder, at); ok {
+				if f, ok := k.namedValue(d, holder, at, cjkPostVerbs[v]); ok {
 					out = append(out, f)
 				}
 			}
@@ -332,17 +353,27 @@ func (k *Knowledge) checkNamedValues(d *doc) []Finding {
 }
 
 // namedValue compares the run of text at byte offset at with the values
-// of holder's facts that end alike (see checkNamedValues).
-func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int) (Finding, bool) {
+// of holder's facts that end alike (see checkNamedValues). post is set
+// after a verb that gives a post only: a two-character value is then
+// compared by its last character (鹽差 for 學差).
+func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int, post bool) (Finding, bool) {
 	text := k.foldRunes(d.text[at:min(len(d.text), at+64)])
 	for key, val := range d.factsOf(holder) {
 		vr := k.foldRunes(val)
 		n := len(vr)
-		if n < 3 || n > len(text) || !prose.AllCJK(vr) || !prose.AllCJK(text[:n]) {
+		if n < 2 || n == 2 && !post || n > len(text) || !prose.AllCJK(vr) || !prose.AllCJK(text[:n]) {
 			continue
 		}
 		w := text[:n]
-		if slices.Equal(w, vr) || !slices.Equal(w[n-2:], vr[n-2:]) || k.declaredAnywhere(string(w)) {
+		same := 2
+		if n == 2 {
+			// Where the holder is (京中 against 郎中) is no post.
+			if nk := normKey(key); nk == "status" || nk == "location" || residenceKeys[nk] || originKeys[nk] {
+				continue
+			}
+			same = 1
+		}
+		if slices.Equal(w, vr) || !slices.Equal(w[n-same:], vr[n-same:]) || k.declaredAnywhere(string(w)) {
 			continue
 		}
 		// The run ends where the value does: not inside a longer word.

@@ -1,0 +1,48 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFactValueTies: what ties a stated value to a fact when no
+// possessive, have-form or key noun of the older rules does. The key's
+// own word in the clause before an amount (inherited … pounds for
+// inheritance), an age said with "at" after a future verb, a pronoun in
+// direct speech that refers back to the one person of its gender the
+// speech has named, and a Chinese measure before the name of the place it
+// the finding's text ("" for none).
+func TestFactValueTies(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/hale.md": "---\nname: Mr. Hale\naliases: [Hale]\nkind: character\ngender: m\n" +
+			"facts: { inheritance: nearly eighty thousand pounds }\n---\n",
+		"entities/characters/grey.md": "---\nname: Mrs. Grey\nkind: character\ngender: f\n" +
+			"facts: { legacy: three thousand pounds }\n---\n",
+		"entities/characters/kate.md": "---\nname: Kate Hale\naliases: [Kate]\nkind: character\ngender: f\n" +
+			"progressions:\n  - { chapter: 5, facts: { age: sixteen } }\n---\nShe is the youngest.\n",
+		"entities/characters/ann.md": "---\nname: Ann Hale\naliases: [Ann]\nkind: character\ngender: f\n---\nShe is the eldest.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"the key's word before an amount", "Mr. Hale inherited property to the amount of nearly forty thousand pounds from an uncle.", "forty thousand pounds"},
+		{"the key's word before the declared amount", "Mr. Hale inherited property to the amount of nearly eighty thousand pounds from an uncle.", ""},
+		{"no word of the key", "Mr. Hale spent nearly forty thousand pounds on the house.", ""},
+		{"the key's word as a noun", "Mrs. Grey was left a legacy of five thousand pounds by her aunt.", "five thousand pounds"},
+		{"the key's word in another clause", "Mrs. Grey spoke of the legacy; she had spent five thousand pounds since.", ""},
+		{"an age with at after will", "Kate will be married at seventeen, they say.", "seventeen"},
+		{"an age with at after is to", "Kate is to be presented at seventeen.", "seventeen"},
+		{"the declared age with at", "Kate will be married at sixteen, they say.", ""},
+		{"an event dated with at", "Kate was married at seventeen, they say.", ""},
+		{"a measure after at", "Kate will stop at seventeen miles from home.", ""},
+		{"a pronoun in speech, the one woman it named", "“My poor Kate!” cried her aunt, “this is news indeed! She will be married at seventeen!”", "seventeen"},
+		{"a pronoun in speech, after the one addressed", "“My dear Kate,” cried her aunt, “do you not see? She will be married at seventeen!”", ""},
+		{"a pronoun in speech, two women named", "“Kate and Ann are here! She will be married at seventeen!”", ""},
+		{"a pronoun in speech, the tag names someone", "“My poor Kate!” cried Ann, “She will be married at seventeen!”", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
