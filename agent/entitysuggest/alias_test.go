@@ -230,6 +230,32 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}, {"Mávra Kuzmínichna", "Mavrúshka"}},
 		},
 		{
+			// English and Russian pet names drop the first vowel of the
+			// name they cut short (Lizzy, Kátya), and an English one
+			// doubles the consonant before its ending (Lizzy); a name that
+			// begins as the pet name does is its own first (Natásha is
+			// Natalie's, not Anatole's, though Anatole without its A
+			// begins so too).
+			name: "a pet name may drop the first vowel of the name it cuts short",
+			chapters: numbered(chaptersOf(1,
+				"In the hall Lizzy sat, and Lizzy laughed; then Lizzy ran out.",
+				filler,
+				"In the nursery Kátya sat, and Kátya sang; then Kátya slept.",
+				filler,
+				"In the hall Natásha sat, and Natásha laughed; then Natásha ran out.",
+			), chaptersOf(6,
+				"In the garden Elizabeth Bennet walked, and Elizabeth read; Elizabeth laughed.",
+				filler,
+				"At the window Ekaterína Petróvna sat, and Ekaterína sewed; Ekaterína sighed.",
+				filler,
+				"In the ballroom Natalie Rostóva danced, and Natalie sang; Natalie smiled.",
+				filler,
+				"At the club Anatole Kurágin drank, and Prince Anatole played cards; Anatole Kurágin lost.",
+			)),
+			together: [][]string{{"Elizabeth", "Lizzy"}, {"Ekaterína", "Kátya"}, {"Natalie", "Natásha"}},
+			apart:    [][2]string{{"Anatole Kurágin", "Natásha"}},
+		},
+		{
 			// The translator writes the accent now and then: one name.
 			name: "forms written alike but for their accents are one name",
 			chapters: numbered(chaptersOf(2,
