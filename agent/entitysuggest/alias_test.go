@@ -725,7 +725,7 @@ func TestCJKSelfNamingLinks(t *testing.T) {
 			for _, f := range c.forms {
 				accepted[testFolder.Fold(f)] = &cjkCand{}
 			}
-			ex := cjkMentions([]cjkChapter{ch}, accepted)
+			ex := cjkMentions([]cjkChapter{ch}, accepted, nil)
 			got := map[[2]string]bool{}
 			for _, l := range cjkSelfNamingLinks([]cjkChapter{ch}, ex) {
 				got[[2]string{ex.forms[l[0]].text, ex.forms[l[1]].text}] = true

@@ -104,16 +104,20 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 		parts = append(parts, ex)
 	}
 	var out []Suggestion
+	var surnames bookSurnames
 	for _, ex := range parts {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("suggest entities: %w", err)
+		}
+		if ex.surnames != nil {
+			surnames = ex.surnames
 		}
 		r := resolve(ex)
 		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
 	}
 	if cjk > 0.2 {
-		out = givenCharAddress(out, opt.Folder)
-		addressForms(out, chapters, opt.Folder)
+		out = givenCharAddress(out, opt.Folder, surnames)
+		addressForms(out, chapters, opt.Folder, surnames)
 	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -239,6 +243,9 @@ type extraction struct {
 	// relink, when set, finds more such pairs once the forms are
 	// resolved, on evidence that needs the entries (who bears a name).
 	relink func(r *resolution) [][2]int32
+	// surnames are the family names a Chinese book declares besides
+	// the common ones (我姓豬).
+	surnames bookSurnames
 }
 
 // entry is a set of forms judged to name one entity.
