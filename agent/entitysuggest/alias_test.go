@@ -743,3 +743,44 @@ func TestCJKSelfNamingLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestDominantGivenRanks: a bare given name used far more than its
+// titled forms is their person's main name; two ranks tell two men
+// apart (Prince Nicholas, Count Nicholas), not a woman, who takes her
+// husband's rank (Princess Hélène, Countess Hélène Bezúkhova).
+func TestDominantGivenRanks(t *testing.T) {
+	entryOf := func(title string, sex byte, count, fulls int) *entry {
+		e := &entry{count: count, fulls: fulls, feats: map[string]bool{"title:" + title: true}}
+		if sex == 'm' {
+			e.m = count + 2
+		} else {
+			e.f = count + 2
+		}
+		return e
+	}
+	cases := []struct {
+		name    string
+		form    *form
+		entries []*entry
+		votes   map[int32]int
+		want    bool
+	}{
+		{"a woman under two ranks", &form{text: "Hélène", count: 154},
+			[]*entry{entryOf("Princess", 'f', 5, 0), entryOf("Countess", 'f', 6, 1)}, map[int32]int{0: 7, 1: 3}, true},
+		{"two men under two ranks", &form{text: "Nicholas", count: 154},
+			[]*entry{entryOf("Prince", 'm', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, false},
+		{"a man under one rank", &form{text: "Pierre", count: 154},
+			[]*entry{entryOf("Count", 'm', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, true},
+		{"a man named like a woman of another rank", &form{text: "Sasha", count: 154},
+			[]*entry{entryOf("Princess", 'f', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := &resolution{entries: c.entries}
+			strength := map[int32]int{0: linkGiven, 1: linkGiven}
+			if got := dominantGiven(&extraction{}, r, c.form, []int32{0, 1}, strength, c.votes); got != c.want {
+				t.Errorf("dominantGiven = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -943,7 +943,8 @@ func minorFull(e *entry, major int) bool { return e.fulls > 0 && 10*e.count < ma
 // name of the one person its candidate entries are: it is their given
 // name in all of them, it is used five times as often as all of them
 // together, they hold one full name at most and no two ranks ("Prince
-// Nicholas" and "Count Nicholas" are two men), none is a saint's, and
+// Nicholas" and "Count Nicholas" are two men; not so where all are a
+// woman's, who takes her husband's rank), none is a saint's, and
 // the nearby text votes for them.
 func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int, votes map[int32]int) bool {
 	if len(f.titles) > 0 || f.votesOnly || f.full {
@@ -952,6 +953,12 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	sum, fulls, nv := 0, 0, 0
 	var rank string
 	major := majorFullCount(r, cands)
+	// A woman takes her husband's rank: Princess Hélène Kurágina is
+	// Countess Bezúkhova once married, one woman under two ranks.
+	women := f.sex != 'm'
+	for _, c := range cands {
+		women = women && r.entries[c].sex() == 'f'
+	}
 	for _, c := range cands {
 		e := r.entries[c]
 		if strength[c] < linkGiven && !rareFull(e) {
@@ -977,7 +984,7 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 				return false
 			}
 			if ti, ok := titles[strings.TrimSuffix(t, ".")]; ok && ti.rank {
-				if rank != "" && rank != t {
+				if rank != "" && rank != t && !women {
 					return false
 				}
 				rank = t
