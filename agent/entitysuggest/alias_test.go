@@ -145,6 +145,23 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Nicholas", "St. Nicholas"}, {"Prince Nicholas", "Count Nicholas"}, {"Nicholas", "Prince Nicholas"}, {"Pierre", "Nicholas"}},
 		},
 		{
+			// The title and the family name a woman took are hers where
+			// her full name has them both, not her husband's.
+			name: "a woman's title and family name join the full name she bears with that title",
+			chapters: numbered(chaptersOf(2,
+				"The footman bowed: Countess Hélène Bezúkhova! And Hélène came in.",
+				filler,
+				"At the window Pierre Bezúkhov read, and Pierre Bezúkhov sighed.",
+			), chaptersOf(6,
+				"In the drawing room Hélène sat down, and Hélène smiled at them all; then Hélène rose.",
+				"The guests praised Countess Bezúkhova, and Hélène smiled; Countess Bezúkhova was the fashion.",
+				filler,
+				"At the window Pierre read, and Pierre sighed; then Pierre went out.",
+			)),
+			together: [][]string{{"Hélène", "Countess Bezúkhova", "Countess Hélène Bezúkhova"}},
+			apart:    [][2]string{{"Pierre", "Countess Bezúkhova"}},
+		},
+		{
 			name: "a short given name under the same family name is the same person; two longer ones leave it alone",
 			chapters: chaptersOf(4,
 				"At the ball Elizabeth Bennet danced, and Elizabeth laughed with Jane.",

@@ -603,10 +603,14 @@ func resolve(ex *extraction) *resolution {
 		})) {
 			continue
 		}
-		// Men only (or a bare family name, which names men before
-		// women): a woman's title before the family name is as often
-		// her mother's (Mrs. Lucas beside Charlotte Lucas).
-		if f.sex != 'm' && !f.malePref || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
+		// Men (or a bare family name, which names men before women); a
+		// woman's title before the family name is as often her
+		// mother's (Mrs. Lucas beside Charlotte Lucas), and joins only
+		// a married woman's full name under that same title (Countess
+		// Bezúkhova, Countess Hélène Bezúkhova): the family name she
+		// took, not one she was born to.
+		woman := f.sex == 'f' && !f.malePref && f.married != 'u' && len(f.titles) > 0
+		if f.sex != 'm' && !f.malePref && !woman || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
 			continue
 		}
 		var cands []int32
@@ -620,10 +624,12 @@ func resolve(ex *extraction) *resolution {
 				if c == ei || e.dead || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) || slices.Contains(cands, c) {
 					continue
 				}
-				// A bearer of the family name: a full name ends with it.
+				// A bearer of the family name: a full name ends with it,
+				// with her title for a woman.
 				if slices.ContainsFunc(e.forms, func(g int32) bool {
 					p := ex.forms[g].provides
-					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word)
+					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word) &&
+						(!woman || slices.ContainsFunc(f.titles, func(t string) bool { return slices.Contains(p, "title:"+t) }))
 				}) {
 					cands = append(cands, c)
 				}
