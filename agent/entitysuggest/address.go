@@ -16,7 +16,7 @@ import (
 var addressSuffixes = []string{
 	"姑娘", "大姑娘", "二姑娘", "三姑娘", "姐姐", "大姐姐", "二姐姐", "妹妹", "大妹妹", "哥哥", "二哥哥", "大哥哥",
 	"兄弟", "丫头", "哥儿", "姐儿", "儿", "二爷", "大爷", "三爷", "二哥", "大哥", "二叔", "叔",
-	"姨娘", "姨妈", "太太", "老爷", "夫人", "大人", "师父", "师兄", "兄",
+	"姨娘", "姨妈", "太太", "老爷", "老爹", "夫人", "大人", "师父", "师兄", "兄",
 }
 
 // addressSex is the sex of whom an address suffix speaks to: where a stem
@@ -27,7 +27,7 @@ var addressSex = func() map[string]byte {
 	for _, w := range strings.Fields("姑娘 大姑娘 二姑娘 三姑娘 姐姐 大姐姐 二姐姐 妹妹 大妹妹 丫头 姐儿 姨娘 姨妈 太太 夫人") {
 		m[w] = 'f'
 	}
-	for _, w := range strings.Fields("哥哥 二哥哥 大哥哥 兄弟 哥儿 二爷 大爷 三爷 二哥 大哥 二叔 叔 老爷 师兄 兄") {
+	for _, w := range strings.Fields("哥哥 二哥哥 大哥哥 兄弟 哥儿 二爷 大爷 三爷 二哥 大哥 二叔 叔 老爷 老爹 师兄 兄") {
 		m[w] = 'm'
 	}
 	return m

@@ -7,14 +7,14 @@ import (
 )
 
 // TestAddressForms: forms of address built on a name join its entry
-// (琏二爷, 林姑娘, 云丫头) counted apart from the full name; a stem two
+// (琏二爷, 林姑娘, 云丫头, 政老爹) counted apart from the full name; a stem two
 // entries share (宝 of 宝玉 and 宝钗) and words that name someone else by
 // the name (琏二奶奶, the wife) join no one.
 func TestAddressForms(t *testing.T) {
 	text := strings.Repeat("贾琏笑道。琏二爷来了。", 4) + strings.Repeat("林黛玉哭了。林姑娘不理。", 4) +
 		strings.Repeat("史湘云笑道。云丫头来了。", 4) + strings.Repeat("宝玉道。宝钗道。宝姑娘来了。", 4) +
 		strings.Repeat("琏二奶奶来了。", 3) + strings.Repeat("鸳鸯姐姐说。", 4) +
-		strings.Repeat("唐三藏道。圣僧来了。圣兄来了。", 4)
+		strings.Repeat("唐三藏道。圣僧来了。圣兄来了。", 4) + strings.Repeat("贾政道。政老爹来了。", 4)
 	out := []Suggestion{
 		{Name: "贾琏", Kind: KindCharacter, Mentions: 4}, {Name: "林黛玉", Kind: KindCharacter, Mentions: 4},
 		{Name: "史湘云", Aliases: []string{"湘云"}, Kind: KindCharacter, Mentions: 4},
@@ -22,11 +22,13 @@ func TestAddressForms(t *testing.T) {
 		// 圣僧 (the holy monk) is a word and a title: 圣 is no stem of
 		// his name, and 圣兄 is someone else.
 		{Name: "唐三藏", Aliases: []string{"圣僧"}, Kind: KindCharacter, Mentions: 8},
+		// 老爹, old sir, after a character of a man's given name.
+		{Name: "贾政", Kind: KindCharacter, Mentions: 4},
 	}
 	addressForms(out, []Chapter{{Number: 1, Text: text}}, testFolder, nil)
 	want := map[string][]string{
 		"贾琏": {"琏二爷"}, "林黛玉": {"林姑娘"}, "史湘云": {"湘云", "云丫头"}, "宝玉": nil, "宝钗": nil, "鸳鸯": {"鸳鸯姐姐"},
-		"唐三藏": {"圣僧"},
+		"唐三藏": {"圣僧"}, "贾政": {"政老爹"},
 	}
 	for _, s := range out {
 		got := slices.Clone(s.Aliases)
