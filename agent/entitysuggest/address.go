@@ -16,7 +16,7 @@ import (
 var addressSuffixes = []string{
 	"姑娘", "大姑娘", "二姑娘", "三姑娘", "姐姐", "大姐姐", "二姐姐", "妹妹", "大妹妹", "哥哥", "二哥哥", "大哥哥",
 	"兄弟", "丫头", "哥儿", "姐儿", "儿", "二爷", "大爷", "三爷", "二哥", "大哥", "二叔", "叔",
-	"姨娘", "姨妈", "太太", "老爷", "夫人", "大人", "师父", "师兄", "兄",
+	"姨娘", "姨妈", "太太", "老爷", "老爹", "夫人", "大人", "师父", "师兄", "兄",
 }
 
 // addressSex is the sex of whom an address suffix speaks to: where a stem
@@ -27,7 +27,7 @@ var addressSex = func() map[string]byte {
 	for _, w := range strings.Fields("姑娘 大姑娘 二姑娘 三姑娘 姐姐 大姐姐 二姐姐 妹妹 大妹妹 丫头 姐儿 姨娘 姨妈 太太 夫人") {
 		m[w] = 'f'
 	}
-	for _, w := range strings.Fields("哥哥 二哥哥 大哥哥 兄弟 哥儿 二爷 大爷 三爷 二哥 大哥 二叔 叔 老爷 师兄 兄") {
+	for _, w := range strings.Fields("哥哥 二哥哥 大哥哥 兄弟 哥儿 二爷 大爷 三爷 二哥 大哥 二叔 叔 老爷 老爹 师兄 兄") {
 		m[w] = 'm'
 	}
 	return m
@@ -98,7 +98,7 @@ const minAddressUses = 3
 // after it. A stem that stands in two entries' names (宝 of 宝玉 and 宝钗,
 // 薛 of 薛蟠 and 薛姨妈) addresses neither for sure and is left alone, so
 // that no entry merges two people.
-func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folder) {
+func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folder, surnames bookSurnames) {
 	// stems[s] are the entries a stem may address; before[s] the
 	// characters that stand before the stem in those names (鸳 of 鸳鸯
 	// before 鸯); taken[n] the entry that has n as a name already.
@@ -120,11 +120,11 @@ func addressForms(out []Suggestion, chapters []Chapter, folder *textsearch.Folde
 				continue
 			}
 			rs := []rune(f)
-			for _, st := range nameStems(f) {
+			for _, st := range nameStems(f, surnames) {
 				if !containsInt(stems[st], i) {
 					stems[st] = append(stems[st], i)
 				}
-				if len(rs) == 3 && st == string(rs[0]) && cjkSurnameSet.has(rs[0]) {
+				if len(rs) == 3 && st == string(rs[0]) && surnames.has(rs[0]) {
 					family[familyKey{st, i}] = true
 				}
 				if j := strings.Index(f, st); j > 0 {
@@ -282,7 +282,7 @@ func followsAny(rs []rune, ends []string) bool {
 // family name, its given name and the given name's first character; for
 // two characters either one (平 of 平儿, 琏 of 贾琏, 云 of 湘云), unless
 // it is a word of address itself (儿, 姐).
-func nameStems(name string) []string {
+func nameStems(name string, surnames bookSurnames) []string {
 	rs := []rune(name)
 	if len(rs) < 2 || len(rs) > 4 || !textsearch.IsCJK(rs[0]) {
 		return nil
@@ -304,7 +304,7 @@ func nameStems(name string) []string {
 		case cjkTitleList.suffix(rs) == 1:
 			// A word and a title (聖僧, the holy monk; 唐僧): the
 			// word is a stem only as a family name.
-			if cjkSurnameSet.has(rs[0]) {
+			if surnames.has(rs[0]) {
 				one(rs[0])
 			}
 		case !cjkTitleList.prefixed(rs):
@@ -312,7 +312,7 @@ func nameStems(name string) []string {
 			one(rs[1])
 		}
 	case 3:
-		if cjkSurnameSet.has(rs[0]) {
+		if surnames.has(rs[0]) {
 			if !addressChars.has(rs[1]) && !addressChars.has(rs[2]) {
 				out = append(out, string(rs[1:]))
 			}
@@ -367,7 +367,7 @@ var peerAddress = []string{"姑娘", "大姑娘", "二姑娘", "三姑娘", "姐
 // with a word of address to one's own generation (史妹妹, 史大姑娘) is
 // merged likewise, into the one entry whose full name has that family
 // name.
-func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion {
+func givenCharAddress(out []Suggestion, folder *textsearch.Folder, surnames bookSurnames) []Suggestion {
 	// stem returns the one character all the entry's names are built
 	// on, or 0.
 	stem := func(s *Suggestion) rune {
@@ -386,7 +386,7 @@ func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion 
 	given := func(s *Suggestion, r rune) bool {
 		for _, n := range s.Names() {
 			rs := []rune(folder.Fold(n))
-			if len(rs) < 2 || len(rs) > 3 || !cjkSurnameSet.has(rs[0]) || !slices.Contains(rs[1:], r) {
+			if len(rs) < 2 || len(rs) > 3 || !surnames.has(rs[0]) || !slices.Contains(rs[1:], r) {
 				continue
 			}
 			if !slices.ContainsFunc(rs[1:], addressChars.has) {
@@ -400,7 +400,7 @@ func givenCharAddress(out []Suggestion, folder *textsearch.Folder) []Suggestion 
 	family := func(s *Suggestion, r rune) bool {
 		for _, n := range s.Names() {
 			rs := []rune(folder.Fold(n))
-			if len(rs) == 3 && rs[0] == r && cjkSurnameSet.has(r) && !slices.ContainsFunc(rs[1:], addressChars.has) {
+			if len(rs) == 3 && rs[0] == r && surnames.has(r) && !slices.ContainsFunc(rs[1:], addressChars.has) {
 				return true
 			}
 		}

@@ -145,6 +145,23 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Nicholas", "St. Nicholas"}, {"Prince Nicholas", "Count Nicholas"}, {"Nicholas", "Prince Nicholas"}, {"Pierre", "Nicholas"}},
 		},
 		{
+			// The title and the family name a woman took are hers where
+			// her full name has them both, not her husband's.
+			name: "a woman's title and family name join the full name she bears with that title",
+			chapters: numbered(chaptersOf(2,
+				"The footman bowed: Countess Hélène Bezúkhova! And Hélène came in.",
+				filler,
+				"At the window Pierre Bezúkhov read, and Pierre Bezúkhov sighed.",
+			), chaptersOf(6,
+				"In the drawing room Hélène sat down, and Hélène smiled at them all; then Hélène rose.",
+				"The guests praised Countess Bezúkhova, and Hélène smiled; Countess Bezúkhova was the fashion.",
+				filler,
+				"At the window Pierre read, and Pierre sighed; then Pierre went out.",
+			)),
+			together: [][]string{{"Hélène", "Countess Bezúkhova", "Countess Hélène Bezúkhova"}},
+			apart:    [][2]string{{"Pierre", "Countess Bezúkhova"}},
+		},
+		{
 			name: "a short given name under the same family name is the same person; two longer ones leave it alone",
 			chapters: chaptersOf(4,
 				"At the ball Elizabeth Bennet danced, and Elizabeth laughed with Jane.",
@@ -228,6 +245,32 @@ func TestSuggestMergesAliases(t *testing.T) {
 			), []Chapter{{Text: "Natásha laughed: Go, Mavrúshka, go! And Mavrúshka ran off.\n"}}),
 			together: [][]string{{"Prince Andrew", "Andrúsha"}},
 			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}, {"Mávra Kuzmínichna", "Mavrúshka"}},
+		},
+		{
+			// English and Russian pet names drop the first vowel of the
+			// name they cut short (Lizzy, Kátya), and an English one
+			// doubles the consonant before its ending (Lizzy); a name that
+			// begins as the pet name does is its own first (Natásha is
+			// Natalie's, not Anatole's, though Anatole without its A
+			// begins so too).
+			name: "a pet name may drop the first vowel of the name it cuts short",
+			chapters: numbered(chaptersOf(1,
+				"In the hall Lizzy sat, and Lizzy laughed; then Lizzy ran out.",
+				filler,
+				"In the nursery Kátya sat, and Kátya sang; then Kátya slept.",
+				filler,
+				"In the hall Natásha sat, and Natásha laughed; then Natásha ran out.",
+			), chaptersOf(6,
+				"In the garden Elizabeth Bennet walked, and Elizabeth read; Elizabeth laughed.",
+				filler,
+				"At the window Ekaterína Petróvna sat, and Ekaterína sewed; Ekaterína sighed.",
+				filler,
+				"In the ballroom Natalie Rostóva danced, and Natalie sang; Natalie smiled.",
+				filler,
+				"At the club Anatole Kurágin drank, and Prince Anatole played cards; Anatole Kurágin lost.",
+			)),
+			together: [][]string{{"Elizabeth", "Lizzy"}, {"Ekaterína", "Kátya"}, {"Natalie", "Natásha"}},
+			apart:    [][2]string{{"Anatole Kurágin", "Natásha"}},
 		},
 		{
 			// The translator writes the accent now and then: one name.
@@ -699,7 +742,7 @@ func TestCJKSelfNamingLinks(t *testing.T) {
 			for _, f := range c.forms {
 				accepted[testFolder.Fold(f)] = &cjkCand{}
 			}
-			ex := cjkMentions([]cjkChapter{ch}, accepted)
+			ex := cjkMentions([]cjkChapter{ch}, accepted, nil)
 			got := map[[2]string]bool{}
 			for _, l := range cjkSelfNamingLinks([]cjkChapter{ch}, ex) {
 				got[[2]string{ex.forms[l[0]].text, ex.forms[l[1]].text}] = true
@@ -713,6 +756,47 @@ func TestCJKSelfNamingLinks(t *testing.T) {
 				if got[w] {
 					t.Errorf("link %v", w)
 				}
+			}
+		})
+	}
+}
+
+// TestDominantGivenRanks: a bare given name used far more than its
+// titled forms is their person's main name; two ranks tell two men
+// apart (Prince Nicholas, Count Nicholas), not a woman, who takes her
+// husband's rank (Princess Hélène, Countess Hélène Bezúkhova).
+func TestDominantGivenRanks(t *testing.T) {
+	entryOf := func(title string, sex byte, count, fulls int) *entry {
+		e := &entry{count: count, fulls: fulls, feats: map[string]bool{"title:" + title: true}}
+		if sex == 'm' {
+			e.m = count + 2
+		} else {
+			e.f = count + 2
+		}
+		return e
+	}
+	cases := []struct {
+		name    string
+		form    *form
+		entries []*entry
+		votes   map[int32]int
+		want    bool
+	}{
+		{"a woman under two ranks", &form{text: "Hélène", count: 154},
+			[]*entry{entryOf("Princess", 'f', 5, 0), entryOf("Countess", 'f', 6, 1)}, map[int32]int{0: 7, 1: 3}, true},
+		{"two men under two ranks", &form{text: "Nicholas", count: 154},
+			[]*entry{entryOf("Prince", 'm', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, false},
+		{"a man under one rank", &form{text: "Pierre", count: 154},
+			[]*entry{entryOf("Count", 'm', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, true},
+		{"a man named like a woman of another rank", &form{text: "Sasha", count: 154},
+			[]*entry{entryOf("Princess", 'f', 5, 0), entryOf("Count", 'm', 6, 1)}, map[int32]int{0: 7, 1: 3}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := &resolution{entries: c.entries}
+			strength := map[int32]int{0: linkGiven, 1: linkGiven}
+			if got := dominantGiven(&extraction{}, r, c.form, []int32{0, 1}, strength, c.votes); got != c.want {
+				t.Errorf("dominantGiven = %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -433,8 +433,10 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			delete(accepted, k)
 		}
 	}
+	surnames := cjkDeclaredSurnames(chs)
 	// A family name before an accepted given name ("賈寶玉" beside "寶
-	// 玉") is the full name, however seldom it speaks.
+	// 玉"; "豬八戒" where the book says 我姓豬) is the full name, however
+	// seldom it speaks.
 	full := map[string]*cjkCand{}
 	for k := range accepted {
 		rs := []rune(k)
@@ -442,7 +444,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			continue
 		}
 		for l, n := range accepted[k].left {
-			if n >= 2 && cjkSurnameSet.has(l) && !cjkPreNameSet.has(l) && !cjkFirstStopSet.has(l) {
+			if n >= 2 && surnames.has(l) && !cjkPreNameSet.has(l) && !cjkFirstStopSet.has(l) {
 				fk := string(l) + k
 				if _, ok := accepted[fk]; !ok {
 					full[fk] = &cjkCand{}
@@ -522,7 +524,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			delete(accepted, k)
 		}
 	}
-	return cjkMentions(chs, accepted), nil
+	return cjkMentions(chs, accepted, surnames), nil
 }
 
 // kinAddress reports whether rs is a name and a title of kinship (寶姐姐,
@@ -718,8 +720,8 @@ func (x *cjkIndex) at(rs []rune, i int) []cjkKey {
 
 // cjkMentions reads every mention of the accepted names (leftmost,
 // longest) and builds their forms.
-func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
-	ex := &extraction{window: 200, fuller: cjkFuller}
+func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand, surnames bookSurnames) *extraction {
+	ex := &extraction{window: 200, fuller: cjkFuller, surnames: surnames}
 	realms := cjkRealms(chs)
 	idx := newCJKIndex(accepted)
 	byKey := map[string]int32{}
@@ -737,7 +739,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand) *extraction {
 			if !ok {
 				fi = int32(len(ex.forms))
 				byKey[k.s] = fi
-				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s], realms))
+				ex.forms = append(ex.forms, cjkForm(k.rs, accepted[k.s], realms, surnames))
 				surface[fi] = map[string]int{}
 			}
 			f := ex.forms[fi]
@@ -1252,10 +1254,50 @@ func cjkRealms(chs []cjkChapter) map[rune]bool {
 	return out
 }
 
+// A book may give a family name none of the common ones is: it says so
+// (我姓豬，…; 姓孫的, the one named Sun). A character the text writes
+// after 姓 and before a pause, 名 (姓劉名伯欽) or 的, minDeclaredSurname
+// times at least, is a family name in that book; not a question (姓甚,
+// 姓什麼) nor a word of 姓 (姓名, 姓氏; 隱姓埋名).
+const minDeclaredSurname = 3
+
+// bookSurnames are the family names a book declares besides the common
+// ones; has tells either.
+type bookSurnames map[rune]bool
+
+func (b bookSurnames) has(r rune) bool { return cjkSurnameSet.has(r) || b[r] }
+
+// cjkDeclaredSurnames returns the family names the text declares that
+// are not among the common ones.
+func cjkDeclaredSurnames(chs []cjkChapter) bookSurnames {
+	n := map[rune]int{}
+	for ci := range chs {
+		rs := chs[ci].folded
+		for i := 1; i+2 < len(rs); i++ {
+			x, next := rs[i+1], rs[i+2]
+			if rs[i] != '姓' || rs[i-1] == '百' || !textsearch.IsCJK(x) || cjkSurnameSet.has(x) || strings.ContainsRune("甚什何名氏埋外也谁么", x) {
+				continue
+			}
+			if !textsearch.IsCJK(next) || next == '名' || next == '的' {
+				n[x]++
+			}
+		}
+	}
+	out := bookSurnames{}
+	for r, c := range n {
+		if c >= minDeclaredSurname {
+			out[r] = true
+		}
+	}
+	return out
+}
+
 // cjkForm builds the form of a name (folded runes) and what the cues said
-// of it.
-func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
+// of it; surnames are the family names the book declares besides the
+// common ones.
+func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames) *form {
 	f := &form{text: string(rs), key: string(rs)}
+	isSurname := surnames.has
 	n := len(rs)
 	for a := 0; a < n; a++ {
 		for b := a + 2; b <= n; b++ {
@@ -1322,7 +1364,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 			// A family name or a character of a given name with a title:
 			// "林姑娘", "寶姑娘", "鳳姐".
 			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))
-			if cjkSurnameSet.has(x[0]) {
+			if isSurname(x[0]) {
 				f.provides = append(f.provides, "sur:"+string(x))
 			}
 			f.spec = 12
@@ -1335,7 +1377,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		return f
 	}
 	switch {
-	case n == 2 && rs[0] == '老' && !cjkSurnameSet.has(rs[1]):
+	case n == 2 && rs[0] == '老' && !isSurname(rs[1]):
 		// "老魔", "老嫗": old and a common noun (the old demon, the old
 		// woman), which names whoever the scene is about. Not so 小
 		// before a given name's character: 小玉, 小蝶 are pet names.
@@ -1344,7 +1386,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 		// "老孫", "小張": a family name made familiar.
 		f.needs = append(f.needs, "sur:"+string(rs[1:]))
 		f.spec = 11
-	case n == 3 && (cjkSurnameSet.has(rs[0]) || !cjkTitleList.prefixed(rs[1:])):
+	case n == 3 && (isSurname(rs[0]) || !cjkTitleList.prefixed(rs[1:])):
 		// A family name and a given name: "賈寶玉", "豬八戒".
 		f.full = true
 		f.provides = append(f.provides, "sur:"+string(rs[:1]), "given:"+string(rs[1:]), "gchar:"+string(rs[1:2]), "gchar:"+string(rs[2:3]))
@@ -1353,7 +1395,7 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool) *form {
 	case n == 2:
 		f.provides = append(f.provides, "given:"+string(rs), "gchar:"+string(rs[:1]), "gchar:"+string(rs[1:]))
 		f.needs = append(f.needs, "given:"+string(rs), "sub:"+string(rs))
-		if cjkSurnameSet.has(rs[0]) {
+		if isSurname(rs[0]) {
 			f.provides = append(f.provides, "sur:"+string(rs[:1]))
 		}
 		f.spec = 20

@@ -138,8 +138,12 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 	for g := range bearer {
 		sg := stripAccents(g)
 		plain[g] = sg
-		if k, ok := petKey(sg); ok {
-			byPrefix[k] = append(byPrefix[k], g)
+		for _, clipped := range []bool{false, true} {
+			if v, has := petBase(sg, clipped); has {
+				if k, ok := petKey(v); ok && !slices.Contains(byPrefix[k], g) {
+					byPrefix[k] = append(byPrefix[k], g)
+				}
+			}
 		}
 	}
 	var out [][2]int32
@@ -163,32 +167,41 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 		target := int32(-1)
 		var to int32
 		ok := true
-		for _, e := range petEndings {
-			stem, cut := strings.CutSuffix(sw, e)
-			k, long := petKey(stem)
-			if !cut || !long {
-				continue
-			}
-			for _, g := range byPrefix[k] {
-				sg := plain[g]
-				if g == w || !given[g] || len(sg) <= len(stem) || !strings.HasPrefix(sg, stem) {
+		// The name's own beginning first; a name that has lost its
+		// first vowel only where no name begins so (Natásha is
+		// Natalie's, not Anatole's).
+		for _, clipped := range []bool{false, true} {
+			for _, e := range petEndings {
+				stem, cut := strings.CutSuffix(sw, e)
+				stem = undouble(stem)
+				k, long := petKey(stem)
+				if !cut || !long {
 					continue
 				}
-				if uses[g][ei] > 0 {
-					// The pet name's own person bears the name (Váska
-					// Denísov is Vasíli Dmítrich Denísov): the name is
-					// theirs, not another's who bears it more often.
-					ok = false
-					break
+				for _, g := range byPrefix[k] {
+					base, has := petBase(plain[g], clipped)
+					if g == w || !given[g] || !has || len(base) <= len(stem) || !strings.HasPrefix(base, stem) {
+						continue
+					}
+					if uses[g][ei] > 0 {
+						// The pet name's own person bears the name (Váska
+						// Denísov is Vasíli Dmítrich Denísov): the name is
+						// theirs, not another's who bears it more often.
+						ok = false
+						break
+					}
+					if bearer[g] < 0 || target >= 0 && bearer[g] != target {
+						ok = false
+						break
+					}
+					target = bearer[g]
+					to = rep[g][target]
 				}
-				if bearer[g] < 0 || target >= 0 && bearer[g] != target {
-					ok = false
-					break
-				}
-				target = bearer[g]
-				to = rep[g][target]
+				break // the longest ending only
 			}
-			break // the longest ending only
+			if !ok || target >= 0 {
+				break
+			}
 		}
 		if !ok || target < 0 || target == ei {
 			continue
@@ -203,6 +216,32 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 		out = append(out, [2]int32{int32(fi), to})
 	}
 	return out
+}
+
+// petBase returns the beginning a pet name may cut a given name (accents
+// stripped) from: the name itself, or clipped, the name without its
+// first letter where that is a vowel before a consonant, which pet names
+// drop in both languages (Lizzy of Elizabeth, Kátya of Ekaterína, Nástya
+// of Anastásia); false where the name has no such letter.
+func petBase(g string, clipped bool) (string, bool) {
+	if !clipped {
+		return g, true
+	}
+	if len(g) > minPetStem+1 && strings.ContainsRune("aeiou", rune(g[0])) && !strings.ContainsRune("aeiouy", rune(g[1])) {
+		return g[1:], true
+	}
+	return "", false
+}
+
+// undouble takes the last letter off a stem that ends in a doubled
+// consonant, which an English pet name writes before its ending (Lizzy,
+// Danny): the name it cuts has it once.
+func undouble(stem string) string {
+	n := len(stem)
+	if n >= 2 && stem[n-1] == stem[n-2] && stem[n-1] < 0x80 && !strings.ContainsRune("aeiou", rune(stem[n-1])) {
+		return stem[:n-1]
+	}
+	return stem
 }
 
 // sameFamily reports whether a pet name's entry a may be of the person

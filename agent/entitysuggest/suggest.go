@@ -104,16 +104,20 @@ func Suggest(ctx context.Context, chapters []Chapter, opt Options) ([]Suggestion
 		parts = append(parts, ex)
 	}
 	var out []Suggestion
+	var surnames bookSurnames
 	for _, ex := range parts {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("suggest entities: %w", err)
+		}
+		if ex.surnames != nil {
+			surnames = ex.surnames
 		}
 		r := resolve(ex)
 		out = append(out, ex.suggestions(r, chapters, opt.Related)...)
 	}
 	if cjk > 0.2 {
-		out = givenCharAddress(out, opt.Folder)
-		addressForms(out, chapters, opt.Folder)
+		out = givenCharAddress(out, opt.Folder, surnames)
+		addressForms(out, chapters, opt.Folder, surnames)
 	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -239,6 +243,9 @@ type extraction struct {
 	// relink, when set, finds more such pairs once the forms are
 	// resolved, on evidence that needs the entries (who bears a name).
 	relink func(r *resolution) [][2]int32
+	// surnames are the family names a Chinese book declares besides
+	// the common ones (我姓豬).
+	surnames bookSurnames
 }
 
 // entry is a set of forms judged to name one entity.
@@ -596,10 +603,14 @@ func resolve(ex *extraction) *resolution {
 		})) {
 			continue
 		}
-		// Men only (or a bare family name, which names men before
-		// women): a woman's title before the family name is as often
-		// her mother's (Mrs. Lucas beside Charlotte Lucas).
-		if f.sex != 'm' && !f.malePref || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
+		// Men (or a bare family name, which names men before women); a
+		// woman's title before the family name is as often her
+		// mother's (Mrs. Lucas beside Charlotte Lucas), and joins only
+		// a married woman's full name under that same title (Countess
+		// Bezúkhova, Countess Hélène Bezúkhova): the family name she
+		// took, not one she was born to.
+		woman := f.sex == 'f' && !f.malePref && f.married != 'u' && len(f.titles) > 0
+		if f.sex != 'm' && !f.malePref && !woman || slices.Contains(f.titles, "St.") || slices.Contains(f.titles, "Saint") {
 			continue
 		}
 		var cands []int32
@@ -613,10 +624,12 @@ func resolve(ex *extraction) *resolution {
 				if c == ei || e.dead || !compatible(f, e) || !entriesAgree(e, r.entries[ei]) || ladyOfFamily(ex, f, e) || slices.Contains(cands, c) {
 					continue
 				}
-				// A bearer of the family name: a full name ends with it.
+				// A bearer of the family name: a full name ends with it,
+				// with her title for a woman.
 				if slices.ContainsFunc(e.forms, func(g int32) bool {
 					p := ex.forms[g].provides
-					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word)
+					return ex.forms[g].full && slices.Contains(p, "last:"+word) && !slices.Contains(p, "first:"+word) &&
+						(!woman || slices.ContainsFunc(f.titles, func(t string) bool { return slices.Contains(p, "title:"+t) }))
 				}) {
 					cands = append(cands, c)
 				}
@@ -936,7 +949,8 @@ func minorFull(e *entry, major int) bool { return e.fulls > 0 && 10*e.count < ma
 // name of the one person its candidate entries are: it is their given
 // name in all of them, it is used five times as often as all of them
 // together, they hold one full name at most and no two ranks ("Prince
-// Nicholas" and "Count Nicholas" are two men), none is a saint's, and
+// Nicholas" and "Count Nicholas" are two men; not so where all are a
+// woman's, who takes her husband's rank), none is a saint's, and
 // the nearby text votes for them.
 func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, strength map[int32]int, votes map[int32]int) bool {
 	if len(f.titles) > 0 || f.votesOnly || f.full {
@@ -945,6 +959,12 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 	sum, fulls, nv := 0, 0, 0
 	var rank string
 	major := majorFullCount(r, cands)
+	// A woman takes her husband's rank: Princess Hélène Kurágina is
+	// Countess Bezúkhova once married, one woman under two ranks.
+	women := f.sex != 'm'
+	for _, c := range cands {
+		women = women && r.entries[c].sex() == 'f'
+	}
 	for _, c := range cands {
 		e := r.entries[c]
 		if strength[c] < linkGiven && !rareFull(e) {
@@ -970,7 +990,7 @@ func dominantGiven(ex *extraction, r *resolution, f *form, cands []int32, streng
 				return false
 			}
 			if ti, ok := titles[strings.TrimSuffix(t, ".")]; ok && ti.rank {
-				if rank != "" && rank != t {
+				if rank != "" && rank != t && !women {
 					return false
 				}
 				rank = t
