@@ -258,7 +258,7 @@ var titleWords = map[string]bool{
 	"Captain": true, "Colonel": true, "Major": true, "General": true, "Lieutenant": true, "Ensign": true,
 	"Admiral": true, "Sergeant": true, "Corporal": true, "Private": true, "Commander": true,
 	"Prince": true, "Princess": true, "King": true, "Queen": true, "Duke": true, "Duchess": true, "Earl": true,
-	"Countess": true, "Baron": true, "Baroness": true, "Ladyship": true, "Lordship": true, "the": true, "The": true,
+	"Count": true, "Countess": true, "Baron": true, "Baroness": true, "Ladyship": true, "Lordship": true, "the": true, "The": true,
 	"de": true, "De": true, "van": true, "von": true, "of": true, "House": true, "Park": true, "Hall": true,
 	"Woods": true, "Lodge": true, "Street": true, "her": true, "his": true, "Her": true, "His": true,
 }
@@ -269,7 +269,7 @@ var rankClass = map[string]string{
 	"Captain": "military", "Colonel": "military", "Major": "military", "General": "military",
 	"Lieutenant": "military", "Ensign": "military", "Admiral": "military", "Sergeant": "military",
 	"Corporal": "military", "Commander": "military", "Brigadier": "military", "Cornet": "military", "Private": "military", "Cadet": "military",
-	"Duke": "peer", "Earl": "peer", "Baron": "peer", "Marquess": "peer", "Viscount": "peer", "Lord": "peer",
+	"Duke": "peer", "Earl": "peer", "Count": "peer", "Baron": "peer", "Marquess": "peer", "Viscount": "peer", "Lord": "peer",
 	"Duchess": "peeress", "Countess": "peeress", "Baroness": "peeress", "Marchioness": "peeress", "Viscountess": "peeress",
 }
 

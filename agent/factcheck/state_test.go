@@ -210,6 +210,10 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"Nicholas, from the foot of the table, drily begged her to stop.", 1},
 		{"She hoped to see him, Nicholas, in that last dim, indistinctly outlined square.", 0},
 		{"At the other end of the table sat Nicholas, talking to Kitty.", 1},
+		// A title before the family name the away man is called by is
+		// another of his family's (Count Rostóv, his father).
+		{"At the end of January old Count Rostóv went to Moscow with Natásha.", 0},
+		{"At the end of January Rostóv went to Moscow with Natásha.", 1},
 	} {
 		wantStates(t, k, tc.text, tc.want)
 	}
