@@ -80,3 +80,29 @@ func TestChinesePlacedAndActingOn(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestCommaListShortenedAndAfterThen: a list of people joined by commas
+// may hold one-character items between separators (迎，探，惜 for 迎春,
+// 探春, 惜春), open after 然後, and reach its verb across 俱, 各 and
+// their like after the closer (等俱各點了).
+func TestCommaListShortenedAndAfterThen(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinshi.md": "---\nname: 秦可卿\naliases: [秦氏]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baoyu.md":  "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/xy.md":     "---\nname: 史湘雲\naliases: [湘雲]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/liwan.md":  "---\nname: 李紈\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"黛玉方點了一出．然后寶玉，史湘雲，秦氏，迎，探，惜，李紈等俱各點了，接出扮演。", 1},
+		{"黛玉方點了一出．寶玉，史湘雲，秦氏，迎，探，惜，李紈等都點了。", 1},
+		{"黛玉方點了一出．然后寶玉，史湘雲，秦氏，李紈等俱各點了。", 1},
+		{"黛玉方點了一出．寶玉，史湘雲，秦氏，李紈等各點了一出。", 1},
+		{"寶玉想起秦氏，李紈等的話來。", 0},
+		{"然后寶玉，史湘雲，秦氏，李紈等的舊事都說了。", 0},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
