@@ -198,10 +198,67 @@ func (d *doc) cjkActsOn(m mention) bool {
 // isCJKRune reports whether r is a Han character.
 func isCJKRune(r rune) bool { return unicode.Is(unicode.Han, r) }
 
+// perceivedParticiples are the passive of perception verbs: "was seen",
+// "had been observed".
+var perceivedParticiples = wordSet("seen", "observed", "noticed", "perceived", "heard", "found", "discovered", "espied")
+
+// reportWords in a phrase between commas make what follows hearsay.
+var reportWords = wordSet("said", "says", "reported", "told", "heard", "known", "believed", "thought", "seemed", "seems", "rumoured", "rumored", "supposed", "they", "people")
+
+// seenDoingPassive reports whether m is the subject of a perception in
+// the passive with what its owner is doing after it: "Wickham, pale and
+// uneasy, had been seen handing him into the chaise", "Darcy and Bingley
+// were seen riding towards the house". It is seenDoing turned round;
+// being seen somewhere ("was seen in Brighton") is a report.
+func seenDoingPassive(d *doc, m mention) bool {
+	if m.firstWord < 0 || m.possessive {
+		return false
+	}
+	j := m.lastWord + 1
+	// A phrase of its own between commas ("Wickham, pale and uneasy,"),
+	// or the rest of a list joined by "and".
+	if j < len(d.words) && strings.TrimSpace(d.between(m.lastWord, j)) == "," {
+		k := j + 1
+		for k < len(d.words) && k <= j+5 && !strings.Contains(d.between(k-1, k), ",") {
+			k++
+		}
+		if k >= len(d.words) || strings.TrimSpace(d.between(k-1, k)) != "," {
+			return false
+		}
+		// "Wickham, it was said, had been seen gaming": a report.
+		for _, w := range d.words[j:k] {
+			if reportWords[strings.ToLower(w.s)] {
+				return false
+			}
+		}
+		j = k
+	}
+	if j+2 >= len(d.words) || !sameClause(d, m.lastWord, j+2) {
+		return false
+	}
+	w := strings.ToLower(d.words[j].s)
+	switch {
+	case w == "was" || w == "were":
+		j++
+	case (w == "had" || w == "has" || w == "have") && strings.ToLower(d.words[j+1].s) == "been":
+		j += 2
+	default:
+		return false
+	}
+	if j+1 >= len(d.words) || !perceivedParticiples[strings.ToLower(d.words[j].s)] || d.between(j, j+1) != " " {
+		return false
+	}
+	v := d.words[j+1].s
+	return len(v) > 5 && strings.HasSuffix(v, "ing") && unicode.IsLower([]rune(v)[0])
+}
+
 // sceneRole says how m's owner is put in the scene by one of the
 // constructions of this file ("" when none does).
 func sceneRole(d *doc, m mention) string {
 	if m.firstWord < 0 && (d.cjkPostured(m) || d.cjkThereIs(m) || d.cjkActsOn(m)) {
+		return "is in the scene"
+	}
+	if seenDoingPassive(d, m) {
 		return "is in the scene"
 	}
 	return ""

@@ -106,3 +106,23 @@ func TestCommaListShortenedAndAfterThen(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestSeenDoingInThePassive: the subject of a passive perception with
+// what it is doing after it is in the scene ("had been seen handing him
+// into the chaise"); being seen somewhere, or seen by hearsay, is a
+// report. (Chinese says it in the active, 見八戒走來, which seenBy reads.)
+func TestSeenDoingInThePassive(t *testing.T) {
+	k := sceneRolesProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"Mr. Gardiner set off. Lydia, pale and uneasy, had been seen handing him into the chaise.", 1},
+		{"Lydia was seen riding towards the house.", 1},
+		{"Lydia had been seen in Brighton.", 0},
+		{"Lydia, it was said, had been seen gaming.", 0},
+		{"Lydia had seen nothing.", 0},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
