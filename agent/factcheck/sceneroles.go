@@ -263,3 +263,20 @@ func sceneRole(d *doc, m mention) string {
 	}
 	return ""
 }
+
+// listHead returns the first word of the list of names whose item is
+// mention mi: back over the mentions joined to it by "and" or commas
+// (Mrs. Bennet and Kitty and Lydia).
+func listHead(d *doc, mi int) int {
+	for mi > 0 {
+		p, m := d.mentions[mi-1], d.mentions[mi]
+		if p.firstWord < 0 || m.firstWord < 0 {
+			break
+		}
+		if g := strings.TrimSpace(d.text[p.end:m.start]); g != "and" && g != "," && g != ", and" {
+			break
+		}
+		mi--
+	}
+	return d.mentions[mi].firstWord
+}

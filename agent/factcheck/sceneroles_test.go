@@ -126,3 +126,25 @@ func TestSeenDoingInThePassive(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestOnThePartOfAList: "on the part of" before a list of names joined by
+// "and" puts every item in the scene, the last as well as the first, as
+// it does a pair; a list an absent name merely closes after a preposition
+// of talk does not.
+func TestOnThePartOfAList(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Newcastle }\n---\n",
+		"entities/characters/kitty.md": "---\nname: Kitty Bennet\naliases: [Kitty]\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/characters/mrs.md":   "---\nname: Mrs. Bennet\nkind: character\nfacts: { status: present }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"Their astonishment, on the part of Mrs. Bennet and Kitty and Lydia, was great.", 1},
+		{"Their astonishment, on the part of Kitty and Lydia, was great.", 1},
+		{"They talked of Mrs. Bennet and Kitty and Lydia for an hour.", 0},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}

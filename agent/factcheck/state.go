@@ -1545,7 +1545,9 @@ func coordinated(d *doc, mi int) bool {
 		if first < 0 {
 			return true
 		}
-		if prev := prevWords(d, first, 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
+		// What stands before the whole list says what it is ("on the
+		// part of Mrs. Bennet and Kitty and Lydia").
+		if prev := prevWords(d, listHead(d, min(mi, ni)), 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
 			// "joined by Mary and Mr. Bennet": the agents of a passive.
 			return true
 		}
