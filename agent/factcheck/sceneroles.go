@@ -20,7 +20,7 @@ var vocativeLeads = wordSet("oh", "ah", "o", "my", "dear", "dearest", "well", "n
 // ("…,” he told his wife): the speech verbs and those that take the
 // hearer as object.
 var tellVerbs = wordSet("told", "tells", "said", "says", "asked", "asks", "cried", "called", "whispered", "replied",
-	"answered", "exclaimed", "shouted", "murmured", "repeated", "continued", "added", "began", "went", "begged", "urged")
+	"answered", "exclaimed", "shouted", "murmured", "repeated", "continued", "added", "began", "begged", "urged")
 
 // speakerWords may stand as the speaker before a verb of telling.
 var speakerWords = wordSet("he", "she", "i", "they", "we")
@@ -33,6 +33,9 @@ var speakerWords = wordSet("he", "she", "i", "they", "we")
 // A name called in a quotation that no tag puts in the scene (a letter, a
 // prayer, a cry in a dream) is no finding.
 func addressedInSpeech(d *doc, m mention) bool {
+	// Chinese is left out: its quotations call the dead in grief and
+	// possession (寶玉滴下淚來，說：「林妹妹，…」) and address by kinship
+	// forms that are others' aliases (三妹妹).
 	if m.firstWord < 0 || m.possessive {
 		return false
 	}
@@ -73,9 +76,14 @@ func addressedInSpeech(d *doc, m mention) bool {
 	if len(words) < 2 {
 		return false
 	}
-	first, second := strings.ToLower(words[0]), strings.ToLower(words[1])
-	// "…,” he told his wife; "…,” said Pierre.
-	return speakerWords[first] && tellVerbs[second] || tellVerbs[first] && (speakerWords[second] || unicode.IsUpper([]rune(words[1])[0]))
+	// "…,” he told his wife; "…,” said Pierre; "…,” cried her mother;
+	// "…,” the old prince said.
+	for _, w := range words[:min(4, len(words))] {
+		if tellVerbs[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // heardNouns are the sounds a person makes that others in a scene hear:

@@ -33,6 +33,9 @@ func TestSpokenToInAQuotation(t *testing.T) {
 		{"“Lydia!” repeated Elizabeth, in utter amazement.", 0},
 		{"“I wish Lydia, of all people, were here,” said Elizabeth.", 0},
 		{"“Hélène, I shall go on to Petersburg in two days.”", 0},
+		{"“Lydia, come here,” cried her mother.", 1},
+		{"“Lydia, come here,” her mother said.", 1},
+		{"“Lydia, come here.” Elizabeth went out.", 0},
 	} {
 		wantStates(t, k, tc.text, tc.want)
 	}
