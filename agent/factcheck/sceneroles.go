@@ -1,9 +1,12 @@
 package factcheck
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
 // The roles a person plays in a narrated scene besides its subject's:
@@ -16,20 +19,18 @@ import (
 // to: "Oh, Hélène, …", "My dear Lydia, …".
 var vocativeLeads = wordSet("oh", "ah", "o", "my", "dear", "dearest", "well", "now", "come", "yes", "no")
 
-// tellVerbs after a quotation, with a speaker, make it speech in the scene
+// tellVerbs in the tag after a quotation make it speech in the scene
 // ("…,” he told his wife): the speech verbs and those that take the
 // hearer as object.
 var tellVerbs = wordSet("told", "tells", "said", "says", "asked", "asks", "cried", "called", "whispered", "replied",
 	"answered", "exclaimed", "shouted", "murmured", "repeated", "continued", "added", "began", "begged", "urged")
 
-// speakerWords may stand as the speaker before a verb of telling.
-var speakerWords = wordSet("he", "she", "i", "they", "we")
-
 // addressedInSpeech reports whether m, inside a quotation, opens it as
 // the one spoken to ("“Hélène, I shall go on to Petersburg,” he told his
 // wife"): the name first in the quotation (after an interjection or
 // "my dear"), a comma and more speech after it, and the quotation
-// closed and followed in its sentence by a speaker and a verb of telling.
+// closed and followed by a tag with a verb of telling among its first
+// four words.
 // A name called in a quotation that no tag puts in the scene (a letter, a
 // prayer, a cry in a dream) is no finding.
 func addressedInSpeech(d *doc, m mention) bool {
@@ -40,14 +41,8 @@ func addressedInSpeech(d *doc, m mention) bool {
 		return false
 	}
 	// The quotation that holds m.
-	qi := -1
-	for i, q := range d.quoted {
-		if q.start <= m.start && m.start < q.end {
-			qi = i
-			break
-		}
-	}
-	if qi < 0 {
+	qi := sort.Search(len(d.quoted), func(i int) bool { return d.quoted[i].end > m.start })
+	if qi >= len(d.quoted) || d.quoted[qi].start > m.start {
 		return false
 	}
 	q := d.quoted[qi]
@@ -132,7 +127,7 @@ func (d *doc) cjkPostured(m mention) bool {
 	rest := d.text[m.end:]
 	for n := 0; n < 3 && rest != ""; n++ {
 		r, size := utf8.DecodeRuneInString(rest)
-		if !isCJKRune(r) || strings.ContainsRune("的之是說说道", r) {
+		if !prose.IsCJK(r) || strings.ContainsRune("的之是說说道", r) {
 			return false
 		}
 		if strings.ContainsRune(cjkPostures, r) {
@@ -195,16 +190,13 @@ func (d *doc) cjkActsOn(m mention) bool {
 		}
 	}
 	v, size := utf8.DecodeRuneInString(rest)
-	if !isCJKRune(v) || strings.ContainsRune(cjkNotOnTheSpot, v) {
+	if !prose.IsCJK(v) || strings.ContainsRune(cjkNotOnTheSpot, v) {
 		return false
 	}
 	at := len(d.text) - len(rest) + size
 	o, ok := d.personStartingAt(at)
 	return ok && o.start == at && o.ents[0] != m.ents[0]
 }
-
-// isCJKRune reports whether r is a Han character.
-func isCJKRune(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // perceivedParticiples are the passive of perception verbs: "was seen",
 // "had been observed".
