@@ -252,13 +252,35 @@ func seenDoingPassive(d *doc, m mention) bool {
 	return len(v) > 5 && strings.HasSuffix(v, "ing") && unicode.IsLower([]rune(v)[0])
 }
 
+// notSceneWords before a name in its sentence make what is said of it a
+// memory, a wish, a supposition or a report, not the scene: "Elizabeth
+// remembered the steps of Wickham", "If Wickham had been seen riding".
+var notSceneWords = wordSet("if", "unless", "whether", "wish", "wished", "wishes", "hope", "hoped", "hoping", "would", "could",
+	"might", "should", "perhaps", "remember", "remembered", "remembering", "recalled", "recollected", "dreamed", "dreamt",
+	"imagined", "fancied", "pictured", "thought", "fear", "feared", "suppose", "supposed", "said", "told", "wrote", "letter")
+
+// notInScene reports whether a notSceneWord stands before m in its sentence
+// (at most twelve words back).
+func notInScene(d *doc, m mention) bool {
+	sent := d.sents[d.sentenceAt(m.start)]
+	for n := m.firstWord - 1; n >= 0 && n >= m.firstWord-12 && d.words[n].start >= sent.start; n-- {
+		if strings.ContainsAny(d.between(n, n+1), "“”\"") {
+			break
+		}
+		if notSceneWords[strings.ToLower(d.words[n].s)] {
+			return true
+		}
+	}
+	return false
+}
+
 // sceneRole says how m's owner is put in the scene by one of the
 // constructions of this file ("" when none does).
 func sceneRole(d *doc, m mention) string {
 	if m.firstWord < 0 && (d.cjkPostured(m) || d.cjkThereIs(m) || d.cjkActsOn(m)) {
 		return "is in the scene"
 	}
-	if seenDoingPassive(d, m) {
+	if seenDoingPassive(d, m) && !notInScene(d, m) {
 		return "is in the scene"
 	}
 	return ""

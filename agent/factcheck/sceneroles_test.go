@@ -54,6 +54,7 @@ func TestHeardSteps(t *testing.T) {
 		{"Elizabeth heard the voice of Lydia in the hall.", 1},
 		{"Elizabeth heard of Lydia in the hall.", 0},
 		{"Elizabeth thought of the figure of Lydia.", 0},
+		{"Elizabeth remembered the steps of Lydia on the stairs.", 0},
 	} {
 		wantStates(t, k, tc.text, tc.want)
 	}
@@ -125,6 +126,8 @@ func TestSeenDoingInThePassive(t *testing.T) {
 		{"Lydia had been seen in Brighton.", 0},
 		{"Lydia, it was said, had been seen gaming.", 0},
 		{"Lydia had seen nothing.", 0},
+		{"If Lydia had been seen riding that way, she would know.", 0},
+		{"Elizabeth wished that Lydia were seen riding away.", 0},
 	} {
 		wantStates(t, k, tc.text, tc.want)
 	}

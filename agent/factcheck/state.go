@@ -860,7 +860,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	// "heard the steps of Toll and Prince Andrew": the noun, not the
 	// verb of report, takes the name (sceneroles.go).
-	if heardOf(d, m) {
+	if heardOf(d, m) && !notInScene(d, m) {
 		return "is in the scene", 0.7
 	}
 	if recalledEnglish(d, m) {
