@@ -181,6 +181,9 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 	rs := []rune(strings.ToLower(s))
 	var best []*target
 	bestDist := 3
+	// A word that is a declared name's in another case (MARY for Mary)
+	// is that name, not a variant spelling of another.
+	declared := slices.ContainsFunc(k.targets, func(t *target) bool { return slices.Equal(t.runes, rs) })
 	for _, t := range k.targets {
 		if t.runes[0] != rs[0] && !k.firstLetterSlip(s, rs, t) {
 			continue
@@ -212,6 +215,12 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 				continue
 			}
 			dist = 1
+		}
+		if dist == limit+1 && !declared && sameSound(rs, t.runes) {
+			// Kittie for Kitty, Carolyn for Caroline: a spelling that
+			// keeps the name's sound is one slip, however many letters
+			// it takes.
+			dist = limit
 		}
 		if dist == 0 || dist > limit {
 			continue
@@ -275,6 +284,45 @@ func (k *Knowledge) firstLetterSlip(s string, rs []rune, t *target) bool {
 	}
 	k.book.once.Do(k.book.build)
 	return k.book.latin[t.word] >= minFrequentName
+}
+
+// sameSound reports whether two lower-case words are spelt alike once
+// the letters that write one English sound in several ways are taken as
+// one: y for i, a word-final -ie, -ey or -y for -i, a final silent e
+// after a consonant, and a doubled letter for a single one (Kittie and
+// Kitty, Carolyn and Caroline, Phillip and Philip).
+func sameSound(a, b []rune) bool {
+	return slices.Equal(soundSpelling(a), soundSpelling(b))
+}
+
+// soundSpelling is sameSound's form of a lower-case word.
+func soundSpelling(w []rune) []rune {
+	out := make([]rune, 0, len(w))
+	for i, r := range w {
+		if r == 'y' {
+			r = 'i'
+		}
+		last := i == len(w)-1
+		if last && r == 'e' && i >= 2 && !isVowel(w[i-1]) {
+			break // a silent e (Caroline)
+		}
+		if last && r == 'e' && i >= 1 && (w[i-1] == 'i' || w[i-1] == 'y') {
+			break // -ie, -ye: as -i, -y
+		}
+		if r == 'e' && i == len(w)-2 && w[i+1] == 'y' {
+			continue // -ey as -y
+		}
+		if n := len(out); n > 0 && out[n-1] == r {
+			continue // a doubled letter
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// isVowel reports whether r is an unaccented Latin vowel.
+func isVowel(r rune) bool {
+	return strings.ContainsRune("aeiouy", r)
 }
 
 // nameOpeners are the Chinese function words a name may follow inside a
@@ -600,7 +648,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// 猻悟空 for 孫悟空), where a name starts or in a slot the
 			// book fills with the name (有個猻悟空: 個孫悟空).
 			slip := added || frequent && (hanzi.Homophone(a, b) || hanzi.SameSeries(a, b))
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atBreak || k.inSlot(rs, h.i, h.s))) {
+			// Where a name starts, too: after a character that makes no
+			// word with the window's first, a pair the book writes
+			// nowhere else (因吏湘云, 曾華果山), for a long name the book
+			// writes often.
+			atStart := atBreak || frequent && k.unpaired(rs, h.i)
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atStart || k.inSlot(rs, h.i, h.s))) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -619,7 +672,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atBreak && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
@@ -752,6 +805,25 @@ func (k *Knowledge) inSlot(rs []rune, i int, s *nameSeq) bool {
 	}
 	return k.book.countCJK(string(rs[i-1:i+1])) <= 1 && k.book.countCJK(string(rs[i-1])+string(s.runes)) >= minSlotUses
 }
+
+// unpaired reports whether the character before rs[i] makes no word with
+// it: a book long enough to write most pairs of its words writes this
+// one at most this once. A slip of a name's first character leaves such
+// a pair where the name starts (因吏湘云 for 因史湘雲); a word before a
+// name (助八戒, 謙遜行者, 其中湘雲) is a pair such a book writes
+// elsewhere. In a short manuscript a pair's absence tells nothing.
+func (k *Knowledge) unpaired(rs []rune, i int) bool {
+	if i == 0 || k.book == nil || !prose.IsCJK(rs[i-1]) {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	return len(k.book.cjk) >= minPairedBook && k.book.countCJK(string(rs[i-1:i+1])) <= 1
+}
+
+// minPairedBook is the length, in bytes of folded text (about 100,000
+// Chinese characters, ten chapters of a classic novel), from which a
+// pair the book never writes is taken for no word.
+const minPairedBook = 300_000
 
 // minSlotUses is how often the book must write a character before a name
 // for the place after it to be a slot for that name.

@@ -129,7 +129,7 @@ func (d *doc) cjkCommaList(m mention) bool {
 		}
 		end := at - len(sep)
 		if p, ok := d.personEndingAt(end); ok && p.end == end {
-			if before := d.text[:p.start]; !opensItem(before) {
+			if before := d.text[:p.start]; !opensItem(before) && !opensClause(before) {
 				// 想起李氏，…: a name that ends a longer item.
 				return false
 			}
@@ -145,12 +145,12 @@ func (d *doc) cjkCommaList(m mention) bool {
 			start -= size
 			n++
 		}
-		if n < 2 || n > maxBareItem || !opensItem(d.text[:start]) || len(d.mentionsIn(start, end)) > 0 {
+		if n < 1 || n > maxBareItem || !opensItem(d.text[:start]) || len(d.mentionsIn(start, end)) > 0 {
 			break
 		}
 		items, at = items+1, start
 	}
-	if !opensItem(d.text[:at]) {
+	if !opensItem(d.text[:at]) && !opensClause(d.text[:at]) {
 		return false
 	}
 	// Forwards from m to the closer.
@@ -164,7 +164,7 @@ func (d *doc) cjkCommaList(m mention) bool {
 				r, _ := utf8.DecodeRuneInString(rest)
 				return prose.IsCJK(r) && r != '的' && r != '之'
 			}
-			rest = strings.TrimPrefix(strings.TrimPrefix(rest, "共"), "同")
+			rest = trimGroupAdverbs(rest)
 			return actsNext(rest)
 		}
 		sep := ""
@@ -191,10 +191,13 @@ func (d *doc) cjkCommaList(m mention) bool {
 				break
 			}
 			pos += size
-			if n < 2 {
+			tail := d.text[pos:]
+			// One character names an item only between separators, as
+			// the book shortens names that share a character (迎，探，
+			// 惜 for 迎春, 探春, 惜春).
+			if n < 2 && !strings.HasPrefix(tail, "，") && !strings.HasPrefix(tail, "、") {
 				continue
 			}
-			tail := d.text[pos:]
 			if _, _, ok := listCloser(tail); ok || strings.HasPrefix(tail, "，") || strings.HasPrefix(tail, "、") {
 				next = pos
 				break
@@ -205,6 +208,27 @@ func (d *doc) cjkCommaList(m mention) bool {
 		}
 		items, at = items+1, next
 	}
+}
+
+// groupAdverbs may follow a list's closer before its verb: 等俱各點了,
+// 等一齊都笑.
+var groupAdverbs = []string{"共", "同", "俱", "都", "皆", "各", "一齊", "一齐", "一同"}
+
+// trimGroupAdverbs cuts the groupAdverbs rest opens with.
+func trimGroupAdverbs(rest string) string {
+	for n := 0; n < 3; n++ {
+		cut := false
+		for _, a := range groupAdverbs {
+			if r, ok := strings.CutPrefix(rest, a); ok {
+				rest, cut = r, true
+				break
+			}
+		}
+		if !cut {
+			break
+		}
+	}
+	return rest
 }
 
 // opensItem reports whether before ends where a list's item may open: at

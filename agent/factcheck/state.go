@@ -452,13 +452,19 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if !absent {
 			continue
 		}
-		if d.inQuote(m.start) || d.retold(m.start) || d.bareTitle(mi) {
+		// One spoken to in a quotation is in the scene (sceneroles.go);
+		// any other name in speech is talk of its owner.
+		addressed := d.inQuote(m.start) && addressedInSpeech(d, m)
+		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
 		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc)) {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
+		if addressed {
+			how, conf = "is spoken to", 0.7
+		}
 		if how == "" {
 			continue
 		}
@@ -852,6 +858,11 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if sentFor(d, m) {
 		return "is sent for", 0.7
 	}
+	// "heard the steps of Toll and Prince Andrew": the noun, not the
+	// verb of report, takes the name (sceneroles.go).
+	if heardOf(d, m) && !notInScene(d, m) {
+		return "is in the scene", 0.7
+	}
 	if recalledEnglish(d, m) {
 		return "", 0
 	}
@@ -866,6 +877,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	if sentWithin(d, m) {
 		return "acts", 0.7
+	}
+	if how := sceneRole(d, m); how != "" {
+		return how, 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
 		return "", 0
@@ -1531,7 +1545,9 @@ func coordinated(d *doc, mi int) bool {
 		if first < 0 {
 			return true
 		}
-		if prev := prevWords(d, first, 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
+		// What stands before the whole list says what it is ("on the
+		// part of Mrs. Bennet and Kitty and Lydia").
+		if prev := prevWords(d, listHead(d, min(mi, ni)), 3); partOf(prev) || len(prev) > 0 && strings.ToLower(prev[0]) == "by" {
 			// "joined by Mary and Mr. Bennet": the agents of a passive.
 			return true
 		}
@@ -1643,6 +1659,9 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	if d.cjkAppositive(m) {
 		return "acts", 0.7
+	}
+	if how := sceneRole(d, m); how != "" {
+		return how, 0.7
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {

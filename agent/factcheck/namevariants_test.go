@@ -1,0 +1,67 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNameStartAfterAnUnpairedCharacter: the first character of a long
+// name the book writes often, put for one that looks alike (吏 for 史) or
+// sounds alike (華 for 花), is a slip where the character before it
+// makes no word with it, a pair the book writes nowhere else (因吏,
+// 曾華); where the book writes the pair elsewhere, the character may be
+// a word before the rest. A short manuscript's pairs tell nothing.
+func TestNameStartAfterAnUnpairedCharacter(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/xiangyun.md":  "---\nname: 史湘雲\naliases: [湘雲]\nkind: character\n---\n",
+			"entities/locations/huaguoshan.md": "---\nname: 花果山\nkind: location\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("史湘雲笑了。他回花果山去。", 20) + strings.Repeat("天氣晴好。", 21000) + strings.Repeat(extra, 2),
+		}
+	}
+	plain, paired := bookProject(t, files("")), bookProject(t, files("因吏部來文。不曾華麗。"))
+	short := bookProject(t, map[string]string{
+		"entities/characters/xiangyun.md":  "---\nname: 史湘雲\naliases: [湘雲]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("史湘雲笑了。", 20),
+	})
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "進來坐著．因吏湘云說起南邊的話，便想著父母。", "吏湘云"},
+		{plain, "進來坐著．因史湘雲說起南邊的話，便想著父母。", ""},
+		{plain, "我也曾華果山伏虎降龍，我也曾上天堂大鬧天宮。", "華果山"},
+		{plain, "我也曾花果山伏虎降龍，我也曾上天堂大鬧天宮。", ""},
+		{paired, "進來坐著．因吏湘云說起南邊的話，便想著父母。", ""},
+		{paired, "我也曾華果山伏虎降龍，我也曾上天堂大鬧天宮。", ""},
+		{short, "進來坐著．因吏湘云說起南邊的話，便想著父母。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestVariantSpellingOfTheSameSound: a spelling that keeps a name's
+// sound (y for i, -ie for -y, a silent e dropped, a letter doubled) is a
+// slip however many letters it changes; a word that is a declared name
+// in another case is that name.
+func TestVariantSpellingOfTheSameSound(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/kitty.md":    "---\nname: Catherine Bennet\naliases: [Kitty]\nkind: character\n---\n",
+		"entities/characters/caroline.md": "---\nname: Caroline Bingley\nkind: character\n---\n",
+		"entities/characters/mary.md":     "---\nname: Princess Mary Bolkónskaya\naliases: [Princess Mary, Mary, Másha, Marie]\nkind: character\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"“Kittie has no discretion in her coughs,” said her father.", "Kittie"},
+		{"“Kitty has no discretion in her coughs,” said her father.", ""},
+		{"“Carolyn decidedly says that none of the party will return.”", "Carolyn"},
+		{"“Caroline decidedly says that none of the party will return.”", ""},
+		{"Phillipp walked in.", ""},
+		{"Adieu, dear and kind friend!\n\nMARY\n", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
