@@ -112,6 +112,20 @@ func bareAtAge(d *doc, first, last, v int) bool {
 // “this is delightful…”"), in bytes.
 const maxSpeechTag = 40
 
+// speechOf is quotation qi (1-based) of d with the quotations before it
+// that a short speech tag joins to it: one speech.
+func (d *doc) speechOf(qi int) span {
+	q := d.quoted[qi-1]
+	for i := qi - 2; i >= 0; i-- {
+		tag := d.text[d.quoted[i].end:q.start]
+		if len(tag) > maxSpeechTag || strings.Contains(tag, "\n") {
+			break
+		}
+		q.start = d.quoted[i].start
+	}
+	return q
+}
+
 // quotedOnlyOfGender is, for a pronoun at p in direct speech, the one
 // person of gender g the same speech names before p ("My dear, dear
 // Lydia! … She will be married at sixteen!"): within one speech a
@@ -124,14 +138,7 @@ func (k *Knowledge) quotedOnlyOfGender(d *doc, eff []effMention, p int, g byte) 
 	if qi == 0 || g == 0 {
 		return nil
 	}
-	q := d.quoted[qi-1]
-	for i := qi - 2; i >= 0; i-- {
-		tag := d.text[d.quoted[i].end:q.start]
-		if len(tag) > maxSpeechTag || strings.Contains(tag, "\n") {
-			break
-		}
-		q.start = d.quoted[i].start
-	}
+	q := d.speechOf(qi)
 	var only *entInfo
 	for _, m := range eff {
 		if m.start < q.start || m.start >= p {
@@ -195,14 +202,7 @@ func (k *Knowledge) exclaimedAmountHolder(d *doc, eff []effMention, c claim, has
 		return nil
 	}
 	qi := d.quoteAt(c.start)
-	q := d.quoted[qi-1]
-	for i := qi - 2; i >= 0; i-- {
-		tag := d.text[d.quoted[i].end:q.start]
-		if len(tag) > maxSpeechTag || strings.Contains(tag, "\n") {
-			break
-		}
-		q.start = d.quoted[i].start
-	}
+	q := d.speechOf(qi)
 	var only *entInfo
 	for _, m := range eff {
 		if m.start < q.start || m.start >= c.start || !m.ent.person {

@@ -404,10 +404,17 @@ func (k *Knowledge) demonstrativeHolder(d *doc, eff []effMention, p int, g byte)
 	if g == 0 {
 		return nil
 	}
+	return onlyPersonAround(d, eff, p, g, nil)
+}
+
+// onlyPersonAround is the one person of gender g, other than except,
+// that the paragraph at byte offset p and the paragraphs on either side
+// of it name; nil when they name none, several, or one of unknown gender.
+func onlyPersonAround(d *doc, eff []effMention, p int, g byte, except *entInfo) *entInfo {
 	from, to := paragraphsAround(d.text, p)
 	var only *entInfo
 	for _, m := range eff {
-		if m.start < from || m.end > to || !m.ent.person {
+		if m.start < from || m.end > to || !m.ent.person || m.ent == except {
 			continue
 		}
 		if m.ent.gender != g {

@@ -67,7 +67,7 @@ func (k *Knowledge) checkDescribedKin(d *doc) []Finding {
 		if eff == nil {
 			eff = k.effMentions(d)
 		}
-		holder := k.describedPerson(d, eff, d.words[i].start, g, other)
+		holder := onlyPersonAround(d, eff, d.words[i].start, g, other) // the kin the description is said of left out
 		if holder == nil {
 			continue
 		}
@@ -77,28 +77,4 @@ func (k *Knowledge) checkDescribedKin(d *doc) []Finding {
 		}
 	}
 	return out
-}
-
-// describedPerson is the one person of gender g the paragraphs around
-// byte offset p name, the kin the description is said of (other) left
-// out; nil when they name none, several, or one of unknown gender.
-func (k *Knowledge) describedPerson(d *doc, eff []effMention, p int, g byte, other *entInfo) *entInfo {
-	from, to := paragraphsAround(d.text, p)
-	var only *entInfo
-	for _, m := range eff {
-		if m.start < from || m.end > to || !m.ent.person || m.ent == other {
-			continue
-		}
-		if m.ent.gender != g {
-			if m.ent.gender == 0 {
-				return nil
-			}
-			continue
-		}
-		if only != nil && only != m.ent {
-			return nil
-		}
-		only = m.ent
-	}
-	return only
 }
