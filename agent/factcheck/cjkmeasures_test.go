@@ -26,10 +26,7 @@ func TestCJKMeasureBeforePlace(t *testing.T) {
 		{"a place with two measures of the unit", "前面是三百里流沙河。", ""},
 		{"a measure before the place after 的", "好一條三十里的黑水河。", "三十里"},
 	} {
-		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
-		if got != tc.want {
-			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
-		}
+		wantFacts(t, k, tc.name, tc.text, tc.want)
 	}
 }
 

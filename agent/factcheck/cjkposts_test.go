@@ -1,9 +1,6 @@
 package factcheck
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestCJKPostsAfterAppointment: a post given right after its holder and
 // an appointment verb, one adverb between them allowed (賈政又點了鹽差),
@@ -27,9 +24,6 @@ func TestCJKPostsAfterAppointment(t *testing.T) {
 		{"a longer post after an adverb", "且說賈雨村又升了應天府尹兼管稅務。", "應天府尹"},
 		{"two adverbs: not read", "且說賈雨村今又升了應天府尹兼管稅務。", ""},
 	} {
-		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
-		if got != tc.want {
-			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
-		}
+		wantFacts(t, k, tc.name, tc.text, tc.want)
 	}
 }

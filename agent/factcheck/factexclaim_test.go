@@ -1,9 +1,6 @@
 package factcheck
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestExclaimedAmounts: a sentence of direct speech that consists of an
 // amount is said of the one entity with a fact of that kind the speech
@@ -25,9 +22,6 @@ func TestExclaimedAmounts(t *testing.T) {
 		{"an amount in narration", "Mr. Hale came in. Eight thousand a year!", ""},
 		{"the speech tag names someone", "“Kate!” cried Mr. Hale, “Eight thousand a year!”", ""},
 	} {
-		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
-		if got != tc.want {
-			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
-		}
+		wantFacts(t, k, tc.name, tc.text, tc.want)
 	}
 }

@@ -102,10 +102,7 @@ func TestEnglishFactConstructions(t *testing.T) {
 		{"a year of another event", "Natásha was ill in 1815.", ""},
 		{"the declared year beside another", "Natásha married in 1813, and in 1820 had three daughters.", ""},
 	} {
-		got := strings.Join(found(k, tc.text, 5, TypeFact), " ")
-		if got != tc.want {
-			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
-		}
+		wantFacts(t, k, tc.name, tc.text, tc.want)
 	}
 }
 
@@ -332,5 +329,14 @@ func TestRelativesCalling(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
 		}
+	}
+}
+
+// wantFacts fails unless checking text finds exactly the fact findings
+// want, their texts joined by spaces ("" for none).
+func wantFacts(t *testing.T, k *Knowledge, name, text, want string) {
+	t.Helper()
+	if got := strings.Join(found(k, text, 5, TypeFact), " "); got != want {
+		t.Errorf("%s: %s: fact findings %q, want %q", name, text, got, want)
 	}
 }
