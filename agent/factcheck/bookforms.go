@@ -53,7 +53,7 @@ type bookForms struct {
 // at least minBookUses times and at least once per maxNameRatio uses of
 // the name it resembles.
 const (
-	minBookUses  = 3
+	minBookUses  = 2
 	maxNameRatio = 200
 )
 

@@ -33,8 +33,10 @@ func found(k *Knowledge, text string, ch int, typ string) []string {
 }
 
 // TestTheBookIsTheDictionary: a near-miss of a declared name that the
-// manuscript itself uses often is a word of the book, in both languages;
-// a form used once is a typo; a name in other accents or case is the name.
+// manuscript itself uses often is a word of the book, in both languages
+// (twice will do, unless the name is written over two hundred times as
+// often); a form used once is a typo; a name in other accents or case is
+// the name.
 func TestTheBookIsTheDictionary(t *testing.T) {
 	ents := map[string]string{
 		"entities/characters/natasha.md":   "---\nname: Natásha Rostóva\naliases: [Natásha, Countess Rostóva, Rostóva]\nkind: character\n---\n",
@@ -55,6 +57,9 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 	used := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” Mr. Gardener bowed. ", 3)+
 		strings.Repeat("聖嬰大王來了。", 10)+strings.Repeat("那聖贏又來。", 3)))
 	once := bookProject(t, book("The Rostóvs went home. 聖嬰大王來了。"))
+	twice := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” 聖嬰大王來了。那聖贏又來。", 2)))
+	twiceBesideMany := bookProject(t, book(strings.Repeat("The Rostóvs said, “Moscou est brûlé.” 那聖贏又來。", 2)+
+		strings.Repeat("聖嬰大王來了。", 450)))
 	named := bookProject(t, book(strings.Repeat("Natásha smiled. ", 3)))
 	for _, tc := range []struct {
 		name, text string
@@ -64,6 +69,9 @@ func TestTheBookIsTheDictionary(t *testing.T) {
 		{"forms the book uses", "The Rostóvs were in Moscou when NAPOLEON came.", used, ""},
 		{"a typo beside them", "The Rostóvs were in Moskow.", used, "Moskow"},
 		{"forms used once are typos", "The Rostóvs were in Moscou.", once, "Rostóvs Moscou"},
+		{"forms the book writes twice", "The Rostóvs were in Moscou.", twice, ""},
+		{"a CJK form the book writes twice", "忽見那聖贏來了。", twice, ""},
+		{"a CJK form written twice beside a name written 450 times", "忽見那聖贏來了。", twiceBesideMany, "聖贏"},
 		{"another case and accents", "NAPOLEON and Napoleon and Napoléon came.", once, ""},
 		{"a CJK form the book uses", "忽見那聖贏來了。", used, ""},
 		{"a CJK form used once", "忽見那聖贏來了。", once, "聖贏"},
