@@ -330,6 +330,14 @@ func (b *Book) number(pieces []*piece) error {
 	// placed, in the order written: at the end of a book cut short they
 	// stay with the last chapter in that order.
 	var pending []string
+	// openAtZero opens a part whose heading stands before chapter 0 (Book
+	// One, then a prologue or a chapter numbered 0) there.
+	openAtZero := func() {
+		if pendingArc != "" {
+			b.Arcs = append(b.Arcs, Arc{Heading: pendingArc, First: 0, Last: 0, Source: pendingSrc, Line: pendingLine})
+			pendingArc, pending = "", nil
+		}
+	}
 	for _, p := range pieces {
 		if p.arcOnly {
 			pending = append(pending, p.arc, "")
@@ -366,6 +374,7 @@ func (b *Book) number(pieces []*piece) error {
 		}
 		switch {
 		case kind == KindPrologue && last == 0:
+			openAtZero()
 			if zero != nil {
 				zero.Text += "\n" + text
 				zero.Heading = strings.TrimSpace(p.line)
@@ -378,6 +387,7 @@ func (b *Book) number(pieces []*piece) error {
 			b.Extras = append(b.Extras, Chapter{Number: last, Kind: KindExtra, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
 			continue
 		case kind == KindChapter && p.h.num == 0 && useOwn && !p.unnumbered && last == 0 && len(b.Chapters) == 0:
+			openAtZero()
 			b.Chapters = append(b.Chapters, Chapter{Number: 0, Kind: KindChapter, Heading: strings.TrimSpace(p.line), Text: text, Source: p.src, Line: p.lineNo})
 			zero = &b.Chapters[len(b.Chapters)-1]
 			continue

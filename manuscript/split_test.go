@@ -456,6 +456,22 @@ func TestSplitContentsFilesAndNumerals(t *testing.T) {
 		srcs: []Source{{Name: "book.txt", Text: "卷一\n竤\n"}},
 		want: []want{{0, KindPrologue, ""}},
 	}, {
+		name: "a part heading before a prologue",
+		srcs: []Source{{Name: "book.txt", Text: "Book One\n\nPrologue\n\nIt began.\n\nChapter 1\n\nThen more.\n"}},
+		want: []want{{0, KindPrologue, "Prologue"}, {1, KindChapter, "Chapter 1"}},
+	}, {
+		name: "a part heading before a book's only chapter, numbered 0",
+		srcs: []Source{{Name: "book.txt", Text: "Book One\n\nChapter 0\n\nIt began.\n"}},
+		want: []want{{0, KindChapter, "Chapter 0"}},
+	}, {
+		name: "a part heading before a prologue and no chapter",
+		srcs: []Source{{Name: "book.txt", Text: "第一卷 風起\n\n楔子\n\n話說。\n"}},
+		want: []want{{0, KindPrologue, "楔子"}},
+	}, {
+		name: "a part heading before a chapter numbered 0",
+		srcs: []Source{{Name: "book.txt", Text: "第一卷 風起\n\n第0章 楔子\n\n話說。\n\n第1章 初見\n\n寶玉笑道。\n"}},
+		want: []want{{0, KindChapter, "第0章 楔子"}, {1, KindChapter, "第1章 初見"}},
+	}, {
 		name: "numbers alone that do not count up are text",
 		srcs: []Source{{Name: "book.txt", Text: "Chapter 1\n\nShe counted.\n\n1812\n\nThe year came.\n\n3\n\nThree of them.\n\n7\n\nSeven more.\n"}},
 		want: []want{{1, KindChapter, "Chapter 1"}},
