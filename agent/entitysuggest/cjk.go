@@ -861,9 +861,10 @@ func cjkVocativeLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 //
 // So too a word the book uses almost only in speech (老祖宗, said 81
 // times, all in quotes): a way of addressing or speaking of someone, not
-// a name the narrator uses. Its answers are counted the same way, and
-// it is taken for the one answering speaker on fewer of them, as it is
-// no common title that many hold.
+// a name the narrator uses. Its answers are counted the same way; it is
+// taken for the one answering speaker on fewer of them, as it is no
+// common title that many hold, but only where that speaker answers most
+// of them.
 const (
 	minTitleAnswers   = 20
 	minAddressAnswers = 12
@@ -967,6 +968,12 @@ func cjkTitleLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 			}
 		}
 		a := answers[pair{t, first}]
+		// A word of address is one person's where that person answers
+		// most of it, as with calls (vocativeShare): 賢弟 (worthy
+		// brother), said to any younger man, is answered by several.
+		if !f.votesOnly && float64(a) < vocativeShare*float64(n) {
+			continue
+		}
 		if first < 0 || first == t || float64(a) < titleMargin*float64(second) || float64(a)*float64(total) < titleLift*float64(n)*float64(spoke[first]) {
 			continue
 		}

@@ -49,6 +49,21 @@ func TestSuggestSpeechWords(t *testing.T) {
 			apart: [][2]string{{"賈母", "老祖宗"}, {"寶玉", "老祖宗"}, {"黛玉", "老祖宗"}},
 		},
 		{
+			// 賢弟 (worthy brother) is said to any younger man: 八戒
+			// answers it far more than anyone else, but not most of it.
+			name: "a word used only in speech that one answers far more often than others, but not most of the time, is no one's",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("行者道：「賢弟，來。」八戒道：「好。」當下無話。\n", 4) +
+					strings.Repeat("行者道：「請賢弟坐。」八戒道：「好。」當下無話。\n", 7) +
+					strings.Repeat("行者道：「請賢弟坐。」沙僧道：「好。」當下無話。\n", 4) +
+					strings.Repeat("老魔道：「請賢弟坐。」三藏道：「好。」當下無話。\n", 3) +
+					strings.Repeat("老魔道：「請賢弟坐。」唐僧道：「好。」當下無話。\n", 3) +
+					strings.Repeat("三藏道：「走。」唐僧道：「來。」沙僧道：「是。」行者道：「吃。」八戒道：「喝。」當下無話。\n", 20) +
+					strings.Repeat(filler, 3)},
+			},
+			apart: [][2]string{{"八戒", "賢弟"}, {"沙僧", "賢弟"}},
+		},
+		{
 			// 寶玉 is spoken of in the speech 襲人 answers, but the
 			// narrator names him too: a name, not a word of address.
 			name: "a name the narrator uses is not a word of address",
