@@ -348,7 +348,13 @@ func (a *assembly) collectManuscript(n Node) {
 	}
 
 	// Arc-first: in a long work, rank the arcs first and search
-	// only the chapters of the best arcs (and of the latest one).
+	// only the chapters of the best arcs (and of the latest one), and
+	// the chapters the search of the whole book ranks best. An arc is
+	// thirty chapters read as one text, where a scene asked for from far
+	// ahead weighs little: War and Peace (365 chapters) lost to plain
+	// search over whole chapters on scenes of its first arcs asked from
+	// its last (queries written apart from the code: 25 against 29 of
+	// 30 at 24k; 28 with these chapters in scope).
 	var inScope map[string]*Chapter
 	if len(chs) <= arcFirstAbove {
 		inScope = make(map[string]*Chapter, len(chs))
@@ -380,6 +386,11 @@ func (a *assembly) collectManuscript(n Node) {
 			}
 		}
 		inScope = map[string]*Chapter{}
+		for _, h := range a.snap.ChapterIndex().SearchWeighted(weights, maxChapters, func(id string) bool {
+			return before(id) != nil
+		}) {
+			inScope[h.ID] = before(h.ID)
+		}
 		for _, arc := range a.snap.Arcs() {
 			if !keep[arc.Number] {
 				continue

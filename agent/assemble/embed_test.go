@@ -612,3 +612,43 @@ func TestEmbedConcurrentAndBounded(t *testing.T) {
 		t.Errorf("after the bound: %+v", r)
 	}
 }
+
+// TestArcFirstKeepsTheBestChapters: in a work scanned arc-first, the
+// chapter the search of the whole book ranks first is searched although
+// its arc is not among the best: the arcs after it say the prompt's words
+// more often, each in other chapters, and outrank it as thirty-chapter
+// texts.
+func TestArcFirstKeepsTheBestChapters(t *testing.T) {
+	var in Input
+	for n := 1; n <= arcFirstAbove+10; n++ {
+		w := func(k int) string { return fillerWords[(n*k)%len(fillerWords)] }
+		text := fmt.Sprintf("%s %s %s went to the %s.\n\n", w(1), w(3), w(7), w(11))
+		switch {
+		case n == 5:
+			text += "A lantern by the harbour.\n\n"
+		case n > ArcSpan && n <= 7*ArcSpan && n%2 == 0:
+			text += "A lantern, lantern, lantern.\n\n"
+		case n > ArcSpan && n <= 7*ArcSpan:
+			text += "A harbour, harbour, harbour.\n\n"
+		}
+		in.Chapters = append(in.Chapters, ChapterDoc{Number: n, Path: fmt.Sprintf("manuscript/chapter-%03d/content.md", n), Text: text})
+	}
+	snap, err := newBuilder().Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ch5 = "manuscript/chapter-005/content.md"
+	hs := snap.SearchArcs(map[string]float64{"lantern": 1, "harbour": 1}, arcsScanned)
+	for _, h := range hs {
+		if strings.HasSuffix(h.ID, "arc-1.md") {
+			t.Fatalf("the arcs ranked are %v: the test needs arc 1 left out", hs)
+		}
+	}
+	if len(hs) == 0 {
+		t.Fatal("no arc ranked")
+	}
+	node := Node{ID: "n", Text: "The lantern by the harbour.", Chapter: arcFirstAbove + 11, Budget: 1500}
+	if len(chapterSources(must(Assemble(node, snap, Options{})), ch5)) == 0 {
+		t.Error("chapter 5, which alone holds both words of the prompt, is not in the context")
+	}
+}
