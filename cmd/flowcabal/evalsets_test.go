@@ -43,6 +43,15 @@ func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
 		{filepath.Join(td, "eval", "rolea", "pride-and-prejudice.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
 		{filepath.Join(td, "eval", "rolea", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"),
 			[]string{"hlm-r-06", "hlm-r-09", "hlm-r-10", "hlm-r-23"}},
+		// The held-back set of the seventh session (testdata/eval/rolea3),
+		// written apart from the code and the entity files. War and Peace's
+		// echoes are common phrases of English ("at the end of", "an
+		// officer of the"), not the entity files' wording.
+		{filepath.Join(td, "eval", "rolea3", "war-and-peace.jsonl"), filepath.Join(td, "eval", "war-and-peace"),
+			[]string{"wp-r3-02", "wp-r3-07", "wp-r3-11", "wp-r3-23"}},
+		{filepath.Join(td, "eval", "rolea3", "xiyouji.jsonl"), filepath.Join(td, "eval", "xiyouji"), nil},
+		{filepath.Join(td, "eval", "rolea3", "pride-and-prejudice.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
+		{filepath.Join(td, "eval", "rolea3", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
 		// The web-novel scale sets, against the entity files the generated
 		// book carries (flowcabal bench genproject's defaults).
 		// They echo more than the rule allows: see testdata/eval/scale/README.md.
