@@ -454,7 +454,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	full := map[string]*cjkCand{}
 	for k := range accepted {
 		rs := []rune(k)
-		if len(rs) != 2 || cjkTitleList.suffix(rs) > 0 {
+		// Not a name found only before a title: the character before
+		// 觀音 in "幸觀音菩薩" (fortunately, Guanyin) is no family name.
+		if len(rs) != 2 || cjkTitleList.suffix(rs) > 0 || onlyTitled(accepted[k]) {
 			continue
 		}
 		for l, n := range accepted[k].left {

@@ -64,6 +64,19 @@ func TestSuggestNameBeforeTitle(t *testing.T) {
 			together: [][]string{{"觀音菩薩", "觀音"}},
 		},
 		{
+			// 幸 (fortunately) is a family name too, but before a name
+			// found only before a title it makes no full name: the
+			// entry is 觀音菩薩, not 幸觀音.
+			name: "a character before a name found only before a title makes no full name",
+			chapters: []Chapter{
+				{Number: 1, Text: "第一回\n\n" + strings.Repeat("，觀音菩薩道：「悟空，你來。」行者道：「弟子來也。」\n", 10) +
+					strings.Repeat("行者正慌，幸觀音菩薩到了。\n", 3)},
+				{Number: 2, Text: "第二回\n\n" + strings.Repeat("行者又去見觀音。八戒道：「哥哥快來。」沙僧道：「好。」\n", 6) + "觀音道：「去罷。」\n"},
+			},
+			together: [][]string{{"觀音菩薩", "觀音"}},
+			absent:   []string{"幸觀音"},
+		},
+		{
 			// 觀世音 is followed by 菩薩 in 10 of its 14 uses: a name
 			// with its title is not a longer word the name is a fragment
 			// of.
