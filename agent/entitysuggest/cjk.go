@@ -205,14 +205,18 @@ type cjkChapter struct {
 // cjkCand is what the cues say of a candidate name.
 type cjkCand struct {
 	speak, title, loc int // cue counts
-	alone             int // standing alone in text of another script
-	named             int // given as a name ("法名悟淨。")
-	called            int // called at the start of speech ("：「御弟，")
-	n                 int // occurrences anywhere
-	common            int // after a classifier or before a plural
-	verb              int // after a pronoun or before an aspect particle
-	cleanLeft         int // after punctuation or a function word
-	left, right       map[rune]int32
+	// titled counts the name standing before a title of address
+	// ("觀音" of "觀音菩薩"): the name part of a titled form, two
+	// characters at least.
+	titled      int
+	alone       int // standing alone in text of another script
+	named       int // given as a name ("法名悟淨。")
+	called      int // called at the start of speech ("：「御弟，")
+	n           int // occurrences anywhere
+	common      int // after a classifier or before a plural
+	verb        int // after a pronoun or before an aspect particle
+	cleanLeft   int // after punctuation or a function word
+	left, right map[rune]int32
 }
 
 const maxCJKName = 5
@@ -336,6 +340,11 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 					}
 					if nameRunes(s[:k]) && clean(rs, i-k-1) {
 						get(s).title++
+						// The name itself: "觀音" of "觀音菩薩", "玉皇"
+						// of "玉皇大帝".
+						if nameBeforeTitle(s[:k]) {
+							get(s[:k]).titled++
+						}
 					}
 				}
 			}
@@ -356,7 +365,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	// Keep the candidates the cues name often enough, then count them
 	// everywhere with their neighbours.
 	for k, c := range cands {
-		if c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 && c.called < minCalled {
+		if c.speak < 2 && c.title < 3 && c.titled < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 && c.called < minCalled {
 			delete(cands, k)
 		}
 	}
@@ -392,7 +401,12 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 				}
 				if e := i + k.n; e < len(rs) {
 					r := rs[e]
-					c.right[r]++
+					// A name before its title ("觀世音" before 菩薩)
+					// is no fragment of a longer word: what follows
+					// it then tells nothing of where it ends.
+					if t := cjkTitleList.prefix(rs[e:]); t < 2 || !titledName(k.rs, rs[e:e+t]) {
+						c.right[r]++
+					}
 					switch {
 					case r == '等' && cjkSurnameSet.has(k.rs[0]):
 						// "賈赦等" (Jia She and the others): a full
@@ -440,7 +454,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	full := map[string]*cjkCand{}
 	for k := range accepted {
 		rs := []rune(k)
-		if len(rs) != 2 || cjkTitleList.suffix(rs) > 0 {
+		// Not a name found only before a title: the character before
+		// 觀音 in "幸觀音菩薩" (fortunately, Guanyin) is no family name.
+		if len(rs) != 2 || cjkTitleList.suffix(rs) > 0 || onlyTitled(accepted[k]) {
 			continue
 		}
 		for l, n := range accepted[k].left {
@@ -486,6 +502,27 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 	}
 	for _, k := range drop {
 		delete(accepted, k)
+	}
+	// A name found only before a title is kept where that name with its
+	// title is itself a name: "觀音" of "觀音菩薩", not "遞與" of "遞與師
+	// 父" (handed to the master), whose titled run is a phrase.
+	var titledOnly []string
+	for k, c := range accepted {
+		if onlyTitled(c) {
+			titledOnly = append(titledOnly, k)
+		}
+	}
+	for _, k := range titledOnly {
+		keep := false
+		for o := range accepted {
+			if strings.HasPrefix(o, k) && len(o) > len(k) && titledName([]rune(k), []rune(o[len(k):])) {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			delete(accepted, k)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("suggest entities: %w", err)
@@ -550,13 +587,36 @@ func namedAt(rs []rune, i int) bool {
 // onlyNamed reports whether the text gives a candidate as a name and no
 // other cue (speech, address, place) finds it.
 func onlyNamed(c *cjkCand) bool {
-	return c.named > 0 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.called < minCalled
+	return c.named > 0 && c.speak < 2 && c.title < 3 && c.titled < 3 && c.loc < 2 && c.alone < 3 && c.called < minCalled
+}
+
+// titledName reports whether title t after x makes x a name with its
+// title: t is the whole title the run ends with (not 倘或老 of 倘或老太太,
+// where 老太太 is the title) and x ends in no word that comes before a
+// person (遞與師父, handed to the master).
+func titledName(x, t []rune) bool {
+	rs := append(slices.Clip(x), t...)
+	return cjkTitleList.prefix(t) == len(t) && cjkTitleList.suffix(rs) == len(t) && !cjkPreNameSet.has(x[len(x)-1])
+}
+
+// nameBeforeTitle reports whether x, written before a title, may be a
+// name of its own: two characters at least ("觀音" of "觀音菩薩"), not
+// ending in a rank among siblings (史大 of 史大妹妹, 璉二 of 璉二奶奶)
+// nor in a title itself (哥兒 of 哥兒姐兒).
+func nameBeforeTitle(x []rune) bool {
+	return len(x) >= 2 && !cjkRankSet.has(x[len(x)-1]) && cjkTitleList.suffix(x) == 0
+}
+
+// onlyTitled reports whether a candidate's one cue is standing before a
+// title.
+func onlyTitled(c *cjkCand) bool {
+	return c.titled >= 3 && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1 && c.called < minCalled
 }
 
 // onlyCalled reports whether a candidate's one cue is being called at the
 // start of speech.
 func onlyCalled(c *cjkCand) bool {
-	return c != nil && c.called >= minCalled && c.speak < 2 && c.title < 3 && c.loc < 2 && c.alone < 3 && c.named < 1
+	return c != nil && c.called >= minCalled && c.speak < 2 && c.title < 3 && c.titled < 3 && c.loc < 2 && c.alone < 3 && c.named < 1
 }
 
 // minCalled is how often a word must be called at the start of speech
@@ -600,8 +660,12 @@ func cjkPhrase(rs []rune, c *cjkCand, accepted map[string]*cjkCand) bool {
 			return true // "遞與行者"
 		}
 	}
+	// A name and a place's ending that one goes to is a place named
+	// after someone (觀音院, the Guanyin temple), however often the
+	// name is used alone.
+	place := cjkPlaceEndSet.has(rs[n-1]) && c.loc >= 2
 	for a := 2; a < n; a++ {
-		if head := accepted[string(rs[:a])]; head != nil && head.n >= 5*c.n && !titled && rs[n-1] != '儿' {
+		if head := accepted[string(rs[:a])]; head != nil && head.n >= 5*c.n && !titled && !place && rs[n-1] != '儿' {
 			return true
 		}
 	}
@@ -1339,6 +1403,13 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		for b := a + 2; b <= n; b++ {
 			f.provides = append(f.provides, "sub:"+string(rs[a:b]))
 		}
+	}
+	if c != nil && c.titled >= 3 {
+		// A name the text writes before a title is the name the titled
+		// form bears, however many characters it has (觀世音 of 觀世音
+		// 菩薩): the titled form joins it by that name.
+		f.beforeTitle = true
+		f.provides = append(f.provides, "given:"+string(rs))
 	}
 	if c != nil {
 		f.person += float64(c.speak + c.title + c.called)

@@ -58,13 +58,13 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.64},
 		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.53},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.59},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.48},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.49},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.88},
 		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.56},
 		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.61},
-		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 10, 0.67},
+		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 10, 0.69},
 		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.61},
 		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.70},
 		// Held back until the sessions that added them ended; fresh5
@@ -79,7 +79,7 @@ func TestEvalBooks(t *testing.T) {
 		// fresh6 and fresh7, held back from the work on suggestions
 		// until the end of the session of 2026-11-27 (fifth).
 		{"hongloumeng", repo("testdata/eval/fresh6/hongloumeng"), 14, 0.50},
-		{"xiyouji", repo("testdata/eval/fresh6/xiyouji"), 11, 0.62},
+		{"xiyouji", repo("testdata/eval/fresh6/xiyouji"), 11, 0.64},
 		{"pride-and-prejudice", repo("testdata/eval/fresh6/pride-and-prejudice"), 15, 0.82},
 		{"war-and-peace", repo("testdata/eval/fresh6/war-and-peace"), 13, 0.54},
 		{"hongloumeng", repo("testdata/eval/fresh7/hongloumeng"), 14, 0.56},
@@ -95,7 +95,7 @@ func TestEvalBooks(t *testing.T) {
 		// fresh9, held back from the work on suggestions until the end of
 		// the session of 2026-11-27 (seventh).
 		{"hongloumeng", repo("testdata/eval/fresh9/hongloumeng"), 14, 0.59},
-		{"xiyouji", repo("testdata/eval/fresh9/xiyouji"), 14, 0.45},
+		{"xiyouji", repo("testdata/eval/fresh9/xiyouji"), 14, 0.47},
 		{"pride-and-prejudice", repo("testdata/eval/fresh9/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh9/war-and-peace"), 15, 0.63},
 	}

@@ -215,6 +215,9 @@ type form struct {
 	bare string
 	// key is a Chinese form's folded text.
 	key string
+	// beforeTitle marks a Chinese name the text writes before a title
+	// of address (觀音 of 觀音菩薩), three times at least.
+	beforeTitle bool
 }
 
 // mention is one occurrence of a form.
@@ -419,6 +422,14 @@ func resolve(ex *extraction) *resolution {
 		if len(cands) > 1 {
 			cands = familyNameBearers(ex, r, f, cands, strength)
 		}
+		if len(cands) > 1 && f.beforeTitle {
+			// A name found before a title is a person's: the place named
+			// after them (觀音院 of 觀音) is not who it names.
+			people := slices.DeleteFunc(slices.Clone(cands), func(ei int32) bool { return hasPlace(r.entries[ei]) })
+			if len(people) == 1 && bearsTitled(ex, r.entries[people[0]], f) {
+				cands = people
+			}
+		}
 		newEntry := func() {
 			r.entries = append(r.entries, &entry{feats: map[string]bool{}})
 			join(fi, int32(len(r.entries)-1))
@@ -526,6 +537,12 @@ func resolve(ex *extraction) *resolution {
 			// fuller form that founded the entry only spells it out. Not
 			// so for a family name: "Mr. Bingley" is not "Caroline
 			// Bingley".
+			join(fi, best)
+		case len(cands) == 1 && strength[best] >= linkGiven && bearsTitled(ex, r.entries[best], f):
+			// A name written before a title ("觀音", 51 uses alone) and
+			// the one entry that holds it with the title ("觀音菩薩", 48
+			// uses): the name was found as that person's, so it is
+			// theirs however much more the titled form is used.
 			join(fi, best)
 		case len(cands) == 1 && float64(nb) >= 0.3*float64(f.count) && nb >= 2:
 			join(fi, best)
@@ -1041,6 +1058,33 @@ func titledGiven(ex *extraction, r *resolution, f *form, cands []int32, strength
 	return f.count >= sum && nv >= 2
 }
 
+// bearsTitled reports whether f is a name found before a title, that
+// the text shows as a person more than as a place (not 北海 of 北海龍王,
+// the dragon king of the northern sea), and e holds that name with a
+// title (觀音菩薩 of 觀音).
+func bearsTitled(ex *extraction, e *entry, f *form) bool {
+	if !f.beforeTitle || f.key == "" || len(f.titles) > 0 || f.votesOnly || f.loc >= f.person {
+		return false
+	}
+	for _, g := range e.forms {
+		g := ex.forms[g]
+		if rest, ok := strings.CutPrefix(g.key, f.key); ok && rest != "" && len(g.titles) > 0 && cjkTitleList.suffix([]rune(g.key)) == len([]rune(rest)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPlace reports whether e holds the name of a place.
+func hasPlace(e *entry) bool {
+	for ft := range e.feats {
+		if strings.HasPrefix(ft, "place:") {
+			return true
+		}
+	}
+	return false
+}
+
 // How strongly a feature ties a form to an entry.
 const (
 	linkWeak  = 1 // a family name, a title: shared by a family, a rank
@@ -1074,12 +1118,8 @@ func compatible(f *form, e *entry) bool {
 		}
 	}
 	// A title names a person, never a place: 南海菩薩 is no part of 南海.
-	if len(f.titles) > 0 {
-		for ft := range e.feats {
-			if strings.HasPrefix(ft, "place:") {
-				return false
-			}
-		}
+	if len(f.titles) > 0 && hasPlace(e) {
+		return false
 	}
 	// A rank among siblings before a Chinese title is one person's: 尤二姐
 	// is not 尤三姐.
