@@ -82,3 +82,20 @@ func TestEvalImportSet(t *testing.T) {
 		t.Errorf("case11's difference is not the arcs:\n%s", out)
 	}
 }
+
+// The second import set written apart from the importer
+// (testdata/eval/import2) is split exactly, every case.
+func TestEvalImportSet2(t *testing.T) {
+	code, out, errs := runEvalImportArgs(t, "../../testdata/eval/import2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"cases split exactly as expected: 16/16",
+		"chapters: 139 expected, 139 found; placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
