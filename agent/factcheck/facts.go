@@ -186,6 +186,13 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 	return false, 0
 }
 
+// chaptersPerYear is the fewest chapters a novel takes, as a rule, to
+// tell a year: an age one more than the declared one that many chapters
+// later may be time passing. A novel told faster (a year in eight
+// chapters) is a year older sooner; only the age a file declares for a
+// later chapter tells then.
+const chaptersPerYear = 20
+
 // clauseOpening reports whether word i opens its clause: the first word
 // of its sentence or after a break, or after a conjunction that does.
 func clauseOpening(d *doc, i int) bool {
@@ -1207,6 +1214,12 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 				// story opens with: a few years more later on is time
 				// passing ("Sónya now was sixteen" for 15), many more
 				// is another age.
+				contradicts = false
+			} else if !ok && since > 0 && c.lo-dhi <= (d.chapter-since)/chaptersPerYear {
+				// An age declared as of a chapter is the one of that
+				// chapter: far enough on, a year or two more is time
+				// passing ("Pétya was now a handsome rosy lad of
+				// fifteen", fifty chapters after 13).
 				contradicts = false
 			}
 		}
