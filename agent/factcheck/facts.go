@@ -173,8 +173,13 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 	if j == 0 {
 		return false, 0
 	}
-	prev := strings.ToLower(d.words[j-1].s)
-	if copula[prev] || prev == "seemed" || prev == "looked" || prev == "became" {
+	// An adverb or two may stand between the copula and the article:
+	// "Pétya was now a handsome rosy lad of seventeen".
+	pj := j - 1
+	for n := 0; n < 2 && pj > 0 && copulaAdverb(d.words[pj].s) && sameClause(d, pj-1, pj+1); n++ {
+		pj--
+	}
+	if prev := strings.ToLower(d.words[pj].s); copula[prev] || prev == "seemed" || prev == "looked" || prev == "became" {
 		return true, 0
 	}
 	// An apposition or a bare name before the article.
@@ -192,6 +197,18 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 // chapters) is a year older sooner; only the age a file declares for a
 // later chapter tells then.
 const chaptersPerYear = 20
+
+// copulaAdverb reports whether w is an adverb that may stand between a
+// copula and what it says of the subject without denying it: "was now",
+// "was still", "is evidently". "Not", "never" and "no longer" deny it.
+func copulaAdverb(w string) bool {
+	w = strings.ToLower(w)
+	switch w {
+	case "now", "still", "then", "already", "just", "quite", "also", "even", "indeed", "perhaps", "certainly", "evidently", "obviously", "clearly", "really", "yet":
+		return true
+	}
+	return false
+}
 
 // clauseOpening reports whether word i opens its clause: the first word
 // of its sentence or after a break, or after a conjunction that does.
