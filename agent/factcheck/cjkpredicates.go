@@ -283,7 +283,9 @@ func livesThere(text, place string) bool {
 }
 
 // cjkCopulas stand between a holder and a predicated value (folded).
-var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系"}
+var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系",
+	// Verbs of serving as say it too (舊時做天蓬元帥, 曾任…).
+	"做了", "做过", "做", "作", "当了", "当过", "任"}
 
 // checkCJKValueSwaps finds a value declared of one entity predicated of
 // another with a copula: "沙悟淨，汝本是天蓬元帥" gives 沙悟淨 the 前身 that
@@ -329,6 +331,13 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			cop := endingOf(ft[:at], cjkCopulas)
 			if cop == "" {
 				continue
+			}
+			// 叫做, 喚做, 看作, 當做: a name given or a likeness, not a post
+			// served in (此處叫做蛇盤山鷹愁澗).
+			if strings.HasPrefix(cop, "做") || strings.HasPrefix(cop, "作") {
+				if r, _ := utf8.DecodeLastRuneInString(ft[:at-len(cop)]); strings.ContainsRune("叫唤喚称稱看当當比算", r) {
+					continue
+				}
 			}
 			// The value ends its clause ("汝本是天蓬元帥。", "…是也"): a
 			// value followed by 的 or by more of a name is part of
