@@ -843,7 +843,7 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	for _, m := range eff {
 		// A name on the other side of a quotation mark is the speaker
 		// or the listener, not the holder: "“Lydia is seventeen,” said Jane".
-		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) && d.inQuote(m.start) == cq {
+		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) && d.inQuote(m.start) == cq && !d.comparedWith(m.start) {
 			inSent = append(inSent, m)
 		}
 	}
@@ -952,6 +952,19 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	return nil, 0
+}
+
+// comparedWith reports whether the mention starting at p is what
+// something is compared with ("he was much handsomer than Mr. Bingley",
+// "寶玉比黛玉大兩歲"): the object of the comparison, never the subject a
+// pronoun or a value of the clause goes back to.
+func (d *doc) comparedWith(p int) bool {
+	if d.cjk {
+		r, _ := utf8.DecodeLastRuneInString(d.text[:p])
+		return r == '比'
+	}
+	i := d.wordAt(p)
+	return i > 0 && i < len(d.words) && d.words[i].start == p && strings.EqualFold(d.words[i-1].s, "than") && sameClause(d, i-1, i)
 }
 
 // cjkClauseSubject is the latest of ms before p that a verb or a noun
