@@ -1413,6 +1413,11 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		if i < 0 || len(m.ents) != 1 || !m.ents[0].person || !nameGap(d.between(i, i+1)) {
 			continue
 		}
+		// "General Prince Bagratión": a title of nobility between the
+		// rank and the name.
+		if nobleTitles[d.words[i].s] && i > 0 && nameGap(d.between(i-1, i)) && rankClass[d.words[i-1].s] == "military" {
+			i--
+		}
 		title := capitalize(d.words[i].s)
 		class := rankClass[title]
 		// "squadron commander Rostóv" names a post, not a rank; a
@@ -1426,7 +1431,29 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		facts := d.factsOf(e)
 		key := firstKey(facts, "rank", "military_rank")
 		words := rankWords(facts[key])
-		if key == "" || len(words) == 0 || rankClass[words[len(words)-1]] != class || containsString(words, title) {
+		if key == "" || len(words) == 0 {
+			continue
+		}
+		// "Lieutenant-General" is one rank, another than "General in
+		// Chief" or "Major General": the compound against the declared
+		// rank's head. A file that says only "general" may mean any.
+		if hyphened && rankClass[d.words[i-1].s] == class && class == "military" {
+			if head := rankHead(facts[key]); len(head) > 0 && rankClass[head[len(head)-1]] == class && len(words) > 1 &&
+				!slices.Equal(head, []string{capitalize(d.words[i-1].s), title}) {
+				line, since := e.e.FactSource(key, d.chapter)
+				out = append(out, Finding{
+					Type:       TypeFact,
+					Start:      d.words[i-1].start,
+					End:        d.words[i].end,
+					Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", d.text[d.words[i-1].start:d.words[i].end], d.text[m.start:m.end], e.e.Name, key, facts[key], d.chapter),
+					Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: facts[key], Line: line, Since: since},
+					Suggestion: facts[key],
+					Confidence: 0.75,
+				})
+			}
+			continue
+		}
+		if rankClass[words[len(words)-1]] != class || containsString(words, title) {
 			continue
 		}
 		line, since := e.e.FactSource(key, d.chapter)
@@ -1446,6 +1473,23 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// nobleTitles stand between a military rank and the name ("General
+// Prince Bagratión", "Colonel Prince Orlóv").
+var nobleTitles = wordSet("Prince", "Princess", "Count", "Countess", "Baron", "Sir", "Lord")
+
+// rankHead is a declared rank's words without a qualifier after "in" or
+// "of" ("General in Chief" is a General's rank, "Colonel of the Guards" a
+// Colonel's), capitalised.
+func rankHead(v string) []string {
+	words := rankWords(v)
+	for i, w := range words {
+		if i > 0 && (w == "In" || w == "Of") {
+			return words[:i]
+		}
+	}
+	return words
 }
 
 func capitalize(s string) string {
