@@ -214,7 +214,8 @@ func (k *Knowledge) judgeCJKQuantity(d *doc, eff []effMention, start, end int, u
 			// another script cannot be named there: left to the model.
 			// Or the words the manuscript writes before the declared
 			// value elsewhere (觔斗 before 十萬八千里) stand before it.
-			if !keyInSentence(string(k.foldRunes(kk)), sentFolded) && !k.cueBefore(d, start, string(k.foldRunes(strings.TrimSpace(vv)))) {
+			if !keyInSentence(string(k.foldRunes(kk)), sentFolded) && !k.cueBefore(d, start, string(k.foldRunes(strings.TrimSpace(vv)))) &&
+				!dimensionAt(d, start, end, kk) {
 				continue
 			}
 			key, val = kk, vv
@@ -455,6 +456,44 @@ func keyInSentence(key, sent string) bool {
 	}
 	for i := 0; i+1 < len(rs); i++ {
 		if prose.IsCJK(rs[i]) && prose.IsCJK(rs[i+1]) && strings.Contains(sent, string(rs[i:i+2])) {
+			return true
+		}
+	}
+	return false
+}
+
+// dimensionWords are the Chinese words of a dimension that a key in
+// another script names (width: 寬, 闊, 徑…), both scripts.
+var dimensionWords = map[string][]string{
+	"width": {"寬", "宽", "闊", "阔", "廣", "广", "徑", "径", "橫", "横"}, "breadth": {"寬", "宽", "闊", "阔", "廣", "广", "徑", "径", "橫", "横"},
+	"length": {"長", "长"}, "height": {"高"}, "depth": {"深"},
+	"circumference": {"周圍", "周围", "方圓", "方圆", "圍", "围"}, "perimeter": {"周圍", "周围", "方圓", "方圆", "圍", "围"},
+}
+
+// dimensionAt reports whether the quantity at [start, end) is told as the
+// dimension a key in another script names (width: 八百里), by the
+// dimension's word right before the number, a verb between (寬有八百里,
+// 徑過六百里), or right after the unit (八百里寬). Further off the word
+// is of something else (長老 of a monk).
+func dimensionAt(d *doc, start, end int, key string) bool {
+	kp := strings.Fields(normKey(key))
+	if len(kp) == 0 {
+		return false
+	}
+	words := dimensionWords[kp[len(kp)-1]]
+	if len(words) == 0 {
+		return false
+	}
+	before := d.text[:start]
+	for _, v := range []string{"有", "約", "约", "過", "过", "足", "足有"} {
+		if b, ok := strings.CutSuffix(before, v); ok {
+			before = b
+			break
+		}
+	}
+	after := d.text[end:]
+	for _, w := range words {
+		if strings.HasSuffix(before, w) || strings.HasPrefix(after, w) {
 			return true
 		}
 	}

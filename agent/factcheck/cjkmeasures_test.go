@@ -54,3 +54,29 @@ func TestCJKSizedPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestDimensionKeyInAnotherScript: a dimension key written in English
+// (width: 八百里) is named in a Chinese sentence by the dimension's word
+// next to the quantity (徑過六百里, 六百里寬); elsewhere in the sentence the
+// same character is another word (長老).
+func TestDimensionKeyInAnotherScript(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/locations/river.md": "---\nname: 通天河\nkind: location\nfacts: { width: 八百里 }\n---\n",
+		"entities/locations/hill.md":  "---\nname: 火焰山\nkind: location\nfacts: { length: 八百里 }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"the word before, a verb between", "三個大字乃「通天河」，下有小字：通天河徑過六百里，亙古少行人。", "六百里"},
+		{"the word after the unit", "那通天河足有六百里寬，一望無邊。", "六百里"},
+		{"the declared width", "通天河徑過八百里，亙古少行人。", ""},
+		{"no dimension named", "長老到了通天河，又走了六百里。", ""},
+		{"another dimension than the key's", "通天河深有六百里。", ""},
+		{"the key's dimension", "火焰山長有六百里，寸草不生。", "六百里"},
+	} {
+		got := strings.Join(found(k, tc.text, 47, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

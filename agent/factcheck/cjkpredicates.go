@@ -95,8 +95,9 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 				continue
 			}
 			start := i + len(mr)
-			// 原籍是江西饒州府人: a copula after the marker is no place.
-			if start < len(rs) && strings.ContainsRune("是乃系为", rs[start]) {
+			// 原籍是江西饒州府人: a copula after the marker is no place;
+			// nor 在 after 家住 (我家住在福陵山).
+			if start < len(rs) && strings.ContainsRune("是乃系为在于", rs[start]) {
 				start++
 			}
 			end := start
@@ -173,9 +174,14 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	}
 	// Places of several levels agree when their first levels do (東勝神洲
 	// 海東傲來國 of 東勝神洲傲來國花果山); the rest is told in other words.
+	// Two places of one kind under it (福陵山白雲洞, 福陵山雲棧洞) are two.
+	otherUnder := false
 	if a, ok := firstLevel(place); ok {
 		if b, ok := firstLevel(decl); ok && a == b {
-			return Finding{}, false
+			if !otherLastLevel(place[len(a):], decl[len(b):]) {
+				return Finding{}, false
+			}
+			otherUnder = true
 		}
 	}
 	// The character's own file says they live there too (黛玉 "住進大觀
@@ -196,6 +202,9 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 				continue
 			}
 			located = true
+			if otherUnder {
+				continue // the first level the two share says nothing
+			}
 			// A location the declared value names (瀟湘館 inside
 			// 大觀園瀟湘館) agrees with it.
 			for _, n := range append([]string{le.e.Name}, le.e.Aliases...) {
@@ -228,6 +237,19 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
 	f.Suggestion = declared
 	return f, true
+}
+
+// otherLastLevel reports whether two places under one first level end in
+// two places of one kind (福陵山白雲洞 and 福陵山雲棧洞: two caves of the
+// mountain): each rest ends with the same place ending and neither holds
+// the other. Rests of other kinds (傲來國 and 傲來國花果山) are one place
+// told in more or fewer levels.
+func otherLastLevel(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < 2 || len(rb) < 2 || ra[len(ra)-1] != rb[len(rb)-1] || !placeEnding(ra[len(ra)-1]) {
+		return false
+	}
+	return !strings.Contains(a, b) && !strings.Contains(b, a)
 }
 
 // firstLevel is the first level of a place of several levels (folded):
@@ -283,7 +305,9 @@ func livesThere(text, place string) bool {
 }
 
 // cjkCopulas stand between a holder and a predicated value (folded).
-var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系"}
+var cjkCopulas = []string{"本是", "原是", "乃是", "就是", "便是", "是", "乃", "为", "系",
+	// Verbs of serving as say it too (舊時做天蓬元帥, 曾任…).
+	"做了", "做过", "做", "作", "当了", "当过", "任"}
 
 // checkCJKValueSwaps finds a value declared of one entity predicated of
 // another with a copula: "沙悟淨，汝本是天蓬元帥" gives 沙悟淨 the 前身 that
@@ -329,6 +353,13 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			cop := endingOf(ft[:at], cjkCopulas)
 			if cop == "" {
 				continue
+			}
+			// 叫做, 喚做, 看作, 當做: a name given or a likeness, not a post
+			// served in (此處叫做蛇盤山鷹愁澗).
+			if strings.HasPrefix(cop, "做") || strings.HasPrefix(cop, "作") {
+				if r, _ := utf8.DecodeLastRuneInString(ft[:at-len(cop)]); strings.ContainsRune("叫唤喚称稱看当當比算", r) {
+					continue
+				}
 			}
 			// The value ends its clause ("汝本是天蓬元帥。", "…是也"): a
 			// value followed by 的 or by more of a name is part of

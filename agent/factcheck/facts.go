@@ -173,8 +173,13 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 	if j == 0 {
 		return false, 0
 	}
-	prev := strings.ToLower(d.words[j-1].s)
-	if copula[prev] || prev == "seemed" || prev == "looked" || prev == "became" {
+	// An adverb or two may stand between the copula and the article:
+	// "Pétya was now a handsome rosy lad of seventeen".
+	pj := j - 1
+	for n := 0; n < 2 && pj > 0 && copulaAdverb(d.words[pj].s) && sameClause(d, pj-1, pj+1); n++ {
+		pj--
+	}
+	if prev := strings.ToLower(d.words[pj].s); copula[prev] || prev == "seemed" || prev == "looked" || prev == "became" {
 		return true, 0
 	}
 	// An apposition or a bare name before the article.
@@ -184,6 +189,25 @@ func predicatedNoun(d *doc, i int) (ok bool, of int) {
 		}
 	}
 	return false, 0
+}
+
+// chaptersPerYear is the fewest chapters a novel takes, as a rule, to
+// tell a year: an age one more than the declared one that many chapters
+// later may be time passing. A novel told faster (a year in eight
+// chapters) is a year older sooner; only the age a file declares for a
+// later chapter tells then.
+const chaptersPerYear = 20
+
+// copulaAdverb reports whether w is an adverb that may stand between a
+// copula and what it says of the subject without denying it: "was now",
+// "was still", "is evidently". "Not", "never" and "no longer" deny it.
+func copulaAdverb(w string) bool {
+	w = strings.ToLower(w)
+	switch w {
+	case "now", "still", "then", "already", "just", "quite", "also", "even", "indeed", "perhaps", "certainly", "evidently", "obviously", "clearly", "really", "yet":
+		return true
+	}
+	return false
 }
 
 // clauseOpening reports whether word i opens its clause: the first word
@@ -819,7 +843,7 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	for _, m := range eff {
 		// A name on the other side of a quotation mark is the speaker
 		// or the listener, not the holder: "“Lydia is seventeen,” said Jane".
-		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) && d.inQuote(m.start) == cq {
+		if m.start >= sent.start && m.end <= sent.end && m.ent.person && !(m.possessive && !m.relational && m.start > c.start) && d.inQuote(m.start) == cq && !d.comparedWith(m.start) {
 			inSent = append(inSent, m)
 		}
 	}
@@ -928,6 +952,19 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		}
 	}
 	return nil, 0
+}
+
+// comparedWith reports whether the mention starting at p is what
+// something is compared with ("he was much handsomer than Mr. Bingley",
+// "寶玉比黛玉大兩歲"): the object of the comparison, never the subject a
+// pronoun or a value of the clause goes back to.
+func (d *doc) comparedWith(p int) bool {
+	if d.cjk {
+		r, _ := utf8.DecodeLastRuneInString(d.text[:p])
+		return r == '比'
+	}
+	i := d.wordAt(p)
+	return i > 0 && i < len(d.words) && d.words[i].start == p && strings.EqualFold(d.words[i-1].s, "than") && sameClause(d, i-1, i)
 }
 
 // cjkClauseSubject is the latest of ms before p that a verb or a noun
@@ -1208,6 +1245,12 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 				// passing ("Sónya now was sixteen" for 15), many more
 				// is another age.
 				contradicts = false
+			} else if !ok && since > 0 && c.lo-dhi <= (d.chapter-since)/chaptersPerYear {
+				// An age declared as of a chapter is the one of that
+				// chapter: far enough on, a year or two more is time
+				// passing ("Pétya was now a handsome rosy lad of
+				// fifteen", fifty chapters after 13).
+				contradicts = false
 			}
 		}
 		// "two daughters married" counts some of them: fewer than
@@ -1370,6 +1413,11 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		if i < 0 || len(m.ents) != 1 || !m.ents[0].person || !nameGap(d.between(i, i+1)) {
 			continue
 		}
+		// "General Prince Bagratión": a title of nobility between the
+		// rank and the name.
+		if nobleTitles[d.words[i].s] && i > 0 && nameGap(d.between(i-1, i)) && rankClass[d.words[i-1].s] == "military" {
+			i--
+		}
 		title := capitalize(d.words[i].s)
 		class := rankClass[title]
 		// "squadron commander Rostóv" names a post, not a rank; a
@@ -1383,7 +1431,29 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		facts := d.factsOf(e)
 		key := firstKey(facts, "rank", "military_rank")
 		words := rankWords(facts[key])
-		if key == "" || len(words) == 0 || rankClass[words[len(words)-1]] != class || containsString(words, title) {
+		if key == "" || len(words) == 0 {
+			continue
+		}
+		// "Lieutenant-General" is one rank, another than "General in
+		// Chief" or "Major General": the compound against the declared
+		// rank's head. A file that says only "general" may mean any.
+		if hyphened && rankClass[d.words[i-1].s] == class && class == "military" {
+			if head := rankHead(facts[key]); len(head) > 0 && rankClass[head[len(head)-1]] == class && len(words) > 1 &&
+				!slices.Equal(head, []string{capitalize(d.words[i-1].s), title}) {
+				line, since := e.e.FactSource(key, d.chapter)
+				out = append(out, Finding{
+					Type:       TypeFact,
+					Start:      d.words[i-1].start,
+					End:        d.words[i].end,
+					Message:    fmt.Sprintf("%s %s: %s's %s is %q as of chapter %d", d.text[d.words[i-1].start:d.words[i].end], d.text[m.start:m.end], e.e.Name, key, facts[key], d.chapter),
+					Evidence:   Evidence{Path: e.e.Path, Resource: e.e.Resource, Key: key, Value: facts[key], Line: line, Since: since},
+					Suggestion: facts[key],
+					Confidence: 0.75,
+				})
+			}
+			continue
+		}
+		if rankClass[words[len(words)-1]] != class || containsString(words, title) {
 			continue
 		}
 		line, since := e.e.FactSource(key, d.chapter)
@@ -1403,6 +1473,23 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// nobleTitles stand between a military rank and the name ("General
+// Prince Bagratión", "Colonel Prince Orlóv").
+var nobleTitles = wordSet("Prince", "Princess", "Count", "Countess", "Baron", "Sir", "Lord")
+
+// rankHead is a declared rank's words without a qualifier after "in" or
+// "of" ("General in Chief" is a General's rank, "Colonel of the Guards" a
+// Colonel's), capitalised.
+func rankHead(v string) []string {
+	words := rankWords(v)
+	for i, w := range words {
+		if i > 0 && (w == "In" || w == "Of") {
+			return words[:i]
+		}
+	}
+	return words
 }
 
 func capitalize(s string) string {

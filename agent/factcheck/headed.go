@@ -37,23 +37,31 @@ func (k *Knowledge) headedValues(d *doc) map[string][]headedValue {
 		}
 		for key, v := range d.factsOf(e) {
 			ws := strings.Fields(strings.Trim(v, " ."))
-			if len(ws) < 2 || len(ws) > 4 || prose.HasCJK(v) {
+			if len(ws) < 1 || len(ws) > 4 || prose.HasCJK(v) {
 				continue
 			}
 			// "the Semënov regiment": the article is no part of the name.
 			if w := strings.ToLower(ws[0]); w == "the" {
 				ws = ws[1:]
 			}
-			name := ws[:len(ws)-1]
-			if len(name) == 0 || !allCapitalized(name) {
+			kp := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' })
+			var name, heads []string
+			switch {
+			case len(ws) >= 2 && allCapitalized(ws[:len(ws)-1]):
+				name = ws[:len(ws)-1]
+				heads = []string{singular(strings.ToLower(ws[len(ws)-1]))}
+				if len(kp) > 0 && kp[len(kp)-1] != heads[0] {
+					heads = append(heads, singular(kp[len(kp)-1]))
+				}
+			case len(ws) == 1 && allCapitalized(ws) && len(kp) > 0 && headNouns[kp[len(kp)-1]]:
+				// "regiment: Pávlograd": the name alone, its kind's noun
+				// in the key ("the Izyúm regiment").
+				name = ws
+				heads = []string{kp[len(kp)-1]}
+			default:
 				continue
 			}
 			hv := headedValue{e: e, key: key, value: v, name: foldName(strings.Join(name, " "))}
-			heads := []string{singular(strings.ToLower(ws[len(ws)-1]))}
-			kp := strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == '-' || r == ' ' })
-			if len(kp) > 0 && kp[len(kp)-1] != heads[0] {
-				heads = append(heads, singular(kp[len(kp)-1]))
-			}
 			for _, h := range heads {
 				if out == nil {
 					out = map[string][]headedValue{}
@@ -78,6 +86,13 @@ func allCapitalized(ws []string) bool {
 
 // foldName is a name compared without accents or case.
 func foldName(s string) string { return strings.ToLower(prose.Unaccented(s)) }
+
+// headNouns are the nouns of a kind that stand after a proper name of
+// that kind (the Izyúm regiment, Wimpole Street, Rosings Park): a key
+// ending in one ("regiment", "street") with a one-word name for a value
+// is checked as the name and that noun.
+var headNouns = wordSet("regiment", "battalion", "squadron", "brigade", "division", "corps",
+	"street", "square", "lane", "road", "hall", "house", "lodge", "park", "parish", "college", "school", "church", "club", "ship")
 
 // headedLinks tie a holder to what follows in its clause: a copula, a
 // verb of serving, living or belonging.

@@ -37,3 +37,31 @@ func TestHeadedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadedOneWordValues: a value of one capitalized word whose key ends
+// in the noun of its kind (regiment: Pávlograd, street: Gracechurch) is
+// that name before that noun. Chinese writes a place's kind into its name
+// (雲棧洞), which nearvalue.go reads.
+func TestHeadedOneWordValues(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/nicholas.md": "---\nname: Nicholas Rostóv\naliases: [Rostóv, Nicholas]\nkind: character\ngender: m\n" +
+			"facts: { regiment: Pávlograd }\n---\n",
+		"entities/characters/gardiner.md": "---\nname: Mr. Gardiner\nkind: character\ngender: m\nfacts: { street: Gracechurch }\n---\n",
+		"entities/characters/kitty.md":    "---\nname: Kitty Bennet\naliases: [Kitty]\nkind: character\ngender: f\nfacts: { sister: Lydia }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another name before the key's noun", "Nicholas Rostóv was happy when, after 1807, he continued to serve in the Izyúm regiment.", "Izyúm regiment"},
+		{"the declared name", "Nicholas Rostóv was happy when, after 1807, he continued to serve in the Pávlograd regiment.", ""},
+		{"a street", "Mr. Gardiner lived in Wimpole Street, near the park.", "Wimpole Street"},
+		{"the declared street", "Mr. Gardiner lived in Gracechurch Street, near the park.", ""},
+		{"no link to the holder", "Nicholas Rostóv saw the Izyúm regiment pass.", ""},
+		{"a key that is no kind of place or body", "Kitty was with Lydia in the Meryton shops.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 10, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

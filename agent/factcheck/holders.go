@@ -361,7 +361,7 @@ func (k *Knowledge) onlyOfGender(d *doc, eff []effMention, p int, g byte) *entIn
 	var only *entInfo
 	before, named := false, false
 	for _, m := range eff {
-		if m.start < sent.start || m.end > sent.end || !m.ent.person || d.inQuote(m.start) != q {
+		if m.start < sent.start || m.end > sent.end || !m.ent.person || d.inQuote(m.start) != q || d.comparedWith(m.start) {
 			continue
 		}
 		if m.possessive && !m.relational {

@@ -145,6 +145,13 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			if f, bad := k.judgeKin(d, r.ent, ostart, oend, other, surname, role); bad {
 				out = append(out, f)
 			}
+			// …的兒子，玉面公主養的: the next clause goes on about the
+			// same child and names who bore them.
+			if bs, be, bother, bsur, brole, ok := d.bornOfAfter(k, oend); ok && bother != r.ent {
+				if f, bad := k.judgeKin(d, r.ent, bs, be, bother, bsur, brole); bad {
+					out = append(out, f)
+				}
+			}
 		}
 	}
 	// "This stout young man was an illegitimate son of …" (kindescribed.go);
@@ -298,6 +305,15 @@ func (k *Knowledge) fullNameMatches(declared, name string) bool {
 	dv, nv := string(k.foldRunes(strings.TrimSpace(declared))), string(k.foldRunes(name))
 	if strings.Contains(dv, nv) || strings.Contains(nv, dv) {
 		return true
+	}
+	// Two names of one title with other names before it (鐵扇公主 and
+	// 玉面公主, 王夫人 and 邢夫人) are two people.
+	for _, t := range cjkFemaleTitles {
+		ds, dok := strings.CutSuffix(dv, t)
+		ns, nok := strings.CutSuffix(nv, t)
+		if dok && nok && utf8.RuneCountInString(ds) >= 2 && utf8.RuneCountInString(ns) >= 2 && prose.AllCJK([]rune(ds+ns)) {
+			return false
+		}
 	}
 	drs, nrs := []rune(dv), []rune(nv)
 	if len(drs) < 2 || len(drs) > 3 || !prose.IsCJK(drs[0]) || strings.ContainsFunc(dv, func(r rune) bool { return !prose.IsCJK(r) }) {
@@ -650,6 +666,56 @@ func (d *doc) cjkKinAfter(k *Knowledge, end int) (int, int, *entInfo, rune, kinR
 			rest = rest[size:]
 		}
 		break
+	}
+	return 0, 0, nil, 0, kinRole{}, false
+}
+
+// bornOfVerbs say whom a child was born of, after the parent (玉面公主養的,
+// 趙姨娘所生).
+var bornOfVerbs = []string{"養的", "养的", "生的", "所生"}
+
+// cjkFemaleTitles end a woman's name or title that no file declares
+// (玉面公主, 趙姨娘).
+var cjkFemaleTitles = []string{"公主", "娘娘", "姨娘", "夫人", "太太", "奶奶", "氏"}
+
+// bornOfAfter reads the clause after a kinship construction that ends at
+// from (是牛魔王的兒子，玉面公主養的): a comma, the parent, and a verb of
+// bearing. The parent is a declared person, a family name with a house
+// title, or a name ending in a woman's title; the role is the child's of
+// a man or of a woman by the parent's gender or title.
+func (d *doc) bornOfAfter(k *Knowledge, from int) (int, int, *entInfo, rune, kinRole, bool) {
+	rest := d.text[from:]
+	comma := strings.Index(rest, "，")
+	if comma < 0 || utf8.RuneCountInString(rest[:comma]) > 4 || strings.ContainsAny(rest[:comma], "。！？；「」“”") {
+		return 0, 0, nil, 0, kinRole{}, false
+	}
+	at := from + comma + len("，")
+	bornOf := func(e int) bool {
+		return slices.ContainsFunc(bornOfVerbs, func(v string) bool { return strings.HasPrefix(d.text[e:], v) })
+	}
+	if s, e, other, sur, ok := d.kinHolderStartingAt(k, at); ok && bornOf(e) {
+		// Whose child by the parent's gender or title: a parent of
+		// neither (羅剎女 in a project without her) may be the mother
+		// as well as the father, and is not compared.
+		switch {
+		case other != nil && other.gender == 'f', other == nil && femaleHouseTitle(d.text[s:e]):
+			return s, e, other, sur, roleChildOfWoman, true
+		case other != nil && other.gender == 'm', other == nil && maleHouseTitle(d.text[s:e]):
+			return s, e, other, sur, roleChildOfMan, true
+		}
+	}
+	// A woman no file declares: up to five characters ending in a
+	// woman's title.
+	end := at
+	for n := 0; n < 5 && end < len(d.text); n++ {
+		r, size := utf8.DecodeRuneInString(d.text[end:])
+		if !prose.IsCJK(r) {
+			break
+		}
+		end += size
+		if slices.ContainsFunc(cjkFemaleTitles, func(t string) bool { return strings.HasSuffix(d.text[at:end], t) }) && bornOf(end) {
+			return at, end, nil, 0, roleChildOfWoman, true
+		}
 	}
 	return 0, 0, nil, 0, kinRole{}, false
 }

@@ -36,3 +36,33 @@ func TestServantsMaster(t *testing.T) {
 		}
 	}
 }
+
+// TestBornOfNextClause: the clause after a kinship construction goes on
+// about the same child and may name who bore them (他是牛魔王的兒子，玉面公主
+// 養的), checked against the declared mother; two names of one title
+// with other names before it (鐵扇公主, 玉面公主) are two people.
+func TestBornOfNextClause(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/hong.md":  "---\nname: 紅孩兒\nkind: character\ngender: m\nfacts: { 父親: 牛魔王, 母親: 羅剎女 }\nrelations:\n  - { to: entities/characters/luo, kind: mother }\n---\n",
+		"entities/characters/niu.md":   "---\nname: 牛魔王\nkind: character\ngender: m\n---\n",
+		"entities/characters/luo.md":   "---\nname: 鐵扇公主\naliases: [羅剎女]\nkind: character\ngender: f\nrelations:\n  - { to: entities/characters/hong, kind: son }\n---\n",
+		"entities/characters/huan.md":  "---\nname: 賈環\nkind: character\ngender: m\nfacts: { 父親: 賈政, 母親: 趙姨娘 }\n---\n",
+		"entities/characters/zheng.md": "---\nname: 賈政\nkind: character\ngender: m\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"a woman no file declares", "眾神道：「他是牛魔王的兒子，玉面公主養的。他曾在火燄山修行了三百年。乳名叫做紅孩兒。」", "玉面公主"},
+		{"the declared mother", "眾神道：「他是牛魔王的兒子，羅剎女養的。他曾在火燄山修行了三百年。乳名叫做紅孩兒。」", ""},
+		{"the declared mother by her title", "眾神道：「他是牛魔王的兒子，鐵扇公主養的。他曾在火燄山修行了三百年。乳名叫做紅孩兒。」", ""},
+		{"a family name and a woman's title", "他是賈政的兒子，周姨娘養的。他在學裡念書，名叫賈環。", "周姨娘"},
+		{"the declared family", "他是賈政的兒子，趙姨娘養的。他在學裡念書，名叫賈環。", ""},
+		{"a parent of no known gender", "他是牛魔王的兒子，羅剎養的。他曾在火燄山修行了三百年。乳名叫做紅孩兒。", ""},
+		{"a clause about something else", "他是牛魔王的兒子，玉面公主的洞府在積雷山。他曾在火燄山修行了三百年。乳名叫做紅孩兒。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 40, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

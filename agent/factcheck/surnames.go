@@ -54,6 +54,14 @@ func (k *Knowledge) checkCJKSurnames(d *doc, eff []effMention) []Finding {
 			}
 			break
 		}
+		// “姓白。”, “小的姓王”: a speech that opens with it, after a
+		// word for oneself at most, gives the speaker's own (寶玉問…，鶯兒
+		// 道：“姓白。”).
+		if e == nil {
+			if sp := k.speakerOfOpening(d, eff, at); sp != nil && has(sp) {
+				e = sp
+			}
+		}
 		if e == nil {
 			continue
 		}
@@ -66,4 +74,43 @@ func (k *Knowledge) checkCJKSurnames(d *doc, eff []effMention) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// speakerOfOpening is the speaker of the quotation whose words open with
+// p, after a word for oneself (我, 小的) or an adverb (本, 原) at most: the
+// person named right before the quotation with a verb of saying (鶯兒道：).
+// Nil when anything else stands before p in the quotation, or the lead
+// names no one.
+func (k *Knowledge) speakerOfOpening(d *doc, eff []effMention, p int) *entInfo {
+	qi := d.quoteAt(p)
+	if qi == 0 {
+		return nil
+	}
+	q := d.quoted[qi-1]
+	_, size := utf8.DecodeRuneInString(d.text[q.start:])
+	lead := d.text[q.start+size : p]
+	for _, w := range selfWords {
+		if l, ok := strings.CutPrefix(lead, w); ok {
+			lead = l
+			break
+		}
+	}
+	if strings.Trim(lead, "本原也") != "" {
+		return nil
+	}
+	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
+	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
+		return nil
+	}
+	for i := len(eff) - 1; i >= 0; i-- {
+		m := eff[i]
+		if m.end > len(before) {
+			continue
+		}
+		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) || !m.ent.person || m.possessive {
+			return nil
+		}
+		return m.ent
+	}
+	return nil
 }
