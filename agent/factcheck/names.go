@@ -653,7 +653,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// nowhere else (因吏湘云, 曾華果山), for a long name the book
 			// writes often.
 			atStart := atBreak || frequent && k.unpaired(rs, h.i)
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atStart || k.inSlot(rs, h.i, h.s))) {
+			// Only a mention that the rest opens with makes the first
+			// character a word before a name: one further in (菩薩 of
+			// 官音菩薩 for 觀音菩薩) leaves a character of the name
+			// between, which no word before a name explains.
+			restStart := d.roff[min(h.i+2, h.i+h.n)]
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, restStart) && !surnameSet.has(b) && !(slip && (atStart || k.inSlot(rs, h.i, h.s))) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -689,7 +694,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		if h.n == 2 && h.pos > 0 && !d.nameChar(rs[h.i]) {
 			continue
 		}
-		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) {
+		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) && !k.restBound(rs[h.i:h.i+h.n], h.s, h.pos) {
 			continue
 		}
 		// A longer near-miss over the same characters says it already.
@@ -749,6 +754,36 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 		return k.book.countCJK(string(rs[i+n-1:i+n+1])) >= often
 	}
 	return false
+}
+
+// restBound reports whether the window, a name of three or more
+// characters with its first changed, goes on with a part that the book
+// writes only inside the names of the name's entity (音菩薩 of 觀音菩薩
+// and 觀世音菩薩): the changed character then makes no word with the one
+// before it (見官 of 見官音菩薩, though the book writes 見官), since what
+// follows it is no word of its own. The book may hold the window once,
+// where it is checked.
+func (k *Knowledge) restBound(window []rune, s *nameSeq, pos int) bool {
+	if pos != 0 || len(window) < 3 || k.book == nil || k.book.countCJK(string(s.runes)) < minFrequentName {
+		return false
+	}
+	rest := string(window[1:])
+	var forms []string
+	for _, ei := range s.ents {
+		for _, n := range ei.e.Names() {
+			if f := string(k.foldRunes(n)); strings.Contains(f, rest) && !slices.Contains(forms, f) {
+				forms = append(forms, f)
+			}
+		}
+	}
+	inNames := 0
+	for _, f := range forms {
+		// A form holding another (南海觀音菩薩) is counted in it.
+		if !slices.ContainsFunc(forms, func(o string) bool { return o != f && strings.Contains(f, o) }) {
+			inNames += k.book.countCJK(f)
+		}
+	}
+	return k.book.countCJK(rest)-inNames <= 1
 }
 
 // bookVouches reports whether the manuscript makes a window a slip for a
@@ -861,8 +896,11 @@ func (d *doc) ownsWindow(start, end, dstart, dend int, target *nameSeq) bool {
 			continue
 		}
 		// Only a title after the slip; a name before it (二郎 of 二郎身)
-		// is the name followed by another word.
-		if m.start < dend || m.end > end {
+		// is the name followed by another word. A form of the target's
+		// own entity that the window goes on from with more of the
+		// name before the slip (太上 of 太上老軍 for 太上老君) is the
+		// name's own start: the slip is in the part after it.
+		if m.start < dend && !(m.end < dstart && m.start >= start && onlyOf(m.ents, target.ents)) || m.end > end {
 			return true
 		}
 		for _, e := range m.ents {
@@ -872,6 +910,16 @@ func (d *doc) ownsWindow(start, end, dstart, dend int, target *nameSeq) bool {
 		}
 	}
 	return false
+}
+
+// onlyOf reports whether every entity of ents is one of target.
+func onlyOf(ents, target []*entInfo) bool {
+	for _, e := range ents {
+		if !containsEnt(target, e) {
+			return false
+		}
+	}
+	return len(ents) > 0
 }
 
 func (d *doc) overlapsMention(start, end int) bool {

@@ -1,0 +1,57 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSlipBeforeTheRestOfALongName: the first character of a long name
+// the book writes often, put for one read alike (官 for 觀), is a slip
+// though the character before it makes a word with it (見官), when the
+// part after it (音菩薩) is one the book writes only inside the entity's
+// names (觀音菩薩, 觀世音菩薩); a title at the end of the window (菩薩)
+// is no word that the first character stands before. Where the book
+// writes that part on its own, the pair may be a word before it.
+func TestSlipBeforeTheRestOfALongName(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/guanyin.md":   "---\nname: 觀音菩薩\naliases: [觀世音菩薩, 菩薩]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("觀音菩薩來了。觀世音菩薩笑了。他要見官去。", 20) + strings.Repeat(extra, 3),
+		}
+	}
+	bound, free := bookProject(t, files("")), bookProject(t, files("好聲音菩薩聽了。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{bound, "遂落下雲頭，直到普陀巖上，見官音菩薩在紫竹林中講經說法。", "官音菩薩"},
+		{bound, "遂落下雲頭，直到普陀巖上，見觀音菩薩在紫竹林中講經說法。", ""},
+		{free, "遂落下雲頭，直到普陀巖上，見官音菩薩在紫竹林中講經說法。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestSlipAfterTheStartOfALongName: a long name whose own alias opens it
+// (太上 of 太上老君) and goes on with more of the name before the changed
+// character (老) is the name misspelled at its end (太上老軍), not the
+// alias followed by a word; the alias followed at once by the changed
+// character (二郎身 for 二郎神) is the alias and a word of its own.
+func TestSlipAfterTheStartOfALongName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/laojun.md":    "---\nname: 太上老君\naliases: [太上, 老君]\nkind: character\n---\n",
+		"entities/characters/erlang.md":    "---\nname: 二郎神\naliases: [二郎]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("太上老君來了。二郎神笑了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"倏的裝在裏面，被行者貼上「太上老軍急急如律令奉敕」的帖子。", "太上老軍"},
+		{"倏的裝在裏面，被行者貼上「太上老君急急如律令奉敕」的帖子。", ""},
+		{"那真君抖擻神威，二郎身上披著黃金甲。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
