@@ -608,7 +608,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						}
 						return !k.inSlot(rs, i, s)
 					}
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !hanzi.SameSeries(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
@@ -677,7 +677,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !hanzi.SameSeries(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}

@@ -55,3 +55,33 @@ func TestSlipAfterTheStartOfALongName(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstCharacterOfTheSameSeries: the first character of a
+// two-character name the book writes often, put for one on the same
+// phonetic element and read alike, tones aside (秒 for 妙: 少 under
+// both, miǎo and miào), is a slip where a name starts, as a homophone
+// is; the book's own use of the window makes it a word.
+func TestFirstCharacterOfTheSameSeries(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/miaoyu.md":    "---\nname: 妙玉\nkind: character\n---\n",
+			"entities/characters/guanyin.md":   "---\nname: 觀音\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("妙玉笑了。去請觀音來。", 20) + strings.Repeat(extra, 3),
+		}
+	}
+	plain, word := bookProject(t, files("")), bookProject(t, files("只一秒玉已碎了。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "寶玉進來坐著．秒玉聽了，便冷笑道：“你這么個人。”", "秒玉"},
+		{plain, "寶玉進來坐著．妙玉聽了，便冷笑道：“你這么個人。”", ""},
+		{word, "寶玉進來坐著．秒玉聽了，便冷笑道：“你這么個人。”", ""},
+		{plain, "孫大聖十分歡喜，請罐音出了潮音仙洞。", "罐音"},
+		{plain, "孫大聖十分歡喜，請觀音出了潮音仙洞。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
