@@ -566,7 +566,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					radical := func() bool {
 						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -608,7 +608,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						}
 						return !k.inSlot(rs, i, s)
 					}
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !hanzi.SameSeries(a, b) && !k.sharePart(d, i, s, pos) || stop ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !hanzi.Homophone(a, b) && !hanzi.SameSeries(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
@@ -677,7 +677,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !hanzi.SameSeries(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !k.lookAlikeAsWritten(d, h.i, h.s, 0) && !hanzi.SameSeries(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
@@ -827,6 +827,25 @@ func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
 		aw = k.toTraditional(a)
 	}
 	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
+}
+
+// lookAlikeAsWritten reports whether the character at pos of the name s
+// and the text's at i+pos of d look alike as the text writes them, the
+// name's in the script of its declaration or in traditional form: a
+// writer of traditional characters confuses what he sees (束 for 東,
+// 鏨 for 寶), whose simplified forms (东 束, 宝 鏨) the folded comparison
+// finds apart.
+func (k *Knowledge) lookAlikeAsWritten(d *doc, i int, s *nameSeq, pos int) bool {
+	a := s.runes[pos]
+	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])
+	if written == d.frunes[i+pos] && k.toTraditional(a) == a {
+		return false // the same in both scripts: compared already
+	}
+	if declared := []rune(s.text); len(declared) == len(s.runes) && declared[pos] != a && hanzi.LookAlike(declared[pos], written) {
+		return true
+	}
+	t := k.toTraditional(a)
+	return t != a && hanzi.LookAlike(t, written)
 }
 
 // inSlot reports whether the window of rs at i, a slip for the name s in

@@ -85,3 +85,26 @@ func TestFirstCharacterOfTheSameSeries(t *testing.T) {
 		}
 	}
 }
+
+// TestLookAlikeAsWritten: characters are compared folded to simplified
+// forms, where some look-alikes of traditional text fall apart (東 束
+// are 东 束, 鳳 閱 are 凤 阅): a writer of traditional characters
+// confuses what he sees, so a name's character and the text's are also
+// compared as written, the name's in traditional form.
+func TestLookAlikeAsWritten(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/locations/dongfu.md":     "---\nname: 寧國府\naliases: [東府]\nkind: location\n---\n",
+		"entities/characters/fengjie.md":   "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("他在東府裏。王熙鳳笑了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"這是發難制伏了．前年我在束府里，親眼見過的。", "束府"},
+		{"這是發難制伏了．前年我在東府里，親眼見過的。", ""},
+		{"那李宮裁王熙閱与迎春姊妹早已出來了。", "王熙閱"},
+		{"那李宮裁王熙鳳与迎春姊妹早已出來了。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
