@@ -566,7 +566,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					radical := func() bool {
 						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
+					// Or the kinship word is put for a character the book
+					// hardly writes (鳳妲 for 鳳姐: 妲 look-alike of 姐), in
+					// a name it writes often and a window it never does:
+					// no word of the book stands there.
+					rareSlip := func() bool {
+						return ka && !kb && k.rareInBook(b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					}
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !hanzi.Similar(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -846,6 +853,19 @@ func (k *Knowledge) lookAlikeAsWritten(d *doc, i int, s *nameSeq, pos int) bool 
 	}
 	t := k.toTraditional(a)
 	return t != a && hanzi.LookAlike(t, written)
+}
+
+// rareInBook reports whether the manuscript, long enough to write its
+// words many times over, writes the character r at most once in every
+// hundred thousand characters (minPairedBook): it makes no word of the
+// book.
+func (k *Knowledge) rareInBook(r rune) bool {
+	if k.book == nil {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	n := len(k.book.cjk)
+	return n >= minPairedBook && k.book.countCJK(string(r)) <= n/minPairedBook
 }
 
 // inSlot reports whether the window of rs at i, a slip for the name s in

@@ -108,3 +108,31 @@ func TestLookAlikeAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestKinshipWordPutForARareCharacter: the kinship word of a short name
+// the book writes often, put for a look-alike the book hardly writes
+// (妲 for 姐), leaves a window no word of the book explains: a slip. A
+// character the book writes often beside it (接 of 鳳接) may make a word,
+// and in a short manuscript every character is rare.
+func TestKinshipWordPutForARareCharacter(t *testing.T) {
+	files := func(extra string, filler int) map[string]string {
+		return map[string]string{
+			"entities/characters/fengjie.md":   "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("鳳姐笑了，接著說。", 20) + strings.Repeat("天氣晴好。", filler) + strings.Repeat(extra, 3),
+		}
+	}
+	long, used, short := bookProject(t, files("", 21000)), bookProject(t, files("說起妲己。", 21000)), bookProject(t, files("", 0))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{long, "眾人都笑了．鳳妲笑道：“你們只管樂，我可不管。”", "鳳妲"},
+		{long, "眾人都笑了．鳳姐笑道：“你們只管樂，我可不管。”", ""},
+		{used, "眾人都笑了．鳳妲笑道：“你們只管樂，我可不管。”", ""},
+		{short, "眾人都笑了．鳳妲笑道：“你們只管樂，我可不管。”", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
