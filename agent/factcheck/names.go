@@ -562,9 +562,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					kinSlip := ka && !kb && (n >= 3 || !kinshipSet.has(s.runes[1-pos])) && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					// In a name of three or more the book writes often, a
 					// radical added or dropped anywhere (牛魔閏 for 牛魔王,
-					// 沙和淌 for 沙和尚) is a slip of the pen.
+					// 沙和淌 for 沙和尚) is a slip of the pen; in a name of
+					// two, after the first character (玉啼 for 玉帝), unless
+					// the name's is a kinship word or the text's a particle
+					// that ends no name.
 					radical := func() bool {
-						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+						return (n >= 3 || pos > 0 && !ka && !nameInnerStopSet.has(b)) && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
 					// Or the kinship word is put for a character the book
 					// hardly writes (鳳妲 for 鳳姐: 妲 look-alike of 姐), in

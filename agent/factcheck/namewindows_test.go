@@ -136,3 +136,30 @@ func TestKinshipWordPutForARareCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestRadicalAddedInATwoCharacterName: the second character of a
+// two-character name the book writes often, written with a radical added
+// (啼 for 帝), is a slip where the book never writes the window, as in a
+// longer name (a particle, which ends no name, or a kinship word is no
+// such character). The book's own use of the window makes it a word.
+func TestRadicalAddedInATwoCharacterName(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/yudi.md":      "---\nname: 玉皇大帝\naliases: [玉帝]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("玉帝聞言。", 20) + strings.Repeat(extra, 3),
+		}
+	}
+	plain, written := bookProject(t, files("")), bookProject(t, files("如碎玉啼鳴。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "眾仙都來朝賀．玉啼聞言，即傳旨著雷部眾神。", "玉啼"},
+		{plain, "眾仙都來朝賀．玉帝聞言，即傳旨著雷部眾神。", ""},
+		{written, "眾仙都來朝賀．玉啼聞言，即傳旨著雷部眾神。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
