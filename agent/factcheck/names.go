@@ -616,6 +616,15 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						if strings.ContainsRune(nameOpeners, rs[i-1]) && k.book.countCJK(string(rs[i-1:i+1])) < minBookUses {
 							return false
 						}
+						// A look-alike in a slot the book fills with the
+						// name (奉玉帝 written 奉王帝), a window it never
+						// writes: though the book writes the pair before
+						// it now and then (奉王命), the window's second
+						// character starts no word after it there.
+						if (hanzi.LookAlike(a, b) || k.lookAlikeAsWritten(d, i, s, pos)) && k.bookVouchesWindow(s.runes, rs[i:i+n]) &&
+							k.book.countCJK(string(rs[i-1])+string(s.runes)) >= minSlotUses {
+							return false
+						}
 						return !k.inSlot(rs, i, s)
 					}
 					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !hanzi.Homophone(a, b) && !hanzi.SameSeries(a, b) && !k.sharePart(d, i, s, pos) || stop ||

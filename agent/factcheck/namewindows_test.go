@@ -163,3 +163,30 @@ func TestRadicalAddedInATwoCharacterName(t *testing.T) {
 		}
 	}
 }
+
+// TestLookAlikeInTheNamesSlot: the first character of a frequent
+// two-character name put for a look-alike (王 for 玉), after a word the
+// book writes before the name (奉玉帝), is a slip in a window the book
+// never writes, though the book writes the pair before it now and then
+// (奉王命): the window's second character starts no word there.
+func TestLookAlikeInTheNamesSlot(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/yudi.md":      "---\nname: 玉皇大帝\naliases: [玉帝]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("特奉玉帝旨意。", 20) + "又奉王命。又奉王命。" + strings.Repeat(extra, 3),
+		}
+	}
+	plain, written := bookProject(t, files("")), bookProject(t, files("奉王帝之命。"))
+	for _, tc := range []struct {
+		k          *Knowledge
+		text, want string
+	}{
+		{plain, "困害東土聖僧，奉王帝金旨，特來拿你。", "王帝"},
+		{plain, "困害東土聖僧，奉玉帝金旨，特來拿你。", ""},
+		{written, "困害東土聖僧，奉王帝金旨，特來拿你。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
