@@ -709,6 +709,13 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉同著黛玉出來。", 1},
 		{"紫鵑是同著黛玉來的。", 0},
 		{"眾人見了黛玉，都站起來。", 1},
+		// Running into someone (遇見, 撞見, 碰見) meets them there; not
+		// in a dream, nor never.
+		{"鴛鴦方出來，在院門口遇見黛玉，二人站著說了幾句閒話。", 1},
+		{"寶玉剛進園門，迎頭遇見黛玉，便問好。", 1},
+		{"寶玉在園中碰見黛玉。", 1},
+		{"寶玉夢中遇見黛玉，醒來便哭。", 0},
+		{"寶玉再不曾遇見黛玉。", 0},
 		// A list that opens its clause, undeclared names in it, its last
 		// item running into the verb or a group word closing it; the
 		// same list after a verb, or in a memory.
