@@ -133,6 +133,8 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
 	// character does on the spot (牛王懷恨，沒奈何披掛了).
 	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢" +
+	// Calling out and waking someone (鴛鴦等喚醒回來).
+	"喚唤" +
 	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
 	"掣掄抡縱纵" +
 	// Fighting (行者與牛王戰了百十回合).

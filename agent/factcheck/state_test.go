@@ -716,6 +716,9 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉在園中碰見黛玉。", 1},
 		{"寶玉夢中遇見黛玉，醒來便哭。", 0},
 		{"寶玉再不曾遇見黛玉。", 0},
+		// Calling out to someone, waking them (喚, 唤), as 叫 and 喊.
+		{"黛玉喚紫鵑進來。", 1},
+		{"見賈母驚嚇氣逆，寶玉，黛玉，紫鵑等喚醒回來。", 1},
 		// A list that opens its clause, undeclared names in it, its last
 		// item running into the verb or a group word closing it; the
 		// same list after a verb, or in a memory.
