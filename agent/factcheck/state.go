@@ -1653,7 +1653,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
 	// taken along, looked at, asked to sit.
-	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
+	if d.cjkTaken(m) || d.cjkBound(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
 		return "is in the scene", 0.7
 	}
 	if d.cjkListSubject(m) {

@@ -58,9 +58,15 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"只言賈母和王夫人提起甄寶玉。", 1},                                                         // the same with a name
 		{"尤二姐在旁听說，便說：「你听見誰說？」", 1},                                                    // beside the speakers
 		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},                                                       // a verb of motion
-		{"眾人想起秦鐘和寶玉的舊事。", 0},                                                          // remembered
-		{"可怜寶釵黛玉寶玉等正在沒法。", 1},                                                         // a list closed by 等
-		{"寶釵想起寶玉黛玉的詩來。", 0},                                                           // a list that is an object
+		// The object of 將 or 把 and a verb of seizing or binding is at
+		// hand; not its owner's things, nor one only spoken of.
+		{"那怪把唐僧綑住，又將沙和尚也綑在一處。", 1},
+		{"那怪把沙和尚拿了，押進洞來。", 1},
+		{"那怪把沙和尚的禪杖拿了去。", 0},
+		{"那怪將沙和尚說了一遍。", 0},
+		{"眾人想起秦鐘和寶玉的舊事。", 0},  // remembered
+		{"可怜寶釵黛玉寶玉等正在沒法。", 1}, // a list closed by 等
+		{"寶釵想起寶玉黛玉的詩來。", 0},   // a list that is an object
 		{"“It was my fault, mon père,” interceded Prince Andrew, with a blush.", 1},
 		{"“It was his fault,” she said of Prince Andrew.", 0},
 		{"At that table were his mother, his wife, Natásha, Pétya, and old Michael Ivánovich.", 1},
