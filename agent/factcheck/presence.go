@@ -497,12 +497,27 @@ func (d *doc) cjkAddressed(m mention) bool {
 		rest := d.text[m.end:]
 		return strings.HasPrefix(rest, "：「") || strings.HasPrefix(rest, "：“") || strings.HasPrefix(rest, "道：")
 	}
-	if !strings.ContainsRune("向對对", p) {
+	if !strings.ContainsRune("向對对朝", p) {
 		return false
 	}
-	how, _ := verbAfter(d.text[m.end:])
+	// "寶玉向黛玉點了點頭", "朝鳳姐使個眼色": a gesture made to someone,
+	// as English "with a nod to Mr. Bingley".
+	rest := d.text[m.end:]
+	for _, g := range cjkGestures {
+		if strings.HasPrefix(rest, g) {
+			return true
+		}
+	}
+	if p == '朝' {
+		return false // 朝 is also a dynasty, a court, a morning
+	}
+	how, _ := verbAfter(rest)
 	return how == "speaks"
 }
+
+// cjkGestures made to someone face to face: a nod, a wave, a wink.
+var cjkGestures = []string{"點頭", "点头", "點了點頭", "点了点头", "點點頭", "点点头", "擺手", "摆手", "擺擺手", "摆摆手", "擺了擺手", "摆了摆手",
+	"招手", "招招手", "招了招手", "使眼色", "使個眼色", "使个眼色", "使了個眼色", "使了个眼色", "努嘴", "努努嘴", "努了努嘴", "擠眼", "挤眼"}
 
 // cjkRecalled are words of memory, dream and talk: a clause that holds
 // one before a name tells of the past or of another's words.

@@ -1066,7 +1066,10 @@ func turnedTo(d *doc, m mention) bool {
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
 	"said", "spoke", "replied", "murmured",
 	// "Turning to Lydia, she said…".
-	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking")
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking",
+	// The gesture named as a noun: "with a nod to Mr. Bingley", "a
+	// bow to Natásha", "a glance at Pierre".
+	"nod", "bow", "smile", "glance", "wink", "wave", "whisper", "curtsy", "curtsey")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".

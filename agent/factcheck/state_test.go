@@ -722,6 +722,13 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉在園中碰見黛玉。", 1},
 		{"寶玉夢中遇見黛玉，醒來便哭。", 0},
 		{"寶玉再不曾遇見黛玉。", 0},
+		// A gesture made to someone: a nod, a wave, a wink, as a verb or
+		// as a noun.
+		{"寶玉向黛玉點了點頭，便出去了。", 1},
+		{"寶玉朝黛玉使了個眼色。", 1},
+		{"寶玉向黛玉的屋子點了點頭。", 0},
+		{"“True,” said Kitty, with a nod to Lydia, who had just come in.", 1},
+		{"“True,” said Kitty, with a nod to the memory of Lydia.", 0},
 		// Calling out to someone, waking them (喚, 唤), as 叫 and 喊.
 		{"黛玉喚紫鵑進來。", 1},
 		{"見賈母驚嚇氣逆，寶玉，黛玉，紫鵑等喚醒回來。", 1},
