@@ -190,3 +190,21 @@ func TestLookAlikeInTheNamesSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestRadicalBelowInATwoCharacterName: a radical written below the
+// second character of a frequent two-character name (熊 for 能: 灬 under
+// it) is a slip where the book never writes the window.
+func TestRadicalBelowInATwoCharacterName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bajie.md":     "---\nname: 豬八戒\naliases: [悟能]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("悟能笑了。", 20),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"三藏道：「悟熊，你且住手。」那呆子只得丟了鈀。", "悟熊"},
+		{"三藏道：「悟能，你且住手。」那呆子只得丟了鈀。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
