@@ -275,6 +275,30 @@ var cjkTakeVerbs = []string{"拉", "攜", "携", "扶", "攙", "搀", "挽", "�
 // cjkTakeAspects follow a verb of taking hold: 拉了, 扶著, 抱住, 扶起.
 const cjkTakeAspects = "了著着住起"
 
+// cjkBound reports whether m is the object of the disposal marker 將 or
+// 把 and of a verb of seizing or binding after it: "又將孫行者也綑在一
+// 處", "把唐僧拿了". Whom one seizes or ties is at hand. Not whose
+// belongings are meant (把寶玉的衣服), nor in a memory, nor a body
+// (把黛玉的靈柩).
+func (d *doc) cjkBound(m mention) bool {
+	before := d.text[:m.start]
+	r, _ := utf8.DecodeLastRuneInString(before)
+	if r != '將' && r != '将' && r != '把' || d.recalledBefore(m.start) {
+		return false
+	}
+	rest := d.text[m.end:]
+	for n := 0; n < 2; n++ {
+		if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune(cjkBesideAdverbs, r) {
+			rest = rest[size:]
+		}
+	}
+	v, _ := utf8.DecodeRuneInString(rest)
+	return strings.ContainsRune(cjkSeizing, v) && !diesNext(rest) && !funeralNear(rest)
+}
+
+// cjkSeizing are verbs of seizing and binding someone (綑, 綁, 拿, 擒).
+const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊"
+
 // cjkTaken reports whether m is someone taken hold of or taken along:
 // "寶玉拉了秦鐘走開", "扶著黛玉進來". Whose belongings or hand are taken
 // (拉著黛玉的丫頭, 抱著黛玉的靈牌) is no one taken; nor whom one

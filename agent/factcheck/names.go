@@ -562,11 +562,21 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					kinSlip := ka && !kb && (n >= 3 || !kinshipSet.has(s.runes[1-pos])) && hanzi.SameSeries(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					// In a name of three or more the book writes often, a
 					// radical added or dropped anywhere (牛魔閏 for 牛魔王,
-					// 沙和淌 for 沙和尚) is a slip of the pen.
+					// 沙和淌 for 沙和尚) is a slip of the pen; in a name of
+					// two, after the first character (玉啼 for 玉帝), unless
+					// the name's is a kinship word or the text's a particle
+					// that ends no name.
 					radical := func() bool {
-						return n >= 3 && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+						return (n >= 3 || pos > 0 && !ka && !nameInnerStopSet.has(b)) && (hanzi.RadicalAdded(a, b) || hanzi.RadicalAdded(b, a)) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip || !hanzi.Similar(a, b) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
+					// Or the kinship word is put for a character the book
+					// hardly writes (鳳妲 for 鳳姐: 妲 look-alike of 姐), in
+					// a name it writes often and a window it never does:
+					// no word of the book stands there.
+					rareSlip := func() bool {
+						return ka && !kb && k.rareInBook(b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					}
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !hanzi.Similar(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
@@ -606,9 +616,18 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 						if strings.ContainsRune(nameOpeners, rs[i-1]) && k.book.countCJK(string(rs[i-1:i+1])) < minBookUses {
 							return false
 						}
+						// A look-alike in a slot the book fills with the
+						// name (奉玉帝 written 奉王帝), a window it never
+						// writes: though the book writes the pair before
+						// it now and then (奉王命), the window's second
+						// character starts no word after it there.
+						if (hanzi.LookAlike(a, b) || k.lookAlikeAsWritten(d, i, s, pos)) && k.bookVouchesWindow(s.runes, rs[i:i+n]) &&
+							k.book.countCJK(string(rs[i-1])+string(s.runes)) >= minSlotUses {
+							return false
+						}
 						return !k.inSlot(rs, i, s)
 					}
-					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !hanzi.Homophone(a, b) && !k.sharePart(d, i, s, pos) || stop ||
+					if pos == 0 && n < 3 && (k.book == nil || !hanzi.LookAlike(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !hanzi.Homophone(a, b) && !hanzi.SameSeries(a, b) && !k.sharePart(d, i, s, pos) || stop ||
 						k.book.countCJK(string(s.runes)) < minFrequentName || bound()) {
 						continue
 					}
@@ -653,7 +672,12 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 			// nowhere else (因吏湘云, 曾華果山), for a long name the book
 			// writes often.
 			atStart := atBreak || frequent && k.unpaired(rs, h.i)
-			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, end) && !surnameSet.has(b) && !(slip && (atStart || k.inSlot(rs, h.i, h.s))) {
+			// Only a mention that the rest opens with makes the first
+			// character a word before a name: one further in (菩薩 of
+			// 官音菩薩 for 觀音菩薩) leaves a character of the name
+			// between, which no word before a name explains.
+			restStart := d.roff[min(h.i+2, h.i+h.n)]
+			if d.overlapsMention(start, d.roff[h.i+1]) || d.overlapsMention(start, restStart) && !surnameSet.has(b) && !(slip && (atStart || k.inSlot(rs, h.i, h.s))) {
 				continue
 			}
 			// The rest a form of address (鳳奶奶, 劉姥姥), the first
@@ -672,7 +696,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 				// typed 洪孩兒) or looks like it (牛 午, 玉 王); where
 				// a name starts, after a break, any same syllable
 				// (．柳姥姥 for 劉姥姥).
-				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
+				if k.book.countCJK(string(rs[h.i:h.i+h.n])) > 1 || !hanzi.Homophone(a, b) && !hanzi.LookAlike(a, b) && !k.lookAlikeAsWritten(d, h.i, h.s, 0) && !hanzi.SameSeries(a, b) && !(h.n < 3 && k.sharePart(d, h.i, h.s, 0)) && !(atStart && hanzi.SoundAlike(a, b)) && !added {
 					continue
 				}
 			}
@@ -689,7 +713,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		if h.n == 2 && h.pos > 0 && !d.nameChar(rs[h.i]) {
 			continue
 		}
-		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) {
+		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) && !k.restBound(rs[h.i:h.i+h.n], h.s, h.pos) {
 			continue
 		}
 		// A longer near-miss over the same characters says it already.
@@ -751,6 +775,36 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 	return false
 }
 
+// restBound reports whether the window, a name of three or more
+// characters with its first changed, goes on with a part that the book
+// writes only inside the names of the name's entity (音菩薩 of 觀音菩薩
+// and 觀世音菩薩): the changed character then makes no word with the one
+// before it (見官 of 見官音菩薩, though the book writes 見官), since what
+// follows it is no word of its own. The book may hold the window once,
+// where it is checked.
+func (k *Knowledge) restBound(window []rune, s *nameSeq, pos int) bool {
+	if pos != 0 || len(window) < 3 || k.book == nil || k.book.countCJK(string(s.runes)) < minFrequentName {
+		return false
+	}
+	rest := string(window[1:])
+	var forms []string
+	for _, ei := range s.ents {
+		for _, n := range ei.e.Names() {
+			if f := string(k.foldRunes(n)); strings.Contains(f, rest) && !slices.Contains(forms, f) {
+				forms = append(forms, f)
+			}
+		}
+	}
+	inNames := 0
+	for _, f := range forms {
+		// A form holding another (南海觀音菩薩) is counted in it.
+		if !slices.ContainsFunc(forms, func(o string) bool { return o != f && strings.Contains(f, o) }) {
+			inNames += k.book.countCJK(f)
+		}
+	}
+	return k.book.countCJK(rest)-inNames <= 1
+}
+
 // bookVouches reports whether the manuscript makes a window a slip for a
 // name where the construction alone cannot: the book writes the name
 // often, never writes the window, and the changed character looks like
@@ -792,6 +846,38 @@ func (k *Knowledge) sharePart(d *doc, i int, s *nameSeq, pos int) bool {
 		aw = k.toTraditional(a)
 	}
 	return aw != a && (hanzi.SharedTop(aw, written) || hanzi.SharedBottom(aw, written))
+}
+
+// lookAlikeAsWritten reports whether the character at pos of the name s
+// and the text's at i+pos of d look alike as the text writes them, the
+// name's in the script of its declaration or in traditional form: a
+// writer of traditional characters confuses what he sees (束 for 東,
+// 鏨 for 寶), whose simplified forms (东 束, 宝 鏨) the folded comparison
+// finds apart.
+func (k *Knowledge) lookAlikeAsWritten(d *doc, i int, s *nameSeq, pos int) bool {
+	a := s.runes[pos]
+	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])
+	if written == d.frunes[i+pos] && k.toTraditional(a) == a {
+		return false // the same in both scripts: compared already
+	}
+	if declared := []rune(s.text); len(declared) == len(s.runes) && declared[pos] != a && hanzi.LookAlike(declared[pos], written) {
+		return true
+	}
+	t := k.toTraditional(a)
+	return t != a && hanzi.LookAlike(t, written)
+}
+
+// rareInBook reports whether the manuscript, long enough to write its
+// words many times over, writes the character r at most once in every
+// hundred thousand characters (minPairedBook): it makes no word of the
+// book.
+func (k *Knowledge) rareInBook(r rune) bool {
+	if k.book == nil {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	n := len(k.book.cjk)
+	return n >= minPairedBook && k.book.countCJK(string(r)) <= n/minPairedBook
 }
 
 // inSlot reports whether the window of rs at i, a slip for the name s in
@@ -861,8 +947,11 @@ func (d *doc) ownsWindow(start, end, dstart, dend int, target *nameSeq) bool {
 			continue
 		}
 		// Only a title after the slip; a name before it (二郎 of 二郎身)
-		// is the name followed by another word.
-		if m.start < dend || m.end > end {
+		// is the name followed by another word. A form of the target's
+		// own entity that the window goes on from with more of the
+		// name before the slip (太上 of 太上老軍 for 太上老君) is the
+		// name's own start: the slip is in the part after it.
+		if m.start < dend && !(m.end < dstart && m.start >= start && onlyOf(m.ents, target.ents)) || m.end > end {
 			return true
 		}
 		for _, e := range m.ents {
@@ -872,6 +961,16 @@ func (d *doc) ownsWindow(start, end, dstart, dend int, target *nameSeq) bool {
 		}
 	}
 	return false
+}
+
+// onlyOf reports whether every entity of ents is one of target.
+func onlyOf(ents, target []*entInfo) bool {
+	for _, e := range ents {
+		if !containsEnt(target, e) {
+			return false
+		}
+	}
+	return len(ents) > 0
 }
 
 func (d *doc) overlapsMention(start, end int) bool {

@@ -269,21 +269,43 @@ func (d *doc) seenBy(m mention, also string) bool {
 	return !strings.ContainsRune("夢梦想不未沒没少罕難难"+also, r)
 }
 
+// dreamBefore reports whether a dream (夢, 梦) is told within the four
+// characters before: 夢中遇見, 夢裏見了.
+func dreamBefore(before string) bool {
+	for n := 0; n < 4 && before != ""; n++ {
+		r, size := utf8.DecodeLastRuneInString(before)
+		if r == '夢' || r == '梦' {
+			return true
+		}
+		before = before[:len(before)-size]
+	}
+	return false
+}
+
+// cjkMeetings are the verbs of meeting someone on the spot: seeing them
+// (見了), or running into them (遇見, 撞見, 碰見), with or without 了;
+// the longer forms first.
+var cjkMeetings = []string{"遇見了", "遇见了", "撞見了", "撞见了", "碰見了", "碰见了", "遇著了", "遇着了", "撞著了", "撞着了", "碰著了", "碰着了",
+	"遇見", "遇见", "撞見", "撞见", "碰見", "碰见", "遇著", "遇着", "撞著", "撞着", "碰著", "碰着", "見了", "见了"}
+
 // cjkMet reports whether m is whom someone meets on the spot: "眾人見了
-// 黛玉，都站起來". Not in a dream, a thought, or not at all (夢見了, 想見
-// 了, 不見了), nor what is the name's (見了黛玉的詩) or its coffin.
+// 黛玉，都站起來", or runs into (在院門口遇見尤二姐，二人站著說話, 撞見了
+// 寶玉). Not in a dream, a thought, or not at all (夢見了, 想見了, 不見
+// 了, 夢中遇見), nor what is the name's (見了黛玉的詩) or its coffin.
 func (d *doc) cjkMet(m mention) bool {
 	before := d.text[:m.start]
 	var cut string
-	for _, w := range []string{"見了", "见了"} {
+	for _, w := range cjkMeetings {
 		if b, ok := strings.CutSuffix(before, w); ok {
 			cut = b
+			break
 		}
 	}
 	if cut == "" || d.recalledBefore(m.start) {
 		return false
 	}
-	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难聽听看望", r) {
+	// 曾: once, in the past (不曾遇見, 曾見了).
+	if r, _ := utf8.DecodeLastRuneInString(cut); strings.ContainsRune("夢梦想不未沒没少罕難难聽听看望曾", r) || dreamBefore(cut) {
 		return false
 	}
 	rest := d.text[m.end:]
@@ -475,12 +497,27 @@ func (d *doc) cjkAddressed(m mention) bool {
 		rest := d.text[m.end:]
 		return strings.HasPrefix(rest, "：「") || strings.HasPrefix(rest, "：“") || strings.HasPrefix(rest, "道：")
 	}
-	if !strings.ContainsRune("向對对", p) {
+	if !strings.ContainsRune("向對对朝", p) {
 		return false
 	}
-	how, _ := verbAfter(d.text[m.end:])
+	// "寶玉向黛玉點了點頭", "朝鳳姐使個眼色": a gesture made to someone,
+	// as English "with a nod to Mr. Bingley".
+	rest := d.text[m.end:]
+	for _, g := range cjkGestures {
+		if strings.HasPrefix(rest, g) {
+			return true
+		}
+	}
+	if p == '朝' {
+		return false // 朝 is also a dynasty, a court, a morning
+	}
+	how, _ := verbAfter(rest)
 	return how == "speaks"
 }
+
+// cjkGestures made to someone face to face: a nod, a wave, a wink.
+var cjkGestures = []string{"點頭", "点头", "點了點頭", "点了点头", "點點頭", "点点头", "擺手", "摆手", "擺擺手", "摆摆手", "擺了擺手", "摆了摆手",
+	"招手", "招招手", "招了招手", "使眼色", "使個眼色", "使个眼色", "使了個眼色", "使了个眼色", "努嘴", "努努嘴", "努了努嘴", "擠眼", "挤眼"}
 
 // cjkRecalled are words of memory, dream and talk: a clause that holds
 // one before a name tells of the past or of another's words.

@@ -133,6 +133,8 @@ const cjkActing = "道说說笑哭问問答走来來去进進出坐站叹嘆拉�
 	// Hearing, anger, fear, arming, bowing, thanking, answering: what a
 	// character does on the spot (牛王懷恨，沒奈何披掛了).
 	"聞闻言怒驚惊懷怀披拜叩磕辭辞應应謝谢" +
+	// Calling out and waking someone (鴛鴦等喚醒回來).
+	"喚唤" +
 	// Drawing and swinging a weapon, a leap (牛王掣出寶劍, 縱身一跳).
 	"掣掄抡縱纵" +
 	// Fighting (行者與牛王戰了百十回合).
@@ -1064,7 +1066,10 @@ func turnedTo(d *doc, m mention) bool {
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
 	"said", "spoke", "replied", "murmured",
 	// "Turning to Lydia, she said…".
-	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking")
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking",
+	// The gesture named as a noun: "with a nod to Mr. Bingley", "a
+	// bow to Natásha", "a glance at Pierre".
+	"nod", "bow", "smile", "glance", "wink", "wave", "whisper", "curtsy", "curtsey")
 
 // invertedLeads open a sentence whose subject follows its verb: "Beside
 // her sat Prince Andrew", "Among the guests was Pierre".
@@ -1651,7 +1656,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
 	// taken along, looked at, asked to sit.
-	if d.cjkTaken(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
+	if d.cjkTaken(m) || d.cjkBound(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
 		return "is in the scene", 0.7
 	}
 	if d.cjkListSubject(m) {

@@ -58,9 +58,15 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"只言賈母和王夫人提起甄寶玉。", 1},                                                         // the same with a name
 		{"尤二姐在旁听說，便說：「你听見誰說？」", 1},                                                    // beside the speakers
 		{"孫大聖停雲慢步，沙和尚隨後緊跟。", 1},                                                       // a verb of motion
-		{"眾人想起秦鐘和寶玉的舊事。", 0},                                                          // remembered
-		{"可怜寶釵黛玉寶玉等正在沒法。", 1},                                                         // a list closed by 等
-		{"寶釵想起寶玉黛玉的詩來。", 0},                                                           // a list that is an object
+		// The object of 將 or 把 and a verb of seizing or binding is at
+		// hand; not its owner's things, nor one only spoken of.
+		{"那怪把唐僧綑住，又將沙和尚也綑在一處。", 1},
+		{"那怪把沙和尚拿了，押進洞來。", 1},
+		{"那怪把沙和尚的禪杖拿了去。", 0},
+		{"那怪將沙和尚說了一遍。", 0},
+		{"眾人想起秦鐘和寶玉的舊事。", 0},  // remembered
+		{"可怜寶釵黛玉寶玉等正在沒法。", 1}, // a list closed by 等
+		{"寶釵想起寶玉黛玉的詩來。", 0},   // a list that is an object
 		{"“It was my fault, mon père,” interceded Prince Andrew, with a blush.", 1},
 		{"“It was his fault,” she said of Prince Andrew.", 0},
 		{"At that table were his mother, his wife, Natásha, Pétya, and old Michael Ivánovich.", 1},
@@ -709,6 +715,23 @@ func TestScenePresenceCommonActs(t *testing.T) {
 		{"寶玉同著黛玉出來。", 1},
 		{"紫鵑是同著黛玉來的。", 0},
 		{"眾人見了黛玉，都站起來。", 1},
+		// Running into someone (遇見, 撞見, 碰見) meets them there; not
+		// in a dream, nor never.
+		{"鴛鴦方出來，在院門口遇見黛玉，二人站著說了幾句閒話。", 1},
+		{"寶玉剛進園門，迎頭遇見黛玉，便問好。", 1},
+		{"寶玉在園中碰見黛玉。", 1},
+		{"寶玉夢中遇見黛玉，醒來便哭。", 0},
+		{"寶玉再不曾遇見黛玉。", 0},
+		// A gesture made to someone: a nod, a wave, a wink, as a verb or
+		// as a noun.
+		{"寶玉向黛玉點了點頭，便出去了。", 1},
+		{"寶玉朝黛玉使了個眼色。", 1},
+		{"寶玉向黛玉的屋子點了點頭。", 0},
+		{"“True,” said Kitty, with a nod to Lydia, who had just come in.", 1},
+		{"“True,” said Kitty, with a nod to the memory of Lydia.", 0},
+		// Calling out to someone, waking them (喚, 唤), as 叫 and 喊.
+		{"黛玉喚紫鵑進來。", 1},
+		{"見賈母驚嚇氣逆，寶玉，黛玉，紫鵑等喚醒回來。", 1},
 		// A list that opens its clause, undeclared names in it, its last
 		// item running into the verb or a group word closing it; the
 		// same list after a verb, or in a memory.

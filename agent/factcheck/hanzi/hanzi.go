@@ -217,10 +217,11 @@ func LookAlike(a, b rune) bool {
 }
 
 // RadicalAdded reports whether b is a with a radical written beside it
-// (孫 遜, 王 汪, 戒 誡): the strokes beside b's radical are all of a's,
-// and b's Cangjie code is one or two parts for the radical (言 is YR
-// there) before a's code as Cangjie writes a component (whole, or its
-// first and last parts, or its first two and last). Unihan's phonetic
+// (孫 遜, 王 汪, 戒 誡) or below it (能 熊): the strokes beside b's
+// radical are all of a's, and b's Cangjie code is one or two parts for
+// the radical (言 is YR there) before a's code as Cangjie writes a
+// component (whole, or its first and last parts, or its first two and
+// last), or one part for a radical below after a's shortened code. Unihan's phonetic
 // classes miss most such pairs (遜 is not in 孫's class).
 func RadicalAdded(a, b rune) bool {
 	sa, sb := shapeOf()[a], shapeOf()[b]
@@ -245,6 +246,11 @@ func RadicalAdded(a, b rune) bool {
 			if len(cb) == len(f)+radical && cb[radical:] == f {
 				return true
 			}
+		}
+		// A radical below, one part at the end of the code, after the
+		// component written short (熊 IPF: 能 IP over 灬 F).
+		if len(f) >= 2 && len(cb) == len(f)+1 && cb[:len(f)] == f && f != c {
+			return true
 		}
 	}
 	return false

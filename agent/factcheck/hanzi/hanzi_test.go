@@ -51,7 +51,8 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // TestRadicalAdded: a character with a radical put before another
-// (孫 遜, 王 汪, 王 匡), and pairs that only share a part or strokes.
+// (孫 遜, 王 汪, 王 匡) or below it (能 熊: 灬), and pairs that only
+// share a part or strokes.
 func TestRadicalAdded(t *testing.T) {
 	for _, tc := range []struct {
 		a, b rune
@@ -67,6 +68,8 @@ func TestRadicalAdded(t *testing.T) {
 		{'襲', '龔', false}, // one part shared, none added
 		{'賈', '寶', false},
 		{'山', '仙', false}, // Cangjie writes 山 within 仙 apart from its code
+		{'能', '熊', true},  // 灬 below: IP (能's first and last) and F
+		{'熊', '能', false},
 	} {
 		if got := RadicalAdded(tc.a, tc.b); got != tc.want {
 			t.Errorf("RadicalAdded(%c, %c) = %v, want %v", tc.a, tc.b, got, tc.want)
