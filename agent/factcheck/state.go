@@ -480,9 +480,10 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		// A letter from afar ("Mr. Gardiner added, in his letter"); an
 		// away character's return, which ends the absence the file
 		// declares ("Mr. Collins returned", "unless Mr. Darcy
-		// returned"), and the dead do not come back. Still an act of
+		// returned"), or the departure that began it (近日林黛玉回去),
+		// and the dead do not come back. Still an act of
 		// the text, for whether it follows the character.
-		if k.fromAfar(d, m) || why != "dead" && k.returns(d, m) {
+		if k.fromAfar(d, m) || why != "dead" && (k.returns(d, m) || k.departs(d, m)) {
 			byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
 			continue
 		}
@@ -586,6 +587,31 @@ func (k *Knowledge) returns(d *doc, m mention) bool {
 		if !strings.HasSuffix(w, "ly") && w != "then" && w != "soon" && w != "now" {
 			break
 		}
+	}
+	return false
+}
+
+// cjkDepartures after a name take its owner away (folded): the going
+// that an away status begins with, told in the chapter or recalled.
+var cjkDepartures = []string{"回去", "回南", "回乡", "离了", "离开", "动身", "起身往", "起程", "启程", "辞去", "辞别"}
+
+// departs reports whether m, a CJK name, is the subject of a departure
+// (after at most one adverb): "近日林黛玉回去", "黛玉已動身".
+func (k *Knowledge) departs(d *doc, m mention) bool {
+	if m.firstWord >= 0 {
+		return false
+	}
+	rs := k.foldRunes(d.text[m.end:min(len(d.text), m.end+12)])
+	for n := 0; n < 2 && len(rs) > 0; n++ {
+		for _, w := range cjkDepartures {
+			if strings.HasPrefix(string(rs), w) {
+				return true
+			}
+		}
+		if !strings.ContainsRune(cjkAdverbs, rs[0]) {
+			break
+		}
+		rs = rs[1:]
 	}
 	return false
 }
@@ -1569,8 +1595,9 @@ func coordinated(d *doc, mi int) bool {
 // cjkActs: a CJK name followed (after at most two adverbs) by a verb of
 // speech or motion.
 func cjkActs(d *doc, m mention) (string, float64) {
-	// "寶玉記得黛玉說過": a clause of memory or talk.
-	if d.recalledBefore(m.start) {
+	// "寶玉記得黛玉說過": a clause of memory or talk; "自賈璉送黛玉往揚州
+	// 去后": what someone did since when the scene opens.
+	if d.recalledBefore(m.start) || d.cjkSinceClause(m) {
 		return "", 0
 	}
 	rest := d.text[m.end:]
@@ -1866,4 +1893,25 @@ func runePrefix(s string, n int) string {
 		i += size
 	}
 	return s[:i]
+}
+
+// cjkSinceClause reports whether m opens a clause of time past, after
+// 自 or 自從 and closed by 後 or 以來 before the clause ends: "自賈璉送黛
+// 玉往揚州去后，", "自從寶玉搬進園來以後". What the name does there is
+// what happened before the scene, as in "since he left".
+func (d *doc) cjkSinceClause(m mention) bool {
+	before := d.text[:m.start]
+	if !strings.HasSuffix(before, "自") && !strings.HasSuffix(before, "自從") && !strings.HasSuffix(before, "自从") {
+		return false
+	}
+	rest := d.text[m.end:]
+	if i := strings.IndexAny(rest, "，,。；;！？!?：:「」“”\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, w := range []string{"後", "后", "以來", "以来"} {
+		if strings.HasSuffix(rest, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -204,6 +204,15 @@ func TestScenePresenceConstructions(t *testing.T) {
 		{"Nicholas wrote that he was well.", 0},
 		{"Nicholas laughed and took the letter from the table.", 1},
 		{"沙和尚回來了，眾人都笑。", 0},
+		// The departure an away status begins with, told or recalled;
+		// what someone did since when the scene opens.
+		{"卻說寶玉因近日沙和尚回去，剩得自己孤悽。", 0},
+		{"卻說寶玉因近日秦鐘回去，剩得自己孤悽。", 1},
+		{"沙和尚已動身往長安去了。", 0},
+		{"話說寶玉自沙和尚送唐僧往西天去后，心中無趣。", 0},
+		{"話說寶玉見沙和尚送唐僧往西天去，心中無趣。", 1},
+		{"自從沙和尚搬進園來以後，眾人都笑。", 0},
+		{"自沙和尚送了唐僧，眾人都笑。", 1},
 		{"秦鐘回來了，眾人都笑。", 1},
 		{"沙和尚來信說：「師父好。」", 0},
 		// A place of the speaker (在下面, 在一旁); a disposal marker's
