@@ -161,6 +161,9 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	if e == nil {
 		if d.inQuote(marker) {
 			e = k.cjkSpeaker(d, eff, marker)
+			if e == nil {
+				e = k.cjkAddressee(d, eff, marker)
+			}
 		}
 		if e == nil || !has(e) {
 			return Finding{}, false
@@ -384,6 +387,9 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			}
 			if h == nil {
 				h = k.cjkSpeaker(d, eff, copStart)
+			}
+			if h == nil {
+				h = k.cjkAddressee(d, eff, copStart)
 			}
 			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) {
 				continue

@@ -827,6 +827,13 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			}
 			return nil, 0
 		}
+		// "聖僧，汝前世原是…": the listener's own.
+		if e := k.cjkAddressee(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.7
+			}
+			return nil, 0
+		}
 	}
 	// 1. A possessive right before: "Mr. Bennet’s five daughters".
 	for _, m := range eff {
@@ -1078,6 +1085,10 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 		}
 		// The name, then a few characters of adverbs and verbs (忙立身答).
 		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) {
+			return nil
+		}
+		// 賈政對寶玉道: the name after 對 is the listener.
+		if r, _ := utf8.DecodeLastRuneInString(before[:m.start]); strings.ContainsRune(listenerMarks, r) {
 			return nil
 		}
 		if m.ent.person && !m.possessive {
