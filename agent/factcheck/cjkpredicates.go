@@ -159,6 +159,15 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 		}
 	}
 	if e == nil {
+		// 還有一女，原籍金陵，乳名寶釵: the subject named later.
+		if r := k.namedInNextClause(d, eff, marker); r != nil {
+			if !has(r) {
+				return Finding{}, false
+			}
+			e = r
+		}
+	}
+	if e == nil {
 		if d.inQuote(marker) {
 			e = k.cjkSpeaker(d, eff, marker)
 			if e == nil {

@@ -957,6 +957,10 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 		if e := k.refBefore(d, eff, c.start, 30); e != nil && has(e) {
 			return e, 0.7
 		}
+		// 今年才十八歲，法名妙玉: the subject left out until a naming.
+		if e := k.namedInNextClause(d, eff, c.start); e != nil && has(e) {
+			return e, 0.7
+		}
 	}
 	return nil, 0
 }
