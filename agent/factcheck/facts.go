@@ -1218,6 +1218,13 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			// its own in a speech (factkeys.go).
 			e = k.exclaimedAmountHolder(d, eff, c, has)
 			if e == nil {
+				// A bare reply to a question about "he" or "she" (“Is he
+				// married or single?” “Oh, single! … five thousand a year.”).
+				if e = k.answerHolder(d, eff, c.start); e != nil && !has(e) {
+					e = nil
+				}
+			}
+			if e == nil {
 				return Finding{}, false
 			}
 			conf = 0.6
