@@ -16,6 +16,12 @@ import (
 //   - the narration's attribution naming the listener between 對, 向 or
 //     問 and the speech verb (邢夫人對迎春冷笑道：“你…”).
 //
+// English speech does the same with "you": a vocative opening or closing
+// a sentence of the speech (“Lydia! Come here. You are…”, “Come here,
+// Lydia. You are…”) or "to" after a speech verb in its tag (said Jane to
+// Lydia); a vocative in the value's own sentence is already the name the
+// holder steps of facts.go find.
+//
 // Refused: 你 that does not open its clause (打你, 與你); 你們, 你的, 你家,
 // 你父親 (the value is not the listener's own); 我 or 他 between 你 and the
 // value; another person named between the vocative and 你; a vocative and
@@ -162,4 +168,103 @@ func (k *Knowledge) attributedListener(d *doc, eff []effMention, q span) *entInf
 		return m.ent
 	}
 	return nil
+}
+
+// englishAddressee is the person an English quotation speaks to when
+// "you" opens the clause of the value at p (“Lydia! Come here. You are
+// but twelve”): the latest vocative of the speech before it, a declared
+// person's name opening a sentence of a quotation before a comma or an
+// exclamation mark, or closing one after a comma ("Come here, Lydia."),
+// or else the listener a speech tag names after "to" (said Jane to
+// Lydia). Nil when the two disagree, when someone else is named between
+// the vocative and "you", or when "you" is not the clause's first word.
+func (k *Knowledge) englishAddressee(d *doc, eff []effMention, p int) *entInfo {
+	qi := d.quoteAt(p)
+	if qi == 0 {
+		return nil
+	}
+	sent := d.sents[d.sentenceAt(p)]
+	you := -1
+	for j := d.wordAt(p) - 1; j >= 0 && d.words[j].start >= sent.start; j-- {
+		if strings.EqualFold(d.words[j].s, "you") {
+			you = j
+			break
+		}
+	}
+	if you < 0 {
+		return nil
+	}
+	// The clause's first word: after a quotation mark, a stop, a comma
+	// or a semicolon.
+	lead := strings.TrimRight(d.text[max(sent.start, d.quoted[qi-1].start):d.words[you].start], " \n")
+	if last, _ := utf8.DecodeLastRuneInString(lead); lead != "" && !strings.ContainsRune("“\"‘.!?,;—", last) {
+		return nil
+	}
+	speech := d.speechOf(qi)
+	var voc *entInfo
+	for _, m := range eff {
+		if m.start < speech.start || m.end > d.words[you].start || !m.ent.person {
+			continue
+		}
+		if d.inQuote(m.start) && !m.possessive && englishVocative(d.text[speech.start:m.start], d.text[m.end:]) {
+			voc = m.ent
+			continue
+		}
+		if d.inQuote(m.start) && voc != nil && m.ent != voc {
+			return nil
+		}
+	}
+	att := k.toListener(d, eff, speech, d.quoted[qi-1].start)
+	switch {
+	case voc == nil:
+		return att
+	case att != nil && att != voc:
+		return nil
+	}
+	return voc
+}
+
+// englishVocative reports whether a name between before and after is
+// said to someone: it opens a sentence of a quotation and a comma or an
+// exclamation mark follows ("Lydia, …", "Lydia! …"), or a comma comes
+// before it and a stop after it ("Come here, Lydia.").
+func englishVocative(before, after string) bool {
+	b := strings.TrimRight(before, " \n")
+	a, _ := utf8.DecodeRuneInString(after)
+	last, _ := utf8.DecodeLastRuneInString(b)
+	if (a == ',' || a == '!') && (b == "" || strings.ContainsRune("“\"‘.!?", last)) {
+		return true
+	}
+	return last == ',' && strings.ContainsRune(".!?", a)
+}
+
+// toListener is the person a speech tag within the speech before the
+// quotation at qstart names after "to" next to a speech verb ("said Jane
+// to Lydia", "said to Lydia"), or nil.
+func (k *Knowledge) toListener(d *doc, eff []effMention, speech span, qstart int) *entInfo {
+	// The tag before the quotation in its paragraph, or between the
+	// quotations the speech joins.
+	from := strings.LastIndexByte(d.text[:qstart], '\n') + 1
+	if speech.start < qstart {
+		from = speech.start
+	}
+	var found *entInfo
+	for _, m := range eff {
+		if m.start < from || m.end > qstart || d.inQuote(m.start) || !m.ent.person || m.possessive {
+			continue
+		}
+		i := d.wordAt(m.start)
+		if i < 2 || !strings.EqualFold(d.words[i-1].s, "to") || !sameClause(d, i-1, i) {
+			continue
+		}
+		// said to Lydia; said Jane to Lydia.
+		if !speechVerbs[strings.ToLower(d.words[i-2].s)] && !(i >= 3 && speechVerbs[strings.ToLower(d.words[i-3].s)]) {
+			continue
+		}
+		if found != nil && found != m.ent {
+			return nil
+		}
+		found = m.ent
+	}
+	return found
 }

@@ -43,3 +43,35 @@ func TestAddressee(t *testing.T) {
 		})
 	}
 }
+
+// TestEnglishAddressee: a value an English quotation states of "you"
+// opening its clause is the listener's, when a vocative earlier in the
+// speech or "to" after a speech verb in its tag names them; no one's
+// where two are called or someone else is named before "you".
+func TestEnglishAddressee(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md": "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { age: 15 }\n---\nShe is the youngest.\n",
+		"entities/characters/kitty.md": "---\nname: Kitty Bennet\naliases: [Kitty]\nkind: character\nfacts: { age: 17 }\n---\nShe is the fourth.\n",
+		"entities/characters/jane.md":  "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\n---\nShe is the eldest.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"a vocative opening the speech", "“Lydia! Come here. You are but twelve years old.”", "twelve"},
+		{"a vocative closing a sentence", "“Come here, Lydia. You are but twelve years old.”", "twelve"},
+		{"the listener after said to", "Jane said to Lydia, “Come here. You are but twelve years old.”", "twelve"},
+		{"the listener's declared age", "“Come here, Lydia. You are but fifteen years old.”", ""},
+		{"the speech turns to someone else", "“Come here, Lydia. Kitty! Come here. You are but seventeen years old.”", ""},
+		{"someone named between the vocative and you", "“Come here, Lydia. Kitty came. You are but twelve years old.”", ""},
+		{"you not opening its clause", "“Come here, Lydia. Mrs. Long thinks that you are but twelve years old.”", ""},
+		{"a vocative and a tag naming two people", "Jane said to Kitty, “Lydia! You are but twelve years old.”", ""},
+		{"no one called", "“Come here. You are but twelve years old.”", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := strings.Join(found(k, tc.text, 10, TypeFact), " ")
+			if got != tc.want {
+				t.Errorf("%q\n got %q, want %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}

@@ -914,6 +914,16 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			return nil, 0
 		}
 	}
+	// 2d. "You" in direct speech: the one spoken to (“Lydia! Come here.
+	// You are but twelve”).
+	if quoted && pronounAt < 0 && c.wordIdx >= 0 && len(inSent) == 0 {
+		if e := k.englishAddressee(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.65
+			}
+			return nil, 0
+		}
+	}
 	// 3. A pronoun refers back to the latest person of that gender.
 	if !quoted && (pronounAt >= 0 || g != 0) {
 		for i := len(eff) - 1; i >= 0; i-- {
