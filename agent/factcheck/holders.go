@@ -611,6 +611,10 @@ func (d *doc) quoteLeadClear(p int) bool {
 // subject without naming it.
 const personPronouns = "他她我你汝吾俺您咱"
 
+// introducers bring a new person into a Chinese sentence (有一個…,
+// 生得一女, 膝下只有一位公子).
+var introducers = []string{"一位", "一個", "一个", "一女", "一子", "一兒", "一儿", "一男", "有一", "生了", "生得"}
+
 // namedInNextClause is the person a naming clause later in p's sentence
 // names, when the value at p stands in a clause with no subject of its
 // own and everything from the sentence's start to the naming names no one
@@ -619,8 +623,9 @@ const personPronouns = "他她我你汝吾俺您咱"
 // one of the next three clauses, in the same quotation or narration, with
 // a declared person's name right after the naming word. Nil when a person
 // is named (other than one compared with: 比薛蟠大兩歲) or a pronoun
-// stands anywhere before the naming, or the naming names no declared
-// person.
+// stands anywhere before the naming, when someone is brought in between
+// the value and the naming (年已六十，膝下只有一位公子，名喚…), or the
+// naming names no declared person.
 func (k *Knowledge) namedInNextClause(d *doc, eff []effMention, p int) *entInfo {
 	s := d.sents[d.sentenceAt(p)]
 	from, to := s.start, s.end
@@ -649,6 +654,13 @@ func (k *Knowledge) namedInNextClause(d *doc, eff []effMention, p int) *entInfo 
 		_, size := utf8.DecodeRuneInString(d.text[pos+i:])
 		if !namesNoOne(from, pos+i) {
 			return nil
+		}
+		// 年已六十，膝下只有一位公子，名喚…; 嫡妻賈氏，生得一女，乳名…:
+		// someone brought in after the value is whom the naming names.
+		for _, w := range introducers {
+			if strings.Contains(d.text[p:pos+i], w) {
+				return nil
+			}
 		}
 		pos += i + size
 		for _, w := range cjkNamingWords {

@@ -61,6 +61,8 @@ func TestHolders(t *testing.T) {
 		{"the naming four clauses on", "還有一女，今年三十歲，生得好，讀過書，識得字，乳名妙玉．", ""},
 		{"a naming of someone undeclared", "還有一女，今年三十歲，乳名英蓮．", ""},
 		{"a naming in the next sentence", "還有一女，今年三十歲．乳名妙玉．", ""},
+		{"someone brought in after the value", "那鄉紳今年三十歲，膝下只有一位小姐，乳名妙玉．", ""},
+		{"a daughter born after the value", "本是揚州人氏，生得一女，乳名妙玉．", ""},
 		// Chinese conversation topic.
 		{"他 of the one person the talk is about",
 			"馮紫英道：“雨村老先生是貴本家不是？”賈政道：“是。”馮紫英道：“是有服的還是無服的？”賈政道：“說也話長．他原籍是江西饒州府人，流寓到蘇州，甚不得意．”", "江西饒州府"},
