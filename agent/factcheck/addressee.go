@@ -22,7 +22,8 @@ import (
 // Lydia); a vocative in the value's own sentence is already the name the
 // holder steps of facts.go find.
 //
-// Refused: 你 that does not open its clause (打你, 與你); 你們, 你的, 你家,
+// Refused: 你 that does not open its clause (打你, 與你) or the value's
+// clause (你既來了，原是…); 你們, 你的, 你家,
 // 你父親 (the value is not the listener's own); 我 or 他 between 你 and the
 // value; another person named between the vocative and 你; a vocative and
 // an attribution that name two people; a listener who is the speaker.
@@ -89,8 +90,9 @@ func secondPersonBefore(s string) int {
 	if at+1 < len(rs) && strings.ContainsRune(notHolderAfter, rs[at+1]) {
 		return -1
 	}
-	// Someone else brought in between (你說我…, 你看他…).
-	if strings.ContainsAny(string(rs[at+1:]), "我他她吾俺咱") {
+	// Someone else brought in between (你說我…, 你看他…), or another
+	// clause begun (你既來了，原是…).
+	if strings.ContainsAny(string(rs[at+1:]), "我他她吾俺咱") || strings.ContainsAny(string(rs[at+1:]), clauseOpeners) {
 		return -1
 	}
 	return len(string(rs[:at]))

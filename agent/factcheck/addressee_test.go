@@ -30,6 +30,7 @@ func TestAddressee(t *testing.T) {
 		{"the listener after 問", "林如海問唐僧道：“你原籍是江州，是也不是？”", "江州"},
 		{"你 that does not open its clause", "賈政對唐僧道：“那個隨你的，原籍是江州。”", ""},
 		{"你父親: a relative's value", "賈政對唐僧道：“你父親原籍是江州。”", ""},
+		{"你 in an earlier clause", "賈政對唐僧道：“你來了，原籍是江州。”", ""},
 		{"someone named between the vocative and 你", "如來道：“聖僧，林如海前日來了。你原籍是江州。”", ""},
 		{"a vocative and an attribution naming two people", "賈政對林如海道：“聖僧，汝前世原是我之二徒。你原籍是江州。”", ""},
 		{"no one to say who 你 is", "賈政道：“你原籍是江州，也該瞻顧些。”", ""},
