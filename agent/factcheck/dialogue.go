@@ -141,3 +141,37 @@ func hasSubjectPronoun(s string) bool {
 	}
 	return false
 }
+
+// onlyPersonBefore is the one person of gender g, other than except,
+// named between the start of the paragraph paras paragraphs before the
+// one holding p and p; nil when none, several, or one of unknown gender
+// are named there, or a scene break (a line with no letter) stands
+// between.
+func onlyPersonBefore(d *doc, eff []effMention, p int, g byte, except *entInfo, paras int) *entInfo {
+	from := strings.LastIndexByte(d.text[:p], '\n') + 1
+	for n := 0; n < paras && from > 0; n++ {
+		prev := strings.TrimRight(d.text[:from], "\n\r \t")
+		start := strings.LastIndexByte(prev, '\n') + 1
+		if !strings.ContainsFunc(prev[start:], unicode.IsLetter) {
+			break // * * *: another scene
+		}
+		from = start
+	}
+	var only *entInfo
+	for _, m := range eff {
+		if m.start < from || m.end > p || !m.ent.person || m.ent == except {
+			continue
+		}
+		if m.ent.gender != g {
+			if m.ent.gender == 0 {
+				return nil
+			}
+			continue
+		}
+		if only != nil && only != m.ent {
+			return nil
+		}
+		only = m.ent
+	}
+	return only
+}

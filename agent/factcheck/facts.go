@@ -398,15 +398,16 @@ func (k *Knowledge) claims(d *doc) []claim {
 			if n.last+skip+len(u) >= len(d.words) {
 				continue
 			}
-			ok := true
-			for j, uw := range u {
-				at := n.last + skip + 1 + j
-				if singular(lw(at)) != uw || !numberGap(d.between(at-1, at)) {
-					ok = false
-					break
+			matches := func(u []string) bool {
+				for j, uw := range u {
+					at := n.last + skip + 1 + j
+					if at >= len(d.words) || singular(lw(at)) != uw || !numberGap(d.between(at-1, at)) {
+						return false
+					}
 				}
+				return true
 			}
-			if !ok {
+			if !matches(u) && !(strings.Join(u, " ") == "a year" && (matches([]string{"per", "annum"}) || matches([]string{"per", "year"}))) {
 				continue
 			}
 			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+skip+len(u)].end, wordIdx: n.first, vals: n.vals}
