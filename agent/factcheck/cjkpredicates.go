@@ -159,8 +159,20 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 		}
 	}
 	if e == nil {
+		// 還有一女，原籍金陵，乳名寶釵: the subject named later.
+		if r := k.namedInNextClause(d, eff, marker); r != nil {
+			if !has(r) {
+				return Finding{}, false
+			}
+			e = r
+		}
+	}
+	if e == nil {
 		if d.inQuote(marker) {
 			e = k.cjkSpeaker(d, eff, marker)
+			if e == nil {
+				e = k.cjkAddressee(d, eff, marker)
+			}
 		}
 		if e == nil || !has(e) {
 			return Finding{}, false
@@ -384,6 +396,9 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 			}
 			if h == nil {
 				h = k.cjkSpeaker(d, eff, copStart)
+			}
+			if h == nil {
+				h = k.cjkAddressee(d, eff, copStart)
 			}
 			if h == nil || slices.ContainsFunc(holders, func(x held) bool { return x.e == h }) {
 				continue

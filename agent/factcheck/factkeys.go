@@ -203,12 +203,18 @@ func (k *Knowledge) exclaimedAmountHolder(d *doc, eff []effMention, c claim, has
 	}
 	qi := d.quoteAt(c.start)
 	q := d.speechOf(qi)
-	var only *entInfo
+	var only, speaker *entInfo
 	for _, m := range eff {
 		if m.start < q.start || m.start >= c.start || !m.ent.person {
 			continue
 		}
 		if !d.inQuote(m.start) {
+			// The speaker of the tag (replied Wickham) says "I" of
+			// themself; anyone else there may be whose the amount is.
+			if speaker == nil && d.tagSpeaker(m) {
+				speaker = m.ent
+				continue
+			}
 			return nil
 		}
 		if !has(m.ent) {
@@ -219,5 +225,31 @@ func (k *Knowledge) exclaimedAmountHolder(d *doc, eff []effMention, c claim, has
 		}
 		only = m.ent
 	}
-	return only
+	if only != nil || speaker == nil {
+		return only
+	}
+	// “Yes,” replied Wickham; “his estate there is a noble one. A clear
+	// twelve thousand per annum.”: the speech names no one but says "his"
+	// before the amount; it is the one man the speech's paragraph and the
+	// two before it name, the speaker aside.
+	g := thirdPerson(d.text[d.quoted[qi-1].start:c.start])
+	if g == 0 || g == 'x' || namesPerson(eff, d.quoted[qi-1].start, c.start) {
+		return nil
+	}
+	if e := onlyPersonBefore(d, eff, c.start, g, speaker, 2); e != nil && has(e) {
+		return e
+	}
+	return nil
+}
+
+// tagSpeaker reports whether mention m, in narration, is the speaker a
+// speech tag names: right after a speech verb (replied Wickham) or right
+// before one (Wickham replied).
+func (d *doc) tagSpeaker(m effMention) bool {
+	i := d.wordAt(m.start)
+	if i > 0 && i <= len(d.words) && speechVerbs[strings.ToLower(d.words[i-1].s)] && sameClause(d, i-1, min(i, len(d.words)-1)) {
+		return true
+	}
+	j := d.wordAt(m.end)
+	return j < len(d.words) && speechVerbs[strings.ToLower(d.words[j].s)] && sameClause(d, j-1, j)
 }

@@ -398,15 +398,16 @@ func (k *Knowledge) claims(d *doc) []claim {
 			if n.last+skip+len(u) >= len(d.words) {
 				continue
 			}
-			ok := true
-			for j, uw := range u {
-				at := n.last + skip + 1 + j
-				if singular(lw(at)) != uw || !numberGap(d.between(at-1, at)) {
-					ok = false
-					break
+			matches := func(u []string) bool {
+				for j, uw := range u {
+					at := n.last + skip + 1 + j
+					if at >= len(d.words) || singular(lw(at)) != uw || !numberGap(d.between(at-1, at)) {
+						return false
+					}
 				}
+				return true
 			}
-			if !ok {
+			if !matches(u) && !(strings.Join(u, " ") == "a year" && (matches([]string{"per", "annum"}) || matches([]string{"per", "year"}))) {
 				continue
 			}
 			c := claim{kind: "qty", noun: strings.Join(u, " "), start: start, end: d.words[n.last+skip+len(u)].end, wordIdx: n.first, vals: n.vals}
@@ -827,6 +828,13 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			}
 			return nil, 0
 		}
+		// "聖僧，汝前世原是…": the listener's own.
+		if e := k.cjkAddressee(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.7
+			}
+			return nil, 0
+		}
 	}
 	// 1. A possessive right before: "Mr. Bennet’s five daughters".
 	for _, m := range eff {
@@ -907,6 +915,16 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 			return nil, 0
 		}
 	}
+	// 2d. "You" in direct speech: the one spoken to (“Lydia! Come here.
+	// You are but twelve”).
+	if quoted && pronounAt < 0 && c.wordIdx >= 0 && len(inSent) == 0 {
+		if e := k.englishAddressee(d, eff, c.start); e != nil {
+			if has(e) {
+				return e, 0.65
+			}
+			return nil, 0
+		}
+	}
 	// 3. A pronoun refers back to the latest person of that gender.
 	if !quoted && (pronounAt >= 0 || g != 0) {
 		for i := len(eff) - 1; i >= 0; i-- {
@@ -948,6 +966,10 @@ func (k *Knowledge) holder(d *doc, eff []effMention, c claim, has func(*entInfo)
 	// A Chinese pronoun or introduction that holders.go resolves.
 	if c.wordIdx < 0 {
 		if e := k.refBefore(d, eff, c.start, 30); e != nil && has(e) {
+			return e, 0.7
+		}
+		// 今年才十八歲，法名妙玉: the subject left out until a naming.
+		if e := k.namedInNextClause(d, eff, c.start); e != nil && has(e) {
 			return e, 0.7
 		}
 	}
@@ -1080,6 +1102,10 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) {
 			return nil
 		}
+		// 賈政對寶玉道: the name after 對 is the listener.
+		if r, _ := utf8.DecodeLastRuneInString(before[:m.start]); strings.ContainsRune(listenerMarks, r) {
+			return nil
+		}
 		if m.ent.person && !m.possessive {
 			return m.ent
 		}
@@ -1202,6 +1228,13 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			// "Mr. Darcy! … Eight thousand a year!": an amount said on
 			// its own in a speech (factkeys.go).
 			e = k.exclaimedAmountHolder(d, eff, c, has)
+			if e == nil {
+				// A bare reply to a question about "he" or "she" (“Is he
+				// married or single?” “Oh, single! … five thousand a year.”).
+				if e = k.answerHolder(d, eff, c.start); e != nil && !has(e) {
+					e = nil
+				}
+			}
 			if e == nil {
 				return Finding{}, false
 			}

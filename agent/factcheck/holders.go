@@ -163,7 +163,8 @@ func (k *Knowledge) namedAfter(d *doc, eff []effMention, start, end int) *entInf
 		lead := d.text[end:m.start]
 		// Someone else introduced in between (第二個徒弟姓沙，…, 這位珍爺
 		// 倒生了一個兒子，…，名叫賈蓉): the naming may be theirs.
-		if strings.Contains(lead, "姓") || strings.Contains(lead, "一個") || strings.Contains(lead, "一个") || strings.Contains(lead, "一位") {
+		// 他還有一女，…，乳名寶釵: 有一 brings someone in however it counts them.
+		if strings.Contains(lead, "姓") || strings.Contains(lead, "一個") || strings.Contains(lead, "一个") || strings.Contains(lead, "一位") || strings.Contains(lead, "有一") {
 			return nil
 		}
 		named := endingOf(lead, cjkNamingWords)
@@ -604,4 +605,76 @@ func (d *doc) quoteLeadClear(p int) bool {
 	// In p's own sentence, a demonstrative subject before it (那公主，他…).
 	lead := d.text[max(d.sents[si].start, q.start):p]
 	return !strings.ContainsAny(lead, "那這这")
+}
+
+// personPronouns are the Chinese words for a person that stand for a
+// subject without naming it.
+const personPronouns = "他她我你汝吾俺您咱"
+
+// introducers bring a new person into a Chinese sentence (有一個…,
+// 生得一女, 膝下只有一位公子).
+var introducers = []string{"一位", "一個", "一个", "一女", "一子", "一兒", "一儿", "一男", "有一", "生了", "生得"}
+
+// namedInNextClause is the person a naming clause later in p's sentence
+// names, when the value at p stands in a clause with no subject of its
+// own and everything from the sentence's start to the naming names no one
+// (還有一女，今年十七歲，乳名寶釵; 今年才十八歲，法名妙玉): a Chinese
+// sentence leaves its subject out until it names it. The naming must open
+// one of the next three clauses, in the same quotation or narration, with
+// a declared person's name right after the naming word. Nil when a person
+// is named (other than one compared with: 比薛蟠大兩歲) or a pronoun
+// stands anywhere before the naming, when someone is brought in between
+// the value and the naming (年已六十，膝下只有一位公子，名喚…), or the
+// naming names no declared person.
+func (k *Knowledge) namedInNextClause(d *doc, eff []effMention, p int) *entInfo {
+	s := d.sents[d.sentenceAt(p)]
+	from, to := s.start, s.end
+	if qi := d.quoteAt(p); qi > 0 {
+		from, to = max(from, d.quoted[qi-1].start), min(to, d.quoted[qi-1].end)
+	} else if i := strings.LastIndexAny(d.text[from:p], "”」』\""); i >= 0 {
+		from += i + 1 // narration after a quotation in the same sentence
+	}
+	namesNoOne := func(a, b int) bool {
+		if strings.ContainsAny(d.text[a:b], personPronouns) {
+			return false
+		}
+		for _, m := range eff {
+			if m.start >= a && m.end <= b && m.ent.person && !d.comparedWith(m.start) {
+				return false
+			}
+		}
+		return true
+	}
+	pos := p
+	for n := 0; n < 3; n++ {
+		i := strings.IndexAny(d.text[pos:to], "，；,;")
+		if i < 0 {
+			return nil
+		}
+		_, size := utf8.DecodeRuneInString(d.text[pos+i:])
+		if !namesNoOne(from, pos+i) {
+			return nil
+		}
+		// 年已六十，膝下只有一位公子，名喚…; 嫡妻賈氏，生得一女，乳名…:
+		// someone brought in after the value is whom the naming names.
+		for _, w := range introducers {
+			if strings.Contains(d.text[p:pos+i], w) {
+				return nil
+			}
+		}
+		pos += i + size
+		for _, w := range cjkNamingWords {
+			if !strings.HasPrefix(d.text[pos:], w) {
+				continue
+			}
+			at := pos + len(w)
+			for _, m := range eff {
+				if m.start == at && m.ent.person && !m.possessive {
+					return m.ent
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }

@@ -110,6 +110,10 @@ func (k *Knowledge) speakerOfOpening(d *doc, eff []effMention, p int) *entInfo {
 		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) || !m.ent.person || m.possessive {
 			return nil
 		}
+		// 寶玉對鶯兒道: the name after 對 is the listener.
+		if r, _ := utf8.DecodeLastRuneInString(before[:m.start]); strings.ContainsRune(listenerMarks, r) {
+			return nil
+		}
 		return m.ent
 	}
 	return nil

@@ -20,6 +20,7 @@ func TestSurnameOpeningASpeech(t *testing.T) {
 		{"after a word for oneself", "寶玉道：“你本姓什么？”鶯兒道：“小的本姓白。”", "姓白"},
 		{"the declared name", "寶玉道：“你本姓什么？”鶯兒道：“姓黃。”", ""},
 		{"someone else's", "寶玉道：“他本姓什么？”鶯兒道：“他姓白。”", ""},
+		{"the listener after 對 is not the speaker", "寶玉對鶯兒道：“我本姓白。”", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 35, TypeFact), " ")
 		if got != tc.want {
