@@ -560,19 +560,7 @@ var cjkReturns = []string{"回来", "归来", "回家", "回府", "赶回", "回
 // one adverb): "Mr. Collins returned", "came back", "回來了".
 func (k *Knowledge) returns(d *doc, m mention) bool {
 	if m.firstWord < 0 {
-		rs := k.foldRunes(d.text[m.end:min(len(d.text), m.end+12)])
-		for n := 0; n < 2 && len(rs) > 0; n++ {
-			for _, w := range cjkReturns {
-				if strings.HasPrefix(string(rs), w) {
-					return true
-				}
-			}
-			if !strings.ContainsRune(cjkAdverbs, rs[0]) {
-				break
-			}
-			rs = rs[1:]
-		}
-		return false
+		return k.cjkVerbAfter(d, m, cjkReturns)
 	}
 	for j := m.lastWord + 1; j < len(d.words) && j <= m.lastWord+2 && sameClause(d, j-1, j); j++ {
 		w := strings.ToLower(d.words[j].s)
@@ -598,12 +586,15 @@ var cjkDepartures = []string{"回去", "回南", "回乡", "离了", "离开", "
 // departs reports whether m, a CJK name, is the subject of a departure
 // (after at most one adverb): "近日林黛玉回去", "黛玉已動身".
 func (k *Knowledge) departs(d *doc, m mention) bool {
-	if m.firstWord >= 0 {
-		return false
-	}
+	return m.firstWord < 0 && k.cjkVerbAfter(d, m, cjkDepartures)
+}
+
+// cjkVerbAfter reports whether one of verbs (folded) follows m, a CJK
+// name, directly or after one adverb.
+func (k *Knowledge) cjkVerbAfter(d *doc, m mention, verbs []string) bool {
 	rs := k.foldRunes(d.text[m.end:min(len(d.text), m.end+12)])
 	for n := 0; n < 2 && len(rs) > 0; n++ {
-		for _, w := range cjkDepartures {
+		for _, w := range verbs {
 			if strings.HasPrefix(string(rs), w) {
 				return true
 			}

@@ -61,41 +61,34 @@ func TestEvalImport(t *testing.T) {
 	}
 }
 
-// The import set written apart from the importer (testdata/eval/import)
-// holds its figures: every chapter placed, numbered and headed as the
-// writer expected, and every case but case11 split exactly (the writer
-// reads "Book One, Chapter I" as no arc; the importer keeps the arc).
-func TestEvalImportSet(t *testing.T) {
-	code, out, errs := runEvalImportArgs(t, "../../testdata/eval/import")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{
-		"cases split exactly as expected: 15/16",
-		"placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
+// The import sets written apart from the importer (testdata/eval/import,
+// import2) hold their figures: every chapter placed, numbered and headed
+// as the writer expected, and every case split exactly but import's
+// case11 (its writer reads "Book One, Chapter I" as no arc; the importer
+// keeps the arc).
+func TestEvalImportSets(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		want []string
+	}{
+		{"../../testdata/eval/import", []string{
+			"cases split exactly as expected: 15/16",
+			"placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
+			`found an arc not expected: "Book One" from chapter 1`,
+		}},
+		{"../../testdata/eval/import2", []string{
+			"cases split exactly as expected: 16/16",
+			"chapters: 139 expected, 139 found; placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
+		}},
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		code, out, errs := runEvalImportArgs(t, tc.dir)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.dir, code, errs)
 		}
-	}
-	if !strings.Contains(out, `found an arc not expected: "Book One" from chapter 1`) {
-		t.Errorf("case11's difference is not the arcs:\n%s", out)
-	}
-}
-
-// The second import set written apart from the importer
-// (testdata/eval/import2) is split exactly, every case.
-func TestEvalImportSet2(t *testing.T) {
-	code, out, errs := runEvalImportArgs(t, "../../testdata/eval/import2")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{
-		"cases split exactly as expected: 16/16",
-		"chapters: 139 expected, 139 found; placed: recall 1.000, precision 1.000; right number and kind 1.000; right heading 1.000",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		for _, want := range tc.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.dir, want, out)
+			}
 		}
 	}
 }
