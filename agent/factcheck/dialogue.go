@@ -157,21 +157,5 @@ func onlyPersonBefore(d *doc, eff []effMention, p int, g byte, except *entInfo, 
 		}
 		from = start
 	}
-	var only *entInfo
-	for _, m := range eff {
-		if m.start < from || m.end > p || !m.ent.person || m.ent == except {
-			continue
-		}
-		if m.ent.gender != g {
-			if m.ent.gender == 0 {
-				return nil
-			}
-			continue
-		}
-		if only != nil && only != m.ent {
-			return nil
-		}
-		only = m.ent
-	}
-	return only
+	return onlyPersonIn(eff, from, p, g, except)
 }

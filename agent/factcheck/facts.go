@@ -1089,6 +1089,13 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	if e := k.selfNamed(d, eff, q); e != nil {
 		return e
 	}
+	return taggedSpeaker(d, eff, q)
+}
+
+// taggedSpeaker is the person named right before quotation q with a verb
+// of saying (鶯兒道：, 行者忙立身答：); nil when the tag names no one, or
+// only the listener (賈政對寶玉道: the name after 對).
+func taggedSpeaker(d *doc, eff []effMention, q span) *entInfo {
 	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
 	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
 		return nil
@@ -1099,17 +1106,13 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 			continue
 		}
 		// The name, then a few characters of adverbs and verbs (忙立身答).
-		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) {
+		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) || !m.ent.person || m.possessive {
 			return nil
 		}
-		// 賈政對寶玉道: the name after 對 is the listener.
 		if r, _ := utf8.DecodeLastRuneInString(before[:m.start]); strings.ContainsRune(listenerMarks, r) {
 			return nil
 		}
-		if m.ent.person && !m.possessive {
-			return m.ent
-		}
-		return nil
+		return m.ent
 	}
 	return nil
 }

@@ -413,6 +413,13 @@ func (k *Knowledge) demonstrativeHolder(d *doc, eff []effMention, p int, g byte)
 // of it name; nil when they name none, several, or one of unknown gender.
 func onlyPersonAround(d *doc, eff []effMention, p int, g byte, except *entInfo) *entInfo {
 	from, to := paragraphsAround(d.text, p)
+	return onlyPersonIn(eff, from, to, g, except)
+}
+
+// onlyPersonIn is the one person of gender g, other than except, named
+// between byte offsets from and to; nil when none, several, or one of
+// unknown gender is named there.
+func onlyPersonIn(eff []effMention, from, to int, g byte, except *entInfo) *entInfo {
 	var only *entInfo
 	for _, m := range eff {
 		if m.start < from || m.end > to || !m.ent.person || m.ent == except {

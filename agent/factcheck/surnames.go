@@ -98,23 +98,5 @@ func (k *Knowledge) speakerOfOpening(d *doc, eff []effMention, p int) *entInfo {
 	if strings.Trim(lead, "本原也") != "" {
 		return nil
 	}
-	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
-	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
-		return nil
-	}
-	for i := len(eff) - 1; i >= 0; i-- {
-		m := eff[i]
-		if m.end > len(before) {
-			continue
-		}
-		if utf8.RuneCountInString(before[m.end:]) > 8 || d.inQuote(m.start) || !m.ent.person || m.possessive {
-			return nil
-		}
-		// 寶玉對鶯兒道: the name after 對 is the listener.
-		if r, _ := utf8.DecodeLastRuneInString(before[:m.start]); strings.ContainsRune(listenerMarks, r) {
-			return nil
-		}
-		return m.ent
-	}
-	return nil
+	return taggedSpeaker(d, eff, q)
 }
