@@ -460,7 +460,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
-		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc)) {
+		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc) || why == "away" && d.narratedPlaceBefore(m, loc)) {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
@@ -821,6 +821,30 @@ func (d *doc) sceneAt(at int, loc string) bool {
 	for n := len(rs); n >= 3; n-- {
 		if strings.Contains(before, string(rs[len(rs)-n:])) {
 			return true
+		}
+	}
+	return false
+}
+
+// narratedPlaceBefore reports whether the narration of m's paragraph,
+// before m, names the declared location loc by any of its entity's names:
+// "But why Mr. Darcy came so often to the Parsonage it was more difficult
+// to understand. … Mrs. Collins knew not what to make of him" is set
+// where Charlotte, away at Hunsford (the Parsonage), is.
+func (d *doc) narratedPlaceBefore(m mention, loc string) bool {
+	lo := max(0, m.start-sceneReach)
+	if i := strings.LastIndex(d.text[lo:m.start], "\n\n"); i >= 0 {
+		lo += i
+	}
+	for _, pm := range d.mentions {
+		if pm.start < lo || pm.end > m.start || len(pm.ents) != 1 || pm.ents[0].person || d.inQuote(pm.start) {
+			continue
+		}
+		e := pm.ents[0].e
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(loc)) {
+				return true
+			}
 		}
 	}
 	return false

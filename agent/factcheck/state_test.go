@@ -234,6 +234,32 @@ func TestScenePresenceConstructions(t *testing.T) {
 	}
 }
 
+// TestAwayWhereTheSceneIs: an away character acting where the narration
+// of the paragraph has just set the scene, at the place declared for
+// them by any name of its entity file, is no finding; the place named in
+// speech, or another place, sets no scene.
+func TestAwayWhereTheSceneIs(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/charlotte.md": "---\nname: Charlotte Lucas\naliases: [Charlotte, Mrs. Collins]\nkind: character\nfacts: { status: away, location: Hunsford }\n---\n",
+		"entities/characters/sha.md":       "---\nname: 沙和尚\nkind: character\nfacts: { status: away, location: 流沙河 }\n---\n",
+		"entities/locations/hunsford.md":   "---\nname: Hunsford\naliases: [the Parsonage, Hunsford Parsonage]\nkind: location\n---\n",
+		"entities/locations/liusha.md":     "---\nname: 流沙河\naliases: [八百流沙界]\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"Why Mr. Darcy came so often to the Parsonage was hard to understand. Mrs. Collins knew not what to make of him.", 0},
+		{"Why Mr. Darcy came so often to Longbourn was hard to understand. Mrs. Collins knew not what to make of him.", 1},
+		{"“I came to the Parsonage,” said Mr. Darcy.\n\nMrs. Collins knew not what to make of him.", 1},
+		{"Mr. Darcy came to the Parsonage.\n\nMrs. Collins knew not what to make of him.", 1},
+		{"唐僧到了八百流沙界，沙和尚笑道：「師父來了。」", 0},
+		{"唐僧到了高老莊，沙和尚笑道：「師父來了。」", 1},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
 // TestAPassageOfAChapterThatFollowsTheCharacter: a passage checked alone
 // as part of a chapter is judged with the whole chapter of the manuscript
 // around it. Where the chapter follows the away character (she acts in
