@@ -151,8 +151,8 @@ const listenerMarks = "對对向問问"
 // characters of adverbs and a speech verb before the quotation. Nil when
 // there is none, or another person is named after the listener.
 func (k *Knowledge) attributedListener(d *doc, eff []effMention, q span) *entInfo {
-	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
-	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
+	before, ok := d.speechTag(q)
+	if !ok {
 		return nil
 	}
 	for i := len(eff) - 1; i >= 0; i-- {

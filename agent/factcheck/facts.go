@@ -1092,12 +1092,20 @@ func (k *Knowledge) cjkSpeaker(d *doc, eff []effMention, p int) *entInfo {
 	return taggedSpeaker(d, eff, q)
 }
 
+// speechTag is the text before quotation q when it ends with a verb of
+// saying (鶯兒道：, 王夫人問襲人說), its colon and spaces cut: the tag that
+// names who speaks and to whom.
+func (d *doc) speechTag(q span) (string, bool) {
+	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
+	return before, strings.HasSuffix(before, "道") || strings.HasSuffix(before, "說") || strings.HasSuffix(before, "说")
+}
+
 // taggedSpeaker is the person named right before quotation q with a verb
 // of saying (鶯兒道：, 行者忙立身答：); nil when the tag names no one, or
 // only the listener (賈政對寶玉道: the name after 對).
 func taggedSpeaker(d *doc, eff []effMention, q span) *entInfo {
-	before := strings.TrimRight(d.text[:q.start], " ：:，,\n")
-	if !strings.HasSuffix(before, "道") && !strings.HasSuffix(before, "說") && !strings.HasSuffix(before, "说") {
+	before, ok := d.speechTag(q)
+	if !ok {
 		return nil
 	}
 	for i := len(eff) - 1; i >= 0; i-- {
