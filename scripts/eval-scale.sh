@@ -8,6 +8,7 @@
 #
 #   bash scripts/eval-scale.sh QUERIES.jsonl...
 #   BIN=/tmp/fc CHAPTERS=3000 WORK=/tmp/evalscale bash scripts/eval-scale.sh testdata/eval/scale/*.jsonl
+#   CHAPTERS=1000 MINBACK=200 WORK=/tmp/evalscale1000 bash scripts/eval-scale.sh testdata/eval/scale/*.jsonl
 #
 # A book already in $WORK/book (with its store) is reused; set FRESH=1 to
 # make it again. Prints the closing figures of each run; the full reports
@@ -17,6 +18,9 @@ cd "$(dirname "$0")/.."
 CHAPTERS=${CHAPTERS:-3000}
 SEED=${SEED:-1}
 BUDGETS=${BUDGETS:-"8000 24000"}
+# The fewest chapters back every answer must be (eval context refuses a
+# query nearer than this); lower it for a shorter book (200 at 1,000 chapters).
+MINBACK=${MINBACK:-1000}
 WORK=${WORK:-$(mktemp -d /tmp/eval-scale.XXXXXX)}
 mkdir -p "$WORK"
 if [[ -z "${BIN:-}" ]]; then
@@ -32,7 +36,7 @@ fi
 for q in "$@"; do
 	for b in $BUDGETS; do
 		out=$WORK/$(basename "$q" .jsonl)-$b.txt
-		"$BIN" eval context --generated "$B" --queries "$q" --budget "$b" --baseline >"$out"
+		"$BIN" eval context --generated "$B" --queries "$q" --budget "$b" --baseline --min-back "$MINBACK" >"$out"
 		echo "== $q at $b ($out)"
 		grep -E '^(book:|(baseline )?(strict recall|recall|evidence anywhere|queries with))' "$out"
 	done
