@@ -15,12 +15,7 @@ import (
 // names the nearby text resolves.
 func TestSuggestSpeechWords(t *testing.T) {
 	filler := strings.Repeat("寶玉道：「走。」黛玉道：「來。」襲人道：「是。」當下無話。\n", 20)
-	cases := []struct {
-		name     string
-		chapters []Chapter
-		together [][]string
-		apart    [][2]string
-	}{
+	checkSuggestCases(t, []suggestCase{
 		{
 			name: "a word used only in speech joins the one who answers it",
 			chapters: []Chapter{
@@ -73,15 +68,5 @@ func TestSuggestSpeechWords(t *testing.T) {
 			},
 			apart: [][2]string{{"寶玉", "襲人"}},
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			sugg, got := suggestMerged(t, c.chapters, c.together)
-			for _, ap := range c.apart {
-				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
-					t.Errorf("%q merged with %q: %v", ap[1], ap[0], got)
-				}
-			}
-		})
-	}
+	})
 }

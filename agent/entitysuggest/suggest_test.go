@@ -72,17 +72,50 @@ func suggestMerged(t *testing.T, chapters []Chapter, together [][]string) ([]Sug
 	return sugg, got
 }
 
+// A suggestCase is a small book and what its suggestions must show:
+// together, names that must be in one entry; apart, names that must not;
+// absent, words that must be in no entry; kinds, the kind of an entry.
+type suggestCase struct {
+	name     string
+	chapters []Chapter
+	together [][]string
+	apart    [][2]string
+	absent   []string
+	kinds    map[string]string
+}
+
+// checkSuggestCases runs each case as a subtest.
+func checkSuggestCases(t *testing.T, cases []suggestCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sugg, got := suggestMerged(t, c.chapters, c.together)
+			for _, ap := range c.apart {
+				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
+					t.Errorf("%q merged with %q: %v", ap[1], ap[0], got)
+				}
+			}
+			for _, a := range c.absent {
+				if entryOf(sugg, a) != nil {
+					t.Errorf("%q suggested: %v", a, got)
+				}
+			}
+			for n, k := range c.kinds {
+				if e := entryOf(sugg, n); e == nil || e.Kind != k {
+					t.Errorf("kind of %q: got %+v, want %s", n, e, k)
+				}
+			}
+			for _, s := range sugg {
+				if s.FirstChapter > s.LastChapter || s.Mentions <= 0 {
+					t.Errorf("bad span or count: %+v", s)
+				}
+			}
+		})
+	}
+}
+
 func TestSuggest(t *testing.T) {
-	cases := []struct {
-		name     string
-		chapters []Chapter
-		// together lists names that must be in one entry; apart, names
-		// that must not; absent, words that must be in no entry.
-		together [][]string
-		apart    [][2]string
-		absent   []string
-		kinds    map[string]string
-	}{
+	checkSuggestCases(t, []suggestCase{
 		{
 			name: "english given name joins its full name; titles keep two people apart",
 			chapters: book(4,
@@ -224,32 +257,7 @@ func TestSuggest(t *testing.T) {
 			absent: []string{"對眾", "快早", "群妖"},
 			kinds:  map[string]string{"行者": KindCharacter, "八戒": KindCharacter},
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			sugg, _ := suggestMerged(t, c.chapters, c.together)
-			for _, ap := range c.apart {
-				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
-					t.Errorf("%q merged with %q: %v", ap[1], ap[0], e.Names())
-				}
-			}
-			for _, a := range c.absent {
-				if e := entryOf(sugg, a); e != nil {
-					t.Errorf("%q suggested: %v", a, e.Names())
-				}
-			}
-			for n, k := range c.kinds {
-				if e := entryOf(sugg, n); e == nil || e.Kind != k {
-					t.Errorf("kind of %q: got %+v, want %s", n, e, k)
-				}
-			}
-			for _, s := range sugg {
-				if s.FirstChapter > s.LastChapter || s.Mentions <= 0 {
-					t.Errorf("bad span or count: %+v", s)
-				}
-			}
-		})
-	}
+	})
 }
 
 func TestSuggestEmptyAndCancelled(t *testing.T) {

@@ -43,14 +43,7 @@ func TestNameBeforeTitle(t *testing.T) {
 // name is resolved by the nearby text (TestSuggest: "Catherine" stays
 // apart from "Lady Catherine" with nothing nearby tying them).
 func TestSuggestNameBeforeTitle(t *testing.T) {
-	cases := []struct {
-		name     string
-		chapters []Chapter
-		together [][]string
-		apart    [][2]string
-		absent   []string
-		kinds    map[string]string
-	}{
+	checkSuggestCases(t, []suggestCase{
 		{
 			// 觀音 speaks once, too seldom to be a speaker's name, and
 			// is never addressed: only 觀音菩薩 is. It is used alone
@@ -128,25 +121,5 @@ func TestSuggestNameBeforeTitle(t *testing.T) {
 			},
 			apart: [][2]string{{"北海", "北海龍王"}},
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			sugg, got := suggestMerged(t, c.chapters, c.together)
-			for _, ap := range c.apart {
-				if e := entryOf(sugg, ap[0]); e != nil && hasName(e, ap[1]) {
-					t.Errorf("%q and %q merged: %v", ap[0], ap[1], got)
-				}
-			}
-			for _, a := range c.absent {
-				if entryOf(sugg, a) != nil {
-					t.Errorf("%q suggested: %v", a, got)
-				}
-			}
-			for n, k := range c.kinds {
-				if e := entryOf(sugg, n); e == nil || e.Kind != k {
-					t.Errorf("kind of %q: got %+v, want %s", n, e, k)
-				}
-			}
-		})
-	}
+	})
 }
