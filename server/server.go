@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/flowcabal/flowcabal/internal/rpcconn"
 	"github.com/flowcabal/flowcabal/server/cache"
 	"github.com/flowcabal/flowcabal/server/source"
 	"github.com/flowcabal/flowcabal/workflowlang"
@@ -178,7 +179,7 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	s.bg, s.cancel = bg, cancel
 	st := newStream(rwc, s.log)
 	s.stream = st
-	s.conn = jsonrpc2.NewConn(st)
+	s.conn = rpcconn.New(st)
 	// From here on, warnings and errors also reach the client's log.
 	s.log = slog.New(newLogHandler(s.log.Handler(), s.conn))
 	st.log = s.log

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flowcabal/flowcabal/internal/rpcconn"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -48,7 +49,7 @@ type Client struct {
 
 // Connect starts a client on rwc.
 func Connect(ctx context.Context, rwc io.ReadWriteCloser) *Client {
-	c := &Client{Conn: jsonrpc2.NewConn(jsonrpc2.NewStream(rwc)), changed: make(chan struct{}),
+	c := &Client{Conn: rpcconn.New(jsonrpc2.NewStream(rwc)), changed: make(chan struct{}),
 		ApplyEditResult: protocol.ApplyWorkspaceEditResponse{Applied: true}}
 	c.Conn.Go(ctx, c.handle)
 	return c
