@@ -268,7 +268,9 @@ func sentWithin(d *doc, m mention) bool {
 // 來. Verbs of taking along (帶了, 領了, 同著) are not among them: a
 // journey told (帶了林姑娘同送靈到蘇州) takes someone elsewhere; nor are
 // 背著 (behind one's back), 跟著 (serving under), 按著 (according to).
-var cjkTakeVerbs = []string{"拉", "攜", "携", "扶", "攙", "搀", "挽", "牽", "牵", "抱", "摟", "搂", "揪", "拖", "拽", "推",
+var cjkTakeVerbs = []string{"拉",
+	// Bringing someone along (寶玉帶著晴雯進來, 領了他們過來).
+	"帶", "带", "領", "领", "攜", "携", "扶", "攙", "搀", "挽", "牽", "牵", "抱", "摟", "搂", "揪", "拖", "拽", "推",
 	// Surrounding someone (丫頭們簇擁著黛玉進來, 圍著寶玉).
 	"簇擁", "簇拥", "圍", "围"}
 
@@ -322,7 +324,26 @@ func (d *doc) cjkTaken(m mention) bool {
 	}
 	rest := d.text[m.end:]
 	r, _ := utf8.DecodeRuneInString(rest)
-	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest)
+	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest) && !journeyAfter(rest)
+}
+
+// cjkJourneyMarks after whom one takes along make it a journey told, not a
+// scene: 帶了林姑娘同送靈到蘇州, 領了他往揚州去.
+var cjkJourneyMarks = []string{"到", "往", "至", "赴", "回", "去"}
+
+// journeyAfter reports whether the clause that rest opens (up to the next
+// comma or stop) tells of going somewhere: a destination or a going away.
+// Coming in (進來) and coming over (過來) stay in the scene.
+func journeyAfter(rest string) bool {
+	if i := strings.IndexAny(rest, "，。．；！？,.;!?\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, w := range cjkJourneyMarks {
+		if strings.Contains(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // diesNext reports whether rest opens with a death or a funeral: "秦鐘死了".

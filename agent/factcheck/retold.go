@@ -69,7 +69,9 @@ func (d *doc) bareTitle(mi int) bool {
 // and speak (寶玉's soul in 真如福地, Prince Andrew's delirium, the demons
 // that come to a dying woman: 邪魔悉至). 恍惚 (dazed) is not one: the
 // sick are dazed in the scene itself.
-var visionWords = []string{"夢", "梦", "魂魄", "幻境", "鬼魂", "陰魂", "阴魂", "dream", "vision", "delirium", "ghost", "apparition", "phantom", "hallucination", "邪魔", "邪祟"}
+var visionWords = []string{"夢", "梦", "魂魄", "幻境", "鬼魂", "陰魂", "阴魂", "dream", "vision", "delirium", "ghost", "apparition", "phantom", "hallucination", "邪魔", "邪祟",
+	// A soul leaving its body (香魂出竅) sees the dead.
+	"出竅", "出窍"}
 
 // wakeWords end a dream.
 var wakeWords = []string{"醒", "woke", "awoke", "awake", "waking"}

@@ -1634,6 +1634,14 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return how, conf
 		}
 	}
+	// "忽見秦氏和襲人招手叫他": whom the narrator shows is there, alone
+	// or first of a list, whatever they do; not whose thing is shown
+	// (只見晴雯的丫頭) nor one shown dead or laid out.
+	if shown := d.listStart(m); narratorShows(d.text[:shown.start]) && !diesNext(rest) && !funeralNear(rest) {
+		if r, _ := utf8.DecodeRuneInString(rest); r != '的' && r != '之' {
+			return "is in the scene", 0.7
+		}
+	}
 	// "轉手遞與牛魔王": whom something is handed to is at hand.
 	for _, w := range []string{"遞與", "遞給", "遞给", "递与", "递给", "遞到", "递到"} {
 		if strings.HasSuffix(d.text[:m.start], w) {
@@ -1771,6 +1779,19 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		}
 	}
 	return verbAfter(rest)
+}
+
+// cjkShowWords are the narrator's "one sees": what follows is on the spot.
+var cjkShowWords = []string{"只見", "只见", "忽見", "忽见", "但見", "但见", "又見", "又见", "卻見", "却见", "見是", "见是"}
+
+// narratorShows reports whether before ends with one of cjkShowWords.
+func narratorShows(before string) bool {
+	for _, w := range cjkShowWords {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // pronounAt returns the length of the personal pronoun or group word

@@ -649,6 +649,18 @@ func TestScenePresenceByCompany(t *testing.T) {
 		{"寶玉想起那日拉了秦鐘走開的事。", 0},
 		{"賈政扶了賈母靈柩一路南行。", 0},
 		{"二爺帶了黛玉同送靈到蘇州。", 0},
+		// Brought along into the room; taken away on a journey.
+		{"寶玉帶著金釧進來坐下。", 1},
+		{"寶玉領了秦鐘過來。", 1},
+		{"寶玉帶了金釧往揚州去了。", 0},
+		{"寶玉帶著黛玉的信進來。", 0},
+		// Whom the narrator shows, whatever they do; not whose servant,
+		// not one shown dead, not a ghost seen by a soul leaving its body.
+		{"忽見秦鐘和平兒招手叫他。", 1},
+		{"只見金釧，平兒二人遠遠的站著。", 1},
+		{"忽見金釧的丫頭走來。", 0},
+		{"只見秦鐘死在炕上。", 0},
+		{"可怜香魂出竅，正無投奔，只見秦鐘隱隱在前。", 0},
 		{"按著秦鐘方才比的地方拴上。", 0},
 		// Looked at; a death watched; what is the name's.
 		{"眾人都看著黛玉，不敢言語。", 1},
