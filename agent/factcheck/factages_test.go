@@ -60,3 +60,25 @@ func TestAgeTimePassing(t *testing.T) {
 		}
 	}
 }
+
+// TestAgeDifferenceIsNoAge: the years between two people (比寶玉小兩歲,
+// 大他三歲) are no one's age; an age said plainly still is.
+func TestAgeDifferenceIsNoAge(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md": "---\nname: 林黛玉\naliases: [林丫頭, 黛玉]\nkind: character\ngender: f\n" +
+			"progressions:\n  - { chapter: 80, facts: { 年紀: 十五歲 } }\n---\n",
+		"entities/characters/baoyu.md": "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"younger by", "況且林丫頭年紀到底比寶玉小兩歲，倒是寶玉定親要緊。", ""},
+		{"older by", "黛玉原比那丫頭大三歲，自然懂事些。", ""},
+		{"an age", "黛玉今年十二歲，生得怯弱。", "十二歲"},
+	} {
+		got := strings.Join(found(k, tc.text, 90, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -521,6 +521,12 @@ func (k *Knowledge) cjkClaims(d *doc) []claim {
 				i = j
 				continue
 			}
+			// "比寶玉小兩歲", "大他三歲": the years between two people,
+			// not an age.
+			if i > 0 && strings.ContainsRune("大小長长", rs[i-1]) {
+				i = j
+				continue
+			}
 			// "萬歲": long live the emperor, not an age.
 			if string(rs[i:j]) == "万" || string(rs[i:j]) == "萬" {
 				i = j
