@@ -113,6 +113,9 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if hyphenated(d.text, w.start, w.end) {
 			continue
 		}
+		if k.otherPersonsName(d, wi) {
+			continue
+		}
 		// After an honorific ("Mr. Gardener") a word is a name, though
 		// the dictionary holds it: the book's own counts judge it then.
 		titled := wi > 0 && honorifics[d.words[wi-1].s] && strings.TrimSpace(strings.TrimPrefix(d.text[d.words[wi-1].end:w.start], ".")) == ""
@@ -157,6 +160,31 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		})
 	}
 	return out
+}
+
+// otherPersonsName reports whether the capitalized word at wi is the
+// second part of a name the files do not declare: right after a given
+// name that is no part of any declared name ("Alphonse Kárlovich" beside
+// Pierre's "Kirílovich"), or a saint's ("St. Natalia’s day" beside
+// "Natalie"). A slip in a declared name keeps its declared first part
+// ("Pierre Kárlovich") or stands alone.
+func (k *Knowledge) otherPersonsName(d *doc, wi int) bool {
+	if wi == 0 {
+		return false
+	}
+	prev := d.words[wi-1]
+	gap := d.text[prev.end:d.words[wi].start]
+	if prev.s == "St" || prev.s == "Saint" || prev.s == "Ste" {
+		return gap == ". " || gap == " "
+	}
+	if gap != " " {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(prev.s)
+	if !unicode.IsUpper(first) || utf8.RuneCountInString(prev.s) < 3 || k.nameWords[prev.s] || titleWords[prev.s] || rankClass[prev.s] != "" || honorifics[prev.s] {
+		return false
+	}
+	return !lexicon.IsOrdinary(prev.s)
 }
 
 // hyphenated reports whether text[start:end] is joined to a word before

@@ -65,3 +65,28 @@ func TestVariantSpellingOfTheSameSound(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondPartOfAnotherName: a near-miss right after a given name that
+// no file declares is another person's name ("Alphonse Kárlovich" beside
+// Pierre Kirílovich), and one after "St." a saint's; after a declared
+// given name, a title or alone, it is still a slip.
+func TestSecondPartOfAnotherName(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/pierre.md":  "---\nname: Pierre Bezúkhov\naliases: [Pierre, Pyótr Kirílovich]\nkind: character\n---\n",
+		"entities/characters/natasha.md": "---\nname: Natásha Rostóva\naliases: [Natásha, Natalie]\nkind: character\n---\n",
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"“Well, then, old chap, mon très honorable Alphonse Kárlovich,” said Shinshín.", ""},
+		{"“Well, then, old chap, mon très honorable Pyótr Kárlovich,” said Shinshín.", "Kárlovich"},
+		{"“Well, then,” said Kárlovich, laughing.", "Kárlovich"},
+		{"It was St. Natalia’s day, a holiday in the house.", ""},
+		{"It was Natalia’s name day, a holiday in the house.", "Natalia"},
+		{"Then Natalia laughed and ran out.", "Natalia"},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
