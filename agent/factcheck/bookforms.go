@@ -214,6 +214,28 @@ func (b *bookForms) usesExactly(s string) int {
 	return n
 }
 
+// nearbyWindow is how many chapters on either side usedNearby reads: about
+// the span over which a book keeps calling someone by one rank.
+const nearbyWindow = 10
+
+// usedNearby reports whether another chapter of the manuscript within
+// nearbyWindow chapters of chapter holds s as written. What the book
+// itself writes of a time ("Major Denísov" in three chapters after a
+// promotion the files never record) is the book's usage then, not a slip
+// of the chapter at hand; the chapter itself is left out, so that its
+// saved copy cannot vouch for what is being checked.
+func (b *bookForms) usedNearby(s string, chapter int) bool {
+	if b == nil || b.byNumber == nil {
+		return false
+	}
+	for n := chapter - nearbyWindow; n <= chapter+nearbyWindow; n++ {
+		if text, ok := b.byNumber[n]; ok && n != chapter && strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // countCJK counts a folded CJK form in the manuscript.
 func (b *bookForms) countCJK(s string) int {
 	b.once.Do(b.build)

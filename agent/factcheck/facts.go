@@ -1435,7 +1435,7 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 					break
 				}
 			}
-			if strings.EqualFold(title, declared) {
+			if strings.EqualFold(title, declared) || k.book.usedNearby(d.text[d.words[i].start:d.words[i+1].end], d.chapter) {
 				continue
 			}
 			line, since := e.e.FactSource(key, d.chapter)
@@ -1504,6 +1504,9 @@ func (k *Knowledge) checkRanks(d *doc) []Finding {
 			continue
 		}
 		if rankClass[words[len(words)-1]] != class || containsString(words, title) {
+			continue
+		}
+		if k.book.usedNearby(d.text[d.words[i].start:m.end], d.chapter) {
 			continue
 		}
 		line, since := e.e.FactSource(key, d.chapter)

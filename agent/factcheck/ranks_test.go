@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,47 @@ func TestRankCompoundsAndNobleTitles(t *testing.T) {
 		got := strings.Join(found(k, tc.text, 25, TypeFact), " ")
 		if got != tc.want {
 			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestRankTheBookUsesNearby: a rank with a name that other chapters close
+// by write the same way is the book's usage then (a promotion the files
+// never record); far from those chapters, or written nowhere else, it is
+// still against the declared rank. The chapter checked is never its own
+// witness.
+func TestRankTheBookUsesNearby(t *testing.T) {
+	files := map[string]string{
+		"entities/characters/denisov.md": "---\nname: Vasíli Denísov\naliases: [Denísov]\nkind: character\ngender: m\nfacts: { rank: cavalry captain }\n---\n",
+		"entities/characters/fitz.md":    "---\nname: Colonel Fitzwilliam\nkind: character\ngender: m\nfacts: { rank: colonel }\n---\n",
+	}
+	for ch := 1; ch <= 40; ch++ {
+		text := fmt.Sprintf("Chapter %d\n\nThe regiment marched on through the rain.\n", ch)
+		if ch == 30 || ch == 33 {
+			text += "Major Denísov rode up. Captain Fitzwilliam bowed.\n"
+		}
+		if ch == 20 {
+			text += "Lieutenant Denísov rode up.\n"
+		}
+		files[fmt.Sprintf("manuscript/chapter-%02d/content.md", ch)] = text
+	}
+	k := bookProject(t, files)
+	for _, tc := range []struct {
+		name string
+		ch   int
+		text string
+		want string
+	}{
+		{"written so two chapters off", 31, "Major Denísov came in, shaking the rain from his cloak.", ""},
+		{"written so only in the chapter itself", 20, "Lieutenant Denísov came in, shaking the rain from his cloak.", "Lieutenant"},
+		{"far from where the book writes it", 5, "Major Denísov came in, shaking the rain from his cloak.", "Major"},
+		{"a rank the book never writes", 31, "Colonel Denísov came in, shaking the rain from his cloak.", "Colonel"},
+		{"a title the book writes nearby", 31, "Captain Fitzwilliam came in, shaking the rain from his cloak.", ""},
+		{"a title far from it", 5, "Captain Fitzwilliam came in, shaking the rain from his cloak.", "Captain"},
+	} {
+		got := strings.Join(found(k, tc.text, tc.ch, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s (ch. %d): fact findings %q, want %q", tc.name, tc.text, tc.ch, got, tc.want)
 		}
 	}
 }
