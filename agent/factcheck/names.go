@@ -128,7 +128,7 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			t = k.nearestTarget(d, w.s, titled)
 			checked[key] = t
 		}
-		if t == nil || k.book.knownLatin(w.s, matchCase(t.word, w.s)) {
+		if t == nil || k.book.knownLatin(w.s, matchCase(t.word, w.s)) || placeNamedOf(d, wi) && allPersons(t.ents) {
 			continue
 		}
 		// Part of a declared name's mention already (e.g. a declared
@@ -185,6 +185,35 @@ func (k *Knowledge) otherPersonsName(d *doc, wi int) bool {
 		return false
 	}
 	return !lexicon.IsOrdinary(prev.s)
+}
+
+// placeHeads name a kind of place whose name follows "of": "the villages
+// of Bezúbova and Zakhárino", "the town of Meryton".
+var placeHeads = wordSet("village", "villages", "town", "towns", "city", "hamlet", "hamlets", "river", "fortress",
+	"province", "district", "parish", "county", "estate", "estates", "monastery", "port", "island", "valley")
+
+// placeNamedOf reports whether the word at wi is the name after a place's
+// kind and "of", or the second of two such names joined by "and".
+func placeNamedOf(d *doc, wi int) bool {
+	for _, at := range []int{wi - 1, wi - 3} {
+		if at < 1 || at >= len(d.words) || !strings.EqualFold(d.words[at].s, "of") || !placeHeads[strings.ToLower(d.words[at-1].s)] {
+			continue
+		}
+		if at == wi-1 || strings.EqualFold(d.words[wi-1].s, "and") {
+			return true
+		}
+	}
+	return false
+}
+
+// allPersons reports whether every entity of ents is a person.
+func allPersons(ents []*entInfo) bool {
+	for _, e := range ents {
+		if !e.person {
+			return false
+		}
+	}
+	return len(ents) > 0
 }
 
 // hyphenated reports whether text[start:end] is joined to a word before

@@ -90,3 +90,26 @@ func TestSecondPartOfAnotherName(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceNamedAfterItsKind: after "the villages of" a word is a place's
+// name, however close to a person's (Bezúbova beside Hélène Bezúkhova);
+// near a place's declared name it is still a slip.
+func TestPlaceNamedAfterItsKind(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/helene.md":   "---\nname: Hélène Kurágina\naliases: [Countess Bezúkhova, Bezúkhova]\nkind: character\n---\n",
+		"entities/locations/meryton.md":   "---\nname: Meryton\nkind: location\n---\n",
+		"entities/locations/zakharino.md": "---\nname: Zakhárino\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"Between the hollows the villages of Bezúbova and Zakhárino showed in the distance.", ""},
+		{"Between the hollows the villages of Zakhárino and Bezúbova showed in the distance.", ""},
+		{"Between the hollows Bezúbova showed in the distance.", "Bezúbova"},
+		{"They walked into the town of Merytn before noon.", "Merytn"},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
