@@ -323,6 +323,7 @@ func TestNearValues(t *testing.T) {
 		{"沙僧橫擔著降妖杖，行者急掣出棍子。", ""},          // other names of the same ones
 		{"悟能牽馬，沙僧拿了錫杖，行者挑擔。", ""},          // something carried, not borne
 		{"沙僧取出月牙鏟，著頭便打。", "月牙鏟"},           // taken out to fight
+		{"那魔王被八戒、沙僧使釘鈀、寶杖左右攻住了。", ""},      // a list of names, their weapons in order
 		{"沙僧取出降妖杖，著頭便打。", ""},              // the declared one taken out
 		{"沙僧取水來，著頭便打。", ""},                // fetched, not taken out
 		{"三個徒弟，一個使金箍鐵棒，一個使七齒釘鈀。", "七齒釘鈀"},  // a weapon's number changed, whoever holds it

@@ -58,6 +58,11 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 		if !ok {
 			continue
 		}
+		// "八戒、沙僧使釘鈀、寶杖": the last of a list of names wields the
+		// weapons of the list after it, each his own, in order.
+		if prev, _ := utf8.DecodeLastRuneInString(d.text[:m.start]); prev == '、' {
+			continue
+		}
 		named := d.text[start:end]
 		if weaponAgrees(string(k.foldRunes(named)), string(k.foldRunes(declared))) {
 			continue
