@@ -30,3 +30,67 @@ func TestCJKPlaceOtherUnderOneLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKPlaceThatHoldsTheDeclaredOne: living in the garden is living in
+// the lodge the files put inside it, whether the lodge's file gives the
+// garden as a fact or relates to it; a place the files do not put around
+// the lodge is still another residence.
+func TestCJKPlaceThatHoldsTheDeclaredOne(t *testing.T) {
+	files := func(lodge string) map[string]string {
+		return map[string]string{
+			"entities/characters/daiyu.md":  "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: { 住處: 瀟湘館 }\n---\n",
+			"entities/locations/lodge.md":   lodge,
+			"entities/locations/garden.md":  "---\nname: 大觀園\nkind: location\n---\n",
+			"entities/locations/mansion.md": "---\nname: 寧國府\nkind: location\n---\n",
+		}
+	}
+	byFact := bookProject(t, files("---\nname: 瀟湘館\nkind: location\nfacts: { 所在: 大觀園 }\n---\n"))
+	byRelation := bookProject(t, files("---\nname: 瀟湘館\nkind: location\nrelations:\n  - { to: entities/locations/garden, kind: part of }\n---\n"))
+	alone := bookProject(t, files("---\nname: 瀟湘館\nkind: location\n---\n"))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"by a fact", byFact, "原來黛玉住在大觀園中，雖靠著賈母疼愛，凡事終要自己留心。", ""},
+		{"by a relation", byRelation, "原來黛玉住在大觀園中，雖靠著賈母疼愛，凡事終要自己留心。", ""},
+		{"not put around it", alone, "原來黛玉住在大觀園中，雖靠著賈母疼愛，凡事終要自己留心。", "大觀園"},
+		{"another place", byFact, "原來黛玉住在寧國府中，雖靠著賈母疼愛，凡事終要自己留心。", "寧國府"},
+	} {
+		got := strings.Join(found(tc.k, tc.text, 83, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestLatinPlaceThatHoldsTheDeclaredOne: the same in English: the county
+// the home's file puts it in is no other residence.
+func TestLatinPlaceThatHoldsTheDeclaredOne(t *testing.T) {
+	files := func(home string) map[string]string {
+		return map[string]string{
+			"entities/characters/eliz.md": "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\nfacts: { home: Longbourn }\n---\n",
+			"entities/locations/home.md":  home,
+			"entities/locations/herts.md": "---\nname: Hertfordshire\nkind: location\n---\n",
+			"entities/locations/kent.md":  "---\nname: Kent\nkind: location\n---\n",
+		}
+	}
+	within := bookProject(t, files("---\nname: Longbourn\nkind: location\nfacts: { county: Hertfordshire }\n---\n"))
+	alone := bookProject(t, files("---\nname: Longbourn\nkind: location\n---\n"))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"the county around it", within, "Elizabeth lived in Hertfordshire with her sisters.", ""},
+		{"not put around it", alone, "Elizabeth lived in Hertfordshire with her sisters.", "Hertfordshire"},
+		{"another county", within, "Elizabeth lived in Kent with her sisters.", "Kent"},
+	} {
+		got := strings.Join(found(tc.k, tc.text, 10, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -198,7 +198,7 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	}
 	// The character's own file says they live there too (黛玉 "住進大觀
 	// 園" beside the residence 瀟湘館): the two are not at odds.
-	if livesThere(string(k.foldRunes(e.e.Description)), place) {
+	if livesThere(string(k.foldRunes(e.e.Description)), place) || k.placeWithin(decl, place) {
 		return Finding{}, false
 	}
 	// The place must be one: a declared location, or a name with a
@@ -249,6 +249,37 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
 	f.Suggestion = declared
 	return f, true
+}
+
+// placeWithin reports whether the declared place decl (folded) lies
+// within place (folded) by the files: decl's own file gives place as a
+// fact's value (所在: 大觀園, part_of: 大觀園) or relates to a location
+// named place. Living in 瀟湘館 is living in 大觀園.
+func (k *Knowledge) placeWithin(decl, place string) bool {
+	named := func(e *entInfo, s string) bool {
+		for _, n := range e.e.Names() {
+			if string(k.foldRunes(n)) == s {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range k.ents {
+		if e.person || !named(e, decl) {
+			continue
+		}
+		for _, v := range e.e.Facts {
+			if string(k.foldRunes(v)) == place {
+				return true
+			}
+		}
+		for _, r := range e.e.Relations {
+			if to := k.byResource(r.To); to != nil && !to.person && named(to, place) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // otherLastLevel reports whether two places under one first level end in

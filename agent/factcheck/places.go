@@ -105,7 +105,17 @@ func (k *Knowledge) samePlace(loc *entInfo, declared string) bool {
 			return true
 		}
 	}
-	return strings.Contains(prose.Unaccented(loc.e.Description), decl)
+	if strings.Contains(prose.Unaccented(loc.e.Description), decl) {
+		return true
+	}
+	// The declared place lies within loc by the files (Longbourn, part of
+	// Hertfordshire).
+	for _, n := range loc.e.Names() {
+		if k.placeWithin(string(k.foldRunes(declared)), string(k.foldRunes(n))) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentenceSubject is the person a sentence is about, for a predicate at
