@@ -295,7 +295,7 @@ func (k *Knowledge) checkContinuityCJK(d *doc, prev string) []Finding {
 					}
 					// The changed character makes a word of the book with
 					// its neighbour (忽然 of 那怪忽然, 世界 of 滿天世界).
-					if k.book != nil && k.edgeInWord(rs, i, n, pos) {
+					if k.book != nil && k.edgeInWord(rs, i, n, pos, nil) {
 						continue
 					}
 					was := prevSpelling(prev, prs, c.runes)

@@ -770,7 +770,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		if h.n == 2 && h.pos > 0 && !d.nameChar(rs[h.i]) {
 			continue
 		}
-		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos) && !k.restBound(rs[h.i:h.i+h.n], h.s, h.pos) {
+		if k.book != nil && k.edgeInWord(rs, h.i, h.n, h.pos, h.s.runes) && !k.restBound(rs[h.i:h.i+h.n], h.s, h.pos) {
 			continue
 		}
 		// A longer near-miss over the same characters says it already.
@@ -802,13 +802,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 }
 
 // edgeInWord reports whether the changed character of the window
-// rs[i:i+n] (changed at pos) belongs to a word the book writes often:
+// rs[i:i+n] (changed at pos) belongs to a word the book writes often,
+// more often than the slot holds name (when given):
 // when it is the first, with the character before it (回顧 of 回顧雨村),
 // not counting where the pair starts a declared name; when it is the
 // last, with the character after it (往西 of 唐往西天). Such a window is
 // two words side by side, not a slip. Pairs at the unchanged edge (不大
 // of 不大管園) were tried: they hid real misprints (紫娟).
-func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
+func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int, name []rune) bool {
 	const often = 3
 	// 那朱八戒: a demonstrative before a name makes no word with it,
 	// though the book writes 那朱 (那朱紫國) often.
@@ -821,7 +822,10 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int) bool {
 					uses -= k.book.countCJK(string(rs[i-1]) + string(s.runes))
 				}
 			}
-			if uses >= often {
+			// The book fills the slot with the name more often than it
+			// writes the pair (見玉帝 21 times, 見王 6): the pair there is
+			// the name's slot with a slip in it (見王帝), not a word.
+			if uses >= often && (name == nil || uses > k.book.countCJK(string(rs[i-1])+string(name))) {
 				return true
 			}
 		}

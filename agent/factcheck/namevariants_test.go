@@ -113,3 +113,30 @@ func TestPlaceNamedAfterItsKind(t *testing.T) {
 		}
 	}
 }
+
+// TestSlipInTheNamesSlot: a look-alike first character that makes a pair
+// the book writes (見王 of 見王母) is still a slip where the book fills
+// that slot with the name more often (見玉帝); where the pair is the
+// commoner, the window is two words.
+func TestSlipInTheNamesSlot(t *testing.T) {
+	book := func(slot, pair int) *Knowledge {
+		return bookProject(t, map[string]string{
+			"entities/characters/yudi.md": "---\nname: 玉帝\naliases: [玉皇大帝]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("眾仙去見玉帝。", slot) + strings.Repeat("玉帝大喜，傳旨。", 20) +
+				strings.Repeat("又見王母來了。", pair) + strings.Repeat("天氣晴好。", 200),
+		})
+	}
+	const text = "菩薩道：「汝等可跟貧僧去見王帝。」眾仙怡然隨往。"
+	for _, tc := range []struct {
+		name       string
+		slot, pair int
+		want       string
+	}{
+		{"the slot the commoner", 20, 6, "王帝"},
+		{"the pair the commoner", 2, 6, ""},
+	} {
+		if got := strings.Join(found(book(tc.slot, tc.pair), text, 6, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
