@@ -82,3 +82,29 @@ func TestAgeDifferenceIsNoAge(t *testing.T) {
 		}
 	}
 }
+
+// TestAgeOfTheNounItModifies: "N year-old" written with one hyphen is an
+// adjective as much as "N-year-old": the age of the noun after it (her six
+// year-old nephew), not of the name before; a widower said of a woman is
+// some man's word.
+func TestAgeOfTheNounItModifies(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/mary.md":     "---\nname: Princess Mary\nkind: character\ngender: f\nfacts: { age: twenty-eight }\n---\nShe lives at Bald Hills.\n",
+		"entities/characters/countess.md": "---\nname: Countess Rostóva\nkind: character\ngender: f\nfacts: { status: married }\n---\nShe is the count's wife.\n",
+		"entities/characters/bilibin.md":  "---\nname: Bilíbin\nkind: character\ngender: m\nfacts: { status: married }\n---\nHe is a diplomat.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"someone else's age", "Princess Mary was troubled by the lessons she gave her six year-old nephew.", ""},
+		{"a noun after it, as with two hyphens", "Princess Mary, a six year-old girl in her nurse's arms, laughed.", ""},
+		{"her own, after the copula", "Princess Mary was then forty years old.", "forty"},
+		{"a man's word of a woman", "“Mamma, one need not be ashamed of his being a widower?” Countess Rostóva, a widower, said nothing.", ""},
+		{"a man's word of a man", "Bilíbin, a widower, said nothing.", "widower"},
+	} {
+		got := strings.Join(found(k, tc.text, 90, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

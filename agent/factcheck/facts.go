@@ -283,10 +283,11 @@ func (k *Knowledge) claims(d *doc) []claim {
 		of := 0
 		demo := false
 		switch {
-		case next == "year" && next2 == "old" && d.between(n.last, n.last+1) == "-":
+		case next == "year" && next2 == "old" && d.between(n.last+1, n.last+2) == "-":
 			// "fourteen-year-old Pétya": the age of the name it
 			// modifies, and of no one when it modifies a thing
-			// ("thirty-year-old birches", "his forty-year-old stomach").
+			// ("thirty-year-old birches", "his forty-year-old stomach")
+			// or another person ("her six year-old nephew").
 			for mi, m := range d.mentions {
 				if m.firstWord == n.last+3 && m.ents[0].person && !d.inQuote(m.start) {
 					age, of = true, mi+1

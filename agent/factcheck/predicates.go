@@ -122,6 +122,11 @@ func (k *Knowledge) maritalOf(d *doc, mi int, e *entInfo, facts map[string]strin
 		if w != "widow" && w != "widower" {
 			continue
 		}
+		// "his being a widower" of a woman: the word is a man's, and so
+		// someone else's; "widow" of a man likewise.
+		if w == "widower" && e.gender == 'f' || w == "widow" && e.gender == 'm' {
+			return Finding{}, false
+		}
 		// "the widower's son", "widow of": someone else's.
 		if i+1 < len(d.words) && strings.ToLower(d.words[i+1].s) == "of" || strings.HasPrefix(d.text[d.words[i].end:], "’s") || strings.HasPrefix(d.text[d.words[i].end:], "'s") {
 			return Finding{}, false
