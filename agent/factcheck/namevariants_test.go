@@ -140,3 +140,23 @@ func TestSlipInTheNamesSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestPluralOfTheBooksOwnForm: the plural of a form the book writes often
+// (the Buonapartes, beside Buonaparte) is a word of the book, as the form
+// itself is; the plural of a form it never writes is still a slip.
+func TestPluralOfTheBooksOwnForm(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/napoleon.md":  "---\nname: Napoleon Bonaparte\naliases: [Bonaparte]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("They spoke of Buonaparte again. ", 5) + strings.Repeat("Bonaparte rode on. ", 30),
+	})
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"So Genoa and Lucca are now just family estates of the Buonapartes.", ""},
+		{"So Genoa and Lucca are now just family estates of the Bonapartex.", "Bonapartex"},
+	} {
+		if got := strings.Join(found(k, tc.text, 2, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
