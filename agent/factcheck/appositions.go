@@ -123,6 +123,25 @@ func (k *Knowledge) checkAppositions(d *doc) []Finding {
 			if i := m.lastWord + 1; i+1 < len(d.words) && strings.TrimSpace(d.between(m.lastWord, i)) == "," && strings.ToLower(d.words[i].s) == "the" && d.between(i, i+1) == " " {
 				if w, last := memberAt(d, i+1, set); w != "" && !own[w] && w != declared && closesClause(d, last) {
 					out = append(out, appositionFinding(d, e, key, val, i+1, last, w))
+					continue
+				}
+			}
+			// Predicated: "the choice of Kutúzov as minister of war",
+			// "Sónya was the goddaughter": a member after "as" or a
+			// copula and an article, that no "of" or possessive makes
+			// someone else's.
+			if i := m.lastWord + 1; i+1 < len(d.words) && d.between(m.lastWord, i) == " " {
+				lw := strings.ToLower(d.words[i].s)
+				j := i + 1
+				if lw == "as" || copula[lw] {
+					if a := strings.ToLower(d.words[j].s); (a == "the" || a == "a" || a == "an") && j+1 < len(d.words) {
+						j++
+					} else if lw != "as" {
+						continue
+					}
+					if w, last := memberAt(d, j, set); w != "" && !own[w] && w != declared && !someoneElses(d, last) {
+						out = append(out, appositionFinding(d, e, key, val, j, last, w))
+					}
 				}
 			}
 		}
@@ -138,6 +157,21 @@ func closesClause(d *doc, j int) bool {
 	}
 	gap := strings.TrimSpace(d.between(j, j+1))
 	return gap != "" && gap != "’" && gap != "'" && gap != "-"
+}
+
+// someoneElses reports whether the member ending at word j is followed by
+// "of" or "to" or a possessive: "the niece of a poor gentleman", "the
+// steward's son" speak of another.
+func someoneElses(d *doc, j int) bool {
+	if j+1 >= len(d.words) {
+		return false
+	}
+	gap := d.between(j, j+1)
+	if gap == "’" || gap == "'" {
+		return true
+	}
+	w := strings.ToLower(d.words[j+1].s)
+	return gap == " " && (w == "of" || w == "to" || w == "in")
 }
 
 func appositionFinding(d *doc, e *entInfo, key, val string, first, last int, w string) Finding {

@@ -26,6 +26,12 @@ func TestAppositions(t *testing.T) {
 		{"the declared relation", "There were Nicholas and Sónya, the niece. Sónya was a slender brunette.", ""},
 		{"a relation with its relative named", "There was Sónya, the daughter of a poor gentleman.", ""},
 		{"a relation with a possessive", "There was Sónya, his cousin, by the window.", ""},
+		{"another office after as", "The popular choice of Kutúzov as minister of war was received.", "minister of war"},
+		{"the declared office after as", "The popular choice of Kutúzov as commander in chief was received.", ""},
+		{"as opening another clause", "Kutúzov as usual said nothing to the minister of war.", ""},
+		{"another relation after a copula", "Sónya was the goddaughter, and a favourite.", "goddaughter"},
+		{"a relation of someone else after a copula", "Sónya was the daughter of a poor gentleman.", ""},
+		{"a possessive after the member", "Sónya was the goddaughter’s friend.", ""},
 		{"the head of an office with its place", "He was received by Mr. Collins, the curate, at the door.", "curate"},
 		{"the declared office's head", "He was received by Mr. Collins, the rector, at the door.", ""},
 	} {
