@@ -377,8 +377,9 @@ func (k *Knowledge) checkTopicMeasures(d *doc) []Finding {
 		}
 		// Unnamed, a place is the topic through the thing its key
 		// measures: "going round the whole park … four miles round" of
-		// the one place with a park's circumference.
-		if len(in) == 0 {
+		// the one place with a park's circumference, when the paragraph
+		// names no other place (whose park it would be).
+		if len(in) == 0 && !namesPlace(eff, pf, pt) {
 			para := prose.LatinWords(lower(pf, pt))
 			for _, m := range framed {
 				if len(m.things) > 0 && len(m.frames) > len(m.things) && slices.ContainsFunc(para, func(w string) bool { return slices.Contains(m.things, w) }) {
@@ -420,6 +421,17 @@ func (k *Knowledge) holderSaid(d *doc, eff []effMention, p, clauseEnd int) bool 
 		return true
 	}
 	return namesAny(eff, p, clauseEnd)
+}
+
+// namesPlace reports whether eff has a mention of a place (an entity
+// not a person) in bytes [from, to).
+func namesPlace(eff []effMention, from, to int) bool {
+	for _, m := range eff {
+		if m.start >= from && m.end <= to && !m.ent.person {
+			return true
+		}
+	}
+	return false
 }
 
 // namesAny reports whether eff has a mention in bytes [from, to).

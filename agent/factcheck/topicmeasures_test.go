@@ -40,6 +40,7 @@ func TestTopicMeasures(t *testing.T) {
 		name, text, want string
 	}{
 		{"the round of the park the paragraph speaks of", "Mr. Gardiner expressed a wish of going round the whole park. They were told that it was four miles round. It settled the matter.", "four miles"},
+		{"the park of another place", "They walked round the park of Rosings. They were told that it was four miles round.", ""},
 		{"the declared round", "Mr. Gardiner expressed a wish of going round the whole park. They were told that it was ten miles round. It settled the matter.", ""},
 		{"the declared value in the paragraph too", "The whole park was ten miles round, they heard. Mr. Gardiner wished to go round a part of it. They were told that it was four miles round.", ""},
 		{"a walk with no dimension word", "Mr. Gardiner expressed a wish of going round the whole park. They walked four miles. It settled the matter.", ""},
