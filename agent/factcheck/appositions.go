@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,11 +30,14 @@ var closedSets = map[string][]string{
 	},
 }
 
+// memberSpaces reads hyphens and possessive endings as spaces.
+var memberSpaces = strings.NewReplacer("-", " ", "’s", " ", "'s", " ")
+
 // closedMember is the set and the member a declared value names: the
 // longest member that is the whole value or ends it ("the count's niece",
 // "rector of Hunsford" begins with its member).
 func closedMember(v string) (set, member string) {
-	ws := strings.Join(strings.Fields(strings.NewReplacer("-", " ", "’s", " ", "'s", " ").Replace(strings.ToLower(v))), " ")
+	ws := strings.Join(strings.Fields(memberSpaces.Replace(strings.ToLower(v))), " ")
 	for s, members := range closedSets {
 		for _, m := range members {
 			if (ws == m || strings.HasSuffix(ws, " "+m) || strings.HasPrefix(ws, m+" of ")) && len(m) > len(member) {
@@ -89,64 +93,89 @@ func (k *Knowledge) checkAppositions(d *doc) []Finding {
 	if d.cjk {
 		return nil
 	}
+	// What each character's closed facts are, read once per text.
+	type closedFact struct{ key, val, set, declared string }
+	type closedInfo struct {
+		facts []closedFact
+		own   map[string]bool
+	}
+	infos := map[*entInfo]*closedInfo{}
 	var out []Finding
 	for _, m := range d.mentions {
 		if len(m.ents) != 1 || m.firstWord < 0 || !m.ents[0].person || m.possessive {
 			continue
 		}
 		e := m.ents[0]
-		for key, val := range d.factsOf(e) {
-			set, declared := closedMember(val)
-			if set == "" {
-				continue
-			}
-			// Every value e has in any chapter: a member it holds, held
-			// or will hold is no contradiction ("his cousin" of a niece
-			// is said from another side, and has a possessive).
-			own := map[string]bool{}
-			k.eachFact(e, func(_, v string) {
-				if _, m := closedMember(v); m != "" {
-					own[m] = true
-				}
-			})
-			// "the chief of staff, Kutúzov": a member ending right
-			// before ", Name", after "the".
-			if j := m.firstWord - 1; j >= 1 && strings.TrimSpace(d.between(j, m.firstWord)) == "," {
-				if w, first := memberEndingAt(d, j, set); w != "" && first >= 1 && strings.ToLower(d.words[first-1].s) == "the" && d.between(first-1, first) == " " && !own[w] && w != declared {
-					out = append(out, appositionFinding(d, e, key, val, first, j, w))
-					continue
+		info := infos[e]
+		if info == nil {
+			info = &closedInfo{own: map[string]bool{}}
+			for key, val := range d.factsOf(e) {
+				if set, declared := closedMember(val); set != "" {
+					info.facts = append(info.facts, closedFact{key, val, set, declared})
 				}
 			}
-			// "Sónya, the goddaughter.": "the" and a member right after
-			// "Name, ", ending its clause (not "the niece of…", "the
-			// son's…").
-			if i := m.lastWord + 1; i+1 < len(d.words) && strings.TrimSpace(d.between(m.lastWord, i)) == "," && strings.ToLower(d.words[i].s) == "the" && d.between(i, i+1) == " " {
-				if w, last := memberAt(d, i+1, set); w != "" && !own[w] && w != declared && closesClause(d, last) {
-					out = append(out, appositionFinding(d, e, key, val, i+1, last, w))
-					continue
-				}
-			}
-			// Predicated: "the choice of Kutúzov as minister of war",
-			// "Sónya was the goddaughter": a member after "as" or a
-			// copula and an article, that no "of" or possessive makes
-			// someone else's.
-			if i := m.lastWord + 1; i+1 < len(d.words) && d.between(m.lastWord, i) == " " {
-				lw := strings.ToLower(d.words[i].s)
-				j := i + 1
-				if lw == "as" || copula[lw] {
-					if a := strings.ToLower(d.words[j].s); (a == "the" || a == "a" || a == "an") && j+1 < len(d.words) {
-						j++
-					} else if lw != "as" {
-						continue
+			// Every value e has in any chapter: a member it holds,
+			// held or will hold is no contradiction ("his cousin" of
+			// a niece is said from another side, and has a possessive).
+			if len(info.facts) > 0 {
+				k.eachFact(e, func(_, v string) {
+					if _, m := closedMember(v); m != "" {
+						info.own[m] = true
 					}
-					if w, last := memberAt(d, j, set); w != "" && !own[w] && w != declared && !someoneElses(d, last) {
-						out = append(out, appositionFinding(d, e, key, val, j, last, w))
-					}
-				}
+				})
+			}
+			slices.SortFunc(info.facts, func(a, b closedFact) int { return strings.Compare(a.key, b.key) })
+			infos[e] = info
+		}
+		for _, cf := range info.facts {
+			// One finding a name: the first fact by key that reads it.
+			if f, ok := appositionOf(d, m, e, cf.key, cf.val, cf.set, cf.declared, info.own); ok {
+				out = append(out, f)
+				break
 			}
 		}
 	}
 	return out
+}
+
+// appositionOf reads a member of set other than the declared one and e's
+// own (any chapter) in apposition to, or predicated of, mention m.
+func appositionOf(d *doc, m mention, e *entInfo, key, val, set, declared string, own map[string]bool) (Finding, bool) {
+	// "the chief of staff, Kutúzov": a member ending right before
+	// ", Name", after "the".
+	if j := m.firstWord - 1; j >= 1 && strings.TrimSpace(d.between(j, m.firstWord)) == "," {
+		if w, first := memberEndingAt(d, j, set); w != "" && first >= 1 && strings.ToLower(d.words[first-1].s) == "the" && d.between(first-1, first) == " " && !own[w] && w != declared {
+			return appositionFinding(d, e, key, val, first, j, w), true
+		}
+	}
+	// "Sónya, the goddaughter.": "the" and a member right after "Name, ",
+	// ending its clause (not "the niece of…", "the son's…").
+	if i := m.lastWord + 1; i+1 < len(d.words) && strings.TrimSpace(d.between(m.lastWord, i)) == "," && strings.ToLower(d.words[i].s) == "the" && d.between(i, i+1) == " " {
+		if w, last := memberAt(d, i+1, set); w != "" && !own[w] && w != declared && closesClause(d, last) {
+			return appositionFinding(d, e, key, val, i+1, last, w), true
+		}
+	}
+	// Predicated: "the choice of Kutúzov as minister of war", "Sónya was
+	// the goddaughter": a member after "as" or a copula and an article,
+	// that no "of" or possessive makes someone else's.
+	i := m.lastWord + 1
+	if i+1 >= len(d.words) || d.between(m.lastWord, i) != " " {
+		return Finding{}, false
+	}
+	lw := strings.ToLower(d.words[i].s)
+	if lw != "as" && !copula[lw] {
+		return Finding{}, false
+	}
+	j := i + 1
+	if a := strings.ToLower(d.words[j].s); (a == "the" || a == "a" || a == "an") && j+1 < len(d.words) {
+		j++
+	} else if lw != "as" {
+		return Finding{}, false
+	}
+	if w, last := memberAt(d, j, set); w != "" && !own[w] && w != declared && !someoneElses(d, last) {
+		return appositionFinding(d, e, key, val, j, last, w), true
+	}
+	return Finding{}, false
 }
 
 // closesClause reports whether word j ends its clause: punctuation after
