@@ -15,8 +15,11 @@ import (
 // reading here is by the kind of the value, not by a construction: a
 // number with the unit of a declared measure, framed as that measure (a
 // word of its key, or of the dimension the key names, in its clause or in
-// the question it answers), where the paragraph names one entity with a
-// measure so framed, and the declared value is not stated there too.
+// the question it answers), whose clause names no holder, where the
+// paragraph names one place with a measure so framed, and the declared
+// value is not stated there too. Only places are read so: a person's
+// measure (a somersault's 十萬八千里) is not every distance a paragraph
+// about them walks, and the other fact checks find its holder by name.
 
 // measureFrames are the words, both scripts, by which a text says which
 // dimension a number measures, by the word of a key that names it. A
@@ -82,7 +85,7 @@ func readMeasure(v string) (n int, approx bool, unit string, ok bool) {
 	return 0, false, "", false
 }
 
-// measureFacts lists the declared measures as of d's chapter.
+// measureFacts lists the places' declared measures as of d's chapter.
 func (k *Knowledge) measureFacts(d *doc) []measureFact {
 	var out []measureFact
 	for _, e := range k.ents {
