@@ -156,8 +156,8 @@ func appositionOf(d *doc, m mention, e *entInfo, key, val, set, declared string,
 		}
 	}
 	// Predicated: "the choice of Kutúzov as minister of war", "Sónya was
-	// the goddaughter": a member after "as" or a copula and an article,
-	// that no "of" or possessive makes someone else's.
+	// the goddaughter": a member after "as", or after a copula and an
+	// article, that no "of" or possessive makes someone else's.
 	i := m.lastWord + 1
 	if i+1 >= len(d.words) || d.between(m.lastWord, i) != " " {
 		return Finding{}, false
@@ -166,10 +166,15 @@ func appositionOf(d *doc, m mention, e *entInfo, key, val, set, declared string,
 	if lw != "as" && !copula[lw] {
 		return Finding{}, false
 	}
+	// A role after "as" takes no article ("as minister of war"): "as a
+	// general listens" compares.
 	j := i + 1
+	article := false
 	if a := strings.ToLower(d.words[j].s); (a == "the" || a == "a" || a == "an") && j+1 < len(d.words) {
 		j++
-	} else if lw != "as" {
+		article = true
+	}
+	if article == (lw == "as") {
 		return Finding{}, false
 	}
 	if w, last := memberAt(d, j, set); w != "" && !own[w] && w != declared && !someoneElses(d, last) {

@@ -28,6 +28,7 @@ func TestAppositions(t *testing.T) {
 		{"a relation with a possessive", "There was Sónya, his cousin, by the window.", ""},
 		{"another office after as", "The popular choice of Kutúzov as minister of war was received.", "minister of war"},
 		{"the declared office after as", "The popular choice of Kutúzov as commander in chief was received.", ""},
+		{"as a comparison", "He listened to Kutúzov as a minister listens to a clerk.", ""},
 		{"as opening another clause", "Kutúzov as usual said nothing to the minister of war.", ""},
 		{"another relation after a copula", "Sónya was the goddaughter, and a favourite.", "goddaughter"},
 		{"a relation of someone else after a copula", "Sónya was the daughter of a poor gentleman.", ""},
