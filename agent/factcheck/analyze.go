@@ -48,6 +48,9 @@ type doc struct {
 	// refs caches references (refsDone set once they are made).
 	refs     []reference
 	refsDone bool
+	// claimed caches claims (claimedDone set once they are made).
+	claimed     []claim
+	claimedDone bool
 }
 
 // firstFact is the first of e's facts as of d's chapter, by key order,

@@ -122,6 +122,8 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	more = append(more, k.checkEstatePlaces(d)...)
 	more = append(more, k.checkHeadedValues(d)...)
 	more = append(more, k.checkCJKBirthdays(d)...)
+	more = append(more, k.checkTopicMeasures(d)...)
+	more = append(more, k.checkAppositions(d)...)
 	for _, f := range append(more, k.checkDemonymOrigins(d)...) {
 		if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
 			out = append(out, f)

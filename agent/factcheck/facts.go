@@ -251,8 +251,17 @@ func conjoinedClause(d *doc, i int) bool {
 	return unicode.IsUpper(r)
 }
 
-// claims finds the statements of the text that facts can contradict.
+// claims finds the statements of the text that facts can contradict,
+// made once per text (the fact and measure checks both read them).
 func (k *Knowledge) claims(d *doc) []claim {
+	if !d.claimedDone {
+		d.claimed, d.claimedDone = k.makeClaims(d), true
+	}
+	return d.claimed
+}
+
+// makeClaims finds the claims of d (see claims).
+func (k *Knowledge) makeClaims(d *doc) []claim {
 	var out []claim
 	lw := func(i int) string {
 		if i < 0 || i >= len(d.words) {
