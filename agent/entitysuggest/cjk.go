@@ -78,6 +78,13 @@ var cjkTitles = []struct {
 // anyone of the family and name no one.
 var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "兄弟": true, "嫂子": true, "姐": true, "哥": true, "叔": true, "婶": true, "娘": true, "母": true, "婆": true, "公": true, "爷": true, "大爷": true, "二爷": true, "三爷": true, "奶奶": true, "姨妈": true, "姨娘": true, "姑娘": true, "哥儿": true, "姐儿": true, "丫头": true, "娘子": true, "相公": true, "大人": true, "王": true, "神": true, "氏": true}
 
+// cjkKinRoots are the characters of kinship by the mother or by
+// marriage that a title of respect may follow (姨太太, 舅老爺) and a
+// family name precede in a title of kinship (薛姨媽, 王舅舅): the
+// family's aunt or uncle, whom either form names. Not 姑, which begins
+// 姑娘 (a young lady).
+const cjkKinRoots = "姨舅"
+
 // cjkRulers are the titles of rulers, which follow the name of a realm
 // (唐王) as readily as a family name (牛王).
 var cjkRulers = map[string]bool{"王": true, "国王": true, "皇帝": true, "大帝": true, "天王": true, "龙王": true, "魔王": true, "大王": true}
@@ -133,6 +140,7 @@ var (
 	cjkPronounSet    = runeSetOf(cjkPronounChars)
 	cjkAspectSet     = runeSetOf(cjkAspect)
 	cjkRankSet       = runeSetOf(cjkRanks)
+	cjkKinRootSet    = runeSetOf(cjkKinRoots)
 	// cjkFollowSet are characters that follow a name as its clause goes
 	// on; they tell nothing of where the name ends.
 	cjkFollowSet = runeSetOf(cjkAdverbs + cjkInnerStop + "道说笑问听见叹答回哭喝骂叫喜怒惊嚷劝曰闻等来去进出坐走起站")
@@ -1426,6 +1434,10 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		f.sex = cjkTitleSex[t]
 		f.titles = []string{t}
 		f.provides = append(f.provides, "title:"+t)
+		if r := []rune(t)[0]; len(x) > 0 && len([]rune(t)) >= 2 && cjkKinRootSet.has(r) {
+			// 薛姨媽: the aunt of the 薛 family, whom 姨太太 names.
+			f.provides = append(f.provides, "kin:"+string(r))
+		}
 		if cjkRulers[t] {
 			f.provides = append(f.provides, "ruler")
 		}
@@ -1472,10 +1484,20 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 			// A family name or a character of a given name with a title:
 			// "林姑娘", "寶姑娘", "鳳姐".
 			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))
+			if cjkKinRootSet.has(x[0]) {
+				// 姨太太, 舅老爺: the aunt or uncle by marriage, with a
+				// title of respect, is the one of that kin the book
+				// names with a family name (薛姨媽) whom the nearby text
+				// is about.
+				f.needs = append(f.needs, "kin:"+string(x))
+			}
 			if isSurname(x[0]) {
 				f.provides = append(f.provides, "sur:"+string(x))
 			}
 			f.spec = 12
+			if cjkKinRootSet.has(x[0]) {
+				f.spec = 11 // after the forms of kinship it may join
+			}
 		default:
 			// A name with a title: "觀音菩薩", "黛玉妹妹".
 			f.needs = append(f.needs, "given:"+string(x), "sub:"+string(rs))
