@@ -69,7 +69,7 @@ var cjkTitles = []struct {
 	{"丫头", 'f'}, {"哥儿", 'm'}, {"姐儿", 'f'}, {"师父", 0}, {"师傅", 0}, {"长老", 'm'}, {"大王", 'm'}, {"将军", 'm'},
 	{"元帅", 'm'}, {"天王", 'm'}, {"太子", 'm'}, {"公主", 'f'}, {"娘娘", 'f'}, {"菩萨", 0}, {"真人", 'm'}, {"真君", 'm'},
 	{"大仙", 0}, {"大圣", 'm'}, {"老君", 'm'}, {"龙王", 'm'}, {"魔王", 'm'}, {"国王", 'm'}, {"皇帝", 'm'}, {"大帝", 'm'},
-	{"和尚", 'm'}, {"道人", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
+	{"和尚", 'm'}, {"道人", 'm'}, {"佛祖", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
 	{"叔", 'm'}, {"婶", 'f'}, {"母", 'f'}, {"氏", 'f'}, {"爷", 'm'}, {"王", 'm'}, {"神", 0}, {"公", 'm'}, {"婆", 'f'},
 	{"僧", 'm'},
 }
@@ -1590,7 +1590,9 @@ func cjkEpithetLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	for k := 1; k < len(ex.stream); k++ {
 		a, b := ex.stream[k-1], ex.stream[k]
 		tf, nf := ex.forms[b.form], ex.forms[a.form]
-		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop {
+		// A place before the title (靈山佛祖, the Buddha of the
+		// mountain) is where the bearer is, not a name of theirs.
+		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop || nf.loc > nf.person {
 			continue
 		}
 		end := int(a.pos) + utf8.RuneCountInString(nf.key)
