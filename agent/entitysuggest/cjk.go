@@ -1441,6 +1441,10 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		if cjkRulers[t] {
 			f.provides = append(f.provides, "ruler")
 		}
+		if tr := []rune(t); len(x) > 0 && len(tr) >= 2 && cjkKin[t] && cjkRankSet.has(tr[0]) {
+			// 寶二爺: the title of kinship holds the rank.
+			f.provides = append(f.provides, "rank:"+string(tr[0]))
+		}
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
 			// 寶二爺, 尤三姐: the rank among siblings tells two of one
 			// family and title apart (尤二姐 and 尤三姐 are sisters).
@@ -1449,7 +1453,13 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		}
 		ranked := false
 		if len(x) == 1 && cjkRankSet.has(x[0]) {
-			x, ranked = x[:0], true // "三姑娘", "二奶奶": a rank and a title
+			// "三姑娘", "二哥哥": a rank and a title, said in a household
+			// to or of the one of that rank and sex the book also names
+			// with the rank (寶二爺), where the nearby text names that
+			// one clearly.
+			f.needs = append(f.needs, "rank:"+string(x[0]))
+			f.address = true
+			x, ranked = x[:0], true
 		}
 		switch len(x) {
 		case 0:
