@@ -85,6 +85,27 @@ var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "�
 // 姑娘 (a young lady).
 const cjkKinRoots = "姨舅"
 
+// cjkGeneration tells the generation a title of kinship or respect
+// after a rank among siblings speaks to: 'y' the young of the house
+// (寶二爺, 二哥哥, 尤三姐, 三姑娘), 'w' their wives (璉二奶奶, 大嫂子), 'e'
+// their elders (二老爺, 二太太).
+var cjkGeneration = map[string]byte{
+	"爷": 'y', "大爷": 'y', "二爷": 'y', "三爷": 'y', "哥哥": 'y', "哥": 'y', "兄弟": 'y', "哥儿": 'y',
+	"姑娘": 'y', "小姐": 'y', "姐姐": 'y', "姐": 'y', "妹妹": 'y', "丫头": 'y', "姐儿": 'y',
+	"奶奶": 'w', "嫂子": 'w',
+	"老爷": 'e', "太太": 'e', "老太太": 'e',
+}
+
+// siblingRank is the feature of a rank among siblings with a title of
+// its generation ("sib:二:y"), or "" where the title tells none.
+func siblingRank(rank rune, title string) string {
+	g := cjkGeneration[title]
+	if g == 0 {
+		return ""
+	}
+	return "sib:" + string(rank) + ":" + string(g)
+}
+
 // cjkRulers are the titles of rulers, which follow the name of a realm
 // (唐王) as readily as a family name (牛王).
 var cjkRulers = map[string]bool{"王": true, "国王": true, "皇帝": true, "大帝": true, "天王": true, "龙王": true, "魔王": true, "大王": true}
@@ -1443,22 +1464,29 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		}
 		if tr := []rune(t); len(x) > 0 && len(tr) >= 2 && cjkKin[t] && cjkRankSet.has(tr[0]) {
 			// 寶二爺: the title of kinship holds the rank.
-			f.provides = append(f.provides, "rank:"+string(tr[0]))
+			if sib := siblingRank(tr[0], t); sib != "" {
+				f.provides = append(f.provides, sib)
+			}
 		}
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
 			// 寶二爺, 尤三姐: the rank among siblings tells two of one
 			// family and title apart (尤二姐 and 尤三姐 are sisters).
 			f.provides = append(f.provides, "rank:"+string(x[len(x)-1]))
+			if sib := siblingRank(x[len(x)-1], t); sib != "" {
+				f.provides = append(f.provides, sib)
+			}
 			x = x[:len(x)-1]
 		}
 		ranked := false
 		if len(x) == 1 && cjkRankSet.has(x[0]) {
 			// "三姑娘", "二哥哥": a rank and a title, said in a household
-			// to or of the one of that rank and sex the book also names
-			// with the rank (寶二爺), where the nearby text names that
-			// one clearly.
-			f.needs = append(f.needs, "rank:"+string(x[0]))
-			f.address = true
+			// to or of the one of that rank, sex and generation the book
+			// also names with the rank (寶二爺), where the nearby text
+			// names that one clearly. 二老爺 is not 寶二爺, his son.
+			if sib := siblingRank(x[0], t); sib != "" {
+				f.needs = append(f.needs, sib)
+				f.address = true
+			}
 			x, ranked = x[:0], true
 		}
 		switch len(x) {
