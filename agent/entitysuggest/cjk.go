@@ -1496,6 +1496,11 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 			}
 			if !ranked {
 				f.bare = t
+				// The narrator calls the one who holds it in the story
+				// by the title alone (長老, the elder monk, for 唐僧), as
+				// one addresses them: among several named with it, the
+				// one the nearby text names clearly.
+				f.address = !cjkKin[t]
 			}
 			// A title alone ("老太太", "菩薩") stands for whoever the scene
 			// is about: it joins one entry only on the nearby text.

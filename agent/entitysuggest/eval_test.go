@@ -95,7 +95,7 @@ func TestEvalBooks(t *testing.T) {
 		// fresh9, held back from the work on suggestions until the end of
 		// the session of 2026-11-27 (seventh).
 		{"hongloumeng", repo("testdata/eval/fresh9/hongloumeng"), 14, 0.61},
-		{"xiyouji", repo("testdata/eval/fresh9/xiyouji"), 14, 0.51},
+		{"xiyouji", repo("testdata/eval/fresh9/xiyouji"), 14, 0.52},
 		{"pride-and-prejudice", repo("testdata/eval/fresh9/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh9/war-and-peace"), 15, 0.63},
 		// fresh10, held back until the end of the session of 2026-11-27
