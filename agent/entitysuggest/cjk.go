@@ -69,7 +69,7 @@ var cjkTitles = []struct {
 	{"丫头", 'f'}, {"哥儿", 'm'}, {"姐儿", 'f'}, {"师父", 0}, {"师傅", 0}, {"长老", 'm'}, {"大王", 'm'}, {"将军", 'm'},
 	{"元帅", 'm'}, {"天王", 'm'}, {"太子", 'm'}, {"公主", 'f'}, {"娘娘", 'f'}, {"菩萨", 0}, {"真人", 'm'}, {"真君", 'm'},
 	{"大仙", 0}, {"大圣", 'm'}, {"老君", 'm'}, {"龙王", 'm'}, {"魔王", 'm'}, {"国王", 'm'}, {"皇帝", 'm'}, {"大帝", 'm'},
-	{"和尚", 'm'}, {"道人", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
+	{"和尚", 'm'}, {"道人", 'm'}, {"佛祖", 'm'}, {"法师", 'm'}, {"祖师", 'm'}, {"尊者", 'm'}, {"娘", 'f'}, {"姐", 'f'}, {"哥", 'm'},
 	{"叔", 'm'}, {"婶", 'f'}, {"母", 'f'}, {"氏", 'f'}, {"爷", 'm'}, {"王", 'm'}, {"神", 0}, {"公", 'm'}, {"婆", 'f'},
 	{"僧", 'm'},
 }
@@ -77,6 +77,34 @@ var cjkTitles = []struct {
 // cjkKin are the titles of kinship: alone ("姐姐", "二爺") they address
 // anyone of the family and name no one.
 var cjkKin = map[string]bool{"姐姐": true, "妹妹": true, "哥哥": true, "兄弟": true, "嫂子": true, "姐": true, "哥": true, "叔": true, "婶": true, "娘": true, "母": true, "婆": true, "公": true, "爷": true, "大爷": true, "二爷": true, "三爷": true, "奶奶": true, "姨妈": true, "姨娘": true, "姑娘": true, "哥儿": true, "姐儿": true, "丫头": true, "娘子": true, "相公": true, "大人": true, "王": true, "神": true, "氏": true}
+
+// cjkKinRoots are the characters of kinship by the mother or by
+// marriage that a title of respect may follow (姨太太, 舅老爺) and a
+// family name precede in a title of kinship (薛姨媽, 王舅舅): the
+// family's aunt or uncle, whom either form names. Not 姑, which begins
+// 姑娘 (a young lady).
+const cjkKinRoots = "姨舅"
+
+// cjkGeneration tells the generation a title of kinship or respect
+// after a rank among siblings speaks to: 'y' the young of the house
+// (寶二爺, 二哥哥, 尤三姐, 三姑娘), 'w' their wives (璉二奶奶, 大嫂子), 'e'
+// their elders (二老爺, 二太太).
+var cjkGeneration = map[string]byte{
+	"爷": 'y', "大爷": 'y', "二爷": 'y', "三爷": 'y', "哥哥": 'y', "哥": 'y', "兄弟": 'y', "哥儿": 'y',
+	"姑娘": 'y', "小姐": 'y', "姐姐": 'y', "姐": 'y', "妹妹": 'y', "丫头": 'y', "姐儿": 'y',
+	"奶奶": 'w', "嫂子": 'w',
+	"老爷": 'e', "太太": 'e', "老太太": 'e',
+}
+
+// siblingRank is the feature of a rank among siblings with a title of
+// its generation ("sib:二:y"), or "" where the title tells none.
+func siblingRank(rank rune, title string) string {
+	g := cjkGeneration[title]
+	if g == 0 {
+		return ""
+	}
+	return "sib:" + string(rank) + ":" + string(g)
+}
 
 // cjkRulers are the titles of rulers, which follow the name of a realm
 // (唐王) as readily as a family name (牛王).
@@ -133,6 +161,7 @@ var (
 	cjkPronounSet    = runeSetOf(cjkPronounChars)
 	cjkAspectSet     = runeSetOf(cjkAspect)
 	cjkRankSet       = runeSetOf(cjkRanks)
+	cjkKinRootSet    = runeSetOf(cjkKinRoots)
 	// cjkFollowSet are characters that follow a name as its clause goes
 	// on; they tell nothing of where the name ends.
 	cjkFollowSet = runeSetOf(cjkAdverbs + cjkInnerStop + "道说笑问听见叹答回哭喝骂叫喜怒惊嚷劝曰闻等来去进出坐走起站")
@@ -833,6 +862,7 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand, surnames bookSu
 	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkEpithetLinks(chs, ex)...)
+	ex.links = append(ex.links, cjkAbbreviationLinks(ex, surnames)...)
 	// A word only ever called at the start of speech ("爺爺，", "萬歲！")
 	// is a form of address: it names someone only where the calls are
 	// answered by one person, which links it.
@@ -1425,18 +1455,39 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 		f.sex = cjkTitleSex[t]
 		f.titles = []string{t}
 		f.provides = append(f.provides, "title:"+t)
+		if r := []rune(t)[0]; len(x) > 0 && len([]rune(t)) >= 2 && cjkKinRootSet.has(r) {
+			// 薛姨媽: the aunt of the 薛 family, whom 姨太太 names.
+			f.provides = append(f.provides, "kin:"+string(r))
+		}
 		if cjkRulers[t] {
 			f.provides = append(f.provides, "ruler")
+		}
+		if tr := []rune(t); len(x) > 0 && len(tr) >= 2 && cjkKin[t] && cjkRankSet.has(tr[0]) {
+			// 寶二爺: the title of kinship holds the rank.
+			if sib := siblingRank(tr[0], t); sib != "" {
+				f.provides = append(f.provides, sib)
+			}
 		}
 		if len(x) >= 2 && cjkRankSet.has(x[len(x)-1]) {
 			// 寶二爺, 尤三姐: the rank among siblings tells two of one
 			// family and title apart (尤二姐 and 尤三姐 are sisters).
 			f.provides = append(f.provides, "rank:"+string(x[len(x)-1]))
+			if sib := siblingRank(x[len(x)-1], t); sib != "" {
+				f.provides = append(f.provides, sib)
+			}
 			x = x[:len(x)-1]
 		}
 		ranked := false
 		if len(x) == 1 && cjkRankSet.has(x[0]) {
-			x, ranked = x[:0], true // "三姑娘", "二奶奶": a rank and a title
+			// "三姑娘", "二哥哥": a rank and a title, said in a household
+			// to or of the one of that rank, sex and generation the book
+			// also names with the rank (寶二爺), where the nearby text
+			// names that one clearly. 二老爺 is not 寶二爺, his son.
+			if sib := siblingRank(x[0], t); sib != "" {
+				f.needs = append(f.needs, sib)
+				f.address = true
+			}
+			x, ranked = x[:0], true
 		}
 		switch len(x) {
 		case 0:
@@ -1445,6 +1496,11 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 			}
 			if !ranked {
 				f.bare = t
+				// The narrator calls the one who holds it in the story
+				// by the title alone (長老, the elder monk, for 唐僧), as
+				// one addresses them: among several named with it, the
+				// one the nearby text names clearly.
+				f.address = !cjkKin[t]
 			}
 			// A title alone ("老太太", "菩薩") stands for whoever the scene
 			// is about: it joins one entry only on the nearby text.
@@ -1471,10 +1527,20 @@ func cjkForm(rs []rune, c *cjkCand, realms map[rune]bool, surnames bookSurnames)
 			// A family name or a character of a given name with a title:
 			// "林姑娘", "寶姑娘", "鳳姐".
 			f.needs = append(f.needs, "sur:"+string(x), "gchar:"+string(x))
+			if cjkKinRootSet.has(x[0]) {
+				// 姨太太, 舅老爺: the aunt or uncle by marriage, with a
+				// title of respect, is the one of that kin the book
+				// names with a family name (薛姨媽) whom the nearby text
+				// is about.
+				f.needs = append(f.needs, "kin:"+string(x))
+			}
 			if isSurname(x[0]) {
 				f.provides = append(f.provides, "sur:"+string(x))
 			}
 			f.spec = 12
+			if cjkKinRootSet.has(x[0]) {
+				f.spec = 11 // after the forms of kinship it may join
+			}
 		default:
 			// A name with a title: "觀音菩薩", "黛玉妹妹".
 			f.needs = append(f.needs, "given:"+string(x), "sub:"+string(rs))
@@ -1567,7 +1633,9 @@ func cjkEpithetLinks(chs []cjkChapter, ex *extraction) [][2]int32 {
 	for k := 1; k < len(ex.stream); k++ {
 		a, b := ex.stream[k-1], ex.stream[k]
 		tf, nf := ex.forms[b.form], ex.forms[a.form]
-		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop {
+		// A place before the title (靈山佛祖, the Buddha of the
+		// mountain) is where the bearer is, not a name of theirs.
+		if a.chap != b.chap || tf.bare == "" || named[tf.bare] > 0 || cjkSpouseTitles[tf.bare] || nf.bare != "" || nf.votesOnly || len(nf.titles) > 0 || nf.drop || nf.loc > nf.person {
 			continue
 		}
 		end := int(a.pos) + utf8.RuneCountInString(nf.key)
