@@ -1,6 +1,9 @@
 package factcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestFactValueTies: what ties a stated value to a fact when no
 // possessive, have-form or key noun of the older rules does. The key's
@@ -38,5 +41,25 @@ func TestFactValueTies(t *testing.T) {
 		{"a pronoun in speech, the tag names someone", "“My poor Kate!” cried Ann, “She will be married at seventeen!”", ""},
 	} {
 		wantFacts(t, k, tc.name, tc.text, tc.want)
+	}
+}
+
+// TestMoneyNamedByItsNoun: a sum "of" a money noun (a salary of, a debt
+// of) is the fact whose key names that noun, and no other fact in the
+// same unit.
+func TestMoneyNamedByItsNoun(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/nicholas.md": "---\nname: Nicholas Rostóv\naliases: [Nicholas]\nkind: character\ngender: m\nfacts: { gambling_debt: forty-three thousand rubles }\n---\nA hussar.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another sum", "Nicholas hid his wretched condition. His position was the more difficult because with his salary of twelve hundred rubles he had to keep his mother too.", ""},
+		{"the key's word", "Nicholas was left a gambling debt of twelve hundred rubles by the game.", "twelve hundred rubles"},
+	} {
+		got := strings.Join(found(k, tc.text, 100, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
 	}
 }

@@ -1205,10 +1205,14 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 			}
 		case "qty":
 			var fallback [2]string
+			frame := moneyFrame(d, c.wordIdx)
 			for kk, v := range facts {
 				_, _, rest, ok := parseValue(v)
 				if !ok || len(rest) == 0 {
 					continue
+				}
+				if frame != "" && !keyHasStem(kk, frame) {
+					continue // "his salary of twelve hundred rubles" is no debt
 				}
 				u := make([]string, len(rest))
 				for i, w := range rest {
@@ -1407,6 +1411,33 @@ func claimFix(c claim, stated, declared string) string {
 		}
 	}
 	return ""
+}
+
+// moneyNouns name what a sum of money is ("a salary of", "a debt of").
+var moneyNouns = wordSet("salary", "income", "fortune", "debt", "debts", "rent", "rents", "dowry", "portion", "pension",
+	"price", "loan", "allowance", "wages", "revenue", "revenues", "legacy", "bribe", "fee", "stake", "stakes")
+
+// moneyFrame is the money noun a quantity at word i is "of" ("his salary
+// of twelve hundred rubles"), lower-cased, or "".
+func moneyFrame(d *doc, i int) string {
+	if i < 2 || i >= len(d.words) || !strings.EqualFold(d.words[i-1].s, "of") || !sameClause(d, i-2, i) {
+		return ""
+	}
+	if w := strings.ToLower(d.words[i-2].s); moneyNouns[w] {
+		return w
+	}
+	return ""
+}
+
+// keyHasStem reports whether a word of the fact key shares its stem with
+// w (debt of gambling_debt, income of annual_income).
+func keyHasStem(key, w string) bool {
+	for _, kw := range strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+		if kw == w || stemsMatch(w, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 func placeMatches(key, place string) bool {
