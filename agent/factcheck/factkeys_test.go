@@ -63,3 +63,27 @@ func TestMoneyNamedByItsNoun(t *testing.T) {
 		}
 	}
 }
+
+// TestDistanceToARoadOfAPlace: "two miles off the Smolénsk highroad" is a
+// distance to the road, a fact of a key that names the road, never the
+// distance to the town itself.
+func TestDistanceToARoadOfAPlace(t *testing.T) {
+	project := func(key string) *Knowledge {
+		return bookProject(t, map[string]string{
+			"entities/locations/bald-hills.md": "---\nname: Bald Hills\nkind: location\nfacts: { " + key + ": forty miles }\n---\nAn estate.\n",
+			"entities/locations/smolensk.md":   "---\nname: Smolénsk\nkind: location\n---\nA town.\n",
+		})
+	}
+	const text = "Prince Andrew visited Bald Hills which was directly on his way, being only two miles off the Smolénsk highroad."
+	for _, tc := range []struct {
+		key, want string
+	}{
+		{"distance_from_smolensk", ""},
+		{"distance_to_smolensk_highroad", "two miles"},
+	} {
+		got := strings.Join(found(project(tc.key), text, 175, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: fact findings %q, want %q", tc.key, got, tc.want)
+		}
+	}
+}

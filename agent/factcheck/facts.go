@@ -461,7 +461,8 @@ func (k *Knowledge) makeClaims(d *doc) []claim {
 				if lw(first) == "the" {
 					first++ // "twelve miles off the Smolénsk highroad"
 				}
-				for j := first; j < len(d.words) && j < first+3; j++ {
+				j := first
+				for ; j < len(d.words) && j < first+3; j++ {
 					w := d.words[j].s
 					if r, _ := utf8.DecodeRuneInString(w); r < 'A' || r > 'Z' {
 						break
@@ -472,6 +473,11 @@ func (k *Knowledge) makeClaims(d *doc) []claim {
 						break
 					}
 					place = append(place, strings.ToLower(w))
+				}
+				// "the Smolénsk highroad" is the road, not the town: a
+				// distance to it is a fact of the road's key only.
+				if len(place) > 0 && j < len(d.words) && d.between(j-1, j) == " " && roadNouns[lw(j)] {
+					place = append(place, lw(j))
 				}
 				c.place = strings.Join(place, "_")
 			}
@@ -1412,6 +1418,10 @@ func claimFix(c claim, stated, declared string) string {
 	}
 	return ""
 }
+
+// roadNouns after a place's name make a thing of the place: "the
+// Smolénsk highroad", "the Moscow gate".
+var roadNouns = wordSet("road", "highroad", "highway", "turnpike", "gate", "gates", "bridge", "ferry", "station", "frontier", "border")
 
 // moneyNouns name what a sum of money is ("a salary of", "a debt of").
 var moneyNouns = wordSet("salary", "income", "fortune", "debt", "debts", "rent", "rents", "dowry", "portion", "pension",
