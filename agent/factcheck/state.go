@@ -925,6 +925,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		return how, 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
+		// "were surprised to find Mr. Wickham at his elbow": the
+		// general reading of participation (participant.go) still
+		// reads an object.
+		if participant(d, m, strict) {
+			return "takes part in the scene", 0.7
+		}
 		return "", 0
 	}
 	// "little Nicholas", "young Nicholas Bolkónski": a child named after
@@ -989,6 +995,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	if coordinated(d, mi) {
 		return "is in the scene", 0.7
+	}
+	if participant(d, m, strict) {
+		return "takes part in the scene", 0.7
 	}
 	return "", 0
 }

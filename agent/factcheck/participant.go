@@ -1,0 +1,404 @@
+package factcheck
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A general reading of "this name takes part in this scene", for English
+// narration, that needs no particular construction of the verb: the name,
+// alone or as one item of a list of people, is the subject of a finite
+// verb in the past that opens on it, or the object of a verb that needs
+// its object at hand (touched, taken along, found somewhere). The other
+// checks of this package read one construction each; this one reads the
+// clause's frame and leaves out what is plainly talk of someone absent:
+// thought, memory, letters, news, death, hypotheses, habits and negation.
+
+// notSceneVerbs are verbs in the past whose subject need not be in any
+// scene: thinking, knowing, feeling towards someone, remembering,
+// writing, reporting, dying, living somewhere, leaving or staying away.
+var notSceneVerbs = wordSet("thought", "knew", "believed", "supposed", "expected", "hoped", "wished", "feared", "wanted", "intended",
+	"meant", "remembered", "recollected", "recalled", "forgot", "forgave", "loved", "liked", "disliked", "hated", "admired", "preferred",
+	"settled", "mourned", "grieved", "regretted", "missed", "wrote", "sent", "reported", "related", "informed", "promised", "heard", "learned", "learnt",
+	"died", "perished", "fell", "lived", "resided", "dwelt", "married", "left", "remained", "stayed", "returned", "departed", "owned",
+	"seemed", "appeared", "became", "continued", "used", "lost", "won", "inherited", "served", "belonged", "deserved", "wished",
+	"ought", "needed", "owed", "possessed", "dreamed", "dreamt", "imagined", "fancied", "understood", "felt", "had", "was", "were",
+	"did", "could", "would", "should", "might", "must")
+
+// commentPronouns open a comment set between commas after a subject:
+// "Charlotte, she soon found, was depending on the plan".
+var commentPronouns = wordSet("i", "he", "she", "we", "they", "you", "it", "one")
+
+// sceneAdverbs may stand between a subject and its verb: "Lydia then
+// went", "Mr. Bingley presently rose".
+var sceneAdverbs = wordSet("then", "now", "too", "also", "again", "presently", "instantly", "immediately", "suddenly", "soon", "first", "at", "once", "last", "all", "both", "together", "just", "quickly", "quietly", "slowly", "silently")
+
+// sceneClauseOpeners may open a clause before its subject: conjunctions,
+// subordinators of the moment and adverbs of sequence.
+var sceneClauseOpeners = wordSet("and", "but", "then", "so", "now", "yet", "when", "while", "whilst", "as", "after",
+	"though", "although", "presently", "meanwhile", "soon", "suddenly", "instantly", "immediately", "there", "here", "where", "whereupon", "just")
+
+// momentLeads open a phrase of time before a subject, of at most four
+// more words: "In a moment Lydia…", "At the end of January Pierre…".
+var momentLeads = wordSet("in", "at", "after", "during", "on")
+
+// timeNouns after a place preposition make the phrase one of time, not
+// of place: "saw Jane in the spring".
+var timeNouns = wordSet("spring", "summer", "autumn", "winter", "morning", "evening", "afternoon", "night", "year", "years", "past", "time",
+	"days", "day", "week", "month", "course", "meantime", "end", "beginning", "first", "last", "papers", "newspaper", "newspapers", "letter",
+	"letters", "world", "habit", "least", "same", "moment")
+
+// contactVerbs take their object by the body or bring it along: whoever is
+// kissed, embraced or seized is within reach.
+var contactVerbs = wordSet("kissed", "kissing", "embraced", "embracing", "hugged", "hugging", "greeted", "greeting", "seized", "seizing",
+	"grasped", "grasping", "clasped", "clasping", "touched", "touching", "pushed", "pushing", "patted", "patting", "nudged", "nudging",
+	"lifted", "lifting", "carried", "carrying", "supported", "supporting", "welcomed", "welcoming", "joined", "joining", "accompanied",
+	"accompanying", "escorted", "escorting", "overtook", "overtaking", "fetched", "fetching", "conducted", "conducting", "ushered",
+	"ushering", "dragged", "dragging", "seated", "seating", "saluted", "saluting", "tickled", "nursed", "nursing", "undressed", "dressed",
+	// Looking someone over needs them in sight.
+	"regarded", "regarding", "eyed", "eyeing", "surveyed", "surveying", "scrutinized", "scrutinised", "watched", "watching", "addressed", "addressing")
+
+// bringVerbs take their object along when "with" and the bringer follow:
+// "taking old Prince Bolkónski with her", "brought Lydia with him".
+var bringVerbs = wordSet("took", "taking", "takes", "brought", "bringing", "brings", "had", "having")
+
+// withBringer are the words after "with" that make the one taken along
+// the bringer's company.
+var withBringer = wordSet("him", "her", "them", "me", "us", "himself", "herself", "themselves")
+
+// seeVerbs perceive their object where it is when a place or what it is
+// doing follows: "found Mr. Wickham at his elbow", "saw Lydia standing".
+var seeVerbs = wordSet("found", "finds", "finding", "find", "saw", "see", "seeing", "beheld", "noticed", "perceived",
+	"observed", "espied", "discovered", "spied", "spotted", "glimpsed")
+
+// factiveFeelings before "to find" or "to see" make it what happened, not
+// what was hoped: "were surprised to find Mr. Wickham at his elbow".
+var factiveFeelings = wordSet("surprised", "astonished", "amazed", "glad", "delighted", "pleased", "shocked", "startled", "relieved", "sorry", "happy", "vexed", "annoyed", "mortified")
+
+// placeVerbs put someone somewhere of the scene when a place phrase
+// follows: "put Mr. Collins on her other side", "placed Lydia beside
+// her".
+var placeVerbs = wordSet("put", "placed", "placing", "set", "setting", "laid", "sat", "stood", "drew", "pulled")
+
+// withMovers are verbs of going or coming that take their company after
+// "with": "They went out with the little princess".
+var withMovers = wordSet("went", "came", "walked", "rode", "drove", "ran", "hurried", "strolled", "stepped", "sauntered", "wandered",
+	"galloped", "marched", "set", "started", "returned", "entered", "arrived", "appeared", "sat", "stood", "remained", "stayed")
+
+// movedWith reports whether "with" at word w follows a verb of going or
+// coming in the past, with at most three words of direction between and
+// none of leaving ("went off with Wickham" is the elopement retold), and
+// no "had", "would" or habit before the verb.
+func movedWith(d *doc, w int) bool {
+	for n := w - 1; n >= 0 && n >= w-4 && sameClause(d, n, n+1) && !strings.Contains(d.between(n, n+1), ","); n-- {
+		lw := strings.ToLower(d.words[n].s)
+		if departing[lw] {
+			return false
+		}
+		if withMovers[lw] {
+			return !before(d, n, notNow) && !before(d, n, habitual)
+		}
+		if !companionBetween[lw] {
+			return false
+		}
+	}
+	return false
+}
+
+// placePreps open a phrase of where someone is.
+var placePreps = wordSet("at", "in", "on", "by", "beside", "near", "behind", "before", "among", "upon", "under", "outside", "inside", "within", "against")
+
+// placeDeterminers open the noun of a place phrase.
+var placeDeterminers = wordSet("the", "his", "her", "their", "its", "a", "an", "my", "our", "your")
+
+// participant reports whether m's owner takes part in the narrated scene
+// by the plainest reading of its clause: the subject of a verb of the
+// scene, or the object of an act that needs them at hand.
+func participant(d *doc, m mention, strict bool) bool {
+	if m.firstWord < 0 || m.possessive || d.inQuote(m.start) || asideBefore(d, m) {
+		return false
+	}
+	first, last, _ := latinList(d, m)
+	if first > m.firstWord || last < m.lastWord {
+		return false
+	}
+	// A list never runs across a sentence's end ("Princess Mary. Pétya").
+	sent := d.sents[d.sentenceAt(m.start)]
+	for first < m.firstWord && d.words[first].start < sent.start {
+		first++
+	}
+	for last > m.lastWord && d.words[last].start >= sent.end {
+		last--
+	}
+	if listActs(d, first, last, strict) {
+		return true
+	}
+	return presenceObject(d, first, last, strict)
+}
+
+// asideBefore reports whether m's clause, before m, makes what it says
+// of m talk rather than scene: a word of memory, report, wish or supposition (notSceneWords,
+// recallVerbs), or a negation ("did not bring Lydia with her"). The
+// clause runs back to a semicolon, a colon, a dash, a quotation (its tag
+// is narration: "“…,” said Mrs. Bennet, while Charlotte sat by them") or
+// a comma and a conjunction.
+func asideBefore(d *doc, m mention) bool {
+	sent := d.sents[d.sentenceAt(m.start)]
+	for n := m.firstWord - 1; n >= 0 && d.words[n].start >= sent.start; n-- {
+		if strings.ContainsAny(d.between(n, n+1), ";:—–(“”\"") {
+			break
+		}
+		w := strings.ToLower(d.words[n].s)
+		if notSceneWords[w] || recallVerbs[w] {
+			return true
+		}
+		switch w {
+		case "not", "never", "no", "nor", "neither", "without":
+			return true
+		}
+		if n > 0 && strings.Contains(d.between(n-1, n), ",") && clauseJoiners[w] {
+			break
+		}
+	}
+	return false
+}
+
+// opensAt reports whether the list that starts at word first opens its
+// clause: at the start of its sentence or after a semicolon, colon or
+// dash, or after a comma and a conjunction, with only conjunctions,
+// adverbs of the moment, or one short phrase of time before it; or after
+// an opening clause of time and a comma. bare says the list follows a
+// bare comma after a clause of its own ("…, the little princess ran"),
+// where only a verb right after it makes it a subject.
+func opensAt(d *doc, first int) (opens, bare bool) {
+	var lead []string
+	n := first - 1
+	for ; n >= 0; n-- {
+		g := d.between(n, n+1)
+		if strings.ContainsAny(g, ".!?;:—–(\n“”\"") {
+			break
+		}
+		if strings.Contains(g, ",") {
+			// ", and Lydia went": a clause joined by a conjunction.
+			if len(lead) > 0 && clauseJoiners[strings.ToLower(lead[len(lead)-1])] {
+				break
+			}
+			// "When Princess Mary returned to her room, Natásha and Pétya
+			// met her": after a clause or phrase of time that opens the
+			// sentence.
+			if len(lead) > 0 {
+				return false, false
+			}
+			// "The servants came out to meet them, the little princess
+			// ran down the steps": one more clause of a narrated series,
+			// its verb right after its subject.
+			return true, !introducedAt(d, n)
+		}
+		lead = append(lead, d.words[n].s)
+		if len(lead) > 5 {
+			return false, false
+		}
+	}
+	// lead is nearest first; read it from the clause's start.
+	for k := len(lead) - 1; k >= 0; k-- {
+		w := strings.ToLower(lead[k])
+		if sceneClauseOpeners[w] || leadWords[w] {
+			continue
+		}
+		// "In a moment Lydia…": a preposition of time and at most three
+		// lower-case words.
+		if k == len(lead)-1 && momentLeads[w] && k <= 4 {
+			return true, false
+		}
+		return false, false
+	}
+	return true, false
+}
+
+// introOpeners open a clause or phrase of time or circumstance set
+// before a sentence's subject: "When he came in, …", "On the gentlemen's
+// approaching, …".
+var introOpeners = wordSet("when", "as", "while", "whilst", "after", "on", "upon", "at", "in", "once", "whenever", "having", "during")
+
+// introducedAt reports whether the words from the start of the sentence
+// (or clause) up to word n, which a comma ends, are an opening phrase of
+// time or circumstance: its first word (after "and" or "but") is one of
+// introOpeners and it holds no other comma or break.
+func introducedAt(d *doc, n int) bool {
+	sent := d.sents[d.sentenceAt(d.words[n].start)]
+	s := n
+	for s > 0 && d.words[s-1].start >= sent.start && n-s < 20 {
+		g := d.between(s-1, s)
+		if strings.ContainsAny(g, ",;:—–(“”\"") {
+			return false
+		}
+		s--
+	}
+	if s > 0 && d.words[s-1].start >= sent.start {
+		return false
+	}
+	w := strings.ToLower(d.words[s].s)
+	if (w == "and" || w == "but") && s < n {
+		w = strings.ToLower(d.words[s+1].s)
+	}
+	return introOpeners[w]
+}
+
+// listActs reports whether the list of people [first, last] is the
+// subject of a verb of the scene: it opens its clause, a phrase between
+// commas and adverbs of the moment at most stand after it, and then a
+// verb in the past that is no thought, memory, writing or death, or
+// "was"/"were" and a participle.
+func listActs(d *doc, first, last int, strict bool) bool {
+	opens, bare := opensAt(d, first)
+	if !opens {
+		return false
+	}
+	j := last + 1
+	if j >= len(d.words) || !sameClause(d, last, j) || bare && d.between(last, j) != " " {
+		return false
+	}
+	// ", who had come into Kent with his friend," or ", pale and uneasy,":
+	// a phrase of the subject's own between commas, naming nobody else's
+	// words.
+	if strings.TrimSpace(d.between(last, j)) == "," {
+		// ", she soon found, was depending": a comment of someone else's.
+		if commentPronouns[strings.ToLower(d.words[j].s)] {
+			return false
+		}
+		k := j
+		for k < len(d.words) && k < j+16 && (k == j || sameClause(d, k-1, k) && !strings.Contains(d.between(k-1, k), ",")) {
+			if reportWords[strings.ToLower(d.words[k].s)] || notSceneWords[strings.ToLower(d.words[k].s)] {
+				return false
+			}
+			k++
+		}
+		if k >= len(d.words) || strings.TrimSpace(d.between(k-1, k)) != "," || !sameClause(d, k-1, k) {
+			return false
+		}
+		// ", who drove up to the guardhouse that morning,": a relative
+		// clause that narrates the subject's own act on the spot.
+		if strings.ToLower(d.words[j].s) == "who" && k > j+1 && sceneVerb(d.words[j+1].s) {
+			return true
+		}
+		j = k
+	} else if d.between(last, j) != " " {
+		return false
+	}
+	for n := 0; n < 2 && j < len(d.words); n++ {
+		w := strings.ToLower(d.words[j].s)
+		if habitual[w] {
+			return false
+		}
+		if !sceneAdverbs[w] && !(strings.HasSuffix(w, "ly") && len(w) > 4) {
+			break
+		}
+		if j+1 >= len(d.words) || !sameClause(d, j, j+1) {
+			return false
+		}
+		j++
+	}
+	if j >= len(d.words) {
+		return false
+	}
+	v := d.words[j].s
+	lv := strings.ToLower(v)
+	if !unicode.IsLower([]rune(v)[0]) || habitual[lv] {
+		return false
+	}
+	next := ""
+	if j+1 < len(d.words) && sameClause(d, j, j+1) {
+		next = strings.ToLower(d.words[j+1].s)
+	}
+	if lv == "was" || lv == "were" {
+		// "were all out of the chaise", "was sitting by the fire".
+		return len(next) > 5 && strings.HasSuffix(next, "ing") && !notActing[next] && next != "living" && next != "staying" && next != "expecting" && next != "thinking" ||
+			!strict && (next == "seated" || next == "present" || next == "standing" || next == "all" && d.words[j+1].s == "all")
+	}
+	return sceneVerb(v) && !departing[next]
+}
+
+// sceneVerb reports whether w is a verb in the past that narrates an act
+// on the spot: an irregular past or a form in -ed, lower case, that is no
+// thought, memory, writing, death, staying away or auxiliary.
+func sceneVerb(w string) bool {
+	lw := strings.ToLower(w)
+	if w == "" || !unicode.IsLower([]rune(w)[0]) || notSceneVerbs[lw] || notActing[lw] || writingVerbs[lw] || habitual[lw] {
+		return false
+	}
+	return pastVerbs[lw] || strings.HasSuffix(lw, "ed") && len(lw) > 4
+}
+
+// presenceObject reports whether the list of people [first, last] is the
+// object of an act that needs it at hand: a verb of contact or company
+// ("kissed Lydia", "joined Mr. Bingley"), a verb of taking or bringing
+// with the bringer after it ("taking old Prince Bolkónski with her"), or
+// a verb of finding or seeing with where the one found is or what they
+// do after it ("found Mr. Wickham at his elbow"). The verb is narrated
+// now: no "had", "would", "to" or habit before it, save "to" after a
+// feeling of what happened ("were surprised to find").
+func presenceObject(d *doc, first, last int, strict bool) bool {
+	v := first - 1
+	if v < 0 || d.between(v, first) != " " {
+		return false
+	}
+	lv := strings.ToLower(d.words[v].s)
+	if lv == "with" {
+		return !strict && movedWith(d, v)
+	}
+	if !contactVerbs[lv] && !bringVerbs[lv] && !seeVerbs[lv] && !placeVerbs[lv] {
+		return false
+	}
+	if v > 0 && sameClause(d, v-1, v) {
+		p := strings.ToLower(d.words[v-1].s)
+		switch {
+		case p == "to":
+			if v < 2 || !factiveFeelings[strings.ToLower(d.words[v-2].s)] {
+				return false
+			}
+		case notNow[p] || habitual[p] || p == "not" || p == "never":
+			return false
+		}
+	}
+	if contactVerbs[lv] {
+		return !strict
+	}
+	j := last + 1
+	if j+1 >= len(d.words) || !sameClause(d, last, j+1) || d.between(last, j) != " " {
+		return false
+	}
+	w := strings.ToLower(d.words[j].s)
+	if bringVerbs[lv] {
+		return w == "with" && withBringer[strings.ToLower(d.words[j+1].s)] || w == "along"
+	}
+	// Seen doing something, the dead too ("found the little princess
+	// bending over the cradle"), but lying still is how the dead are seen.
+	if len(w) > 5 && strings.HasSuffix(w, "ing") && unicode.IsLower([]rune(d.words[j].s)[0]) && !notActing[w] && w != "lying" {
+		return true
+	}
+	if strict {
+		return false
+	}
+	if placePreps[w] && placeDeterminers[strings.ToLower(d.words[j+1].s)] && j+2 < len(d.words) && sameClause(d, j+1, j+2) {
+		return !timeNouns[strings.ToLower(d.words[j+2].s)] && !pastTimeAfter(d, j+2)
+	}
+	return postures[w]
+}
+
+// pastTimes in a clause date what it tells before the scene: "saw Lydia
+// at the ball last winter", "found him there years ago".
+var pastTimes = wordSet("last", "ago", "formerly", "previously", "once", "since", "earlier", "before", "years", "winter", "summer", "spring", "autumn")
+
+// pastTimeAfter reports whether a word of pastTimes stands in the clause
+// from word i on.
+func pastTimeAfter(d *doc, i int) bool {
+	for n := i; n < len(d.words) && n < i+12; n++ {
+		if n > i && strings.ContainsAny(d.between(n-1, n), ".!?;:“”\"\n") {
+			return false
+		}
+		if pastTimes[strings.ToLower(d.words[n].s)] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,43 @@
+package factcheck
+
+import "testing"
+
+// TestParticipantReading: the general reading of an English clause that
+// puts a name into its scene (participant.go), beside what is only talk
+// of someone absent. Each case gives the number of state findings; the
+// sentences use frames no narrower check reads.
+func TestParticipantReading(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md":    "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/andrew.md":   "---\nname: Prince Andrew\nkind: character\nfacts: { status: away, location: the army }\n---\n",
+		"entities/characters/princess.md": "---\nname: Lise Bolkónskaya\naliases: [the little princess]\nkind: character\nfacts: { status: dead }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		// The object of an act that needs its object at hand.
+		{"They had long wished to see him, and were surprised to find Lydia at his elbow.", 1}, // found, after a feeling of what happened
+		{"They found Lydia at her elbow.", 1},                                                  // found where she is
+		{"Below in the avenue she saw Lydia and Tíkhon by the gate.", 1},                       // one of those seen
+		{"She went to call on them, taking Prince Andrew with her.", 1},                        // taken along
+		{"He brought Lydia and her sister with him.", 1},                                       // brought along
+		{"Jane joined Lydia at the window.", 1},                                                // joined
+		{"She hoped to find Lydia at his elbow.", 0},                                           // a hope, not a finding
+		{"She did not bring Lydia with her.", 0},                                               // negated
+		{"She saw Lydia in the spring.", 0},
+		{"She found Lydia at the assembly last winter.", 0}, // a time before the scene                                                    // a time, not a place
+		{"He went off with Lydia and the money.", 0},        // the elopement retold
+		{"She would have joined Lydia at Brighton.", 0},     // a hypothesis
+		// The subject of a verb of the scene, one item of a list.
+		{"The count, Natásha, and Prince Andrew, still laughing, walked into the hall.", 1},
+		{"Until Prince Andrew settled in Boguchárovo its owners had always been absentees.", 0}, // of a time before
+		{"But Lydia, she soon found, was depending on the plan.", 0},                            // someone else's comment
+		{"She remembered how Lydia, who drove up to the door, laughed.", 0},                     // a memory
+		{"Lydia generally went with him, and talked the whole way of the officers.", 0},         // a habit
+		{"He loved his sister, Lydia wrote to him often.", 0},                                   // writing
+		{"The life of Lydia, Kitty, and Mary had greatly changed since then.", 0},               // of a life, not an act
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
