@@ -55,6 +55,8 @@ var contactVerbs = wordSet("kissed", "kissing", "embraced", "embracing", "hugged
 	"lifted", "lifting", "carried", "carrying", "supported", "supporting", "welcomed", "welcoming", "joined", "joining", "accompanied",
 	"accompanying", "escorted", "escorting", "overtook", "overtaking", "fetched", "fetching", "conducted", "conducting", "ushered",
 	"ushering", "dragged", "dragging", "seated", "seating", "saluted", "saluting", "tickled", "nursed", "nursing", "undressed", "dressed",
+	// Interrupting, hushing or beckoning someone needs them in earshot.
+	"interrupted", "interrupting", "hushed", "hushing", "silenced", "beckoned", "beckoning",
 	// Looking someone over needs them in sight.
 	"regarded", "regarding", "eyed", "eyeing", "surveyed", "surveying", "scrutinized", "scrutinised", "watched", "watching", "addressed", "addressing")
 
@@ -344,7 +346,15 @@ func presenceObject(d *doc, first, last int, strict bool) bool {
 	}
 	lv := strings.ToLower(d.words[v].s)
 	if lv == "with" {
-		return !strict && movedWith(d, v)
+		// "entered with Lydia at her side".
+		return !strict && (movedWith(d, v) || atSide(d, last+1))
+	}
+	if !strict && besideMover(d, v) {
+		return true
+	}
+	// "caught sight of Lydia among the crowd": a verb of seeing.
+	if lv == "of" && v > 1 && strings.ToLower(d.words[v-1].s) == "sight" && sightVerbs[strings.ToLower(d.words[v-2].s)] {
+		lv = "saw"
 	}
 	if !contactVerbs[lv] && !bringVerbs[lv] && !seeVerbs[lv] && !placeVerbs[lv] {
 		return false
@@ -398,6 +408,64 @@ func pastTimeAfter(d *doc, i int) bool {
 		}
 		if pastTimes[strings.ToLower(d.words[n].s)] {
 			return true
+		}
+	}
+	return false
+}
+
+// sightVerbs before "sight of": "caught sight of Lydia".
+var sightVerbs = wordSet("caught", "catching", "got", "getting")
+
+// sideNouns after "at her" or "by his" say where someone stands by another: "at her
+// side", "at his elbow", "by her side".
+var sideNouns = wordSet("side", "elbow", "heels", "shoulder", "feet", "knee", "knees", "back")
+
+// atSide reports whether words from i on say the person before them is at
+// someone's side: "at her side", "by his elbow".
+func atSide(d *doc, i int) bool {
+	if i+2 >= len(d.words) || !sameClause(d, i-1, i+2) {
+		return false
+	}
+	p, o := strings.ToLower(d.words[i].s), strings.ToLower(d.words[i+1].s)
+	return (p == "at" || p == "by") && (o == "her" || o == "his" || o == "their" || o == "my" || o == "your") && sideNouns[strings.ToLower(d.words[i+2].s)]
+}
+
+// besidePreps put someone next to, behind or before the subject of a verb
+// of going or sitting: "sat down next to Lydia", "moved towards Lydia".
+// "After" is left out: "came in after Lydia had gone" tells an order of
+// events.
+var besidePreps = wordSet("beside", "behind", "opposite", "near", "towards", "toward", "next", "close")
+
+// besideMovers are the verbs of posture or motion, or of a gesture at
+// someone, that take such a preposition and a person.
+var besideMovers = wordSet("sat", "stood", "knelt", "lay", "leaned", "leant", "bent", "turned", "stepped", "moved", "went", "came",
+	"walked", "ran", "rushed", "hurried", "crept", "darted", "sprang", "flew", "drew", "pressed", "crowded", "edged", "sidled", "rode",
+	"galloped", "pointed", "gestured", "motioned", "seated", "placed", "settled", "took")
+
+// besideMover reports whether the word v before a person is a preposition
+// of nearness after a verb of posture, motion or gesture in the past,
+// with at most two words of direction between ("sat down next to",
+// "pointed to", "turned towards"), and nothing that makes it habitual,
+// hypothetical or of an earlier time before the verb.
+func besideMover(d *doc, v int) bool {
+	p := strings.ToLower(d.words[v].s)
+	n := v - 1
+	switch {
+	case p == "to" && n >= 0 && (strings.ToLower(d.words[n].s) == "next" || strings.ToLower(d.words[n].s) == "close"):
+		n--
+	case p == "to" && n >= 0 && (strings.ToLower(d.words[n].s) == "pointed" || strings.ToLower(d.words[n].s) == "gestured" || strings.ToLower(d.words[n].s) == "motioned"):
+	case p == "at" && n >= 0 && strings.ToLower(d.words[n].s) == "pointed":
+	case besidePreps[p] && p != "next" && p != "close":
+	default:
+		return false
+	}
+	for k := n; k >= 0 && k >= n-2 && sameClause(d, k, k+1) && !strings.Contains(d.between(k, k+1), ","); k-- {
+		w := strings.ToLower(d.words[k].s)
+		if besideMovers[w] {
+			return !before(d, k, notNow) && !before(d, k, habitual)
+		}
+		if departing[w] || !companionBetween[w] {
+			return false
 		}
 	}
 	return false

@@ -23,6 +23,14 @@ func TestParticipantReading(t *testing.T) {
 		{"She went to call on them, taking Prince Andrew with her.", 1},                        // taken along
 		{"He brought Lydia and her sister with him.", 1},                                       // brought along
 		{"Jane joined Lydia at the window.", 1},                                                // joined
+		{"She entered the room with Lydia at her side.", 1},                                    // company at one's side
+		{"Mary sat down next to Lydia.", 1},                                                    // beside someone who sits
+		{"Elizabeth pointed to Lydia.", 1},                                                     // a gesture at someone
+		{"He caught sight of Lydia among the crowd.", 1},                                       // seen where she is
+		{"Kitty interrupted Lydia with a shriek.", 1},                                          // in earshot
+		{"He lived near Lydia.", 0},                                                            // no posture or motion
+		{"She would sit next to Lydia.", 0},                                                    // a hypothesis
+		{"He pointed to Lydia's letter.", 0},                                                   // her letter, not her
 		{"She hoped to find Lydia at his elbow.", 0},                                           // a hope, not a finding
 		{"She did not bring Lydia with her.", 0},                                               // negated
 		{"She saw Lydia in the spring.", 0},
