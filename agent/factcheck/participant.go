@@ -470,3 +470,31 @@ func besideMover(d *doc, v int) bool {
 	}
 	return false
 }
+
+// namingVerbs after a name make its owner the one who calls something by
+// a name, which tells a habit of speech, not an act of the scene: "the
+// traits the old prince called boorishness", "whom the old prince called
+// by the diminutive".
+var namingVerbs = wordSet("called", "named", "termed", "nicknamed", "dubbed", "styled", "calls", "names")
+
+// summonWords after "called" make it a call on the spot: "called out",
+// "called to Kitty", "called on them", "called him".
+var summonWords = wordSet("out", "to", "for", "on", "upon", "in", "up", "back", "after", "across", "over", "round", "at", "aloud", "again",
+	"and", "from", "through", "down", "him", "her", "them", "me", "us", "you", "the", "a", "an", "his", "their", "my", "our", "your")
+
+// namesSomething reports whether m is the subject of a verb of naming
+// whose object is a name or a word, not a person called to: "called" is
+// followed by "by" or by a lower-case word that no call takes; the other
+// verbs of naming only name.
+func namesSomething(d *doc, m mention) bool {
+	j := m.lastWord + 1
+	if m.firstWord < 0 || m.possessive || j+1 >= len(d.words) || d.between(m.lastWord, j) != " " || !namingVerbs[strings.ToLower(d.words[j].s)] || !sameClause(d, j, j+1) {
+		return false
+	}
+	w := d.words[j+1].s
+	lw := strings.ToLower(w)
+	if v := strings.ToLower(d.words[j].s); lw == "by" || v != "called" && v != "calls" {
+		return true
+	}
+	return unicode.IsLower([]rune(w)[0]) && !summonWords[lw] && !strings.HasSuffix(lw, "ly")
+}

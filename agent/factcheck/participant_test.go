@@ -49,3 +49,25 @@ func TestParticipantReading(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestNamingIsNoAct: one who calls something by a name tells a habit of
+// speech, not an act of the scene; calling out or calling to someone is
+// an act.
+func TestNamingIsNoAct(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/prince.md": "---\nname: Prince Nicholas Bolkónski\naliases: [the old prince]\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"It had strengthened in them the traits of character the old prince called boorishness.", 0},
+		{"The estate was managed by the Elder, Dron, whom the old prince called by the diminutive “Drónushka.”", 0},
+		{"Lydia named the puppy Wickham.", 0},
+		{"Lydia called out to Kitty from the stairs.", 1},
+		{"Lydia called to Kitty from the stairs.", 1},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}

@@ -892,6 +892,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		}
 	}
 	prev := prevWords(d, m.firstWord, 3)
+	if namesSomething(d, m) {
+		return "", 0
+	}
 	if !strict && turnedTo(d, m) {
 		return "is in the scene", 0.7
 	}
