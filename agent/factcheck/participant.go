@@ -349,7 +349,7 @@ func presenceObject(d *doc, first, last int, strict bool) bool {
 		// "entered with Lydia at her side".
 		return !strict && (movedWith(d, v) || atSide(d, last+1))
 	}
-	if !strict && besideMover(d, v) {
+	if !strict && (besideMover(d, v) || movedAside(d, v, last) || gaveGesture(d, v, last) || actedOnInRoom(d, v, last)) {
 		return true
 	}
 	// "caught sight of Lydia among the crowd": a verb of seeing.
@@ -497,4 +497,67 @@ func namesSomething(d *doc, m mention) bool {
 		return true
 	}
 	return unicode.IsLower([]rune(w)[0]) && !summonWords[lw] && !strings.HasSuffix(lw, "ly")
+}
+
+// asideWords after a person taken or sent somewhere move them within the
+// house: "took Lydia aside", "followed Lydia upstairs". Away, off, home
+// and back would move them out of the scene or tell a return.
+var asideWords = wordSet("aside", "upstairs", "downstairs", "indoors", "outdoors", "outside", "inside", "forward", "forwards", "along", "nearer", "closer", "apart")
+
+// movedAside reports whether the person [v+1, last] is the object of a
+// verb in the past that moves them within the scene: the verb, the
+// person, a word of asideWords ("She took Lydia aside").
+func movedAside(d *doc, v, last int) bool {
+	j := last + 1
+	if j >= len(d.words) || d.between(last, j) != " " || !asideWords[strings.ToLower(d.words[j].s)] {
+		return false
+	}
+	w := d.words[v].s
+	if !sceneVerb(w) || before(d, v, notNow) || before(d, v, habitual) {
+		return false
+	}
+	return true
+}
+
+// gestureNouns are what one gives another to their face: "gave Lydia a
+// look", "shewed Lydia the way".
+var gestureNouns = wordSet("look", "glance", "smile", "nod", "kiss", "wink", "frown", "push", "shake", "hug", "pat", "nudge", "bow", "curtsey", "curtsy")
+
+// gaveGesture reports whether the person [v+1, last] is given a gesture:
+// "Mrs. Bennet gave Lydia a look".
+func gaveGesture(d *doc, v, last int) bool {
+	if lv := strings.ToLower(d.words[v].s); lv != "gave" && lv != "giving" && lv != "threw" && lv != "cast" {
+		return false
+	}
+	j := last + 1
+	for j < len(d.words) && j <= last+3 && sameClause(d, j-1, j) {
+		w := strings.ToLower(d.words[j].s)
+		if gestureNouns[w] {
+			return !before(d, v, notNow)
+		}
+		if w != "a" && w != "an" && w != "one" && w != "another" && !strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ing") && w != "quick" && w != "sharp" && w != "last" {
+			return false
+		}
+		j++
+	}
+	return false
+}
+
+// actedOnInRoom reports whether the person [v+1, last] is the object of a
+// verb in the past done to them in a room of the scene or at a part of
+// one: "She stopped Lydia at the door", "left Lydia in the
+// drawing-room". Being in a town is the location check's to judge.
+func actedOnInRoom(d *doc, v, last int) bool {
+	w := d.words[v].s
+	if lw := strings.ToLower(w); (!sceneVerb(w) && lw != "left") || before(d, v, notNow) || before(d, v, habitual) {
+		return false
+	}
+	j := last + 1
+	if j+2 >= len(d.words) || d.between(last, j) != " " || !sameClause(d, last, j+2) {
+		return false
+	}
+	if !placePreps[strings.ToLower(d.words[j].s)] || !placeDeterminers[strings.ToLower(d.words[j+1].s)] {
+		return false
+	}
+	return roomNouns[strings.ToLower(d.words[j+2].s)] && !pastTimeAfter(d, j+2)
 }

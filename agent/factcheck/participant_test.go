@@ -28,11 +28,19 @@ func TestParticipantReading(t *testing.T) {
 		{"Elizabeth pointed to Lydia.", 1},                                                     // a gesture at someone
 		{"He caught sight of Lydia among the crowd.", 1},                                       // seen where she is
 		{"Kitty interrupted Lydia with a shriek.", 1},                                          // in earshot
-		{"He lived near Lydia.", 0},                                                            // no posture or motion
-		{"She would sit next to Lydia.", 0},                                                    // a hypothesis
-		{"He pointed to Lydia's letter.", 0},                                                   // her letter, not her
-		{"She hoped to find Lydia at his elbow.", 0},                                           // a hope, not a finding
-		{"She did not bring Lydia with her.", 0},                                               // negated
+		{"She took Lydia aside.", 1},                                                           // moved within the house
+		{"She followed Lydia upstairs.", 1},
+		{"Mrs. Bennet gave Lydia a look.", 1},         // a gesture to her face
+		{"She stopped Lydia at the door.", 1},         // an act done at a part of a room
+		{"She threw her arms round Lydia's neck.", 1}, // a part of her body
+		{"She took Lydia back to Brighton.", 0},       // out of the scene
+		{"He gave Lydia a thousand pounds.", 0},       // no gesture
+		{"She used to meet Lydia at the door.", 0},    // a habit
+		{"He lived near Lydia.", 0},                   // no posture or motion
+		{"She would sit next to Lydia.", 0},           // a hypothesis
+		{"He pointed to Lydia's letter.", 0},          // her letter, not her
+		{"She hoped to find Lydia at his elbow.", 0},  // a hope, not a finding
+		{"She did not bring Lydia with her.", 0},      // negated
 		{"She saw Lydia in the spring.", 0},
 		{"She found Lydia at the assembly last winter.", 0}, // a time before the scene                                                    // a time, not a place
 		{"He went off with Lydia and the money.", 0},        // the elopement retold

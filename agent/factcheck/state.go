@@ -104,6 +104,8 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
+	// Parts of the body one touches: "threw her arms round Lydia's neck".
+	"neck", "cheek", "cheeks", "forehead", "shoulder", "shoulders", "waist", "lips", "sleeve",
 	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "eye", "smile", "presence")
 
 // familyNouns after a surname make it the family's.
