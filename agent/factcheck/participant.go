@@ -132,7 +132,7 @@ func participant(d *doc, m mention, strict bool) bool {
 	for last > m.lastWord && d.words[last].start >= sent.end {
 		last--
 	}
-	if listActs(d, first, last, strict) {
+	if listActs(d, first, last, strict) || !strict && thereWas(d, first, last) {
 		return true
 	}
 	return presenceObject(d, first, last, strict)
@@ -263,6 +263,11 @@ func listActs(d *doc, first, last int, strict bool) bool {
 	// ", who had come into Kent with his friend," or ", pale and uneasy,":
 	// a phrase of the subject's own between commas, naming nobody else's
 	// words.
+	// "The two girls, Kitty and Lydia, ran": the verb right after the
+	// list in apposition.
+	if strings.TrimSpace(d.between(last, j)) == "," && sceneVerb(d.words[j].s) && apposedList(d, first, last) {
+		return true
+	}
 	if strings.TrimSpace(d.between(last, j)) == "," {
 		// ", she soon found, was depending": a comment of someone else's.
 		if commentPronouns[strings.ToLower(d.words[j].s)] {
@@ -314,11 +319,15 @@ func listActs(d *doc, first, last int, strict bool) bool {
 	}
 	if lv == "was" || lv == "were" {
 		// "were all out of the chaise", "was sitting by the fire".
-		return len(next) > 5 && strings.HasSuffix(next, "ing") && !notActing[next] && next != "living" && next != "staying" && next != "expecting" && next != "thinking" ||
-			!strict && (next == "seated" || next == "present" || next == "standing" || next == "all" && d.words[j+1].s == "all")
+		return len(next) > 5 && strings.HasSuffix(next, "ing") && !notActing[next] && !stateParticiples[next] ||
+			!strict && (next == "seated" || next == "present" || next == "standing" || (next == "all" || next == "both") && unicode.IsLower([]rune(d.words[j+1].s)[0]))
 	}
 	return sceneVerb(v) && !departing[next]
 }
+
+// stateParticiples after "was" tell no act: "was living in town", "was
+// missing".
+var stateParticiples = wordSet("living", "staying", "expecting", "thinking", "missing", "wanting", "lacking", "remaining", "belonging")
 
 // sceneVerb reports whether w is a verb in the past that narrates an act
 // on the spot: an irregular past or a form in -ed, lower case, that is no
@@ -560,4 +569,60 @@ func actedOnInRoom(d *doc, v, last int) bool {
 		return false
 	}
 	return roomNouns[strings.ToLower(d.words[j+2].s)] && !pastTimeAfter(d, j+2)
+}
+
+// headWords may stand in a noun phrase of people before its noun: "the
+// two girls", "both sisters", "his two daughters".
+var headWords = wordSet("the", "two", "three", "four", "both", "his", "her", "their", "my", "our", "all", "little", "young", "elder", "younger", "eldest", "youngest", "other")
+
+// apposedList reports whether the list [first, last] opens with a noun
+// phrase of people and a comma, the names after it in apposition: "The
+// two girls, Kitty and Lydia".
+func apposedList(d *doc, first, last int) bool {
+	for k := first; k < last; k++ {
+		if strings.TrimSpace(d.between(k, k+1)) == "," {
+			return k > first && personNouns[strings.ToLower(d.words[k].s)] && peopleHead(d, k)
+		}
+		if !headWords[strings.ToLower(d.words[k].s)] && !personNouns[strings.ToLower(d.words[k].s)] {
+			return false
+		}
+	}
+	return false
+}
+
+// peopleHead reports whether the words from the start of the sentence to
+// word n are a noun phrase of people (its noun last): "The two girls",
+// "Both sisters".
+func peopleHead(d *doc, n int) bool {
+	if !personNouns[strings.ToLower(d.words[n].s)] {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(d.words[n].start)]
+	for k := n - 1; k >= 0 && d.words[k].start >= sent.start; k-- {
+		if d.between(k, k+1) != " " || !headWords[strings.ToLower(d.words[k].s)] {
+			return false
+		}
+	}
+	return true
+}
+
+// thereWas reports whether the list of people [first, last] is what
+// "there was" or "there were" brings into the scene, with what they are
+// doing after it: "There was Lydia, laughing as usual".
+func thereWas(d *doc, first, last int) bool {
+	if first < 2 || d.between(first-1, first) != " " || d.between(first-2, first-1) != " " {
+		return false
+	}
+	if b := strings.ToLower(d.words[first-1].s); b != "was" && b != "were" || strings.ToLower(d.words[first-2].s) != "there" {
+		return false
+	}
+	if first-2 > 0 && sameClause(d, first-3, first-2) && !sceneClauseOpeners[strings.ToLower(d.words[first-3].s)] {
+		return false
+	}
+	j := last + 1
+	if j >= len(d.words) || !sameClause(d, last, j) {
+		return false
+	}
+	w := d.words[j].s
+	return strings.TrimSpace(d.between(last, j)) == "," && len(w) > 5 && strings.HasSuffix(w, "ing") && unicode.IsLower([]rune(w)[0]) && !notActing[strings.ToLower(w)]
 }

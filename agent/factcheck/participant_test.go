@@ -47,6 +47,11 @@ func TestParticipantReading(t *testing.T) {
 		{"She would have joined Lydia at Brighton.", 0},     // a hypothesis
 		// The subject of a verb of the scene, one item of a list.
 		{"The count, Natásha, and Prince Andrew, still laughing, walked into the hall.", 1},
+		{"The two girls, Kitty and Lydia, ran to the window.", 1},                               // names in apposition to a noun of people
+		{"Lydia and Kitty were both in high spirits.", 1},                                       // both of a list
+		{"There was Lydia, laughing as usual.", 1},                                              // brought in by "there was"
+		{"Only Lydia was missing.", 0},                                                          // missing is away
+		{"There was Lydia to think of.", 0},                                                     // no act
 		{"Until Prince Andrew settled in Boguchárovo its owners had always been absentees.", 0}, // of a time before
 		{"But Lydia, she soon found, was depending on the plan.", 0},                            // someone else's comment
 		{"She remembered how Lydia, who drove up to the door, laughed.", 0},                     // a memory

@@ -80,14 +80,16 @@ func afterQuote(d *doc, i int) bool {
 // and perfect forms, writing and sending from afar, being elsewhere.
 var notActing = wordSet("would", "could", "should", "might", "must", "may", "will", "shall", "had", "has", "have",
 	"wrote", "writes", "written", "sent", "sends", "remained", "remains", "stayed", "stays", "left", "leaves", "was", "were", "is", "being", "never", "herself", "himself",
-	"did", "does", "not", "and", "or", "nor", "who", "whom", "whose", "which", "that", "to", "of", "in", "at", "on", "for", "with", "from", "by", "as", "than", "s")
+	"did", "does", "not", "and", "or", "nor", "who", "whom", "whose", "which", "that", "to", "of", "in", "at", "on", "for", "with", "from", "by", "as", "than", "s",
+	// "Only Lydia was missing": a participle of being away.
+	"missing", "wanting")
 
 // beForms are "was"-like words that do place the subject in the scene
 // when a participle or adjective of condition follows, not a place.
 var beForms = wordSet("was", "were", "is")
 
 // elsewhere after "was" keeps the subject out of the scene.
-var elsewhere = wordSet("abroad", "far", "occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
+var elsewhere = wordSet("abroad", "far", "occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "missing", "wanting", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
 
 // pastVerbs are irregular past forms that mark an agent.
 var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", "gave", "made", "saw", "heard",
