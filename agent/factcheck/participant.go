@@ -322,8 +322,17 @@ func listActs(d *doc, first, last int, strict bool) bool {
 		return len(next) > 5 && strings.HasSuffix(next, "ing") && !notActing[next] && !stateParticiples[next] ||
 			!strict && (next == "seated" || next == "present" || next == "standing" || (next == "all" || next == "both") && unicode.IsLower([]rune(d.words[j+1].s)[0]))
 	}
-	return sceneVerb(v) && !departing[next]
+	// "Mr. Darcy found, on further inquiry, that your father…": a verb
+	// of perception before a clause is learning, not seeing.
+	if seeVerbs[lv] && (clauseWords[next] || j+1 < len(d.words) && strings.Contains(d.between(j, j+1), ",")) {
+		return false
+	}
+	return sceneVerb(v) && !departing[next] && !clauseWords[next]
 }
+
+// clauseWords open a clause that a verb takes as its object: "saw that",
+// "knew how".
+var clauseWords = wordSet("that", "how", "whether", "what", "why", "where")
 
 // stateParticiples after "was" tell no act: "was living in town", "was
 // missing".

@@ -47,10 +47,10 @@ func TestParticipantReading(t *testing.T) {
 		{"She would have joined Lydia at Brighton.", 0},     // a hypothesis
 		// The subject of a verb of the scene, one item of a list.
 		{"The count, Natásha, and Prince Andrew, still laughing, walked into the hall.", 1},
-		{"The two girls, Kitty and Lydia, ran to the window.", 1},                               // names in apposition to a noun of people
-		{"Lydia and Kitty were both in high spirits.", 1},                                       // both of a list
-		{"There was Lydia, laughing as usual.", 1},                                              // brought in by "there was"
-		{"Only Lydia was missing.", 0},                                                          // missing is away
+		{"The two girls, Kitty and Lydia, ran to the window.", 1}, // names in apposition to a noun of people
+		{"Lydia and Kitty were both in high spirits.", 1},         // both of a list
+		{"There was Lydia, laughing as usual.", 1},                // brought in by "there was"
+		{"Only Lydia was missing.", 0},
 		{"There was Lydia to think of.", 0},                                                     // no act
 		{"Until Prince Andrew settled in Boguchárovo its owners had always been absentees.", 0}, // of a time before
 		{"But Lydia, she soon found, was depending on the plan.", 0},                            // someone else's comment
@@ -82,5 +82,30 @@ func TestNamingIsNoAct(t *testing.T) {
 		{"Lydia called to Kitty from the stairs.", 1},
 	} {
 		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
+// TestParticipantLearningIsNoSight: a verb of perception before a clause
+// it takes is learning ("found, on further inquiry, that"), which the
+// general reading does not take for being there.
+func TestParticipantLearningIsNoSight(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/darcy.md": "---\nname: Fitzwilliam Darcy\naliases: [Mr. Darcy]\nkind: character\nfacts: { status: away, location: London }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Mr. Gardiner could not be seen; and Mr. Darcy found, on further inquiry, that your father was still with him.", false},
+		{"Mr. Darcy saw that she was tired.", false},
+		{"Mr. Darcy found the book on the table.", true},
+	} {
+		d := k.analyze(tc.text, 40)
+		if len(d.mentions) == 0 {
+			t.Fatalf("%s: no mention", tc.text)
+		}
+		if got := participant(d, d.mentions[0], false); got != tc.want {
+			t.Errorf("%s: participant = %v, want %v", tc.text, got, tc.want)
+		}
 	}
 }
