@@ -28,9 +28,10 @@ var tellVerbs = wordSet("told", "tells", "said", "says", "asked", "asks", "cried
 // addressedInSpeech reports whether m, inside a quotation, opens it as
 // the one spoken to ("“Hélène, I shall go on to Petersburg,” he told his
 // wife"): the name first in the quotation (after an interjection or
-// "my dear"), a comma and more speech after it, and the quotation
-// closed and followed by a tag with a verb of telling among its first
-// four words.
+// "my dear"), a comma and more speech after it, or set off by commas
+// later in it (setOffInSpeech: "“You forget, Lydia, that he is poor”"),
+// and the quotation closed and followed by a tag with a verb of telling
+// among its first four words.
 // A name called in a quotation that no tag puts in the scene (a letter, a
 // prayer, a cry in a dream) is no finding.
 func addressedInSpeech(d *doc, m mention) bool {
@@ -47,16 +48,21 @@ func addressedInSpeech(d *doc, m mention) bool {
 	}
 	q := d.quoted[qi]
 	lead := strings.TrimLeft(d.text[q.start:m.start], "“\"'‘ ")
+	opening := true
 	for _, w := range strings.FieldsFunc(lead, func(r rune) bool { return r == ',' || r == ' ' || r == '!' }) {
 		if !vocativeLeads[strings.ToLower(w)] {
-			return false
+			opening = false
 		}
 	}
-	// A comma, then what is said to them: a name cried alone (“My
-	// dear, dear Lydia!” she cried; “Mr. Darcy!” repeated Elizabeth) is
-	// an exclamation about its owner.
-	after, ok := strings.CutPrefix(d.text[m.end:q.end], ",")
-	if !ok || strings.TrimRight(after, " ”\"") == "" {
+	if opening {
+		// A comma, then what is said to them: a name cried alone (“My
+		// dear, dear Lydia!” she cried; “Mr. Darcy!” repeated Elizabeth)
+		// is an exclamation about its owner.
+		after, ok := strings.CutPrefix(d.text[m.end:q.end], ",")
+		if !ok || strings.TrimRight(after, " ”\"") == "" {
+			return false
+		}
+	} else if !setOffInSpeech(d, m) {
 		return false
 	}
 	// The quotation must close on its own mark, then a tag follows.
@@ -301,4 +307,33 @@ func listHead(d *doc, mi int) int {
 		mi--
 	}
 	return d.mentions[mi].firstWord
+}
+
+// setOffInSpeech reports whether m, later in a quotation than its first
+// words, is set off as the one spoken to: a comma before it, and a
+// comma, a question or exclamation mark or the end of the sentence
+// after it ("“Hush, Lydia,”", "“You forget, Lydia, that he is poor”").
+// One item of a list ("Wickham, Lydia, and Kitty") or a name in
+// apposition to a person before it ("your father, Mr. Bennet,") is no
+// one spoken to.
+func setOffInSpeech(d *doc, m mention) bool {
+	if m.firstWord < 1 || strings.TrimSpace(d.between(m.firstWord-1, m.firstWord)) != "," {
+		return false
+	}
+	rest := d.text[m.end:]
+	if !strings.HasPrefix(rest, ",") && !strings.HasPrefix(rest, "?") && !strings.HasPrefix(rest, "!") && !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	if _, _, items := latinList(d, m); items > 1 {
+		return false
+	}
+	if strings.HasPrefix(rest, ",") && m.lastWord+1 < len(d.words) && strings.ToLower(d.words[m.lastWord+1].s) == "and" {
+		return false
+	}
+	pw := d.words[m.firstWord-1]
+	p := strings.ToLower(pw.s)
+	// A capitalised word before the comma is a name in apposition,
+	// unless it opens the quotation ("“Hush, Lydia,”").
+	opensQuote := pw.start > 0 && strings.ContainsAny(d.text[max(0, pw.start-3):pw.start], "“\"")
+	return !personNouns[p] && !familyTerms[p] && (opensQuote || !unicode0Upper(pw.s)) && p != "him" && p != "her" && p != "them"
 }

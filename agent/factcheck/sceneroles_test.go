@@ -154,3 +154,29 @@ func TestOnThePartOfAList(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestAddressedLaterInSpeech: a name set off by commas later in a
+// quotation that a tag of speech follows is the one spoken to (sceneroles.go,
+// setOffInSpeech); one item of a list, a name in apposition and a name
+// said of someone are not.
+func TestAddressedLaterInSpeech(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/bennet.md": "---\nname: Mr. Bennet\nkind: character\nfacts: { status: away, location: London }\n---\n",
+	})
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"“Hush, Lydia,” said Jane.", 1},
+		{"“You forget, Lydia, that he is poor,” said Jane.", 1},
+		{"“And you, Lydia, what do you say?” asked Mrs. Bennet.", 1},
+		{"“Is that you, Lydia?” she called.", 1},
+		{"“I saw Wickham, Lydia, and Kitty at the ball,” said Jane.", 0}, // a list
+		{"“Ask your father, Mr. Bennet, about it,” said Jane.", 0},       // apposition
+		{"“Poor Lydia, how she must suffer!” said Jane.", 0},             // said of her
+		{"“Good night, Lydia.” Jane closed the door.", 0},                // no tag of speech
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}

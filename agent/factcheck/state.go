@@ -80,14 +80,16 @@ func afterQuote(d *doc, i int) bool {
 // and perfect forms, writing and sending from afar, being elsewhere.
 var notActing = wordSet("would", "could", "should", "might", "must", "may", "will", "shall", "had", "has", "have",
 	"wrote", "writes", "written", "sent", "sends", "remained", "remains", "stayed", "stays", "left", "leaves", "was", "were", "is", "being", "never", "herself", "himself",
-	"did", "does", "not", "and", "or", "nor", "who", "whom", "whose", "which", "that", "to", "of", "in", "at", "on", "for", "with", "from", "by", "as", "than", "s")
+	"did", "does", "not", "and", "or", "nor", "who", "whom", "whose", "which", "that", "to", "of", "in", "at", "on", "for", "with", "from", "by", "as", "than", "s",
+	// "Only Lydia was missing": a participle of being away.
+	"missing", "wanting")
 
 // beForms are "was"-like words that do place the subject in the scene
 // when a participle or adjective of condition follows, not a place.
 var beForms = wordSet("was", "were", "is")
 
 // elsewhere after "was" keeps the subject out of the scene.
-var elsewhere = wordSet("abroad", "far", "occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
+var elsewhere = wordSet("abroad", "far", "occasionally", "often", "frequently", "sometimes", "always", "seldom", "usually", "rarely", "gone", "away", "absent", "still", "now", "in", "at", "with", "not", "never", "dead", "missing", "wanting", "to", "safe", "married", "there", "a", "an", "the", "no", "expected", "supposed", "said", "thought", "believed", "known", "reported")
 
 // pastVerbs are irregular past forms that mark an agent.
 var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", "gave", "made", "saw", "heard",
@@ -104,6 +106,8 @@ var pastVerbs = wordSet("came", "went", "sat", "stood", "spoke", "ran", "took", 
 
 // presence nouns after a possessive name put its owner in the scene.
 var presenceNouns = wordSet("step", "steps", "footstep", "footsteps", "voice", "hand", "hands", "arm", "arms", "face",
+	// Parts of the body one touches: "threw her arms round Lydia's neck".
+	"neck", "cheek", "cheeks", "forehead", "shoulder", "shoulders", "waist", "lips", "sleeve",
 	"entrance", "arrival", "laugh", "laughter", "figure", "knock", "tread", "approach", "eyes", "eye", "smile", "presence")
 
 // familyNouns after a surname make it the family's.
@@ -892,6 +896,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		}
 	}
 	prev := prevWords(d, m.firstWord, 3)
+	if namesSomething(d, m) {
+		return "", 0
+	}
 	if !strict && turnedTo(d, m) {
 		return "is in the scene", 0.7
 	}
@@ -925,6 +932,12 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		return how, 0.7
 	}
 	if len(prev) > 0 && notAgent[strings.ToLower(prev[0])] && !partOf(prev) {
+		// "were surprised to find Mr. Wickham at his elbow": the
+		// general reading of participation (participant.go) still
+		// reads an object.
+		if participant(d, m, strict) {
+			return "takes part in the scene", 0.7
+		}
 		return "", 0
 	}
 	// "little Nicholas", "young Nicholas Bolkónski": a child named after
@@ -989,6 +1002,9 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	}
 	if coordinated(d, mi) {
 		return "is in the scene", 0.7
+	}
+	if participant(d, m, strict) {
+		return "takes part in the scene", 0.7
 	}
 	return "", 0
 }
