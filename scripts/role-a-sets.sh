@@ -29,6 +29,10 @@ sets=(
 	"hlm-r3 hongloumeng testdata/eval/rolea3/hongloumeng.jsonl testdata/assemble/hongloumeng-entities"
 	"wp-r3 war-and-peace testdata/eval/rolea3/war-and-peace.jsonl testdata/eval/war-and-peace"
 	"xyj-r3 xiyouji testdata/eval/rolea3/xiyouji.jsonl testdata/eval/xiyouji"
+	"pp-r4 pride-and-prejudice testdata/eval/rolea4/pride-and-prejudice.jsonl $shared/eval/pride-and-prejudice"
+	"hlm-r4 hongloumeng testdata/eval/rolea4/hongloumeng.jsonl testdata/assemble/hongloumeng-entities"
+	"wp-r4 war-and-peace testdata/eval/rolea4/war-and-peace.jsonl testdata/eval/war-and-peace"
+	"xyj-r4 xiyouji testdata/eval/rolea4/xiyouji.jsonl testdata/eval/xiyouji"
 )
 printf '%-9s %6s  %-13s %-13s %-14s %s\n' set budget "A rec/ev" "base rec/ev" "A rank (med, first)" "base rank"
 for s in "${sets[@]}"; do

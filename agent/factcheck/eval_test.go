@@ -154,26 +154,34 @@ func TestEvalDevelopmentBooks(t *testing.T) {
 // books written by another hand fails here. fresh3 is a pair written
 // later by another writer; fresh4 was held back until the end of the
 // session that added it; fresh5 holds facts and states only, in
-// constructions of its writers' choosing; fresh6 to fresh10, four books
+// constructions of its writers' choosing; fresh6 to fresh11, four books
 // of sixteen cases each, were held back until the end of the sessions
-// that added them (fresh10 one session longer).
+// that added them (fresh10 and fresh11 one session longer). minPrec is
+// 0.95 unless given: fresh11's Pride and Prejudice keeps the false finding
+// it had when it was first run (testdata/eval/fresh11/README.md).
 func TestEvalFreshBooks(t *testing.T) {
 	for _, tc := range []struct {
 		set, book string
 		minRecall float64
+		minPrec   float64
 	}{
-		{"fresh", "xiyouji", 0.8}, {"fresh", "war-and-peace", 0.8}, {"fresh", "hongloumeng", 0.85}, {"fresh", "pride-and-prejudice", 0.85},
-		{"fresh3", "xiyouji", 0.85}, {"fresh3", "war-and-peace", 0.85},
-		{"fresh4", "hongloumeng", 0.85}, {"fresh4", "pride-and-prejudice", 0.75},
-		{"fresh5", "hongloumeng", 0.55}, {"fresh5", "xiyouji", 0.8}, {"fresh5", "pride-and-prejudice", 0.75}, {"fresh5", "war-and-peace", 0.85},
-		{"fresh6", "hongloumeng", 0.75}, {"fresh6", "xiyouji", 0.75}, {"fresh6", "pride-and-prejudice", 0.7}, {"fresh6", "war-and-peace", 0.85},
-		{"fresh7", "hongloumeng", 0.9}, {"fresh7", "xiyouji", 0.9}, {"fresh7", "pride-and-prejudice", 0.85}, {"fresh7", "war-and-peace", 0.95},
-		{"fresh8", "hongloumeng", 0.6}, {"fresh8", "xiyouji", 0.6}, {"fresh8", "pride-and-prejudice", 0.5}, {"fresh8", "war-and-peace", 0.75},
-		{"fresh9", "hongloumeng", 0.8}, {"fresh9", "xiyouji", 0.9}, {"fresh9", "pride-and-prejudice", 0.8}, {"fresh9", "war-and-peace", 0.9},
-		{"fresh10", "hongloumeng", 0.65}, {"fresh10", "xiyouji", 0.65}, {"fresh10", "pride-and-prejudice", 0.7}, {"fresh10", "war-and-peace", 0.65},
+		{"fresh", "xiyouji", 0.8, 0}, {"fresh", "war-and-peace", 0.8, 0}, {"fresh", "hongloumeng", 0.85, 0}, {"fresh", "pride-and-prejudice", 0.85, 0},
+		{"fresh3", "xiyouji", 0.85, 0}, {"fresh3", "war-and-peace", 0.85, 0},
+		{"fresh4", "hongloumeng", 0.85, 0}, {"fresh4", "pride-and-prejudice", 0.75, 0},
+		{"fresh5", "hongloumeng", 0.55, 0}, {"fresh5", "xiyouji", 0.8, 0}, {"fresh5", "pride-and-prejudice", 0.75, 0}, {"fresh5", "war-and-peace", 0.85, 0},
+		{"fresh6", "hongloumeng", 0.75, 0}, {"fresh6", "xiyouji", 0.75, 0}, {"fresh6", "pride-and-prejudice", 0.7, 0}, {"fresh6", "war-and-peace", 0.85, 0},
+		{"fresh7", "hongloumeng", 0.9, 0}, {"fresh7", "xiyouji", 0.9, 0}, {"fresh7", "pride-and-prejudice", 0.85, 0}, {"fresh7", "war-and-peace", 0.95, 0},
+		{"fresh8", "hongloumeng", 0.6, 0}, {"fresh8", "xiyouji", 0.6, 0}, {"fresh8", "pride-and-prejudice", 0.5, 0}, {"fresh8", "war-and-peace", 0.75, 0},
+		{"fresh9", "hongloumeng", 0.8, 0}, {"fresh9", "xiyouji", 0.9, 0}, {"fresh9", "pride-and-prejudice", 0.8, 0}, {"fresh9", "war-and-peace", 0.9, 0},
+		{"fresh10", "hongloumeng", 0.65, 0}, {"fresh10", "xiyouji", 0.7, 0}, {"fresh10", "pride-and-prejudice", 0.8, 0}, {"fresh10", "war-and-peace", 0.8, 0},
+		{"fresh11", "hongloumeng", 0.6, 0}, {"fresh11", "xiyouji", 0.65, 0}, {"fresh11", "pride-and-prejudice", 0.55, 0.8}, {"fresh11", "war-and-peace", 0.65, 0},
 	} {
 		t.Run(tc.set+"/"+tc.book, func(t *testing.T) {
-			evalBook(t, filepath.Join("..", "..", "testdata", "eval", tc.set, tc.book), tc.book, 0.95, tc.minRecall, 1)
+			minPrec := tc.minPrec
+			if minPrec == 0 {
+				minPrec = 0.95
+			}
+			evalBook(t, filepath.Join("..", "..", "testdata", "eval", tc.set, tc.book), tc.book, minPrec, tc.minRecall, 1)
 		})
 	}
 }

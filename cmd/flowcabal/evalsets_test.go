@@ -52,6 +52,13 @@ func TestEvalSetsDoNotEchoTheirEntityFiles(t *testing.T) {
 		{filepath.Join(td, "eval", "rolea3", "xiyouji.jsonl"), filepath.Join(td, "eval", "xiyouji"), nil},
 		{filepath.Join(td, "eval", "rolea3", "pride-and-prejudice.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
 		{filepath.Join(td, "eval", "rolea3", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
+		// The held-back set of the eighth session (testdata/eval/rolea4),
+		// run with its start and end builds and brought in at the end of
+		// the ninth.
+		{filepath.Join(td, "eval", "rolea4", "war-and-peace.jsonl"), filepath.Join(td, "eval", "war-and-peace"), nil},
+		{filepath.Join(td, "eval", "rolea4", "xiyouji.jsonl"), filepath.Join(td, "eval", "xiyouji"), nil},
+		{filepath.Join(td, "eval", "rolea4", "pride-and-prejudice.jsonl"), filepath.Join(sh, "eval", "pride-and-prejudice"), nil},
+		{filepath.Join(td, "eval", "rolea4", "hongloumeng.jsonl"), filepath.Join(td, "assemble", "hongloumeng-entities"), nil},
 		// The web-novel scale sets, against the entity files the generated
 		// book carries (flowcabal bench genproject's defaults).
 		// They echo more than the rule allows: see testdata/eval/scale/README.md.
