@@ -112,12 +112,18 @@ func (k *Knowledge) measureFacts(d *doc) []measureFact {
 				m.unit, m.n, m.approx = u, n, approx
 				m.value = strings.ToLower(m.val)
 			}
-			ws := strings.Fields(normKey(key))
-			for i, w := range ws {
-				// The place after "to" or "from" is the other end of a
-				// distance, not what is measured: "retreated eighty
-				// miles—to beyond Moscow" is no distance from Moscow.
-				if keyFunctionWords[w] || prose.HasCJK(w) || i > 0 && (ws[i-1] == "to" || ws[i-1] == "from") {
+			otherEnd := false
+			for _, w := range strings.Fields(normKey(key)) {
+				// The place after "to" or "from", all its words, is the
+				// other end of a distance, not what is measured:
+				// "retreated eighty miles—to beyond Moscow" is no
+				// distance from Moscow, and the hills of "marching
+				// thirty miles … across roadless hills" no distance
+				// from Bald Hills.
+				if w == "to" || w == "from" {
+					otherEnd = true
+				}
+				if otherEnd || keyFunctionWords[w] || prose.HasCJK(w) {
 					continue
 				}
 				if !d.cjk {

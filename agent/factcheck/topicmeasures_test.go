@@ -32,9 +32,10 @@ func TestTopicMeasures(t *testing.T) {
 		wantFacts(t, zh, tc.name, tc.text, tc.want)
 	}
 	en := bookProject(t, map[string]string{
-		"entities/locations/pemberley.md": "---\nname: Pemberley\nkind: location\nfacts: { park_circumference: ten miles, distance_from_lambton: five miles }\n---\n",
-		"entities/locations/rosings.md":   "---\nname: Rosings\nkind: location\nfacts: { distance_to_london: fifty miles }\n---\n",
-		"entities/characters/gardiner.md": "---\nname: Mr. Gardiner\nkind: character\n---\n",
+		"entities/locations/pemberley.md":   "---\nname: Pemberley\nkind: location\nfacts: { park_circumference: ten miles, distance_from_lambton: five miles }\n---\n",
+		"entities/locations/rosings.md":     "---\nname: Rosings\nkind: location\nfacts: { distance_to_london: fifty miles }\n---\n",
+		"entities/characters/gardiner.md":   "---\nname: Mr. Gardiner\nkind: character\n---\n",
+		"entities/locations/bogucharovo.md": "---\nname: Boguchárovo\nkind: location\nfacts: { distance_from_bald_hills: twenty-five miles }\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string
@@ -48,6 +49,8 @@ func TestTopicMeasures(t *testing.T) {
 		{"a bare reply to how far", "They reached Rosings at last.\n\n“How distant is it from here?” “About thirty miles.”", "thirty miles"},
 		{"the other end of the distance is not its frame", "They reached Rosings at last. London lay thirty miles behind.", ""},
 		{"a holder in the sentence", "Mr. Gardiner walked round Pemberley, four miles round.", ""},
+		// Every word of the other end's name is left out of the frame.
+		{"a word of the other end's name", "Marching thirty miles that stormy night across roadless hills, Mr. Gardiner came out on the road.", ""},
 	} {
 		wantFacts(t, en, tc.name, tc.text, tc.want)
 	}
