@@ -17,7 +17,7 @@ mkdir -p "$out"
 sets=()
 if [ -n "${SETS:-}" ]; then
   for s in $SETS; do
-    for d in testdata/eval/$s/*/; do sets+=("${d%/}"); done
+    for d in testdata/eval/$s/*/; do [ -f "$d/planted.jsonl" ] && sets+=("${d%/}"); done
   done
 else
   sets+=("$shared/eval/pride-and-prejudice")
