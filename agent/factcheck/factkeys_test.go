@@ -87,3 +87,25 @@ func TestDistanceToARoadOfAPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestCountOwnedByAPronoun: "her two daughters" is the count of the woman
+// "her" stands for; when she has no such fact, no one else in scope who
+// has one (a relation of hers) is its holder.
+func TestCountOwnedByAPronoun(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/mrs-bennet.md": "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { status: married }\n" +
+			"relations:\n  - { to: entities/characters/lady, kind: acquaintance }\n---\nShe is a mother.\n",
+		"entities/characters/lady.md": "---\nname: Lady Catherine de Bourgh\naliases: [Lady Catherine]\nkind: character\ngender: f\nfacts: { daughters: one }\n---\nShe is a widow.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"her, who has no such fact", "He was received by Mrs. Bennet with a degree of civility which made her two daughters ashamed.", ""},
+		{"named, who has it", "He was received by Lady Catherine with a degree of civility which made her two daughters ashamed.", "two daughters"},
+	} {
+		got := strings.Join(found(k, tc.text, 53, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

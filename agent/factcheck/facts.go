@@ -1279,7 +1279,11 @@ func (k *Knowledge) judgeClaim(d *doc, eff []effMention, c claim) (Finding, bool
 		} else {
 			e, conf = k.holder(d, eff, c, has)
 		}
-		if e == nil && c.kind == "count" {
+		// Whose count it is, when no holder was found: anyone in scope
+		// with such a fact, unless a possessive pronoun right before it
+		// says whose ("her two daughters" is the count of the woman the
+		// pronoun stands for, who may have no such fact).
+		if e == nil && c.kind == "count" && !possessiveBefore(d, c.wordIdx) {
 			e, conf = k.holderInScope(eff, c.start, has), 0.6
 		}
 	}
@@ -1422,6 +1426,15 @@ func claimFix(c claim, stated, declared string) string {
 // roadNouns after a place's name make a thing of the place: "the
 // Smolénsk highroad", "the Moscow gate".
 var roadNouns = wordSet("road", "highroad", "highway", "turnpike", "gate", "gates", "bridge", "ferry", "station", "frontier", "border")
+
+// possessivePronouns own the noun after them.
+var possessivePronouns = wordSet("his", "her", "their", "its", "my", "your", "our")
+
+// possessiveBefore reports whether the word before word i is a possessive
+// pronoun.
+func possessiveBefore(d *doc, i int) bool {
+	return i > 0 && i < len(d.words) && possessivePronouns[strings.ToLower(d.words[i-1].s)] && sameClause(d, i-1, i)
+}
 
 // moneyNouns name what a sum of money is ("a salary of", "a debt of").
 var moneyNouns = wordSet("salary", "income", "fortune", "debt", "debts", "rent", "rents", "dowry", "portion", "pension",
