@@ -26,6 +26,12 @@ func stemsMatch(w, key string) bool {
 	return len(w) >= keyStemLen && len(key) >= keyStemLen && w[:keyStemLen] == key[:keyStemLen]
 }
 
+// keyWordsOf splits a fact key into its lower-case words
+// (gambling_debt: gambling, debt).
+func keyWordsOf(key string) []string {
+	return strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == ' ' || r == '-' })
+}
+
 // keyWordBefore reports whether the clause before word i writes a word of
 // the key of some declared quantity in unit (singular unit words joined
 // by spaces, as a qty claim's noun).
@@ -44,9 +50,7 @@ func (k *Knowledge) keyWordBefore(d *doc, i int, unit string) bool {
 			if strings.Join(u, " ") != unit {
 				return
 			}
-			keyWords = append(keyWords, strings.FieldsFunc(strings.ToLower(key), func(r rune) bool {
-				return r == '_' || r == ' ' || r == '-'
-			})...)
+			keyWords = append(keyWords, keyWordsOf(key)...)
 		})
 	}
 	if len(keyWords) == 0 {

@@ -1455,7 +1455,7 @@ func moneyFrame(d *doc, i int) string {
 // keyHasStem reports whether a word of the fact key shares its stem with
 // w (debt of gambling_debt, income of annual_income).
 func keyHasStem(key, w string) bool {
-	for _, kw := range strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
+	for _, kw := range keyWordsOf(key) {
 		if kw == w || stemsMatch(w, kw) {
 			return true
 		}
