@@ -237,7 +237,7 @@ var honorifics = wordSet("Mr", "Mrs", "Miss", "Ms", "Sir", "Lady", "Lord", "Dr",
 // nearestTarget returns the name word s is a near-miss of, or nil. After
 // an honorific (titled), a word of the dictionary may be one.
 func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
-	if !titled && lexicon.IsOrdinary(s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
+	if !titled && lexicon.IsOrdinary(s) && !k.strayCapital(d, s) || d.lowerSeen[strings.ToLower(s)] || d.count[s] >= 3 {
 		return nil
 	}
 	rs := []rune(strings.ToLower(s))
@@ -277,6 +277,12 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 				continue
 			}
 			dist = 1
+		}
+		if dist == limit+1 && doubledSwap(rs, t.runes) && k.writesOften(t.word) {
+			// Lissy for Lizzy: one doubled letter written for another is
+			// one slip of the hand, though it changes two letters; for a
+			// name the book writes often, as a slip needs a habit.
+			dist = limit
 		}
 		if dist == limit+1 && !declared && sameSound(rs, t.runes) {
 			// Kittie for Kitty, Carolyn for Caroline: a spelling that
@@ -1152,4 +1158,78 @@ func (d *doc) countNameChar(r rune) bool {
 		}
 	}
 	return inside*2 >= total-1
+}
+
+// doubledSwap reports whether a and b, of one length, differ only in one
+// doubled letter written for another doubled letter (ss for zz).
+func doubledSwap(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	at := -1
+	for i := range a {
+		if a[i] != b[i] {
+			at = i
+			break
+		}
+	}
+	if at < 0 || at+1 >= len(a) || a[at] != a[at+1] || b[at] != b[at+1] {
+		return false
+	}
+	return slices.Equal(a[at+2:], b[at+2:])
+}
+
+// strayCapital reports whether the dictionary word s, capitalised, is
+// written in d only where a sentence cannot have made it so (after a
+// comma or a word), and the book never writes it so elsewhere: a name
+// mistyped into a word ("late, Pierce on that day arrived"), not the
+// word. With no book to ask, the dictionary is believed.
+func (k *Knowledge) strayCapital(d *doc, s string) bool {
+	if k.book == nil {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	if k.book.latin[s] > d.count[s] {
+		return false
+	}
+	for wi, w := range d.words {
+		if w.s != s {
+			continue
+		}
+		// "the Manna Seekers": beside another capitalised word it is
+		// part of a name the files do not declare.
+		if !afterWordOrComma(d.text, w.start) || capitalisedAt(d, wi-1) || capitalisedAt(d, wi+1) {
+			return false
+		}
+	}
+	return d.count[s] > 0
+}
+
+// afterWordOrComma reports whether the last thing before start, past
+// spaces, is a letter, a digit or a comma: no sentence, paragraph or
+// quotation opens there.
+func afterWordOrComma(text string, start int) bool {
+	before := strings.TrimRight(text[:start], " \t")
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return r == ',' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// capitalisedAt reports whether d's word wi exists and starts with a
+// capital.
+func capitalisedAt(d *doc, wi int) bool {
+	if wi < 0 || wi >= len(d.words) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(d.words[wi].s)
+	return unicode.IsUpper(r)
+}
+
+// writesOften reports whether the book writes the name word w at least
+// minFrequentName times.
+func (k *Knowledge) writesOften(w string) bool {
+	if k.book == nil {
+		return false
+	}
+	k.book.once.Do(k.book.build)
+	return k.book.latin[w] >= minFrequentName
 }

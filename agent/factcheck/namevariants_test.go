@@ -160,3 +160,36 @@ func TestPluralOfTheBooksOwnForm(t *testing.T) {
 		}
 	}
 }
+
+// TestSlipsTheDictionaryHides: one doubled letter for another (Lissy for
+// Lizzy) is one slip of a name the book writes often, and none of a form
+// it never writes; a dictionary word capitalised where no sentence opens
+// (Pierce for Pierre) is a name mistyped, unless it opens a sentence or
+// stands beside another capitalised word ("the Manna Seekers").
+func TestSlipsTheDictionaryHides(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lizzy.md":  "---\nname: Elizabeth Bennet\naliases: [Lizzy]\nkind: character\n---\n",
+		"entities/characters/helene.md": "---\nname: Hélène Kurágina\naliases: [Ellen]\nkind: character\n---\n",
+		"entities/characters/pierre.md": "---\nname: Pierre Bezúkhov\naliases: [Pierre]\nkind: character\n---\n",
+		"entities/characters/mamma.md":  "---\nname: Countess Rostóva\naliases: [Mamma]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("“Lizzy, come here,” said Jane. ", 25) +
+			strings.Repeat("Pierre smiled. ", 25) + strings.Repeat("“Mamma!” cried Natásha. ", 25),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"“Lissy, you must not do so. You must not suspect me.”", "Lissy"},
+		{"The old general Essen rode up to the staff.", ""},
+		{"Contrary to his habit of being late, Pierce on that day arrived at the Bergs’ house.", "Pierce"},
+		{"Pierce the skin and it bleeds, said the surgeon.", ""},
+		{"They intrigue, the Astraea Lodge against the Manna Seekers.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+	noBook := bookProject(t, map[string]string{
+		"entities/characters/pierre.md": "---\nname: Pierre Bezúkhov\naliases: [Pierre]\nkind: character\n---\n",
+	})
+	if got := found(noBook, "Late as ever, Pierce on that day arrived.", 5, TypeName); len(got) != 0 {
+		t.Errorf("with no book, a dictionary word is believed: got %q", got)
+	}
+}
