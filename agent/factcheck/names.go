@@ -31,7 +31,16 @@ func (k *Knowledge) checkNames(d *doc) []Finding {
 	if d.cjk && len(k.cjkSounds) > 0 && k.book != nil {
 		out = append(out, k.cjkSoundMisses(d)...)
 	}
-	return out
+	if d.cjk && len(k.cjkNear) > 0 && k.book != nil {
+		// Only where no other reading found a slip already: 柳湘連 says
+		// what 湘連 would.
+		for _, f := range k.cjkFrequentSlips(d) {
+			if !slices.ContainsFunc(out, func(o Finding) bool { return o.Start < f.End && f.Start < o.End }) {
+				out = append(out, f)
+			}
+		}
+	}
+	return dedupe(out)
 }
 
 // cjkSoundKey is the key of a two-character name in Knowledge.cjkSounds:

@@ -1,0 +1,127 @@
+package factcheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
+)
+
+// cjkFrequentSlips finds one character of a name the book writes often
+// put for another that reads or looks like it, in a window the book
+// never writes but here: 鳳結 for 鳳姐, 八接 for 八戒, 加母 for 賈母.
+// What makes such a window a slip and not a word is the manuscript's
+// counts alone: the name is written at least minSlipName times, the
+// window nowhere else, and the text around the window is the text the
+// book writes around the name (the character before it, or the one
+// after, stands beside the name elsewhere), so that the window stands
+// in the name's place. cjkNearMisses reads the same windows by the
+// shapes of words; this pass needs no dictionary and so reaches the
+// two-character names, where most slips fall.
+func (k *Knowledge) cjkFrequentSlips(d *doc) []Finding {
+	if k.book == nil {
+		return nil
+	}
+	var out []Finding
+	rs := d.frunes
+	for i := range rs {
+		if !prose.IsCJK(rs[i]) {
+			continue
+		}
+		for _, n := range k.cjkLens {
+			if i+n > len(rs) || n > 4 {
+				continue
+			}
+			for pos := 0; pos < n; pos++ {
+				key := cjkKey{n: n, pos: pos}
+				copy(key.r[:n], rs[i:i+n])
+				key.r[pos] = 0
+				for _, s := range k.cjkNear[key] {
+					if f, ok := k.frequentSlip(d, i, n, pos, s); ok {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// addressPrefixes make a form of address of a family name (老朱, 小李).
+const addressPrefixes = "老小阿"
+
+// minSlipName is how often the book must write a name for a window one
+// character from it, written nowhere else, to be taken for a slip.
+const minSlipName = 30
+
+func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bool) {
+	rs := d.frunes
+	a, b := s.runes[pos], rs[i+pos]
+	if a == b || !prose.IsCJK(b) || s.exclude {
+		return Finding{}, false
+	}
+	for j := i; j < i+n; j++ {
+		if !prose.IsCJK(rs[j]) {
+			return Finding{}, false
+		}
+	}
+	if !hanzi.SoundAlike(a, b) && !hanzi.LookAlike(a, b) && !hanzi.LookAlike(b, a) {
+		return Finding{}, false
+	}
+	if n == 2 {
+		kept := s.runes[1-pos]
+		// A numeral and one character count something before they name
+		// anyone (二解 of a song's verses beside 二姐), and 老, 小 or 阿
+		// before a family name address another person (老朱 beside 老豬).
+		if prose.IsCJKNumeral(kept) || pos == 1 && strings.ContainsRune(addressPrefixes, kept) && surnameSet.has(b) {
+			return Finding{}, false
+		}
+	}
+	name, window := string(s.runes), string(rs[i:i+n])
+	if k.book.countCJK(name) < minSlipName || k.book.countCJK(window) > countRunes(rs, rs[i:i+n]) || countRunes(rs, rs[i:i+n]) > 1 {
+		return Finding{}, false
+	}
+	start, end := d.roff[i], d.roff[i+n]
+	if d.overlapsMention(start, end) {
+		return Finding{}, false
+	}
+	// The window stands where the book puts the name: what comes before
+	// it, or after it, comes before or after the name elsewhere.
+	before, after := "", ""
+	if i > 0 && prose.IsCJK(rs[i-1]) {
+		before = string(rs[i-1])
+	}
+	if i+n < len(rs) && prose.IsCJK(rs[i+n]) {
+		after = string(rs[i+n])
+	}
+	left := i == 0 || prose.NameBreak(rs[i-1]) || before != "" && k.book.countCJK(before+name) >= minSlotUses
+	right := after == "" || k.book.countCJK(name+after) >= minSlotUses
+	if !left || !right {
+		return Finding{}, false
+	}
+	// The changed character makes no word with its outer neighbour (回顧
+	// of 回顧雨村): a pair the book writes is a word there.
+	if pos == 0 && before != "" && k.book.countCJK(before+string(b)) > k.book.countCJK(before+name) {
+		return Finding{}, false
+	}
+	if pos == n-1 && after != "" && k.book.countCJK(string(b)+after) > k.book.countCJK(name+after) {
+		return Finding{}, false
+	}
+	ei := s.ents[0]
+	fix := []rune(d.text[start:end])
+	fix[pos] = k.inScriptOf(d, i, n, s.runes[pos])
+	conf := 0.8
+	if len(s.ents) > 1 {
+		conf = 0.6
+	}
+	return Finding{
+		Type:       TypeName,
+		Start:      start,
+		End:        end,
+		Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
+		Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: s.text, Line: nameLine(ei, s.text)},
+		Suggestion: string(fix),
+		Confidence: conf,
+	}, true
+}

@@ -1,0 +1,42 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFrequentNameSlips: one character of a name the book writes often,
+// put for one that reads or looks like it, in a window the book writes
+// nowhere else and in the name's place, is a slip, the first character
+// included; a window the book writes elsewhere, one outside the name's
+// place, a numeral's count and an address of another family name are
+// not.
+func TestFrequentNameSlips(t *testing.T) {
+	book := func(extra string) *Knowledge {
+		return bookProject(t, map[string]string{
+			"entities/characters/jiamu.md":   "---\nname: 賈母\naliases: [老太太]\nkind: character\n---\n",
+			"entities/characters/fengjie.md": "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\n---\n",
+			"entities/characters/bajie.md":   "---\nname: 豬八戒\naliases: [八戒, 老豬]\nkind: character\n---\n",
+			"entities/characters/erjie.md":   "---\nname: 尤二姐\naliases: [二姐]\nkind: character\n---\n",
+			"entities/characters/rulai.md":   "---\nname: 如來\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母道：「好。」眾人見了賈母，都笑了。", 20) +
+				strings.Repeat("鳳姐還要說話，八戒道：「老豬的買賣。」", 40) + strings.Repeat("二姐笑了。如來說法。", 40) + extra +
+				strings.Repeat("天氣晴好，園中花開。", 100),
+		})
+	}
+	for _, tc := range []struct {
+		name, extra, text, want string
+	}{
+		{"first character, same sound", "", "寶玉進來，加母道：「你來了。」", "加母"},
+		{"second character, same sound", "", "須尋各自門．鳳結還欲問時，只見人來。", "鳳結"},
+		{"a look-alike", "", "沙僧道：「八戒道：『八戎道：「哥哥。」』」", "八戎"},
+		{"the book writes the window", strings.Repeat("他加母道理。", 3), "寶玉進來，加母道：「你來了。」", ""},
+		{"not the name's place", "", "汝來何幹？菩薩問道。", ""},
+		{"a numeral's count", "", "惻肺肝！二解．惟鮪有潭兮。", ""},
+		{"another family name", "", "叫道：「造化！老朱的買賣到了！」", ""},
+	} {
+		if got := strings.Join(found(book(tc.extra), tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
