@@ -48,12 +48,14 @@ func (k *Knowledge) cjkFrequentSlips(d *doc) []Finding {
 	return out
 }
 
+// minSlipName is how often the book must write a name for a window one
+// character from it, written nowhere else, to be taken for a slip by the
+// counts alone: half again minFrequentName, as no shape of the window
+// speaks for it.
+const minSlipName = 30
+
 // addressPrefixes make a form of address of a family name (老朱, 小李).
 const addressPrefixes = "老小阿"
-
-// minSlipName is how often the book must write a name for a window one
-// character from it, written nowhere else, to be taken for a slip.
-const minSlipName = 30
 
 func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bool) {
 	rs := d.frunes
@@ -95,9 +97,18 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 	if i+n < len(rs) && prose.IsCJK(rs[i+n]) {
 		after = string(rs[i+n])
 	}
-	left := i == 0 || prose.NameBreak(rs[i-1]) || before != "" && k.book.countCJK(before+name) >= minSlotUses
-	right := after == "" || k.book.countCJK(name+after) >= minSlotUses
-	if !left || !right {
+	// A character on either side that the book writes beside the name
+	// is evidence; a break before the window is none alone (汝來何幹:
+	// 如來何 is nowhere).
+	left := before != "" && k.book.countCJK(before+name) >= minSlotUses
+	right := after != "" && k.book.countCJK(name+after) >= minSlotUses
+	brk := i == 0 || prose.NameBreak(rs[i-1])
+	// Or the stops around it are the stops the book puts around the
+	// name: 「屋空， as 「悟空， (weak alone, so both sides).
+	// The book's text is folded with its punctuation (， as ,).
+	stops := before == "" && (i == 0 || k.book.countCJK(k.book.folder.Fold(string(rs[i-1]))+name) >= minSlotUses) &&
+		after == "" && (i+n == len(rs) || k.book.countCJK(name+k.book.folder.Fold(string(rs[i+n]))) >= minSlotUses)
+	if !left && !right && !stops || brk && after != "" && !right {
 		return Finding{}, false
 	}
 	// The changed character makes no word with its outer neighbour (回顧
