@@ -85,7 +85,11 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 		return Finding{}, false
 	}
 	start, end := d.roff[i], d.roff[i+n]
-	if d.overlapsMention(start, end) {
+	// A declared name inside the window (太太 of 勞太太) is a mention only
+	// if the character before it makes a word with it that the book
+	// writes; a pair it never writes (勞太) is the slip's.
+	restOnly := pos == 0 && n >= 3 && k.book.countCJK(string(rs[i:i+2])) == 0 && !d.overlapsMention(start, d.roff[i+1])
+	if d.overlapsMention(start, end) && !restOnly {
 		return Finding{}, false
 	}
 	// The window stands where the book puts the name: what comes before

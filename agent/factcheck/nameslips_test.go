@@ -20,8 +20,9 @@ func TestFrequentNameSlips(t *testing.T) {
 			"entities/characters/erjie.md":   "---\nname: 尤二姐\naliases: [二姐]\nkind: character\n---\n",
 			"entities/characters/rulai.md":   "---\nname: 如來\nkind: character\n---\n",
 			"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [悟空]\nkind: character\n---\n",
+			"entities/characters/wangfr.md":  "---\nname: 王夫人\naliases: [太太]\nkind: character\n---\n",
 			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母道：「好。」眾人見了賈母，都笑了。", 20) +
-				strings.Repeat("鳳姐還要說話，八戒道：「老豬的買賣。」", 40) + strings.Repeat("二姐笑了。如來說法。", 40) + strings.Repeat("三藏道：「悟空，你來。」", 40) + extra +
+				strings.Repeat("鳳姐還要說話，八戒道：「老豬的買賣。」", 40) + strings.Repeat("二姐笑了。如來說法。", 40) + strings.Repeat("三藏道：「悟空，你來。」", 40) + strings.Repeat("寶玉道：「老太太，我來了。」", 40) + extra +
 				strings.Repeat("天氣晴好，園中花開。", 100),
 		})
 	}
@@ -31,6 +32,8 @@ func TestFrequentNameSlips(t *testing.T) {
 		{"first character, same sound", "", "寶玉進來，加母道：「你來了。」", "加母"},
 		{"second character, same sound", "", "須尋各自門．鳳結還欲問時，只見人來。", "鳳結"},
 		{"the stops the book puts around the name", "", "三藏鞭指道：「屋空，那座山也。」", "屋空"},
+		{"a declared name inside the window", "", "寶玉哭道：「勞太太，這是什麼話？」", "勞太太"},
+		{"a pair the book writes before the declared name", strings.Repeat("這樣勞太甚了。", 3), "寶玉哭道：「勞太太，這是什麼話？」", ""},
 		{"a look-alike", "", "沙僧道：「八戒道：『八戎道：「哥哥。」』」", "八戎"},
 		{"the book writes the window", strings.Repeat("他加母道理。", 3), "寶玉進來，加母道：「你來了。」", ""},
 		{"not the name's place", "", "汝來何幹？菩薩問道。", ""},
