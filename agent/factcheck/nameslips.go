@@ -29,11 +29,14 @@ func (k *Knowledge) cjkFrequentSlips(d *doc) []Finding {
 		if !prose.IsCJK(rs[i]) {
 			continue
 		}
+		// As in cjkNearMisses: a window with a later character changed
+		// starts with a name's first.
+		startsName := len(k.cjk[rs[i]]) > 0
 		for _, n := range k.cjkLens {
 			if i+n > len(rs) || n > 4 {
 				continue
 			}
-			for pos := 0; pos < n; pos++ {
+			for pos := 0; pos < n && (pos == 0 || startsName); pos++ {
 				key := cjkKey{n: n, pos: pos}
 				copy(key.r[:n], rs[i:i+n])
 				key.r[pos] = 0
