@@ -29,6 +29,11 @@ type bookForms struct {
 	// rarest byte (see countIn).
 	bytes [256]int
 
+	// chars counts each character of cjk: a single character is counted
+	// there, as countIn would count it by scanning the whole book once
+	// for each character asked about.
+	chars map[rune]int
+
 	mu       sync.Mutex
 	cjkCount map[string]int
 	exact    map[string]int
@@ -102,6 +107,10 @@ func (b *bookForms) build() {
 	b.cjkCount = map[string]int{}
 	for i := 0; i < len(b.cjk); i++ {
 		b.bytes[b.cjk[i]]++
+	}
+	b.chars = map[rune]int{}
+	for _, r := range b.cjk {
+		b.chars[r]++
 	}
 }
 
@@ -239,6 +248,9 @@ func (b *bookForms) usedNearby(s string, chapter int) bool {
 // countCJK counts a folded CJK form in the manuscript.
 func (b *bookForms) countCJK(s string) int {
 	b.once.Do(b.build)
+	if r, size := utf8.DecodeRuneInString(s); size == len(s) && r != utf8.RuneError {
+		return b.chars[r]
+	}
 	b.mu.Lock()
 	n, ok := b.cjkCount[s]
 	b.mu.Unlock()

@@ -83,8 +83,11 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 			return Finding{}, false
 		}
 	}
+	// The text's own counts first, then the book's, the fewest strings
+	// first: each new string the book is asked about costs a pass over it.
+	inText := countRunes(rs, rs[i:i+n])
 	name, window := string(s.runes), string(rs[i:i+n])
-	if k.book.countCJK(name) < minSlipName || k.book.countCJK(window) > countRunes(rs, rs[i:i+n]) || countRunes(rs, rs[i:i+n]) > 1 {
+	if inText > 1 || k.book.countCJK(name) < minSlipName {
 		return Finding{}, false
 	}
 	start, end := d.roff[i], d.roff[i+n]
@@ -93,6 +96,9 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 	// writes; a pair it never writes (勞太) is the slip's.
 	restOnly := pos == 0 && n >= 3 && k.book.countCJK(string(rs[i:i+2])) == 0 && !d.overlapsMention(start, d.roff[i+1])
 	if d.overlapsMention(start, end) && !restOnly {
+		return Finding{}, false
+	}
+	if k.book.countCJK(window) > inText {
 		return Finding{}, false
 	}
 	// The window stands where the book puts the name: what comes before
