@@ -333,18 +333,34 @@ var cjkJourneyMarks = []string{"到", "往", "至", "赴", "回", "去"}
 
 // journeyAfter reports whether the clause that rest opens (up to the next
 // comma or stop) tells of going somewhere: a destination or a going away.
-// Coming in (進來) and coming over (過來) stay in the scene.
+// Coming in (進來) and coming over (過來) stay in the scene, and so does
+// a going denied before its first mark (晚間也不回那府里去: they stay).
 func journeyAfter(rest string) bool {
 	if i := strings.IndexAny(rest, "，。．；！？,.;!?\n"); i >= 0 {
 		rest = rest[:i]
 	}
+	first := -1
 	for _, w := range cjkJourneyMarks {
-		if strings.Contains(rest, w) {
-			return true
+		if i := strings.Index(rest, w); i >= 0 && (first < 0 || i < first) {
+			first = i
 		}
 	}
-	return false
+	if first < 0 {
+		return false
+	}
+	lead := rest[:first]
+	// 不一時到了, 不多時回來: words of time, not denials.
+	for _, w := range cjkSoonWords {
+		lead = strings.ReplaceAll(lead, w, "")
+	}
+	return !strings.ContainsAny(lead, cjkDenials)
 }
+
+// cjkDenials deny the verb after them: 不回, 沒去, 未到, 別走.
+const cjkDenials = "不沒没未別别休莫"
+
+// cjkSoonWords open with a denial but tell time: 不一時, 不多時, 不覺.
+var cjkSoonWords = []string{"不一時", "不一时", "不多時", "不多时", "不久", "不覺", "不觉", "不日", "不時", "不时", "不住"}
 
 // diesNext reports whether rest opens with a death or a funeral: "秦鐘死了".
 func diesNext(rest string) bool {

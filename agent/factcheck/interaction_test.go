@@ -1,0 +1,97 @@
+package factcheck
+
+import "testing"
+
+// interactionProject declares, for both languages, one away and one dead
+// character, and present ones to act with them.
+func interactionProject(t *testing.T) *Knowledge {
+	t.Helper()
+	return bookProject(t, map[string]string{
+		"entities/characters/qingwen.md": "---\nname: 晴雯\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/jiamu.md":   "---\nname: 賈母\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/baochai.md": "---\nname: 寶釵\nkind: character\nfacts: { status: married }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 寶玉\nkind: character\nfacts: { status: married }\n---\n",
+		"entities/characters/wukong.md":  "---\nname: 孫悟空\nkind: character\nfacts: { status: away, location: 五行山 }\n---\n",
+		"entities/characters/erjie.md":   "---\nname: 尤二姐\nkind: character\nfacts: { status: dead }\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: { status: away, location: Brighton }\n---\n",
+		"entities/characters/petya.md":   "---\nname: Pétya Rostóv\naliases: [Pétya]\nkind: character\nfacts: { status: dead }\n---\n",
+	})
+}
+
+// TestToldFaceToFace: whom one tells something (告訴了), alone or first
+// of a list, is there; a message sent, a telling denied, wished or
+// remembered is not.
+func TestToldFaceToFace(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉回到自己房中，告訴了賈母和寶釵，說是明日要去。", 1},
+		{"寶玉回來，告訴賈母一遍。", 1},
+		{"寶玉回來，打發人去告訴賈母。", 0},   // a messenger sent
+		{"寶玉要去告訴賈母。", 0},        // going to tell
+		{"寶玉不敢告訴賈母。", 0},        // denied
+		{"寶玉寫信告訴了賈母。", 0},       // by letter
+		{"寶玉想起那日告訴了賈母的話。", 0},   // a memory
+		{"寶玉告訴了賈母的丫頭。", 0},      // whose maid
+		{"寶玉回來，告訴了寶釵。", 0},      // present: no finding
+		{"寶玉回到房中，說賈母和寶釵都好。", 0}, // talk of them
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
+// TestCompanionActsOnSomeone: a companion joined to the subject by 同, 和
+// or 與 before a verb done to someone (搶白了寶玉) acts with the subject;
+// a likeness or a state after the companion does not.
+func TestCompanionActsOnSomeone(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"這日香菱同晴雯搶白了寶玉。", 1},
+		{"寶釵和晴雯拉著他走了。", 1},
+		{"香菱同晴雯一樣了。", 0},     // a likeness
+		{"香菱和晴雯是好的了。", 0},    // a state
+		{"香菱想起同晴雯搶白了寶玉。", 0}, // a memory
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
+// TestSubjectWithGroup: the first of a subject joined by 同 to a group
+// of names the files need not declare, closed by 等, acts with them, a
+// comma between the group and its verb or not.
+func TestSubjectWithGroup(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"原來是孫悟空同秦叔寶、徐茂公等，將著一個龍頭，擲在帝前。", 1},
+		{"孫悟空同秦叔寶等走進殿來。", 1},
+		{"孫悟空同秦叔寶、徐茂公等，都是好漢。", 0}, // no act after the group
+		{"孫悟空同秦叔寶的名字，將著傳遍天下。", 0}, // no group closed by 等
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
+
+// TestTakenAlongStaying: one taken along (帶著) whose company then
+// denies a going (也不回那府里去) stays in the scene; a going told after
+// is a journey.
+func TestTakenAlongStaying(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"這几日，寶釵帶著尤二姐晚間也不回那府里去，白日間待客。", 1},
+		{"寶釵帶著尤二姐不一時到了園中。", 0}, // 不一時 is soon, and a going follows
+		{"寶釵帶著尤二姐回那府里去了。", 0},  // a journey
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}
