@@ -932,7 +932,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if recalledEnglish(d, m) {
 		return "", 0
 	}
-	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) {
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) || absoluteActs(d, m) {
 		return "is in the scene", 0.7
 	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
