@@ -16,9 +16,9 @@ import (
 var cjkInformVerbs = []string{"告訴", "告诉"}
 
 // cjkMessageWords in the clause before a verb of telling make it a
-// message sent or a telling not done: 打發人去告訴, 寫信告訴, 不敢告訴,
-// 要告訴.
-var cjkMessageWords = []string{"打發", "打发", "派", "命人", "叫人", "使人", "託", "托", "信", "書", "书", "寫", "写",
+// message sent or a telling not done: 打發人去告訴, 遣人告訴, 叫小丫頭
+// 告訴, 寫信告訴, 不敢告訴, 要告訴.
+var cjkMessageWords = []string{"打發", "打发", "派", "遣", "差", "命", "叫", "使", "讓", "让", "託", "托", "信", "書", "书", "寫", "写",
 	"不", "沒", "没", "未", "別", "别", "莫", "休", "要", "想", "欲", "該", "该", "應", "应", "須", "须", "肯", "敢", "若", "如"}
 
 // cjkTold reports whether m, alone or in the list of names it belongs

@@ -30,6 +30,8 @@ func TestToldFaceToFace(t *testing.T) {
 		{"寶玉回到自己房中，告訴了賈母和寶釵，說是明日要去。", 1},
 		{"寶玉回來，告訴賈母一遍。", 1},
 		{"寶玉回來，打發人去告訴賈母。", 0},   // a messenger sent
+		{"寶玉即叫小丫頭告訴賈母。", 0},     // a maid sent
+		{"尤氏等又遣人告訴了賈母。", 0},     // someone sent
 		{"寶玉要去告訴賈母。", 0},        // going to tell
 		{"寶玉不敢告訴賈母。", 0},        // denied
 		{"寶玉寫信告訴了賈母。", 0},       // by letter
