@@ -229,6 +229,10 @@ func companionBefore(d *doc, w int) bool {
 		if !sameClause(d, n, n+1) || strings.Contains(d.between(n, n+1), ",") {
 			return false
 		}
+		// "walked in the garden with": over a phrase of place.
+		if p := placePhraseBefore(d, n); p != n {
+			n = p
+		}
 		lw := strings.ToLower(d.words[n].s)
 		if companionVerbs[lw] {
 			return !before(d, n, notNow)
@@ -294,12 +298,18 @@ func (d *doc) cjkBound(m mention) bool {
 			rest = rest[size:]
 		}
 	}
-	v, _ := utf8.DecodeRuneInString(rest)
+	v, size := utf8.DecodeRuneInString(rest)
+	// "把平兒扶了正": raised to a wife's rank, not held up.
+	if v == '扶' && strings.HasPrefix(strings.TrimPrefix(rest[size:], "了"), "正") {
+		return false
+	}
 	return strings.ContainsRune(cjkSeizing, v) && !diesNext(rest) && !funeralNear(rest)
 }
 
-// cjkSeizing are verbs of seizing and binding someone (綑, 綁, 拿, 擒).
-const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊"
+// cjkSeizing are verbs of seizing and binding someone (綑, 綁, 拿, 擒),
+// or of handling them by the body (把晴雯扶起來, 把寶玉推了一把, 把黛玉
+// 摟在懷裏); carrying (抬, 背) is left out, as it is done to a body too.
+const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊" + "扶拉推攙搀摟搂拽扯抱"
 
 // cjkTaken reports whether m is someone taken hold of or taken along:
 // "寶玉拉了秦鐘走開", "扶著黛玉進來". Whose belongings or hand are taken
@@ -669,23 +679,37 @@ func ledSomewhere(d *doc, m mention) bool {
 }
 
 // cjkGoingWith are words of going along with someone: 同著黛玉出來, 陪著
-// 黛玉進去. 跟著 and 隨著 are not among them: who "came with" someone
-// once (跟著黛玉來的) tells a past journey.
+// 黛玉進去.
 var cjkGoingWith = []string{"同著", "同着", "陪著", "陪着"}
 
-// cjkGoesWith reports whether m is whom someone goes along with, a verb
-// of the moment after the name: "寶玉同著黛玉出來".
+// cjkFollowing are words of following someone (跟著晴雯進來, 隨著寶玉走
+// 來): who "came with" someone once (跟著黛玉來的, 跟著賈璉往揚州去)
+// tells a past journey, so a journey after the name is not read.
+var cjkFollowing = []string{"跟著", "跟着", "隨著", "随着"}
+
+// cjkGoesWith reports whether m is whom someone goes along with or
+// follows, a verb of the moment after the name: "寶玉同著黛玉出來",
+// "寶玉跟著晴雯進來".
 func (d *doc) cjkGoesWith(m mention) bool {
-	with := false
+	with, following := false, false
 	for _, w := range cjkGoingWith {
 		if strings.HasSuffix(d.text[:m.start], w) {
 			with = true
 		}
 	}
-	if !with || d.recalledBefore(m.start) {
+	for _, w := range cjkFollowing {
+		if strings.HasSuffix(d.text[:m.start], w) {
+			following = true
+		}
+	}
+	if !with && !following || d.recalledBefore(m.start) {
 		return false
 	}
-	how, _ := verbAfter(d.text[m.end:])
+	rest := d.text[m.end:]
+	if following && journeyAfter(rest) {
+		return false
+	}
+	how, _ := verbAfter(rest)
 	return how != ""
 }
 

@@ -97,3 +97,26 @@ func TestTakenAlongStaying(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestFollowedAndHandled: whom one follows (跟著, 隨著) with a verb of
+// the moment after, and whom one handles by the body after 把 or 將
+// (扶起來, 推了一把), is at hand; a journey after the one followed, a
+// rank raised (扶了正) and a memory are not.
+func TestFollowedAndHandled(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"寶玉跟著晴雯進來。", 1},
+		{"寶玉隨著晴雯走進房來。", 1},
+		{"寶玉跟著晴雯往揚州去了。", 0}, // a journey
+		{"紫鵑是跟著晴雯來的。", 0},   // who came with her once
+		{"寶玉忙把晴雯扶起來。", 1},
+		{"寶釵將晴雯摟入懷內。", 1},
+		{"賈璉把晴雯扶了正。", 0},   // a rank
+		{"寶玉想起把晴雯扶起來。", 0}, // a memory
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}

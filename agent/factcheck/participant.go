@@ -96,6 +96,10 @@ var withMovers = wordSet("went", "came", "walked", "rode", "drove", "ran", "hurr
 // no "had", "would" or habit before the verb.
 func movedWith(d *doc, w int) bool {
 	for n := w - 1; n >= 0 && n >= w-4 && sameClause(d, n, n+1) && !strings.Contains(d.between(n, n+1), ","); n-- {
+		// "went to the ball together with": over a phrase of place.
+		if p := placePhraseBefore(d, n); p != n {
+			n = p
+		}
 		lw := strings.ToLower(d.words[n].s)
 		if departing[lw] {
 			return false

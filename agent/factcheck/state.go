@@ -932,7 +932,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if recalledEnglish(d, m) {
 		return "", 0
 	}
-	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) || absoluteActs(d, m) {
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) || absoluteActs(d, m) || byCompanions(d, m) || withAside(d, m) {
 		return "is in the scene", 0.7
 	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
@@ -1137,9 +1137,9 @@ func turnedTo(d *doc, m mention) bool {
 
 // turnVerbs before "to" or "at" address someone in the scene.
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
-	"said", "spoke", "replied", "murmured",
+	"said", "spoke", "replied", "murmured", "talked", "chatted",
 	// "Turning to Lydia, she said…".
-	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking",
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking", "talking", "chatting",
 	// The gesture named as a noun: "with a nod to Mr. Bingley", "a
 	// bow to Natásha", "a glance at Pierre".
 	"nod", "bow", "smile", "glance", "wink", "wave", "whisper", "curtsy", "curtsey")
