@@ -120,3 +120,38 @@ func TestFollowedAndHandled(t *testing.T) {
 		wantStates(t, k, tc.text, tc.want)
 	}
 }
+
+// TestNewReadingsKeepNotPresence: the readings of interaction and
+// company (interaction.go, companions.go, seriesclause.go) under each
+// frame the checker reads as no presence: a dream, a memory, talk of
+// someone, a portrait, a coffin or funeral, speech, "the late", a
+// letter, a vision.
+func TestNewReadingsKeepNotPresence(t *testing.T) {
+	k := interactionProject(t)
+	for _, text := range []string{
+		"寶玉夢見告訴了晴雯。",
+		"寶玉夢見晴雯跟著他進來。",
+		"寶玉夢見同晴雯搶白了寶釵。",
+		"寶玉提起那日同晴雯搶白了寶釵。",
+		"寶玉說起晴雯跟著他進來的事。",
+		"寶玉看著晴雯的畫像，告訴了寶釵。",
+		"寶玉哭著告訴了賈母的靈前。",
+		"寶玉跟著晴雯的靈柩出來。",
+		"寶玉把晴雯的棺木扶起來。",
+		"寶玉道：「我告訴了晴雯。」",
+		"寶玉道：「晴雯跟著我進來。」",
+		"寶釵想起香菱同晴雯搶白了寶玉。",
+		"She dreamed that Nicholas came in, followed by his wife and Pétya.",
+		"She remembered how Nicholas walked in the garden with Pétya and Sónya.",
+		"“The countess, with Pétya and Sónya, drove to the Troitsa,” she said.",
+		"Nicholas wrote that he had moved to Bald Hills with his wife and Pétya.",
+		"She looked at the portrait of Pétya, followed by her maid.",
+		"The funeral of Pétya was followed by a dinner.",
+		"The late Pétya, followed by his dogs, had been a favourite.",
+		"She thought of the day when the bride set off, Pétya, coming down from town, handing her into the carriage.",
+		"She saw in a vision Pétya, followed by his dogs.",
+		"The coffin, followed by Pétya's mother, was carried out.",
+	} {
+		wantStates(t, k, text, 0)
+	}
+}
