@@ -316,7 +316,9 @@ const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊" + "扶拉推�
 // (拉著黛玉的丫頭, 抱著黛玉的靈牌) is no one taken; nor whom one
 // remembers taking along.
 func (d *doc) cjkTaken(m mention) bool {
-	before := d.text[:m.start]
+	// "帶了寶玉，黛玉，秦鐘往水月庵來": any item of a list taken along.
+	first := d.commaListStart(m)
+	before := d.text[:first.start]
 	a, size := utf8.DecodeLastRuneInString(before)
 	if !strings.ContainsRune(cjkTakeAspects, a) {
 		return false
@@ -329,12 +331,59 @@ func (d *doc) cjkTaken(m mention) bool {
 			break
 		}
 	}
-	if !took || d.recalledBefore(m.start) {
+	if !took || d.recalledBefore(first.start) {
 		return false
 	}
 	rest := d.text[m.end:]
 	r, _ := utf8.DecodeRuneInString(rest)
-	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest) && !journeyAfter(rest)
+	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest) && !journeyAfter(d.text[d.commaListEnd(m):])
+}
+
+// commaListStart returns the first name of the list of people joined by
+// commas or 、 that m stands in (帶了寶玉，黛玉，秦鐘: 寶玉 for 黛玉), m
+// itself when it is first.
+func (d *doc) commaListStart(m mention) mention {
+	for n := 0; n < 8; n++ {
+		before := d.text[:m.start]
+		sep := ""
+		for _, s := range []string{"，", "、"} {
+			if strings.HasSuffix(before, s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			return m
+		}
+		p, ok := d.personEndingAt(m.start - len(sep))
+		if !ok || p.end != m.start-len(sep) {
+			return m
+		}
+		m = p
+	}
+	return m
+}
+
+// commaListEnd returns where the list of people joined by commas or 、
+// that m stands in ends.
+func (d *doc) commaListEnd(m mention) int {
+	end := m.end
+	for n := 0; n < 8; n++ {
+		sep := ""
+		for _, s := range []string{"，", "、"} {
+			if strings.HasPrefix(d.text[end:], s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			return end
+		}
+		p, ok := d.personStartingAt(end + len(sep))
+		if !ok || p.start != end+len(sep) {
+			return end
+		}
+		end = p.end
+	}
+	return end
 }
 
 // cjkJourneyMarks after whom one takes along make it a journey told, not a
@@ -357,6 +406,12 @@ func journeyAfter(rest string) bool {
 	}
 	if first < 0 {
 		return false
+	}
+	// "往水月庵來": coming to a place, which the scene follows.
+	if strings.HasSuffix(rest, "來") || strings.HasSuffix(rest, "来") {
+		if !strings.Contains(rest, "去") {
+			return false
+		}
 	}
 	lead := rest[:first]
 	// 不一時到了, 不多時回來: words of time, not denials.

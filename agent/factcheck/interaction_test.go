@@ -81,9 +81,10 @@ func TestSubjectWithGroup(t *testing.T) {
 	}
 }
 
-// TestTakenAlongStaying: one taken along (帶著) whose company then
-// denies a going (也不回那府里去) stays in the scene; a going told after
-// is a journey.
+// TestTakenAlongStaying: one taken along (帶著), alone or an item of a
+// list, whose company then denies a going (也不回那府里去) or comes to a
+// place (往水月庵來) stays in the scene; a going away told after is a
+// journey.
 func TestTakenAlongStaying(t *testing.T) {
 	k := interactionProject(t)
 	for _, tc := range []struct {
@@ -91,8 +92,13 @@ func TestTakenAlongStaying(t *testing.T) {
 		want int
 	}{
 		{"這几日，寶釵帶著尤二姐晚間也不回那府里去，白日間待客。", 1},
-		{"寶釵帶著尤二姐不一時到了園中。", 0}, // 不一時 is soon, and a going follows
-		{"寶釵帶著尤二姐回那府里去了。", 0},  // a journey
+		{"寶釵帶著尤二姐不一時到了園中。", 0},     // 不一時 is soon, and a going follows
+		{"寶釵帶著尤二姐回那府里去了。", 0},      // a journey
+		{"鳳姐帶了寶玉，尤二姐，寶釵往水月庵來。", 1}, // an item of a list, coming to a place
+		{"鳳姐帶了寶玉、尤二姐進來。", 1},
+		{"鳳姐帶了寶玉，尤二姐，寶釵往揚州去了。", 0},   // a journey
+		{"鳳姐帶了寶玉，尤二姐的丫頭進來。", 0},      // whose maid
+		{"鳳姐想起帶了寶玉，尤二姐，寶釵往水月庵來。", 0}, // a memory
 	} {
 		wantStates(t, k, tc.text, tc.want)
 	}
