@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
@@ -49,7 +50,25 @@ func (d *doc) cjkTold(m mention) bool {
 	}
 	rest := d.text[m.end:]
 	r, _ := utf8.DecodeRuneInString(rest)
-	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest)
+	if r == '的' || r == '之' || diesNext(rest) || funeralNear(rest) {
+		return false
+	}
+	// "告訴羅剎女與孫行者奪扇子之事": a later item joined to the first
+	// may open what is told; the list told ends its clause, or a group
+	// word or a verb of speech closes it (告訴了賈母和寶釵，說是).
+	if first.start != m.start {
+		end := m.end
+		for {
+			next, ok := d.personStartingAt(end)
+			if !ok {
+				break
+			}
+			end = next.end
+		}
+		after, _ := utf8.DecodeRuneInString(d.text[end:])
+		return unicode.IsPunct(after) || strings.ContainsRune("等道說说", after)
+	}
+	return true
 }
 
 // cjkNotDone in a verb after a companion make it a likeness, a state or

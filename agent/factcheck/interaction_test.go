@@ -37,6 +37,8 @@ func TestToldFaceToFace(t *testing.T) {
 		{"寶玉寫信告訴了賈母。", 0},       // by letter
 		{"寶玉想起那日告訴了賈母的話。", 0},   // a memory
 		{"寶玉告訴了賈母的丫頭。", 0},      // whose maid
+		{"牛王正告訴寶釵與賈母奪扇子之事。", 0}, // what is told, not whom
+		{"寶玉悄悄的告訴寶釵和賈母等說。", 1},
 		{"寶玉回來，告訴了寶釵。", 0},      // present: no finding
 		{"寶玉回到房中，說賈母和寶釵都好。", 0}, // talk of them
 	} {
