@@ -393,6 +393,9 @@ func (k *Knowledge) findMentions(d *doc) []mention {
 		if len(ents) == 0 {
 			continue
 		}
+		if len(ents) > 1 && m.firstWord > 0 && d.between(m.firstWord-1, m.firstWord) == " " {
+			ents = byGeneration(ents, strings.ToLower(d.words[m.firstWord-1].s))
+		}
 		m.ents = ents
 		rest := d.text[m.end:]
 		m.possessive = strings.HasPrefix(rest, "’s") || strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’ ") || strings.HasPrefix(rest, "的")

@@ -229,6 +229,10 @@ func companionBefore(d *doc, w int) bool {
 		if !sameClause(d, n, n+1) || strings.Contains(d.between(n, n+1), ",") {
 			return false
 		}
+		// "walked in the garden with": over a phrase of place.
+		if p := placePhraseBefore(d, n); p != n {
+			n = p
+		}
 		lw := strings.ToLower(d.words[n].s)
 		if companionVerbs[lw] {
 			return !before(d, n, notNow)
@@ -294,19 +298,27 @@ func (d *doc) cjkBound(m mention) bool {
 			rest = rest[size:]
 		}
 	}
-	v, _ := utf8.DecodeRuneInString(rest)
+	v, size := utf8.DecodeRuneInString(rest)
+	// "把平兒扶了正": raised to a wife's rank, not held up.
+	if v == '扶' && strings.HasPrefix(strings.TrimPrefix(rest[size:], "了"), "正") {
+		return false
+	}
 	return strings.ContainsRune(cjkSeizing, v) && !diesNext(rest) && !funeralNear(rest)
 }
 
-// cjkSeizing are verbs of seizing and binding someone (綑, 綁, 拿, 擒).
-const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊"
+// cjkSeizing are verbs of seizing and binding someone (綑, 綁, 拿, 擒),
+// or of handling them by the body (把晴雯扶起來, 把寶玉推了一把, 把黛玉
+// 摟在懷裏); carrying (抬, 背) is left out, as it is done to a body too.
+const cjkSeizing = "綑捆綁绑縛缚拿擒捉揪按拴鎖锁吊" + "扶拉推攙搀摟搂拽扯抱"
 
 // cjkTaken reports whether m is someone taken hold of or taken along:
 // "寶玉拉了秦鐘走開", "扶著黛玉進來". Whose belongings or hand are taken
 // (拉著黛玉的丫頭, 抱著黛玉的靈牌) is no one taken; nor whom one
 // remembers taking along.
 func (d *doc) cjkTaken(m mention) bool {
-	before := d.text[:m.start]
+	// "帶了寶玉，黛玉，秦鐘往水月庵來": any item of a list taken along.
+	first := d.commaListStart(m)
+	before := d.text[:first.start]
 	a, size := utf8.DecodeLastRuneInString(before)
 	if !strings.ContainsRune(cjkTakeAspects, a) {
 		return false
@@ -319,12 +331,59 @@ func (d *doc) cjkTaken(m mention) bool {
 			break
 		}
 	}
-	if !took || d.recalledBefore(m.start) {
+	if !took || d.recalledBefore(first.start) {
 		return false
 	}
 	rest := d.text[m.end:]
 	r, _ := utf8.DecodeRuneInString(rest)
-	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest) && !journeyAfter(rest)
+	return r != '的' && r != '之' && !diesNext(rest) && !funeralNear(rest) && !journeyAfter(d.text[d.commaListEnd(m):])
+}
+
+// commaListStart returns the first name of the list of people joined by
+// commas or 、 that m stands in (帶了寶玉，黛玉，秦鐘: 寶玉 for 黛玉), m
+// itself when it is first.
+func (d *doc) commaListStart(m mention) mention {
+	for n := 0; n < 8; n++ {
+		before := d.text[:m.start]
+		sep := ""
+		for _, s := range []string{"，", "、"} {
+			if strings.HasSuffix(before, s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			return m
+		}
+		p, ok := d.personEndingAt(m.start - len(sep))
+		if !ok || p.end != m.start-len(sep) {
+			return m
+		}
+		m = p
+	}
+	return m
+}
+
+// commaListEnd returns where the list of people joined by commas or 、
+// that m stands in ends.
+func (d *doc) commaListEnd(m mention) int {
+	end := m.end
+	for n := 0; n < 8; n++ {
+		sep := ""
+		for _, s := range []string{"，", "、"} {
+			if strings.HasPrefix(d.text[end:], s) {
+				sep = s
+			}
+		}
+		if sep == "" {
+			return end
+		}
+		p, ok := d.personStartingAt(end + len(sep))
+		if !ok || p.start != end+len(sep) {
+			return end
+		}
+		end = p.end
+	}
+	return end
 }
 
 // cjkJourneyMarks after whom one takes along make it a journey told, not a
@@ -333,18 +392,40 @@ var cjkJourneyMarks = []string{"到", "往", "至", "赴", "回", "去"}
 
 // journeyAfter reports whether the clause that rest opens (up to the next
 // comma or stop) tells of going somewhere: a destination or a going away.
-// Coming in (進來) and coming over (過來) stay in the scene.
+// Coming in (進來) and coming over (過來) stay in the scene, and so does
+// a going denied before its first mark (晚間也不回那府里去: they stay).
 func journeyAfter(rest string) bool {
 	if i := strings.IndexAny(rest, "，。．；！？,.;!?\n"); i >= 0 {
 		rest = rest[:i]
 	}
+	first := -1
 	for _, w := range cjkJourneyMarks {
-		if strings.Contains(rest, w) {
-			return true
+		if i := strings.Index(rest, w); i >= 0 && (first < 0 || i < first) {
+			first = i
 		}
 	}
-	return false
+	if first < 0 {
+		return false
+	}
+	// "往水月庵來": coming to a place, which the scene follows.
+	if strings.HasSuffix(rest, "來") || strings.HasSuffix(rest, "来") {
+		if !strings.Contains(rest, "去") {
+			return false
+		}
+	}
+	lead := rest[:first]
+	// 不一時到了, 不多時回來: words of time, not denials.
+	for _, w := range cjkSoonWords {
+		lead = strings.ReplaceAll(lead, w, "")
+	}
+	return !strings.ContainsAny(lead, cjkDenials)
 }
+
+// cjkDenials deny the verb after them: 不回, 沒去, 未到, 別走.
+const cjkDenials = "不沒没未別别休莫"
+
+// cjkSoonWords open with a denial but tell time: 不一時, 不多時, 不覺.
+var cjkSoonWords = []string{"不一時", "不一时", "不多時", "不多时", "不久", "不覺", "不觉", "不日", "不時", "不时", "不住"}
 
 // diesNext reports whether rest opens with a death or a funeral: "秦鐘死了".
 func diesNext(rest string) bool {
@@ -653,23 +734,37 @@ func ledSomewhere(d *doc, m mention) bool {
 }
 
 // cjkGoingWith are words of going along with someone: 同著黛玉出來, 陪著
-// 黛玉進去. 跟著 and 隨著 are not among them: who "came with" someone
-// once (跟著黛玉來的) tells a past journey.
+// 黛玉進去.
 var cjkGoingWith = []string{"同著", "同着", "陪著", "陪着"}
 
-// cjkGoesWith reports whether m is whom someone goes along with, a verb
-// of the moment after the name: "寶玉同著黛玉出來".
+// cjkFollowing are words of following someone (跟著晴雯進來, 隨著寶玉走
+// 來): who "came with" someone once (跟著黛玉來的, 跟著賈璉往揚州去)
+// tells a past journey, so a journey after the name is not read.
+var cjkFollowing = []string{"跟著", "跟着", "隨著", "随着"}
+
+// cjkGoesWith reports whether m is whom someone goes along with or
+// follows, a verb of the moment after the name: "寶玉同著黛玉出來",
+// "寶玉跟著晴雯進來".
 func (d *doc) cjkGoesWith(m mention) bool {
-	with := false
+	with, following := false, false
 	for _, w := range cjkGoingWith {
 		if strings.HasSuffix(d.text[:m.start], w) {
 			with = true
 		}
 	}
-	if !with || d.recalledBefore(m.start) {
+	for _, w := range cjkFollowing {
+		if strings.HasSuffix(d.text[:m.start], w) {
+			following = true
+		}
+	}
+	if !with && !following || d.recalledBefore(m.start) {
 		return false
 	}
-	how, _ := verbAfter(d.text[m.end:])
+	rest := d.text[m.end:]
+	if following && journeyAfter(rest) {
+		return false
+	}
+	how, _ := verbAfter(rest)
 	return how != ""
 }
 

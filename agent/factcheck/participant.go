@@ -85,7 +85,10 @@ var placeVerbs = wordSet("put", "placed", "placing", "set", "setting", "laid", "
 // withMovers are verbs of going or coming that take their company after
 // "with": "They went out with the little princess".
 var withMovers = wordSet("went", "came", "walked", "rode", "drove", "ran", "hurried", "strolled", "stepped", "sauntered", "wandered",
-	"galloped", "marched", "set", "started", "returned", "entered", "arrived", "appeared", "sat", "stood", "remained", "stayed")
+	"galloped", "marched", "set", "started", "returned", "entered", "arrived", "appeared", "sat", "stood", "remained", "stayed",
+	// Moving house or travelling with one's family: "moved to Bald Hills
+	// with his wife, his mother, and Sónya".
+	"moved", "travelled", "traveled", "journeyed", "drove")
 
 // movedWith reports whether "with" at word w follows a verb of going or
 // coming in the past, with at most three words of direction between and
@@ -93,6 +96,10 @@ var withMovers = wordSet("went", "came", "walked", "rode", "drove", "ran", "hurr
 // no "had", "would" or habit before the verb.
 func movedWith(d *doc, w int) bool {
 	for n := w - 1; n >= 0 && n >= w-4 && sameClause(d, n, n+1) && !strings.Contains(d.between(n, n+1), ","); n-- {
+		// "went to the ball together with": over a phrase of place.
+		if p := placePhraseBefore(d, n); p != n {
+			n = p
+		}
 		lw := strings.ToLower(d.words[n].s)
 		if departing[lw] {
 			return false
@@ -100,7 +107,8 @@ func movedWith(d *doc, w int) bool {
 		if withMovers[lw] {
 			return !before(d, n, notNow) && !before(d, n, habitual)
 		}
-		if !companionBetween[lw] {
+		// "moved to Bald Hills with": the name of where they go.
+		if !companionBetween[lw] && !(unicode0Upper(d.words[n].s) && !itemBreaks[lw]) {
 			return false
 		}
 	}
@@ -146,12 +154,13 @@ func participant(d *doc, m mention, strict bool) bool {
 // a comma and a conjunction.
 func asideBefore(d *doc, m mention) bool {
 	sent := d.sents[d.sentenceAt(m.start)]
+	own := seriesClauseStart(d, m)
 	for n := m.firstWord - 1; n >= 0 && d.words[n].start >= sent.start; n-- {
 		if strings.ContainsAny(d.between(n, n+1), ";:—–(“”\"") {
 			break
 		}
 		w := strings.ToLower(d.words[n].s)
-		if notSceneWords[w] || recallVerbs[w] {
+		if (notSceneWords[w] || recallVerbs[w]) && !outOfScope(d, n, own) {
 			return true
 		}
 		switch w {
@@ -365,7 +374,7 @@ func presenceObject(d *doc, first, last int, strict bool) bool {
 	lv := strings.ToLower(d.words[v].s)
 	if lv == "with" {
 		// "entered with Lydia at her side".
-		return !strict && (movedWith(d, v) || atSide(d, last+1))
+		return movedWith(d, v) || !strict && atSide(d, last+1)
 	}
 	if !strict && (besideMover(d, v) || movedAside(d, v, last) || gaveGesture(d, v, last) || actedOnInRoom(d, v, last)) {
 		return true

@@ -109,3 +109,21 @@ func TestParticipantLearningIsNoSight(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedWithCompany: the company one moves or travels with,
+// named in a list with nouns of people, goes along; the dead too.
+func TestMovedWithCompany(t *testing.T) {
+	k := interactionProject(t)
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"In the winter Nicholas married Princess Mary and moved to Bald Hills with his wife, his mother, Pétya, and Sónya.", 1},
+		{"Nicholas travelled to Moscow with Pétya.", 1},
+		{"Nicholas had moved to Bald Hills with Pétya.", 0},    // a time before
+		{"Nicholas would have moved to Moscow with Pétya.", 0}, // a hypothesis
+		{"Nicholas went off with Pétya's horse.", 0},
+	} {
+		wantStates(t, k, tc.text, tc.want)
+	}
+}

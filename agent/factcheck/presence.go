@@ -729,6 +729,7 @@ var recallVerbs = wordSet("remembered", "remember", "remembers", "remembering", 
 func recalledEnglish(d *doc, m mention) bool {
 	sent := d.sents[d.sentenceAt(m.start)]
 	linked := false
+	own := seriesClauseStart(d, m)
 	for n := m.firstWord - 1; n >= 0 && n >= m.firstWord-10 && d.words[n].start >= sent.start; n-- {
 		if strings.ContainsAny(d.between(n, n+1), ";:“”\"") {
 			return false
@@ -738,7 +739,7 @@ func recalledEnglish(d *doc, m mention) bool {
 		case "how", "that", "when", "of", "about", "whether":
 			linked = true
 		}
-		if recallVerbs[w] && (linked || n == m.firstWord-1) {
+		if recallVerbs[w] && (linked || n == m.firstWord-1) && !outOfScope(d, n, own) {
 			return true
 		}
 	}

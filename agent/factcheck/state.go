@@ -335,6 +335,22 @@ func (d *doc) afterList(at int) int {
 		}
 		break
 	}
+	// "同秦叔寶、徐茂公等": names the files do not declare, joined by 、
+	// and closed by 等.
+	for strings.HasPrefix(d.text[at:], "、") {
+		item, n := at+len("、"), 0
+		for ; n < 4 && item < len(d.text); n++ {
+			r, size := utf8.DecodeRuneInString(d.text[item:])
+			if !prose.IsCJK(r) || r == '等' || r == '、' || r == '的' {
+				break
+			}
+			item += size
+		}
+		if n == 0 || !strings.HasPrefix(d.text[item:], "、") && !strings.HasPrefix(d.text[item:], "等") {
+			break
+		}
+		at = item
+	}
 	// "寶玉與黛玉兩個坐在一處": a count of the list.
 	for _, c := range []string{"兩個", "两个", "兩人", "两人", "二人", "三個", "三个", "三人"} {
 		if strings.HasPrefix(d.text[at:], c) {
@@ -916,7 +932,7 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 	if recalledEnglish(d, m) {
 		return "", 0
 	}
-	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) {
+	if cleftSubject(d, m) || followedInto(d, m) || sharedSeat(d, m) || listSubject(d, m) || absoluteActs(d, m) || byCompanions(d, m) || withAside(d, m) {
 		return "is in the scene", 0.7
 	}
 	if leftTo(d, m) || wouldNotLeave(d, m) || takenBy(d, m) || handedTo(d, m) || helpsDoing(d, m) || !strict && foundIn(d, m) || !strict && (placedBeside(d, m) || firstOut(d, m)) {
@@ -1121,9 +1137,9 @@ func turnedTo(d *doc, m mention) bool {
 
 // turnVerbs before "to" or "at" address someone in the scene.
 var turnVerbs = wordSet("turned", "bowed", "nodded", "whispered", "smiled", "glanced", "winked", "beckoned", "looked", "curtsied", "curtseyed", "waved",
-	"said", "spoke", "replied", "murmured",
+	"said", "spoke", "replied", "murmured", "talked", "chatted",
 	// "Turning to Lydia, she said…".
-	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking",
+	"turning", "bowing", "nodding", "whispering", "smiling", "glancing", "winking", "beckoning", "looking", "waving", "speaking", "talking", "chatting",
 	// The gesture named as a noun: "with a nod to Mr. Bingley", "a
 	// bow to Natásha", "a glance at Pierre".
 	"nod", "bow", "smile", "glance", "wink", "wave", "whisper", "curtsy", "curtsey")
@@ -1698,7 +1714,8 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
 	// acting is in the scene.
-	if strings.ContainsRune(cjkCompanions, prev) && actsNext(d.text[d.afterList(m.end):]) {
+	// "同晴雯搶白了寶玉": or does something to someone with them.
+	if strings.ContainsRune(cjkCompanions, prev) && (actsNext(d.text[d.afterList(m.end):]) || d.actsOnPerson(d.afterList(m.end))) {
 		return "is in the scene", 0.7
 	}
 	// "同皇后嬪妃、虎力大仙、兩班文武，送出朝門": one of a list joined
@@ -1722,7 +1739,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	// "拉了秦鐘走開", "眾人都看著黛玉", "讓鴛鴦，琥珀，金釧，平儿去坐":
 	// taken along, looked at, asked to sit.
-	if d.cjkTaken(m) || d.cjkBound(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
+	if d.cjkTaken(m) || d.cjkTold(m) || d.cjkBound(m) || d.cjkGazedAt(m) || d.cjkInvited(m) || d.cjkMet(m) || d.cjkGoesWith(m) || d.cjkTended(m) {
 		return "is in the scene", 0.7
 	}
 	if d.cjkListSubject(m) {
@@ -1756,8 +1773,19 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
 	// subjects acts with the second.
 	if r, size := utf8.DecodeRuneInString(rest); strings.ContainsRune(cjkCompanions, r) {
-		if after, ok := d.companionAfter(m.end + size); ok && actsNext(d.text[after:]) {
-			return "acts", 0.7
+		// "孫悟空同秦叔寶、徐茂公等，將著一個龍頭": a list closed by 等
+		// may be set off from its verb by a comma.
+		after, ok := d.companionAfter(m.end + size)
+		if ok {
+			after = d.afterList(after)
+		} else {
+			after, ok = groupEnd(d.text, m.end+size)
+		}
+		if ok {
+			after = groupComma(d.text, after)
+			if actsNext(d.text[after:]) || d.actsOnPerson(after) {
+				return "acts", 0.7
+			}
 		}
 	}
 	for _, w := range []string{"去世", "死", "亡", "逝", "歿", "殁", "之死", "的死"} {
