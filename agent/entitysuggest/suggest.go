@@ -666,6 +666,7 @@ func resolve(ex *extraction) *resolution {
 			merge(best, ei)
 		}
 	}
+	partNameVote(ex, r, occ, merge)
 	return r
 }
 
