@@ -247,6 +247,24 @@ func TestSuggestMergesAliases(t *testing.T) {
 			apart:    [][2]string{{"Prince Vasíli", "Váska"}, {"Maria Lucas", "Mary"}, {"Mávra Kuzmínichna", "Mavrúshka"}},
 		},
 		{
+			// Prince Vasíli bears Vasíli far more often than anyone, but
+			// Váska Denísov is of the family of Vasíli Dmítrich Denísov,
+			// who bears the name too.
+			name: "a pet name joins the bearer of the name it cuts short of its own family",
+			chapters: numbered(chaptersOf(12,
+				"At the inn Prince Vasíli Kurágin sat down, and Prince Vasíli ate; Prince Vasíli laughed at the soldiers.",
+				filler,
+				"In camp Denísov drank, and Denísov sang, and Denísov slept.",
+				filler,
+			), chaptersOf(3,
+				"The colonel wrote to Vasíli Dmítrich Denísov, and Vasíli Dmítrich read it.",
+				filler,
+				"The hussars cried, Váska Denísov! and Váska laughed.",
+			)),
+			together: [][]string{{"Vasíli Dmítrich Denísov", "Váska Denísov", "Váska"}},
+			apart:    [][2]string{{"Prince Vasíli", "Váska"}},
+		},
+		{
 			// English and Russian pet names drop the first vowel of the
 			// name they cut short (Lizzy, Kátya), and an English one
 			// doubles the consonant before its ending (Lizzy); a name that

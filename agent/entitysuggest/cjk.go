@@ -862,6 +862,8 @@ func cjkMentions(chs []cjkChapter, accepted map[string]*cjkCand, surnames bookSu
 	ex.links = append(ex.links, cjkSelfNamingLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkTitleLinks(chs, ex)...)
 	ex.links = append(ex.links, cjkEpithetLinks(chs, ex)...)
+	placed := cjkPlaceTitleCounts(chs, ex)
+	ex.relink = func(r *resolution) [][2]int32 { return placeTitleLinks(placed, r) }
 	ex.links = append(ex.links, cjkAbbreviationLinks(ex, surnames)...)
 	// A word only ever called at the start of speech ("爺爺，", "萬歲！")
 	// is a form of address: it names someone only where the calls are

@@ -190,11 +190,19 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 						ok = false
 						break
 					}
-					if bearer[g] < 0 || target >= 0 && bearer[g] != target {
+					b := bearer[g]
+					if b < 0 || !sameFamily(ex, r.entries[ei], r.entries[b]) {
+						// Another bears the name more, or several do: the
+						// one of the pet name's own family, if one does
+						// nearly always among them (Váska Denísov is
+						// Vasíli Dmítrich Denísov, not Prince Vasíli).
+						b = familyBearer(ex, r, ei, uses[g])
+					}
+					if b < 0 || target >= 0 && b != target {
 						ok = false
 						break
 					}
-					target = bearer[g]
+					target = b
 					to = rep[g][target]
 				}
 				break // the longest ending only
@@ -216,6 +224,39 @@ func petNameLinks(ex *extraction, r *resolution) [][2]int32 {
 		out = append(out, [2]int32{int32(fi), to})
 	}
 	return out
+}
+
+// familyBearerShare is the share of a given name's uses among the bearers
+// of one family that makes one of them its bearer: four in five, less
+// than petBearerShare, as the family is already told by the pet name's
+// full name and a full name used once or twice is often an unmerged form
+// of the same person (Vasíli Denísov beside Vasíli Dmítrich Denísov).
+const familyBearerShare = 0.8
+
+// familyBearer returns the entry of by (the bearers of a given name, with
+// their uses of it) with a full name of the family of entry ei's full
+// name, where one bears it nearly always among those (petBearerShare);
+// -1 when ei has no full name, or no one of its family bears the name
+// so.
+func familyBearer(ex *extraction, r *resolution, ei int32, by map[int32]int) int32 {
+	own := r.entries[ei]
+	if own.fulls == 0 {
+		return -1
+	}
+	best, sum := int32(-1), 0
+	for e, n := range by {
+		if e == ei || r.entries[e].fulls == 0 || !sameFamily(ex, own, r.entries[e]) {
+			continue
+		}
+		sum += n
+		if best < 0 || n > by[best] || n == by[best] && e < best {
+			best = e
+		}
+	}
+	if best < 0 || float64(by[best]) < familyBearerShare*float64(sum) {
+		return -1
+	}
+	return best
 }
 
 // petBase returns the beginning a pet name may cut a given name (accents

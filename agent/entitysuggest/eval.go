@@ -232,7 +232,13 @@ func (r *EvalReport) Format(b *strings.Builder, top int) {
 		if c.Rank > 0 {
 			rank = fmt.Sprint(c.Rank)
 		}
-		fmt.Fprintf(b, "%-28s mentions=%-5d rank=%-3s entry=%q aliases %d/%d %v\n", c.Name, c.Mentions, rank, c.Entry, len(c.Merged), len(c.Countable), c.Countable)
+		var missed []string
+		for _, a := range c.Countable {
+			if !slices.Contains(c.Merged, a) {
+				missed = append(missed, a)
+			}
+		}
+		fmt.Fprintf(b, "%-28s mentions=%-5d rank=%-3s entry=%q aliases %d/%d %v missed [%s]\n", c.Name, c.Mentions, rank, c.Entry, len(c.Merged), len(c.Countable), c.Countable, strings.Join(missed, "; "))
 	}
 	fmt.Fprintf(b, "found: %d/%d in the top %d\n", r.Found, len(r.Characters), top)
 	fmt.Fprintf(b, "aliases merged: %d/%d (%.0f%%)\n", r.AliasesMerged, r.AliasesCounted, 100*r.AliasShare())

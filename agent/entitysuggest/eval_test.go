@@ -37,9 +37,9 @@ func loadEntities(t testing.TB, dir string) []*knowledge.Entity {
 // immortals rank below its demons and role nouns), no entry merging two
 // people, and an alias share a little under the one measured when this
 // was last changed (the 60% is reached on Pride and Prejudice,
-// on War and Peace and 西遊記 in some sets, not on 紅樓夢), on the
-// entity files of the test projects and on
-// those written apart (testdata/eval/fresh, fresh3 … fresh7).
+// on War and Peace in all sets, on 西遊記 in most, not on 紅樓夢), on
+// the entity files of the test projects and on those written apart
+// (testdata/eval/fresh, fresh3 … fresh11).
 func TestEvalBooks(t *testing.T) {
 	repo := func(rel string) string {
 		wd, err := os.Getwd()
@@ -57,16 +57,16 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/assemble/hongloumeng-entities"), 15, 0.51},
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.64},
 		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.55},
-		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.59},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.53},
+		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.67},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.54},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.88},
 		{"hongloumeng", repo("testdata/eval/fresh/hongloumeng"), 15, 0.58},
-		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.61},
+		{"war-and-peace", repo("testdata/eval/fresh/war-and-peace"), 15, 0.68},
 		{"xiyouji", repo("testdata/eval/fresh/xiyouji"), 10, 0.73},
-		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.61},
-		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.75},
+		{"war-and-peace", repo("testdata/eval/fresh3/war-and-peace"), 13, 0.71},
+		{"xiyouji", repo("testdata/eval/fresh3/xiyouji"), 8, 0.77},
 		// Held back until the sessions that added them ended; fresh5
 		// P&P holds Colonel Fitzwilliam, whose family name is Darcy's
 		// given name.
@@ -74,42 +74,42 @@ func TestEvalBooks(t *testing.T) {
 		{"pride-and-prejudice", repo("testdata/eval/fresh4/pride-and-prejudice"), 15, 0.86},
 		{"hongloumeng", repo("testdata/eval/fresh5/hongloumeng"), 12, 0.65},
 		{"pride-and-prejudice", repo("testdata/eval/fresh5/pride-and-prejudice"), 12, 0.91},
-		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 9, 0.69},
+		{"war-and-peace", repo("testdata/eval/fresh5/war-and-peace"), 10, 0.71},
 		{"xiyouji", repo("testdata/eval/fresh5/xiyouji"), 7, 0.75},
 		// fresh6 and fresh7, held back from the work on suggestions
 		// until the end of the session of 2026-11-27 (fifth).
 		{"hongloumeng", repo("testdata/eval/fresh6/hongloumeng"), 14, 0.52},
 		{"xiyouji", repo("testdata/eval/fresh6/xiyouji"), 11, 0.72},
 		{"pride-and-prejudice", repo("testdata/eval/fresh6/pride-and-prejudice"), 15, 0.82},
-		{"war-and-peace", repo("testdata/eval/fresh6/war-and-peace"), 13, 0.54},
+		{"war-and-peace", repo("testdata/eval/fresh6/war-and-peace"), 14, 0.70},
 		{"hongloumeng", repo("testdata/eval/fresh7/hongloumeng"), 14, 0.59},
-		{"xiyouji", repo("testdata/eval/fresh7/xiyouji"), 12, 0.77},
+		{"xiyouji", repo("testdata/eval/fresh7/xiyouji"), 12, 0.79},
 		{"pride-and-prejudice", repo("testdata/eval/fresh7/pride-and-prejudice"), 15, 0.88},
-		{"war-and-peace", repo("testdata/eval/fresh7/war-and-peace"), 15, 0.65},
+		{"war-and-peace", repo("testdata/eval/fresh7/war-and-peace"), 15, 0.73},
 		// fresh8, held back from the work on suggestions until the end of
 		// the session of 2026-11-27 (sixth).
 		{"hongloumeng", repo("testdata/eval/fresh8/hongloumeng"), 15, 0.60},
-		{"xiyouji", repo("testdata/eval/fresh8/xiyouji"), 12, 0.66},
+		{"xiyouji", repo("testdata/eval/fresh8/xiyouji"), 12, 0.67},
 		{"pride-and-prejudice", repo("testdata/eval/fresh8/pride-and-prejudice"), 15, 0.81},
-		{"war-and-peace", repo("testdata/eval/fresh8/war-and-peace"), 15, 0.60},
+		{"war-and-peace", repo("testdata/eval/fresh8/war-and-peace"), 15, 0.68},
 		// fresh9, held back from the work on suggestions until the end of
 		// the session of 2026-11-27 (seventh).
 		{"hongloumeng", repo("testdata/eval/fresh9/hongloumeng"), 14, 0.61},
 		{"xiyouji", repo("testdata/eval/fresh9/xiyouji"), 14, 0.52},
 		{"pride-and-prejudice", repo("testdata/eval/fresh9/pride-and-prejudice"), 15, 0.83},
-		{"war-and-peace", repo("testdata/eval/fresh9/war-and-peace"), 15, 0.63},
+		{"war-and-peace", repo("testdata/eval/fresh9/war-and-peace"), 15, 0.71},
 		// fresh10, held back until the end of the session of 2026-11-27
 		// (eighth), one session longer than the others.
 		{"hongloumeng", repo("testdata/eval/fresh10/hongloumeng"), 15, 0.59},
-		{"xiyouji", repo("testdata/eval/fresh10/xiyouji"), 13, 0.64},
+		{"xiyouji", repo("testdata/eval/fresh10/xiyouji"), 13, 0.65},
 		{"pride-and-prejudice", repo("testdata/eval/fresh10/pride-and-prejudice"), 15, 0.83},
-		{"war-and-peace", repo("testdata/eval/fresh10/war-and-peace"), 15, 0.58},
+		{"war-and-peace", repo("testdata/eval/fresh10/war-and-peace"), 15, 0.67},
 		// fresh11, held back until the end of the session of 2026-11-28
 		// (ninth), one session longer than the others.
 		{"hongloumeng", repo("testdata/eval/fresh11/hongloumeng"), 15, 0.55},
-		{"xiyouji", repo("testdata/eval/fresh11/xiyouji"), 13, 0.65},
+		{"xiyouji", repo("testdata/eval/fresh11/xiyouji"), 13, 0.66},
 		{"pride-and-prejudice", repo("testdata/eval/fresh11/pride-and-prejudice"), 15, 0.81},
-		{"war-and-peace", repo("testdata/eval/fresh11/war-and-peace"), 14, 0.58},
+		{"war-and-peace", repo("testdata/eval/fresh11/war-and-peace"), 15, 0.63},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {

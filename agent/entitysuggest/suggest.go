@@ -666,6 +666,7 @@ func resolve(ex *extraction) *resolution {
 			merge(best, ei)
 		}
 	}
+	partNameVote(ex, r, occ, merge)
 	return r
 }
 
@@ -1075,6 +1076,20 @@ func bearsTitled(ex *extraction, e *entry, f *form) bool {
 	return false
 }
 
+// titledPerson reports whether e is someone named with a title and
+// holds no name of a place.
+func titledPerson(e *entry) bool {
+	if hasPlace(e) {
+		return false
+	}
+	for ft := range e.feats {
+		if strings.HasPrefix(ft, "title:") {
+			return true
+		}
+	}
+	return false
+}
+
 // hasPlace reports whether e holds the name of a place.
 func hasPlace(e *entry) bool {
 	for ft := range e.feats {
@@ -1119,6 +1134,13 @@ func compatible(f *form, e *entry) bool {
 	}
 	// A title names a person, never a place: 南海菩薩 is no part of 南海.
 	if len(f.titles) > 0 && hasPlace(e) {
+		return false
+	}
+	// Nor is the place a part of the person named by a title after it
+	// (南海 of 南海菩薩, the bodhisattva of the southern sea). Chinese
+	// only: an English name is found after "to" and "at" as often as a
+	// place is.
+	if f.key != "" && len(f.titles) == 0 && f.loc > f.person && titledPerson(e) {
 		return false
 	}
 	// A rank among siblings before a Chinese title is one person's: 尤二姐
