@@ -60,6 +60,9 @@ const minSlipName = 30
 // addressPrefixes make a form of address of a family name (老朱, 小李).
 const addressPrefixes = "老小阿"
 
+// frequentSlip reads the window of n characters at i as the name s with
+// its character at pos slipped, and returns the finding when the book's
+// counts say so.
 func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bool) {
 	rs := d.frunes
 	a, b := s.runes[pos], rs[i+pos]
