@@ -103,6 +103,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if surnameKeys[normKey(string(k.foldRunes(lk)))] {
 		return true // a family name given with 姓 (surnames.go)
 	}
+	if keyOfReadable(normKey(lk), v) && k.placeNamed(v) {
+		return true // "the living of Hunsford" (keyof.go)
+	}
 	if _, _, ok := eventYear(key, v); ok {
 		return true // a year in a sentence naming the holder and the event (years.go)
 	}
