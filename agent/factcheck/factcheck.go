@@ -245,6 +245,11 @@ type Knowledge struct {
 	originWordsOnce sync.Once
 	originWords     map[string]bool
 
+	// placeNames are the folded names of the declared entities that are
+	// no person, made on first use (keyof.go).
+	placeNamesOnce sync.Once
+	placeNames     map[string]bool
+
 	// book is the manuscript as a dictionary of forms (nil without one).
 	book *bookForms
 }

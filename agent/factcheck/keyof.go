@@ -174,18 +174,20 @@ func isCapitalized(w string) bool {
 }
 
 // placeNamed reports whether s is the name or an alias of a declared
-// entity that is no person (a location).
+// entity that is no person (a location). The names are folded once.
 func (k *Knowledge) placeNamed(s string) bool {
-	fs := foldName(strings.TrimSpace(s))
-	for _, e := range k.ents {
-		if e.person {
-			continue
-		}
-		for _, n := range e.e.Names() {
-			if foldName(strings.TrimSpace(n)) == fs {
-				return true
+	k.placeNamesOnce.Do(func() {
+		k.placeNames = map[string]bool{}
+		for _, e := range k.ents {
+			if e.person {
+				continue
+			}
+			for _, n := range e.e.Names() {
+				if fn := foldName(strings.TrimSpace(n)); fn != "" {
+					k.placeNames[fn] = true
+				}
 			}
 		}
-	}
-	return false
+	})
+	return k.placeNames[foldName(strings.TrimSpace(s))]
 }
