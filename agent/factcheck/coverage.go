@@ -103,6 +103,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if surnameKeys[normKey(string(k.foldRunes(lk)))] {
 		return true // a family name given with 姓 (surnames.go)
 	}
+	if fv := k.foldRunes(v); ordinalPlaceAt(fv, 0) == len(fv) {
+		return true // 第七名賈寶玉 (ordinals.go)
+	}
 	if keyOfReadable(normKey(lk), v) && k.placeNamed(v) {
 		return true // "the living of Hunsford" (keyof.go)
 	}

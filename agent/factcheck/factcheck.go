@@ -122,6 +122,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	more = append(more, k.checkEstatePlaces(d)...)
 	more = append(more, k.checkHeadedValues(d)...)
 	more = append(more, k.checkKeyOf(d)...)
+	more = append(more, k.checkOrdinalPlaces(d)...)
 	more = append(more, k.checkCJKBirthdays(d)...)
 	more = append(more, k.checkTopicMeasures(d)...)
 	more = append(more, k.checkAppositions(d)...)
