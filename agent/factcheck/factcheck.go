@@ -123,6 +123,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	more = append(more, k.checkHeadedValues(d)...)
 	more = append(more, k.checkKeyOf(d)...)
 	more = append(more, k.checkOrdinalPlaces(d)...)
+	more = append(more, k.checkNamingFrames(d)...)
 	more = append(more, k.checkCJKBirthdays(d)...)
 	more = append(more, k.checkTopicMeasures(d)...)
 	more = append(more, k.checkAppositions(d)...)
@@ -250,6 +251,10 @@ type Knowledge struct {
 	// no person, made on first use (keyof.go).
 	placeNamesOnce sync.Once
 	placeNames     map[string]bool
+
+	// namingFrames holds, per entity, what the manuscript calls it after
+	// a naming verb (namedframes.go), made on first use.
+	namingFrames sync.Map // *entInfo -> namingFrames
 
 	// book is the manuscript as a dictionary of forms (nil without one).
 	book *bookForms
