@@ -397,14 +397,17 @@ func TestFactCoverage(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/a.md": "---\nname: Anna\nkind: character\nfacts: { age: 15, status: unmarried, rank: Colonel, income: ten thousand a year, daughters: 5, eyes: dark, personality: proud and shy, serves_as: adjutant to Kutúzov }\n---\n",
 		"entities/characters/b.md": "---\nname: 唐僧\nkind: character\nfacts: { 原籍: 海州弘農郡聚賢莊, 前身: 金蟬長老, 兵器: 九環錫杖, master: 如來 }\n---\n",
+		"entities/characters/c.md": "---\nname: Mr. Collins\nkind: character\nfacts: { living: Hunsford, patroness: Lady Catherine }\n---\n",
+		"entities/locations/h.md":  "---\nname: Hunsford\nkind: location\n---\n",
+		"entities/characters/d.md": "---\nname: 賈寶玉\nkind: character\nfacts: { exam_rank: 第七名, title: 絳洞花王 }\n---\n",
 	})
 	c := k.FactCoverage()
-	for _, key := range []string{"age", "status", "rank", "income", "daughters", "eyes", "serves_as", "原籍", "兵器", "master"} {
+	for _, key := range []string{"age", "status", "rank", "income", "daughters", "eyes", "serves_as", "原籍", "兵器", "master", "living", "exam_rank", "title"} {
 		if c.Checked[key] == 0 {
 			t.Errorf("%s is not among the checked keys: %v", key, c.Checked)
 		}
 	}
-	for _, key := range []string{"personality", "前身"} {
+	for _, key := range []string{"personality", "前身", "patroness"} {
 		if c.Left[key] == 0 {
 			t.Errorf("%s is not among the keys left to the model: %v", key, c.Left)
 		}

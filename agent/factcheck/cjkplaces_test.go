@@ -94,3 +94,32 @@ func TestLatinPlaceThatHoldsTheDeclaredOne(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKMovedInto: 住了 and a dwelling (寶釵住了蘅蕪苑) say where someone
+// lives, compared with a declared dwelling; 住了 as "stopped" (哭聲住了,
+// 止住了眾人), a house against a court of it (怡紅院 in 榮國府), and a
+// subject that is not right before it (探春住了秋爽齋，惜春住了蓼風軒 with
+// 惜春 undeclared) say nothing.
+func TestCJKMovedInto(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/baochai.md": "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\ngender: f\nfacts: { residence: 蘅蕪苑 }\n---\n",
+		"entities/characters/tanchun.md": "---\nname: 賈探春\naliases: [探春]\nkind: character\ngender: f\nfacts: { residence: 秋爽齋 }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\nfacts: { home: 榮國府 }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another dwelling", "薛寶釵住了櫳翠庵，林黛玉住了瀟湘館。", "櫳翠庵"},
+		{"after an adverb", "寶釵也住了櫳翠庵。", "櫳翠庵"},
+		{"the declared dwelling", "薛寶釵住了蘅蕪苑，林黛玉住了瀟湘館。", ""},
+		{"a court of the declared house", "寶玉住了怡紅院。", ""},
+		{"the next clause's subject", "探春住了秋爽齋，惜春住了蓼風軒。", ""},
+		{"stopped", "寶釵止住了眾人，便往園中來。", ""},
+		{"stayed a night", "寶釵在那裡住了一夜。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 23, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

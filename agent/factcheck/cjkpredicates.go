@@ -38,20 +38,25 @@ type placePredicate struct {
 	marker string
 	keys   map[string]bool
 	what   string
+	// named marks a marker that says other things too (住了 is also
+	// "stopped": 哭聲住了, 止住了眾人): the place after it counts only
+	// when it ends as a place or a dwelling does (櫳翠庵, 瀟湘館).
+	named bool
 }
 
 var placePredicates = []placePredicate{
-	{"住在", residenceKeys, "lives in"},
-	{"住于", residenceKeys, "lives in"},
-	{"家住", residenceKeys, "lives in"},
-	{"住的是", residenceKeys, "lives in"},
-	{"原籍", originKeys, "comes from"},
-	{"祖籍", originKeys, "comes from"},
-	{"本贯", originKeys, "comes from"},
-	{"籍贯", originKeys, "comes from"},
-	{"祖贯", originKeys, "comes from"},
-	{"乡贯", originKeys, "comes from"},
-	{"本籍", originKeys, "comes from"},
+	{"住在", residenceKeys, "lives in", false},
+	{"住于", residenceKeys, "lives in", false},
+	{"家住", residenceKeys, "lives in", false},
+	{"住的是", residenceKeys, "lives in", false},
+	{"住了", residenceKeys, "lives in", true},
+	{"原籍", originKeys, "comes from", false},
+	{"祖籍", originKeys, "comes from", false},
+	{"本贯", originKeys, "comes from", false},
+	{"籍贯", originKeys, "comes from", false},
+	{"祖贯", originKeys, "comes from", false},
+	{"乡贯", originKeys, "comes from", false},
+	{"本籍", originKeys, "comes from", false},
 }
 
 // The markers as runes, and the set of their first runes, for the scan.
@@ -72,6 +77,12 @@ var (
 		return s
 	}()
 )
+
+// dwellingEnding reports whether r ends the name of a dwelling (folded):
+// a hall, a studio, a lodge, a garden court (蘅蕪苑, 瀟湘館, 櫳翠庵, 秋爽齋).
+func dwellingEnding(r rune) bool {
+	return strings.ContainsRune("庵苑馆院斋轩楼阁堂房舍园居", r)
+}
 
 // placeStop ends a predicated place: punctuation, and the words that
 // follow a place (中, 里, 的, 人氏).
@@ -104,7 +115,7 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 			for end < len(rs) && end-start < 10 && !placeStop(rs[end]) {
 				end++
 			}
-			if end-start < 2 {
+			if end-start < 2 || pp.named && !dwellingEnding(rs[end-1]) && !placeEnding(rs[end-1]) {
 				continue
 			}
 			if f, ok := k.judgeCJKPlace(d, eff, d.roff[i], d.roff[start], d.roff[end], pp); ok {
@@ -120,7 +131,7 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 					j--
 				}
 				if j >= 0 && rs[j] == cop && i-j-1 >= 2 {
-					pp := placePredicate{string(cop), originKeys, "comes from"}
+					pp := placePredicate{string(cop), originKeys, "comes from", false}
 					if f, ok := k.judgeCJKPlace(d, eff, d.roff[j], d.roff[j+1], d.roff[i], pp); ok {
 						out = append(out, f)
 					}
@@ -177,6 +188,12 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 		if e == nil || !has(e) {
 			return Finding{}, false
 		}
+	}
+	// 住了 takes its subject right before it (寶釵住了蘅蕪苑): in a list
+	// of such clauses (探春住了秋爽齋，惜春住了蓼風軒) a name no file
+	// declares is the subject, not the one a clause before.
+	if pp.named && !subjectRightBefore(d, eff, e, marker) {
+		return Finding{}, false
 	}
 	key, declared := keyOf(e)
 	place := string(k.foldRunes(d.text[start:end]))
@@ -242,7 +259,12 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	// at all (這里).
 	origin := relative && (strings.HasSuffix(pp.marker, "籍") || strings.HasSuffix(pp.marker, "贯"))
 	_, levels := firstLevel(place) // 南贍部洲海東傲來國…: a place of several levels
-	if !located && !placeEnding(last) && !native && !origin && !levels {
+	if !located && !placeEnding(last) && !native && !origin && !levels && !(pp.named && dwellingEnding(last)) {
+		return Finding{}, false
+	}
+	// After 住了 a dwelling is compared with a declared dwelling only: a
+	// court of a house (怡紅院) is no other home than the house (榮國府).
+	if dl, _ := utf8.DecodeLastRuneInString(decl); pp.named && dwellingEnding(last) != dwellingEnding(dl) {
 		return Finding{}, false
 	}
 	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
@@ -581,4 +603,19 @@ func endingOf(s string, words []string) string {
 		}
 	}
 	return ""
+}
+
+// subjectRightBefore reports whether a mention of e ends at p or one CJK
+// character before it (寶釵住了, 寶釵也住了).
+func subjectRightBefore(d *doc, eff []effMention, e *entInfo, p int) bool {
+	for _, m := range eff {
+		if m.ent != e || m.end > p {
+			continue
+		}
+		gap := []rune(d.text[m.end:p])
+		if len(gap) == 0 || len(gap) == 1 && prose.IsCJK(gap[0]) {
+			return true
+		}
+	}
+	return false
 }

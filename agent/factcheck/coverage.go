@@ -68,7 +68,7 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	case v == "":
 		return false
 	case lk == "rank" || lk == "military_rank" || lk == "title":
-		return rankClass[capitalize(lastWord(v))] != ""
+		return rankClass[capitalize(lastWord(v))] != "" || k.namedInBookFrame(lk, v)
 	case lk == "status" || lk == "marital_status" || lk == "marital status" || lk == "state" || lk == "presence":
 		return true // presence (away, dead) and marital words
 	case lk == "location":
@@ -102,6 +102,15 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	}
 	if surnameKeys[normKey(string(k.foldRunes(lk)))] {
 		return true // a family name given with 姓 (surnames.go)
+	}
+	if k.namedInBookFrame(lk, v) {
+		return true // after a name and a naming verb, as the book says it (namedframes.go)
+	}
+	if fv := k.foldRunes(v); ordinalPlaceAt(fv, 0) == len(fv) {
+		return true // 第七名賈寶玉 (ordinals.go)
+	}
+	if keyOfReadable(normKey(lk), v) && k.placeNamed(v) {
+		return true // "the living of Hunsford" (keyof.go)
 	}
 	if _, _, ok := eventYear(key, v); ok {
 		return true // a year in a sentence naming the holder and the event (years.go)
@@ -148,4 +157,11 @@ func lastWord(s string) string {
 		return s
 	}
 	return w
+}
+
+// namedInBookFrame reports whether key: v is a title checkNamingFrames
+// reads: a naming key and a Chinese value of three characters or more.
+func (k *Knowledge) namedInBookFrame(key, v string) bool {
+	rs := k.foldRunes(v)
+	return namingKeys[key] && len(rs) >= 3 && prose.AllCJK(rs)
 }

@@ -121,6 +121,9 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	more = append(more, k.checkLatinPlaces(d)...)
 	more = append(more, k.checkEstatePlaces(d)...)
 	more = append(more, k.checkHeadedValues(d)...)
+	more = append(more, k.checkKeyOf(d)...)
+	more = append(more, k.checkOrdinalPlaces(d)...)
+	more = append(more, k.checkNamingFrames(d)...)
 	more = append(more, k.checkCJKBirthdays(d)...)
 	more = append(more, k.checkTopicMeasures(d)...)
 	more = append(more, k.checkAppositions(d)...)
@@ -243,6 +246,15 @@ type Knowledge struct {
 	// ("Livonian"), made on first use.
 	originWordsOnce sync.Once
 	originWords     map[string]bool
+
+	// placeNames are the folded names of the declared entities that are
+	// no person, made on first use (keyof.go).
+	placeNamesOnce sync.Once
+	placeNames     map[string]bool
+
+	// namingFrames holds, per entity, what the manuscript calls it after
+	// a naming verb (namedframes.go), made on first use.
+	namingFrames sync.Map // *entInfo -> namingFrames
 
 	// book is the manuscript as a dictionary of forms (nil without one).
 	book *bookForms

@@ -154,6 +154,8 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
+	// 玄奘道：「我是陳光蕊的兒子」 (kinself.go).
+	out = append(out, k.checkSelfKin(d)...)
 	// "This stout young man was an illegitimate son of …" (kindescribed.go);
 	// 狗儿遂將岳母劉姥姥接來 (cjkinlaws.go).
 	out = append(out, k.checkDescribedKin(d)...)
@@ -804,10 +806,15 @@ func (d *doc) kinHolderStartingAt(k *Knowledge, at int) (int, int, *entInfo, run
 		return 0, 0, nil, 0, false
 	}
 	// A name the files do not declare (柳湘蓮 in a project without him):
-	// a family name and two characters. Only the family name is judged.
+	// a family name and two characters, or one when 的 or 之 and a
+	// kinship word follow at once (劉洪的兒子). Only the family name is
+	// judged.
 	end := at + size
 	for n := 0; n < 2; n++ {
 		r, size := utf8.DecodeRuneInString(d.text[end:])
+		if n == 1 && kinWordAfterMark(d.text[end:]) {
+			break
+		}
 		if !prose.IsCJK(r) || strings.ContainsRune("的之是乃", r) {
 			return 0, 0, nil, 0, false
 		}
@@ -960,3 +967,19 @@ func (k *Knowledge) undeclaredKin(d *doc, mi int) (Finding, bool) {
 
 // femaleTitles name a woman.
 var femaleTitles = wordSet("Princess", "Countess", "Mrs", "Lady", "Miss", "Madame", "Baroness", "Duchess", "Queen", "Empress")
+
+// kinWordAfterMark reports whether s opens with 的 or 之 and a kinship
+// word of two characters or more (的兒子, 之妻子): what ends a name
+// there is the mark, not a character of the name.
+func kinWordAfterMark(s string) bool {
+	for _, mark := range []string{"的", "之"} {
+		if r, ok := strings.CutPrefix(s, mark); ok {
+			for _, kw := range cjkKin {
+				if utf8.RuneCountInString(kw.word) >= 2 && strings.HasPrefix(r, kw.word) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
