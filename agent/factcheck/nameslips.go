@@ -3,6 +3,7 @@ package factcheck
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
@@ -74,7 +75,7 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 			return Finding{}, false
 		}
 	}
-	if !hanzi.SoundAlike(a, b) && !hanzi.LookAlike(a, b) && !hanzi.LookAlike(b, a) {
+	if !k.slipPair(d, i, s, pos) {
 		return Finding{}, false
 	}
 	if n == 2 {
@@ -151,4 +152,27 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 		Suggestion: string(fix),
 		Confidence: conf,
 	}, true
+}
+
+// slipPair reports whether the text's character at i+pos could be a slip
+// for the name's at pos: the same reading (what a pinyin input method
+// offers), or a shape the eye or the hand confuses, compared as the text
+// writes it as well as folded (奘 壯: folded, 壯 is 壮, nothing like 奘).
+// Wider shape relations (a radical added, a shared lower part) were
+// tried: with the counts alone to judge, they took 園好 for 園子 and 大怪
+// for 大聖 in the whole books.
+func (k *Knowledge) slipPair(d *doc, i int, s *nameSeq, pos int) bool {
+	a, b := s.runes[pos], d.frunes[i+pos]
+	if hanzi.SoundAlike(a, b) || hanzi.LookAlike(a, b) || hanzi.LookAlike(b, a) || k.lookAlikeAsWritten(d, i, s, pos) {
+		return true
+	}
+	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])
+	for _, x := range []rune{a, k.toTraditional(a)} {
+		for _, y := range []rune{b, written} {
+			if hanzi.LookAlike(x, y) || hanzi.LookAlike(y, x) {
+				return true
+			}
+		}
+	}
+	return false
 }
