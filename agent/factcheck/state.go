@@ -1767,7 +1767,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 			return "is in the scene", 0.75
 		}
 	}
-	if d.cjkListed(m) || d.cjkCommaList(m) {
+	if d.cjkListed(m) || d.cjkCommaList(m) || d.cjkLooseList(m) {
 		return "is listed among those present", 0.75
 	}
 	// "秦鐘和眾清客都道", "賈母和王夫人提起": the first of two joined
