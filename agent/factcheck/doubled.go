@@ -1,8 +1,6 @@
 package factcheck
 
 import (
-	"fmt"
-
 	"github.com/flowcabal/flowcabal/agent/factcheck/hanzi"
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
@@ -94,21 +92,8 @@ func (k *Knowledge) doubledFinding(d *doc, i, n, p int, s *nameSeq) (Finding, bo
 	if k.book != nil && (k.book.countCJK(string(s.runes)) < minFrequentName || k.book.countCJK(string(window)) > 1) {
 		return Finding{}, false
 	}
-	ei := s.ents[0]
 	fix := []rune(d.text[start:end])
 	a := k.inScriptOf(d, i, n, s.runes[p])
 	fix[p], fix[p+1] = a, a
-	conf := 0.85
-	if len(s.ents) > 1 {
-		conf = 0.6
-	}
-	return Finding{
-		Type:       TypeName,
-		Start:      start,
-		End:        end,
-		Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
-		Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: s.text, Line: nameLine(ei, s.text)},
-		Suggestion: string(fix),
-		Confidence: conf,
-	}, true
+	return cjkSlipFinding(d, start, end, fix, s, 0.85), true
 }

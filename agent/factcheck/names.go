@@ -799,26 +799,32 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 		}) {
 			continue
 		}
-		ei := h.s.ents[0]
 		fix := []rune(d.text[start:end])
 		// Keep the text's script: take the name as declared when it has
 		// the same length, else the folded form.
 		fix[h.pos] = k.inScriptOf(d, h.i, h.n, h.s.runes[h.pos])
-		conf := 0.85
-		if len(h.s.ents) > 1 {
-			conf = 0.6
-		}
-		out = append(out, Finding{
-			Type:       TypeName,
-			Start:      start,
-			End:        end,
-			Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
-			Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: h.s.text, Line: nameLine(ei, h.s.text)},
-			Suggestion: string(fix),
-			Confidence: conf,
-		})
+		out = append(out, cjkSlipFinding(d, start, end, fix, h.s, 0.85))
 	}
 	return dedupe(out)
+}
+
+// cjkSlipFinding is the finding of a slip in the CJK name s written at
+// [start, end), fix the name as the text should have it; conf is the
+// confidence when s names one entity (0.6 when it names several).
+func cjkSlipFinding(d *doc, start, end int, fix []rune, s *nameSeq, conf float64) Finding {
+	ei := s.ents[0]
+	if len(s.ents) > 1 {
+		conf = 0.6
+	}
+	return Finding{
+		Type:       TypeName,
+		Start:      start,
+		End:        end,
+		Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
+		Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: s.text, Line: nameLine(ei, s.text)},
+		Suggestion: string(fix),
+		Confidence: conf,
+	}
 }
 
 // edgeInWord reports whether the changed character of the window

@@ -1,7 +1,6 @@
 package factcheck
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -136,22 +135,9 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 	if pos == n-1 && after != "" && k.book.countCJK(string(b)+after) > k.book.countCJK(name+after) {
 		return Finding{}, false
 	}
-	ei := s.ents[0]
 	fix := []rune(d.text[start:end])
 	fix[pos] = k.inScriptOf(d, i, n, s.runes[pos])
-	conf := 0.8
-	if len(s.ents) > 1 {
-		conf = 0.6
-	}
-	return Finding{
-		Type:       TypeName,
-		Start:      start,
-		End:        end,
-		Message:    fmt.Sprintf("“%s” looks like a misspelling of “%s” (%s)", d.text[start:end], string(fix), ei.e.Name),
-		Evidence:   Evidence{Path: ei.e.Path, Resource: ei.e.Resource, Key: "name", Value: s.text, Line: nameLine(ei, s.text)},
-		Suggestion: string(fix),
-		Confidence: conf,
-	}, true
+	return cjkSlipFinding(d, start, end, fix, s, 0.8), true
 }
 
 // slipPair reports whether the text's character at i+pos could be a slip
