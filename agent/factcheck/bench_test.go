@@ -131,17 +131,7 @@ func BenchmarkHongloumeng120(b *testing.B) {
 		b.Fatal(errs)
 	}
 	k := FromProject(p, testFolder)
-	dir := sharedDir(b, "corpus/hongloumeng")
-	var chapters []string
-	total := 0
-	for ch := 1; ch <= 120; ch++ {
-		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d.txt", ch)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		chapters = append(chapters, string(data))
-		total += len(data)
-	}
+	chapters, _, total := hongloumeng120(b)
 	Check(chapters[0], 1, k, "")
 	b.SetBytes(int64(total))
 	b.ResetTimer()
@@ -160,19 +150,7 @@ func BenchmarkHongloumeng120Book(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	dir := sharedDir(b, "corpus/hongloumeng")
-	var chapters []string
-	var nums []int
-	total := 0
-	for ch := 1; ch <= 120; ch++ {
-		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d.txt", ch)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		chapters = append(chapters, string(data))
-		nums = append(nums, ch)
-		total += len(data)
-	}
+	chapters, nums, total := hongloumeng120(b)
 	b.SetBytes(int64(total))
 	for b.Loop() {
 		// A fresh Knowledge each time: the book's counts are cached in
@@ -201,4 +179,20 @@ func BenchmarkLoadTables(b *testing.B) {
 			NewKnowledge(ents, nil, testFolder)
 		}
 	})
+}
+
+// hongloumeng120 reads the 120 chapters of 紅樓夢 from the shared corpus,
+// with their numbers and their total size in bytes.
+func hongloumeng120(b *testing.B) (chapters []string, nums []int, total int) {
+	dir := sharedDir(b, "corpus/hongloumeng")
+	for ch := 1; ch <= 120; ch++ {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d.txt", ch)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		chapters = append(chapters, string(data))
+		nums = append(nums, ch)
+		total += len(data)
+	}
+	return chapters, nums, total
 }
