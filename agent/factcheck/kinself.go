@@ -132,20 +132,8 @@ func latinClauseOpensAt(text string, p, from int) bool {
 // latinKinAt reads a kinship noun tied to a declared person at byte
 // offset at: "the son of X", "a daughter of X", "X’s wife".
 func (d *doc) latinKinAt(at int) (int, int, *entInfo, kinRole, bool) {
-	rest := d.text[at:]
-	for _, art := range []string{"the ", "a ", "an "} {
-		if !strings.HasPrefix(rest, art) {
-			continue
-		}
-		noun, _, _ := strings.Cut(rest[len(art):], " ")
-		role, ok := latinKin[noun]
-		if !ok || !strings.HasPrefix(rest[len(art)+len(noun):], " of ") {
-			continue
-		}
-		xs := at + len(art) + len(noun) + len(" of ")
-		if om, ok := d.personMentionAt(xs, 0); ok {
-			return xs, om.end, om.ents[0], role, true
-		}
+	if xs, xe, other, role, ok := d.kinNounOf(at, 0); ok {
+		return xs, xe, other, role, true
 	}
 	om, ok := d.personMentionAt(at, 0)
 	if !ok || !om.possessive {
@@ -174,4 +162,26 @@ func latinTagSpeaker(d *doc, eff []effMention, q span) *entInfo {
 		}
 	}
 	return nil
+}
+
+// kinNounOf reads "the son of X", "a daughter of X" at byte offset at: a
+// kinship noun and the declared person it ties, found within reach
+// words (personMentionAt).
+func (d *doc) kinNounOf(at, reach int) (int, int, *entInfo, kinRole, bool) {
+	rest := d.text[at:]
+	for _, art := range []string{"the ", "a ", "an "} {
+		if !strings.HasPrefix(rest, art) {
+			continue
+		}
+		noun, _, _ := strings.Cut(rest[len(art):], " ")
+		role, ok := latinKin[noun]
+		if !ok || !strings.HasPrefix(rest[len(art)+len(noun):], " of ") {
+			continue
+		}
+		xs := at + len(art) + len(noun) + len(" of ")
+		if om, ok := d.personMentionAt(xs, reach); ok {
+			return xs, om.end, om.ents[0], role, true
+		}
+	}
+	return 0, 0, nil, kinRole{}, false
 }

@@ -418,19 +418,8 @@ func (k *Knowledge) latinKinOf(d *doc, mi int) (int, int, *entInfo, kinRole, boo
 		at := m.end + len(lead)
 		rest := d.text[at:]
 		// …the wife of X
-		for _, art := range []string{"the ", "a "} {
-			if !strings.HasPrefix(rest, art) {
-				continue
-			}
-			noun, _, _ := strings.Cut(rest[len(art):], " ")
-			role, ok := latinKin[noun]
-			if !ok || !strings.HasPrefix(rest[len(art)+len(noun):], " of ") {
-				continue
-			}
-			xs := at + len(art) + len(noun) + len(" of ")
-			if om, ok := d.personMentionAt(xs, 2); ok {
-				return xs, om.end, om.ents[0], role, true
-			}
+		if xs, xe, other, role, ok := d.kinNounOf(at, 2); ok {
+			return xs, xe, other, role, true
 		}
 		// …X’s wife: X is a name, maybe after young/old/the late.
 		xs := at
