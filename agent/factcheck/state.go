@@ -477,7 +477,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		// One spoken to in a quotation is in the scene (sceneroles.go);
 		// any other name in speech is talk of its owner.
 		addressed := d.inQuote(m.start) && addressedInSpeech(d, m)
-		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) {
+		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) || why == "away" && d.backstory(m) {
 			continue
 		}
 		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc) || why == "away" && d.narratedPlaceBefore(m, loc)) {
