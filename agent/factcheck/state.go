@@ -494,6 +494,9 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if why == "dead" && d.inVision(m.start) {
 			continue
 		}
+		if why == "away" && facts["location"] != "" && k.sceneIsAt(d, m, facts["location"]) {
+			continue
+		}
 		if why != "dead" && k.followedInBook(e, d) {
 			continue
 		}
