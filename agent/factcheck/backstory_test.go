@@ -23,6 +23,9 @@ func TestPastPerfectBackstory(t *testing.T) {
 		{"Elizabeth was surprised to find that he had already been frequently seen by Jane and herself.", 0},
 		{"Mr. Bingley, when questioned by Jane, had formerly denied it.", 0},
 		{"Mr. Bingley, when questioned by Jane, had denied it.", 1},
+		// Still an act of the text about her: with another, the text
+		// follows her (followed), as it does one writing from afar.
+		{"Mr. Bingley, when questioned by Jane, had long ago asserted it. Jane laughed and kissed Elizabeth.", 0},
 		// The past perfect of the scene itself, and "had" as a verb.
 		{"Jane, who had come down, laughed and kissed Elizabeth.", 1},
 		{"Jane, who had never before been in so grand a room, kept close beside her sister.", 1},

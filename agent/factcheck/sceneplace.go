@@ -8,12 +8,14 @@ import (
 
 // Where a scene is set is the last place the narration has come to or
 // settled in: "they reached Mr. Gardiner's house", "Sir William stayed
-// only a week at Hunsford", 來至榮府, 進了大觀園. A chapter that opens
-// without such a move goes on where the one before it ended. An away
-// character acting in a scene set where their file puts them ("Jane
-// looked well" in the Gardiners' house, Jane away in London) is where
-// they should be. A planted slip puts the absent into a scene elsewhere,
-// which no arrival at their place precedes.
+// only a week at Hunsford", 來至榮府, 進了大觀園. An English chapter that
+// opens without such a move goes on where the one before it ended; a
+// Chinese 回 turns to another thread (卻說, 話表) without one, so its
+// scene is only what it narrates itself. An away character acting in a
+// scene set where their file puts them ("Jane looked well" in the
+// Gardiners' house, Jane away in London) is where they should be; one
+// put into a scene by mistake is elsewhere, where no arrival at their
+// place comes before.
 
 // arrival is a place the narration comes to: a location entity, or the
 // house of a person, whose declared home says where it is.
@@ -105,9 +107,9 @@ func (k *Knowledge) cjkArrivesAt(d *doc, m mention) bool {
 // no chapter between tells of a move.
 const sceneCarry = 10
 
-// sceneArrival is the last arrival before offset at in d: in d, else in
-// the manuscript's chapter before the passage d is, else at the end of
-// the chapters before it, up to sceneCarry of them.
+// sceneArrival is the last arrival before offset at in d: in d, else (in
+// English) in the manuscript's chapter before the passage d is, else at
+// the end of the chapters before it, up to sceneCarry of them.
 func (k *Knowledge) sceneArrival(d *doc, at int) (arrival, bool) {
 	var last arrival
 	found := false

@@ -51,14 +51,21 @@ func TestSceneSetWhereTheAwayAre(t *testing.T) {
 	}
 }
 
-// TestSceneCarriedFromTheChapterBefore: a chapter that opens without a
-// move is set where the chapter before it ended.
+// TestSceneCarriedFromTheChapterBefore: an English chapter that opens
+// without a move is set where the chapter before it ended. A Chinese
+// chapter is not: a 回 turns to another thread (卻說, 話表) without a
+// verb of arrival, and planted slips in such chapters were lost to it.
 func TestSceneCarriedFromTheChapterBefore(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/charlotte.md": "---\nname: Charlotte Lucas\naliases: [Charlotte]\nkind: character\nfacts: { status: away, location: Hunsford }\n---\n",
 		"entities/characters/liz.md":       "---\nname: Elizabeth\nkind: character\nfacts: { status: present }\n---\n",
 		"entities/locations/hunsford.md":   "---\nname: Hunsford\nkind: location\n---\n",
 		"entities/locations/longbourn.md":  "---\nname: Longbourn\nkind: location\n---\n",
+		"entities/characters/wukong.md":    "---\nname: 孫悟空\naliases: [悟空]\nkind: character\nfacts: { status: away, location: 花果山 }\n---\n",
+		"entities/characters/tang.md":      "---\nname: 唐僧\nkind: character\nfacts: { status: present }\n---\n",
+		"entities/locations/hgs.md":        "---\nname: 花果山\nkind: location\n---\n",
+		"manuscript/chapter-05/content.md": "第五回\n\n唐僧來至花果山，住了一夜。\n",
+		"manuscript/chapter-06/content.md": "第六回\n\n卻說那日天晴。悟空笑道：「師父。」\n",
 		"manuscript/chapter-01/content.md": "Chapter 1\n\nElizabeth walked out. At length they arrived at Hunsford, and rested.\n",
 		"manuscript/chapter-02/content.md": "Chapter 2\n\nThe morning was fine. Charlotte laughed and kissed Elizabeth.\n",
 		"manuscript/chapter-03/content.md": "Chapter 3\n\nElizabeth walked out. At length they arrived at Longbourn, and rested.\n",
@@ -70,5 +77,8 @@ func TestSceneCarriedFromTheChapterBefore(t *testing.T) {
 	}
 	if got := found(k, text, 4, TypeState); len(got) != 1 {
 		t.Errorf("chapter 4, after an arrival at Longbourn: state findings %q, want one", got)
+	}
+	if got := found(k, "卻說那日天晴。悟空笑道：「師父。」\n", 6, TypeState); len(got) != 1 {
+		t.Errorf("a Chinese chapter after one that came to 花果山: state findings %q, want one", got)
 	}
 }

@@ -477,7 +477,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		// One spoken to in a quotation is in the scene (sceneroles.go);
 		// any other name in speech is talk of its owner.
 		addressed := d.inQuote(m.start) && addressedInSpeech(d, m)
-		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) || why == "away" && d.backstory(m) {
+		if d.inQuote(m.start) && !addressed || d.retold(m.start) || d.bareTitle(mi) {
 			continue
 		}
 		if loc := facts["location"]; loc != "" && (containsPlace(d.placeClause(m), loc) || d.cjk && d.sceneAt(m.start, loc) || why == "away" && d.narratedPlaceBefore(m, loc)) {
@@ -494,7 +494,12 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if why == "dead" && d.inVision(m.start) {
 			continue
 		}
-		if why == "away" && facts["location"] != "" && k.sceneIsAt(d, m, facts["location"]) {
+		// Acts told of an earlier time (backstory.go) or in a scene set
+		// where the file puts the character (sceneplace.go) are no
+		// finding, but still acts of the text, for whether it follows
+		// the character.
+		if why == "away" && (d.backstory(m) || facts["location"] != "" && k.sceneIsAt(d, m, facts["location"])) {
+			byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
 			continue
 		}
 		if why != "dead" && k.followedInBook(e, d) {
