@@ -43,6 +43,9 @@ type bookForms struct {
 	// there, made on first use.
 	byNumber map[int]string
 	acting   map[int]*followedChapter
+	// arrivals holds, per chapter, the places its narration arrives at
+	// (sceneplace.go), made on first use.
+	arrivals map[int][]arrival
 
 	// nums numbers chapters (nil when unknown); cjkStarts are the
 	// offsets in cjk where the chapters numbered cjkNums start (made by

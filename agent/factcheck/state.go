@@ -494,6 +494,14 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 		if why == "dead" && d.inVision(m.start) {
 			continue
 		}
+		// Acts told of an earlier time (backstory.go) or in a scene set
+		// where the file puts the character (sceneplace.go) are no
+		// finding, but still acts of the text, for whether it follows
+		// the character.
+		if why == "away" && (d.backstory(m) || facts["location"] != "" && k.sceneIsAt(d, m, facts["location"])) {
+			byEnt[e] = append(byEnt[e], d.sentenceAt(m.start))
+			continue
+		}
 		if why != "dead" && k.followedInBook(e, d) {
 			continue
 		}

@@ -252,7 +252,9 @@ func TestAwayWhereTheSceneIs(t *testing.T) {
 		{"Why Mr. Darcy came so often to the Parsonage was hard to understand. Mrs. Collins knew not what to make of him.", 0},
 		{"Why Mr. Darcy came so often to Longbourn was hard to understand. Mrs. Collins knew not what to make of him.", 1},
 		{"“I came to the Parsonage,” said Mr. Darcy.\n\nMrs. Collins knew not what to make of him.", 1},
-		{"Mr. Darcy came to the Parsonage.\n\nMrs. Collins knew not what to make of him.", 1},
+		// A place only named in another paragraph sets no scene; one the
+		// narration arrives at does (sceneplace_test.go).
+		{"Mr. Darcy spoke of the Parsonage.\n\nMrs. Collins knew not what to make of him.", 1},
 		{"唐僧到了八百流沙界，沙和尚笑道：「師父來了。」", 0},
 		{"唐僧到了高老莊，沙和尚笑道：「師父來了。」", 1},
 	} {
