@@ -110,13 +110,8 @@ func namesPerson(eff []effMention, from, to int) bool {
 func thirdPerson(s string) byte {
 	var g byte
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		var h byte
-		switch strings.ToLower(w) {
-		case "he", "him", "his", "himself":
-			h = 'm'
-		case "she", "her", "hers", "herself":
-			h = 'f'
-		default:
+		h := pronounGender(w)
+		if h == 0 {
 			continue
 		}
 		if g != 0 && g != h {
@@ -158,4 +153,16 @@ func onlyPersonBefore(d *doc, eff []effMention, p int, g byte, except *entInfo, 
 		from = start
 	}
 	return onlyPersonIn(eff, from, p, g, except)
+}
+
+// pronounGender is 'm' for a masculine English pronoun of the third
+// person (he, him, his, himself), 'f' for a feminine one, else 0.
+func pronounGender(w string) byte {
+	switch strings.ToLower(w) {
+	case "he", "him", "his", "himself":
+		return 'm'
+	case "she", "her", "hers", "herself":
+		return 'f'
+	}
+	return 0
 }

@@ -134,13 +134,8 @@ func (k *Knowledge) keyOfHolder(d *doc, eff []effMention, p int, vals []keyOfVal
 		if wd.start < from || wd.end > p {
 			continue
 		}
-		var g byte
-		switch strings.ToLower(wd.s) {
-		case "he", "him", "his", "himself":
-			g = 'm'
-		case "she", "her", "hers", "herself":
-			g = 'f'
-		default:
+		g := pronounGender(wd.s)
+		if g == 0 {
 			continue
 		}
 		if e := onlyPersonBefore(d, eff, wd.start, g, nil, 1); e != nil && !take(e) {
