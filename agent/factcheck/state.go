@@ -484,6 +484,9 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
+		if how == "" && m.firstWord < 0 && d.cjkOpensNarratedClause(m) {
+			how, conf = "acts", 0.6
+		}
 		if addressed {
 			how, conf = "is spoken to", 0.7
 		}

@@ -1,0 +1,69 @@
+package factcheck
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
+)
+
+// cjkOpensNarratedClause reports whether the Chinese mention m opens a
+// clause of narration (after a stop, or after 那/這 or a storyteller's
+// 話說/卻說) and what follows it is its predicate: not a particle, a
+// body part or a kinship word that makes it a modifier or an item (的,
+// 之, 等, 和, 手, 哥哥…), not a copula that describes it, not a going,
+// in a clause that is not about memory, thought, talk, dreams or death.
+// Chinese narration names its subject at the head of the clause and
+// needs no marker for it; acting's readings need a verb they know.
+func (d *doc) cjkOpensNarratedClause(m mention) bool {
+	before := d.text[:m.start]
+	for _, p := range []string{"話說", "话说", "卻說", "却说", "且說", "且说", "那", "這", "这"} {
+		if t, ok := strings.CutSuffix(before, p); ok {
+			before = t
+			break
+		}
+	}
+	if r, _ := utf8.DecodeLastRuneInString(before); before != "" && !prose.NameBreak(r) {
+		return false
+	}
+	rest := d.text[m.end:]
+	r, _ := utf8.DecodeRuneInString(rest)
+	if !prose.IsCJK(r) || strings.ContainsRune(cjkNotPredicate, r) {
+		return false
+	}
+	// A verb and 的 soon after make the name a modifier (秦鐘送來的書匣子);
+	// a going is the journey that may be the absence itself (賈政步行到了
+	// 學裏), read by departs and returns.
+	n := 0
+	for _, q := range rest {
+		if !prose.IsCJK(q) || n == 4 {
+			break
+		}
+		if q == '的' {
+			return false
+		}
+		n++
+	}
+	for _, w := range cjkGoing {
+		if strings.HasPrefix(rest, w) {
+			return false
+		}
+	}
+	clause := d.clauseAround(m.start, m.end)
+	for _, w := range cjkNotPresentCues {
+		if strings.Contains(clause, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// cjkNotPredicate may follow a name without making it a clause's subject.
+const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"
+
+// cjkGoing open a predicate of going somewhere.
+var cjkGoing = []string{"步行", "到", "往", "去", "回", "赴", "來至", "来至", "進", "进", "出"}
+
+// cjkNotPresentCues in a clause make it one of memory, talk, dreams,
+// death, burial, letters or errands sent from afar (打發了人送來).
+var cjkNotPresentCues = []string{"想", "想起", "想著", "想着", "提起", "說起", "说起", "記得", "记得", "夢", "梦", "死", "亡", "靈", "灵", "柩", "去世", "喪", "丧", "信", "畫", "画", "說", "说", "道", "聽", "听", "聞", "闻", "當日", "当日", "那日", "曾", "生前", "在日", "若", "如今", "葬", "打發", "打发", "遣", "差人", "何至", "自稱", "自称"}
