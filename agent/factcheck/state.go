@@ -484,7 +484,7 @@ func (k *Knowledge) checkState(d *doc) []Finding {
 			continue
 		}
 		how, conf := k.acting(d, mi, why == "dead")
-		if how == "" && m.firstWord < 0 && d.cjkOpensNarratedClause(m) {
+		if how == "" && (m.firstWord < 0 && d.cjkOpensNarratedClause(m) || m.firstWord >= 0 && !d.inQuote(m.start) && d.latinOpensNarratedClause(m)) {
 			how, conf = "acts", 0.6
 		}
 		if addressed {
