@@ -32,10 +32,15 @@ func (d *doc) latinOpensNarratedClause(m mention) bool {
 			if wi+1 < len(d.words) {
 				nx = strings.ToLower(d.words[wi+1].s)
 			}
-			return nx != "" && !elsewhere[nx] && !strings.HasSuffix(nx, "ly")
+			// "was buried at sea": a passive tells what was done to them.
+			passive := irregularParticiples[nx] || len(nx) > 3 && strings.HasSuffix(nx, "ed")
+			return nx != "" && !elsewhere[nx] && !strings.HasSuffix(nx, "ly") && !passive
 		}
-		if w == "stayed" || w == "remained" {
+		switch w {
+		case "stayed", "remained":
 			return false // a stay told as a whole, not an act of the scene
+		case "named", "called", "christened":
+			return false // naming, not acting (participant.go)
 		}
 		if latinPastVerbs[w] || len(w) > 4 && strings.HasSuffix(w, "ed") {
 			return true
@@ -73,9 +78,10 @@ var latinSubjectAdverbs = wordSet("soon", "then", "also", "now", "still", "again
 // or another time.
 var latinNotPresentCues = []string{" had ", " would ", " could ", " should ", " might ", " must ", " will ", " may ", "remember", "recall", "thought", "dream", "letter", "wrote", "write", "portrait", "grave", "death", "died", "dead", "funeral", " late ", "used to", "memor", "news", "report", "heard", "told", "said of", "spoke of", "talk", "hoped", "wished", "feared", "believed", "expected", "supposed"}
 
-// latinPastVerbs are the irregular past forms narration uses most.
+// latinPastVerbs are the irregular past forms narration uses most ("left"
+// is a departure, read by departs).
 var latinPastVerbs = wordSet("went", "came", "saw", "took", "gave", "got", "sat", "stood", "ran", "rose", "began", "made",
-	"held", "felt", "knew", "left", "met", "brought", "found", "spoke", "put", "set", "led", "rode", "drove",
+	"held", "felt", "knew", "met", "brought", "found", "spoke", "put", "set", "led", "rode", "drove",
 	"threw", "shook", "caught", "kept", "laid", "lay", "sang", "drew", "wore", "ate", "drank", "fell", "struck", "broke",
 	"bent", "sent", "sprang", "swung", "wept", "slept", "woke", "awoke", "hid", "fought", "won", "lost",
 	"became", "bought", "hung", "shot", "flung", "clung", "tore", "cut", "said", "was", "were")
