@@ -131,6 +131,10 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		role = childRole(d, role, other, ostart, oend)
 		if f, bad := k.judgeKin(d, m.ents[0], ostart, oend, other, surname, role); bad {
 			out = append(out, f)
+		} else if role.sibling {
+			if f, bad := k.judgeSiblingFamily(d, m, ostart, oend, other); bad {
+				out = append(out, f)
+			}
 		}
 	}
 	// 他是牛魔王的兒子，…乳名叫做紅孩兒: a reference holders.go resolves

@@ -1,0 +1,51 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSiblingOfAnotherFamily: a brother or sister the text gives someone
+// (襲人的哥哥薛蟠, "Miss Darcy’s brother, Mr. Bingley") is checked against
+// the declared sibling by family: siblings by blood share the family
+// name, so a declared person of another family is someone else's sibling.
+// A sibling the file does not name but of the same family, a declared
+// sibling of another family (a sworn brother), a sister in English (who
+// takes her husband's name) and a holder of no known family are not
+// judged.
+func TestSiblingOfAnotherFamily(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/xiren.md":   "---\nname: 襲人\naliases: [花大姐姐]\nkind: character\ngender: f\nfacts: { brother: 花自芳 }\n---\n",
+		"entities/characters/hua.md":     "---\nname: 花自芳\nkind: character\ngender: m\n---\n",
+		"entities/characters/xuepan.md":  "---\nname: 薛蟠\nkind: character\ngender: m\n---\n",
+		"entities/characters/baochai.md": "---\nname: 薛寶釵\naliases: [寶釵]\nkind: character\ngender: f\nfacts: { brother: 薛蟠 }\n---\n",
+		"entities/characters/baoqin.md":  "---\nname: 薛寶琴\nkind: character\ngender: f\n---\n",
+		"entities/characters/wukong.md":  "---\nname: 孫悟空\nkind: character\ngender: m\nfacts: { brother: 牛魔王 }\n---\n",
+		"entities/characters/bajie.md":   "---\nname: 豬八戒\nkind: character\ngender: m\n---\n",
+		"entities/characters/niu.md":     "---\nname: 牛魔王\nkind: character\ngender: m\n---\n",
+		"entities/characters/qingwen.md": "---\nname: 晴雯\nkind: character\ngender: f\nfacts: { brother: 薛蟠 }\n---\n",
+		"entities/characters/gd.md":      "---\nname: Georgiana Darcy\naliases: [Miss Darcy]\nkind: character\ngender: f\nfacts: { brother: Fitzwilliam Darcy }\n---\n",
+		"entities/characters/darcy.md":   "---\nname: Fitzwilliam Darcy\naliases: [Mr. Darcy, Darcy]\nkind: character\ngender: m\n---\n",
+		"entities/characters/bingley.md": "---\nname: Charles Bingley\naliases: [Mr. Bingley, Bingley]\nkind: character\ngender: m\nfacts: { sister: Caroline Bingley }\n---\n",
+		"entities/characters/caro.md":    "---\nname: Caroline Bingley\naliases: [Miss Bingley]\nkind: character\ngender: f\n---\n",
+		"entities/characters/eliz.md":    "---\nname: Elizabeth Bennet\naliases: [Elizabeth]\nkind: character\ngender: f\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"a brother of another family", "因有人回王夫人說：「襲人的哥哥薛蟠進來說，他母親病重了。」", "襲人的哥哥薛蟠"},
+		{"the declared brother", "因有人回王夫人說：「襲人的哥哥花自芳進來說，他母親病重了。」", ""},
+		{"a sister of the same family the file does not name", "寶釵的妹妹薛寶琴也來了。", ""},
+		{"the other way round: her declared brother is of another family", "薛蟠的妹妹襲人也來了。", "薛蟠的妹妹襲人"},
+		{"a sworn brother declared", "孫悟空的兄弟豬八戒也來了。", ""},
+		{"a holder of no known family", "晴雯的哥哥花自芳進來了。", ""},
+		{"a brother of another family in English", "Miss Darcy’s brother, Mr. Bingley, came in.", "Miss Darcy’s brother, Mr. Bingley"},
+		{"the declared brother in English", "Miss Darcy’s brother, Mr. Darcy, came in.", ""},
+		{"a sister in English", "Mr. Bingley’s sister, Elizabeth, came in.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 3, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
