@@ -90,10 +90,13 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	}
 	if slices.Contains(brotherKeys, lk) || slices.Contains(sisterKeys, lk) {
 		// A sibling of the holder's family, against one of another
-		// family the text gives (siblings.go); in English a brother only.
+		// family the text gives (families.go); in English a brother only.
 		if cjk := prose.HasCJK(v); (cjk || slices.Contains(brotherKeys, lk)) && len(k.declaredFamilies(v, cjk)) > 0 {
 			return true
 		}
+	}
+	if slices.Contains(childKeys, lk) && len(k.declaredFamilies(v, prose.HasCJK(v))) > 0 {
+		return true // a child of the holder's family (families.go)
 	}
 	if namingKeys[lk] && utf8.RuneCountInString(v) >= minNearValueNamed && prose.AllCJK(k.foldRunes(v)) {
 		return true // after a naming verb, one character changed (nearvalue.go)

@@ -135,6 +135,10 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			if f, bad := k.judgeSiblingFamily(d, m, ostart, oend, other); bad {
 				out = append(out, f)
 			}
+		} else if slices.Equal(role.inverse, roleChild.inverse) {
+			if f, bad := k.judgeChildFamily(d, m, ostart, oend, other); bad {
+				out = append(out, f)
+			}
 		}
 	}
 	// 他是牛魔王的兒子，…乳名叫做紅孩兒: a reference holders.go resolves

@@ -49,3 +49,37 @@ func TestSiblingOfAnotherFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestChildOfAnotherFamily: a son or daughter the text gives a parent
+// (賈政之子薛蟠, "Mrs. Bennet’s daughter, Charlotte Lucas") is checked
+// against the declared children by family where the parent bears the
+// children's family name; a mother of another family (王夫人, née 王,
+// whose son is a 賈) is not judged, nor a child of the family the file
+// does not list.
+func TestChildOfAnotherFamily(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/zheng.md":   "---\nname: 賈政\nkind: character\ngender: m\nfacts: { son: 賈寶玉 }\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\n---\n",
+		"entities/characters/huan.md":    "---\nname: 賈環\nkind: character\ngender: m\n---\n",
+		"entities/characters/xuepan.md":  "---\nname: 薛蟠\nkind: character\ngender: m\n---\n",
+		"entities/characters/wang.md":    "---\nname: 王夫人\nkind: character\ngender: f\nfacts: { son: 賈寶玉 }\n---\n",
+		"entities/characters/mrsb.md":    "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { daughters: \"Jane Bennet, Elizabeth Bennet\" }\n---\n",
+		"entities/characters/jane.md":    "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\ngender: f\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\ngender: f\n---\n",
+		"entities/characters/charl.md":   "---\nname: Charlotte Lucas\naliases: [Charlotte]\nkind: character\ngender: f\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"a son of another family", "原來這薛蟠乃賈政之子，今年十五歲。", "薛蟠乃賈政"},
+		{"a son of the family the file does not list", "原來這賈環乃賈政之子，今年十五歲。", ""},
+		{"a mother of another family", "原來這薛蟠乃王夫人之子，今年十五歲。", ""},
+		{"a daughter of another family in English", "Charlotte, Mrs. Bennet’s daughter, came in.", "Charlotte, Mrs. Bennet’s daughter"},
+		{"a daughter the file does not list, of the family", "Lydia, Mrs. Bennet’s daughter, came in.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 3, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -11,24 +11,44 @@ import (
 	"github.com/flowcabal/flowcabal/agent/factcheck/prose"
 )
 
-// Siblings by family. A file that declares a brother (襲人's 花自芳) says
-// nothing of other brothers, so a sibling the text gives cannot be judged
-// by name. It can by family: brothers and sisters by blood bear one family
-// name, so when the text makes someone of another family the sibling of a
-// holder whose declared sibling bears the holder's own family name, the
-// text gives the tie to the wrong person (襲人的哥哥薛蟠).
+// Siblings and children by family. A file that declares a brother
+// (襲人's 花自芳) or a son says nothing of other brothers or sons, so a
+// sibling or child the text gives cannot be judged by name. It can by
+// family: brothers and sisters by blood, and a father's children, bear one
+// family name, so when the text makes someone of another family the
+// sibling or child of a holder whose declared sibling or child bears the
+// holder's own family name, the text gives the tie to the wrong person
+// (襲人的哥哥薛蟠, 賈政之子薛蟠).
 //
 // The invariant that keeps it quiet: a finding needs a declared sibling
-// of the holder's own family (a sworn brother of another family, 孫悟空's
-// 牛魔王, says nothing of blood), a family name for the person the text
-// names that none of their names shares with that sibling, and, in
-// English, a brother: a sister takes her husband's name.
+// or child of the holder's own family (a sworn brother of another family,
+// 孫悟空's 牛魔王, says nothing of blood; nor a mother's son of her
+// husband's family), a family name for the person the text names that
+// none of their names shares with that one, and, for an English sibling,
+// a brother: a sister takes her husband's name.
 
 // siblingKeys are the fact keys that hold a brother or a sister.
 var (
 	brotherKeys = []string{"brother", "brothers", "elder_brother", "younger_brother", "sibling", "siblings", "哥哥", "兄", "兄長", "兄长", "弟弟", "弟", "兄弟"}
 	sisterKeys  = []string{"sister", "sisters", "elder_sister", "younger_sister", "sibling", "siblings", "姐姐", "姊姊", "妹妹", "姐", "妹", "姊妹"}
 )
+
+// childKeys are the fact keys that hold a parent's children.
+var childKeys = []string{"son", "sons", "daughter", "daughters", "child", "children", "兒子", "儿子", "女兒", "女儿", "子女", "兒女", "儿女"}
+
+// judgeChildFamily reads a construction that makes m's person the child of
+// the other, whose span is [ostart, oend), against the children the other
+// declares: a parent who bears the declared children's family name (a
+// father; in English a mother by marriage too) has no child of another
+// family. A mother of another family (王夫人, whose son is a 賈) is not
+// judged.
+func (k *Knowledge) judgeChildFamily(d *doc, m mention, ostart, oend int, other *entInfo) (Finding, bool) {
+	if other == nil || len(m.ents) != 1 || m.ents[0] == other {
+		return Finding{}, false
+	}
+	start, end := min(m.start, ostart), max(m.end, oend)
+	return k.ofOtherFamily(d, other, m.ents[0], childKeys, start, end, prose.HasCJK(d.text[start:end]))
+}
 
 // siblingSex tells, from the kinship word in a construction's text, whether
 // it makes the named person a brother ('m') or a sister ('f'); 0 when the
@@ -67,7 +87,7 @@ func (k *Knowledge) judgeSiblingFamily(d *doc, m mention, ostart, oend int, othe
 	}
 	// The other's declared brother (or sister), against m's person; then
 	// m's declared siblings against the other, whose sex the file gives.
-	if f, bad := k.siblingOfOtherFamily(d, other, e, keys, start, end, cjk); bad {
+	if f, bad := k.ofOtherFamily(d, other, e, keys, start, end, cjk); bad {
 		return f, true
 	}
 	// In Chinese a sister keeps her family name too, so where the file
@@ -84,12 +104,13 @@ func (k *Knowledge) judgeSiblingFamily(d *doc, m mention, ostart, oend int, othe
 	if back == nil {
 		return Finding{}, false
 	}
-	return k.siblingOfOtherFamily(d, e, other, back, start, end, cjk)
+	return k.ofOtherFamily(d, e, other, back, start, end, cjk)
 }
 
-// siblingOfOtherFamily reports whether the text, making named the sibling
-// of holder, contradicts a sibling declared under one of keys.
-func (k *Knowledge) siblingOfOtherFamily(d *doc, holder, named *entInfo, keys []string, start, end int, cjk bool) (Finding, bool) {
+// ofOtherFamily reports whether the text, making named the sibling or child
+// of holder, contradicts a person of holder's own family declared under
+// one of keys.
+func (k *Knowledge) ofOtherFamily(d *doc, holder, named *entInfo, keys []string, start, end int, cjk bool) (Finding, bool) {
 	facts := d.factsOf(holder)
 	for _, fk := range slices.Sorted(maps.Keys(facts)) {
 		if !slices.Contains(keys, strings.ToLower(fk)) {
