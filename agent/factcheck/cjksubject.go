@@ -16,13 +16,8 @@ import (
 // Chinese narration names its subject at the head of the clause and
 // needs no marker for it; acting's readings need a verb they know.
 func (d *doc) cjkOpensNarratedClause(m mention) bool {
-	before := d.text[:m.start]
-	for _, p := range []string{"話說", "话说", "卻說", "却说", "且說", "且说", "那", "這", "这"} {
-		if t, ok := strings.CutSuffix(before, p); ok {
-			before = t
-			break
-		}
-	}
+	before := cutOneSuffix(d.text[:m.start], cjkDemonstratives)
+	before = cutOneSuffix(before, cjkNarrationOpeners)
 	if r, _ := utf8.DecodeLastRuneInString(before); before != "" && !prose.NameBreak(r) {
 		return false
 	}
@@ -55,6 +50,10 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 		if strings.HasPrefix(rest, w) {
 			return false
 		}
+	}
+	// "此時黛玉不在自己房中": a predicate of absence.
+	if head := runePrefix(rest, 4); strings.Contains(head, "不在") || strings.Contains(head, "沒在") || strings.Contains(head, "没在") || strings.Contains(head, "未在") {
+		return false
 	}
 	// "元妃疾愈之后，家中俱各喜歡": a clause of time tells what was done
 	// before the scene.
@@ -99,6 +98,25 @@ func cjkOwnTalk(w string) bool {
 // cjkHabitCues make talk a habit or a report, not something said in the
 // scene: 常說, 素日, 每每, 所說, 說過.
 var cjkHabitCues = []string{"常說", "常说", "素日", "每每", "向來", "向来", "時常", "时常", "所說", "所说", "說過", "说过"}
+
+// cutOneSuffix returns s without the first of words it ends with.
+func cutOneSuffix(s string, words []string) string {
+	for _, w := range words {
+		if t, ok := strings.CutSuffix(s, w); ok {
+			return t
+		}
+	}
+	return s
+}
+
+// cjkDemonstratives may stand before a name that opens a clause (那奎木狼).
+var cjkDemonstratives = []string{"那", "這", "这"}
+
+// cjkNarrationOpeners open a clause of narration before its subject: the
+// storyteller's 話說, and words of the time of the scene (此時八戒抖搜精
+// 神, 當下寶玉正因晴雯不自在), which tell that the subject is there now.
+var cjkNarrationOpeners = []string{"話說", "话说", "卻說", "却说", "且說", "且说",
+	"此時", "此时", "當下", "当下", "須臾", "须臾", "登時", "登时", "一時", "一时", "忽然", "霎時", "霎时", "頓時", "顿时"}
 
 // cjkNotPredicate may follow a name without making it a clause's subject.
 const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"

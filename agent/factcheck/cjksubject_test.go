@@ -56,3 +56,27 @@ func TestTalkAfterANameIsItsOwners(t *testing.T) {
 		}
 	}
 }
+
+// TestNameAfterAWordOfSceneTime: a name right after a word of the time of
+// the scene (此時, 當下, 須臾, 登時, 一時, 忽然) or after a storyteller's
+// 卻說 and a demonstrative opens its clause and is in the scene (此時八戒
+// 抖搜精神); not with a predicate of absence (此時黛玉不在自己房中).
+func TestNameAfterAWordOfSceneTime(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bajie.md":   "---\nname: 豬八戒\naliases: [八戒]\nkind: character\nfacts: {status: away, location: 高老莊}\n---\n",
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/kuimu.md":   "---\nname: 奎木狼\nkind: character\nfacts: {status: away, location: 天宮}\n---\n",
+		"entities/characters/fengjie.md": "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"妖精又來了。此時八戒抖搜精神，要與妖精賭鬥。", "八戒"},
+		{"天已大亮。當下鳳姐尚未起來，平兒在外間收拾。", "鳳姐"},
+		{"眾人正亂著。須臾黛玉方醒過來，哭了一回。", "黛玉"},
+		{"卻說那奎木狼咬釘嚼鐵，要與行者相持。", "奎木狼"},
+		{"寶玉走到瀟湘館。此時黛玉不在自己房中。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
