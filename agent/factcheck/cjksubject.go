@@ -16,17 +16,19 @@ import (
 // Chinese narration names its subject at the head of the clause and
 // needs no marker for it; acting's readings need a verb they know.
 func (d *doc) cjkOpensNarratedClause(m mention) bool {
-	before := d.text[:m.start]
-	for _, p := range []string{"話說", "话说", "卻說", "却说", "且說", "且说", "那", "這", "这"} {
-		if t, ok := strings.CutSuffix(before, p); ok {
-			before = t
-			break
-		}
-	}
+	before := cutOneSuffix(d.text[:m.start], cjkDemonstratives)
+	before = cutOneSuffix(before, cjkNarrationOpeners)
 	if r, _ := utf8.DecodeLastRuneInString(before); before != "" && !prose.NameBreak(r) {
 		return false
 	}
 	rest := d.text[m.end:]
+	// "牛王口中嚷道": what the mouth or the hand does is the owner's.
+	for _, w := range cjkBodyPlaces {
+		if r, ok := strings.CutPrefix(rest, w); ok {
+			rest = r
+			break
+		}
+	}
 	r, _ := utf8.DecodeRuneInString(rest)
 	if !prose.IsCJK(r) || strings.ContainsRune(cjkNotPredicate, r) {
 		return false
@@ -49,14 +51,72 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 			return false
 		}
 	}
-	clause := d.clauseAround(m.start, m.end)
-	for _, w := range cjkNotPresentCues {
-		if strings.Contains(clause, w) {
-			return false
+	// "此時黛玉不在自己房中": a predicate of absence.
+	if head := runePrefix(rest, 4); strings.Contains(head, "不在") || strings.Contains(head, "沒在") || strings.Contains(head, "没在") || strings.Contains(head, "未在") {
+		return false
+	}
+	// "元妃疾愈之后，家中俱各喜歡": a clause of time tells what was done
+	// before the scene.
+	if i := strings.IndexFunc(rest, prose.NameBreak); i > 0 {
+		for _, w := range []string{"之後", "之后", "以後", "以后"} {
+			if strings.HasSuffix(rest[:i], w) {
+				return false
+			}
 		}
 	}
-	return true
+	lo, hi := d.clauseBounds(m.start, m.end)
+	// The storyteller's 話說 is no talk of the clause.
+	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[m.end:hi])
 }
+
+// cjkKeptOut reports whether the clause around a name, the text before
+// it and the text after it, is one of memory, talk, dreams or death that
+// keeps the name's owner out of the scene. Talk and hearing told after
+// the name are its owner's (探春一听麝月的話, 賈政也不等說完),
+// unless told as a habit or a report (素日常說, 所說).
+func cjkKeptOut(before, after string) bool {
+	for _, w := range cjkHabitCues {
+		if strings.Contains(before, w) || strings.Contains(after, w) {
+			return true
+		}
+	}
+	for _, w := range cjkNotPresentCues {
+		if strings.Contains(before, w) || !cjkOwnTalk(w) && strings.Contains(after, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkOwnTalk reports whether the cue w is one of talk or hearing, which
+// after a name is done by its owner. A thought is not: one may long for
+// someone from afar (八戒想三藏多時了).
+func cjkOwnTalk(w string) bool {
+	return !strings.Contains(w, "想") && (strings.ContainsAny(w, "說说道聽听聞闻") || w == "提起")
+}
+
+// cjkHabitCues make talk a habit or a report, not something said in the
+// scene: 常說, 素日, 每每, 所說, 說過.
+var cjkHabitCues = []string{"常說", "常说", "素日", "每每", "向來", "向来", "時常", "时常", "所說", "所说", "說過", "说过"}
+
+// cutOneSuffix returns s without the first of words it ends with.
+func cutOneSuffix(s string, words []string) string {
+	for _, w := range words {
+		if t, ok := strings.CutSuffix(s, w); ok {
+			return t
+		}
+	}
+	return s
+}
+
+// cjkDemonstratives may stand before a name that opens a clause (那奎木狼).
+var cjkDemonstratives = []string{"那", "這", "这"}
+
+// cjkNarrationOpeners open a clause of narration before its subject: the
+// storyteller's 話說, and words of the time of the scene (此時八戒抖搜精
+// 神, 當下寶玉正因晴雯不自在), which tell that the subject is there now.
+var cjkNarrationOpeners = []string{"話說", "话说", "卻說", "却说", "且說", "且说",
+	"此時", "此时", "當下", "当下", "須臾", "须臾", "登時", "登时", "一時", "一时", "忽然", "霎時", "霎时", "頓時", "顿时"}
 
 // cjkNotPredicate may follow a name without making it a clause's subject.
 const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"

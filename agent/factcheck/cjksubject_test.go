@@ -30,3 +30,53 @@ func TestNameOpeningANarratedClause(t *testing.T) {
 		}
 	}
 }
+
+// TestTalkAfterANameIsItsOwners: talk or hearing told after a
+// name that opens a clause is its owner's, who is in the scene (探春一听
+// 麝月的話, 賈政也不等說完, 牛王口中嚷道); told as a habit or a report
+// (素日常說, 所說) it is not.
+func TestTalkAfterANameIsItsOwners(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/tanchun.md":  "---\nname: 賈探春\naliases: [探春]\nkind: character\nfacts: {status: away, location: 海疆}\n---\n",
+		"entities/characters/jiazheng.md": "---\nname: 賈政\nkind: character\nfacts: {status: away, location: 江西}\n---\n",
+		"entities/characters/niuwang.md":  "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: {status: away, location: 芭蕉洞}\n---\n",
+		"entities/characters/fengjie.md":  "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"話說探春一听麝月的話，身往后仰，急得王夫人等哭叫不止。", "探春"},
+		{"賈母道：“他母親又是痰症．\"賈政也不等說完，便跺腳的說：“偏不巧。”", "賈政"},
+		{"做淨壇使者。”牛王口中嚷道：“他們都成佛，如何把我做個淨壇使者？”", "牛王"},
+		{"寶玉在房中歇著。鳳姐素日常說寶玉不好，也不必提了。", ""},
+		{"襲人回來了。鳳姐所說宋媽一事，早已回過寶玉了。", ""},
+		{"寶玉又說起鳳姐的好處，不覺傷心。", ""},
+		{"且說探春疾愈之后，家中俱各喜歡。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestNameAfterAWordOfSceneTime: a name right after a word of the time of
+// the scene (此時, 當下, 須臾, 登時, 一時, 忽然) or after a storyteller's
+// 卻說 and a demonstrative opens its clause and is in the scene (此時八戒
+// 抖搜精神); not with a predicate of absence (此時黛玉不在自己房中).
+func TestNameAfterAWordOfSceneTime(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/bajie.md":   "---\nname: 豬八戒\naliases: [八戒]\nkind: character\nfacts: {status: away, location: 高老莊}\n---\n",
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/kuimu.md":   "---\nname: 奎木狼\nkind: character\nfacts: {status: away, location: 天宮}\n---\n",
+		"entities/characters/fengjie.md": "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"妖精又來了。此時八戒抖搜精神，要與妖精賭鬥。", "八戒"},
+		{"天已大亮。當下鳳姐尚未起來，平兒在外間收拾。", "鳳姐"},
+		{"眾人正亂著。須臾黛玉方醒過來，哭了一回。", "黛玉"},
+		{"卻說那奎木狼咬釘嚼鐵，要與行者相持。", "奎木狼"},
+		{"寶玉走到瀟湘館。此時黛玉不在自己房中。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
