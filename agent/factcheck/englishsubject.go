@@ -186,4 +186,10 @@ var latinPastVerbs = wordSet("went", "came", "saw", "took", "gave", "got", "sat"
 	"held", "felt", "knew", "met", "brought", "found", "spoke", "put", "set", "led", "rode", "drove",
 	"threw", "shook", "caught", "kept", "laid", "lay", "sang", "drew", "wore", "ate", "drank", "fell", "struck", "broke",
 	"bent", "sent", "sprang", "swung", "wept", "slept", "woke", "awoke", "hid", "fought", "won", "lost",
-	"became", "bought", "hung", "shot", "flung", "clung", "tore", "cut", "said", "was", "were")
+	"became", "bought", "hung", "shot", "flung", "clung", "tore", "cut", "said", "was", "were",
+	// The pasts a scene moves and turns its people with beyond the
+	// commonest: "Lydia still knelt by the bed", "Prince Andrew strode".
+	"let", "bade", "flew", "stole", "swore", "chose", "lit", "swept", "strode", "spun", "slid", "stuck", "sought", "taught",
+	"fed", "rang", "leant", "leapt", "shed", "arose", "shrank", "shone", "blew", "grew", "spat", "slunk", "wrung", "spread",
+	"cast", "thrust", "paid", "bore", "withdrew", "understood", "dug", "slung", "strove", "burst", "crept", "knelt", "sank",
+	"forgot", "forgave", "overtook", "beheld", "swam", "froze", "dealt", "meant", "lent", "beat", "bit", "wound")

@@ -59,3 +59,25 @@ func TestEnglishNameBeforeAParenthesis(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishIrregularPastsOfTheScene: the clause-subject reading knows
+// the irregular pasts a scene moves its people with beyond the commonest
+// ("Lydia still knelt", "Prince Andrew beheld").
+func TestEnglishIrregularPastsOfTheScene(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: {status: away, location: Newcastle}\n---\n",
+		"entities/characters/andrew.md": "---\nname: Prince Andrew\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"Elizabeth sat down. Lydia still knelt by the bed.", "Lydia"},
+		{"Elizabeth sat down. Lydia then forgave him.", "Lydia"},
+		{"The night was cold. Prince Andrew beheld the sky.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew overtook them at the bridge.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew swam across.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew would have swum across.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 30, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
