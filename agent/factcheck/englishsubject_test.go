@@ -31,3 +31,53 @@ func TestEnglishNameOpeningAClause(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishNameBeforeAParenthesis: a parenthesis between commas after
+// the name ("as if quite distraught", "after a pause", "agitated and
+// confused") leaves it the subject of the verb after it; one that is a
+// clause of its own ("she said", "as she remembered") does not, nor a
+// list of names a passive follows ("Wickham, Lydia, were all
+// forgotten"), nor a sentence in the first person (a letter).
+func TestEnglishNameBeforeAParenthesis(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/wickham.md": "---\nname: Mr. Wickham\naliases: [Wickham]\nkind: character\nfacts: {status: away, location: Newcastle}\n---\n",
+		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: {status: away, location: Newcastle}\n---\n",
+		"entities/characters/andrew.md":  "---\nname: Prince Andrew\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"She tried to comfort him, but Prince Andrew, as if quite distraught, said nothing.", "Prince Andrew"},
+		{"Natásha rose. Prince Andrew, after a long pause, turned to the window.", "Prince Andrew"},
+		{"The lovers talked; and Lydia, agitated and confused, rather looked at her sister.", "Lydia"},
+		{"The night was cold. Prince Andrew, she said, looked ill.", ""},
+		{"The night was cold. Prince Andrew, as she remembered, said nothing.", ""},
+		{"Jane was her favourite child. Wickham, Lydia, were all forgotten.", ""},
+		// A letter in the first person tells of another time and place.
+		{"I joined them unexpectedly; and then Lydia, unable to support the idea of grieving a brother whom she almost looked up to as a father, acknowledged the whole to me.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 30, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestEnglishIrregularPastsOfTheScene: the clause-subject reading knows
+// the irregular pasts a scene moves its people with beyond the commonest
+// ("Lydia still knelt", "Prince Andrew beheld").
+func TestEnglishIrregularPastsOfTheScene(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: {status: away, location: Newcastle}\n---\n",
+		"entities/characters/andrew.md": "---\nname: Prince Andrew\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"Elizabeth sat down. Lydia still knelt by the bed.", "Lydia"},
+		{"Elizabeth sat down. Lydia then forgave him.", "Lydia"},
+		{"The night was cold. Prince Andrew beheld the sky.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew overtook them at the bridge.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew swam across.", "Prince Andrew"},
+		{"The night was cold. Prince Andrew would have swum across.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 30, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
