@@ -32,3 +32,35 @@ func TestFirstWifeAndSon(t *testing.T) {
 		}
 	}
 }
+
+// TestPronounKin: "his wife, NAME" ties NAME to the one man named before
+// in the sentence, against his declared wife and NAME's declared husband
+// or father; with two men before it, or none, nothing is judged.
+func TestPronounKin(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/pierre.md":  "---\nname: Pierre\nkind: character\nfacts: { spouse: Hélène }\n---\nHe is a man of the book.\n",
+		"entities/characters/helene.md":  "---\nname: Hélène\nkind: character\nfacts: { spouse: Pierre, father: Prince Vasíli }\n---\nShe is a woman of the book.\n",
+		"entities/characters/natasha.md": "---\nname: Natásha\nkind: character\nfacts: { father: Count Rostóv }\n---\nShe is a woman of the book.\n",
+		"entities/characters/vasili.md":  "---\nname: Prince Vasíli\nkind: character\n---\nHe is a man of the book.\n",
+		"entities/characters/rostov.md":  "---\nname: Count Rostóv\nkind: character\n---\nHe is a man of the book.\n",
+		"entities/characters/andrew.md":  "---\nname: Prince Andrew\nkind: character\nfacts: { spouse: Lise }\n---\nHe is a man of the book.\n",
+		"entities/characters/lise.md":    "---\nname: Lise\nkind: character\nfacts: { spouse: Prince Andrew }\n---\nShe is a woman of the book.\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another's wife by his file", "Pierre came in with his wife, Natásha, and bowed.", "Natásha"},
+		{"another's husband by her file", "Prince Andrew came in with his wife, Hélène, and bowed.", "Hélène"},
+		{"another's husband, her pronoun", "Hélène came in with her husband, Prince Andrew, and bowed.", "Prince Andrew"},
+		{"the declared wife", "Pierre came in with his wife, Hélène, and bowed.", ""},
+		{"another's daughter", "Prince Vasíli came in with his daughter Natásha and bowed.", "Natásha"},
+		{"the declared father's daughter", "Count Rostóv came in with his daughter Natásha and bowed.", ""},
+		{"two men before the pronoun", "Prince Vasíli led Pierre to his daughter, Hélène.", ""},
+		{"no one before it", "His wife, Natásha, bowed.", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 100, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
