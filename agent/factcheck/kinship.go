@@ -77,7 +77,10 @@ var cjkKin = []struct {
 	{"兒子", roleChild}, {"儿子", roleChild}, {"公子", roleChild}, {"妻子", roleSpouseOfMan}, {"夫人", roleSpouseOfMan},
 	{"媳婦", roleSpouseOfMan}, {"媳妇", roleSpouseOfMan}, {"娘子", roleSpouseOfMan}, {"丈夫", roleSpouseOfWoman},
 	{"夫君", roleSpouseOfWoman}, {"兄弟", roleSibling}, {"哥哥", roleSibling}, {"弟弟", roleSibling}, {"姐姐", roleSibling}, {"妹妹", roleSibling},
-	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
+	// A first wife, dead or put away (賈蓉的先妻秦氏), is still the wife
+	// the files declare.
+	{"先妻", roleSpouseOfMan}, {"前妻", roleSpouseOfMan},
+	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild}, {"兒", roleChild}, {"儿", roleChild},
 	{"徒弟", roleDisciple}, {"徒兒", roleDisciple}, {"徒儿", roleDisciple}, {"弟子", roleDisciple},
 	{"丫頭", roleServant}, {"丫头", roleServant}, {"丫鬟", roleServant}, {"丫环", roleServant}, {"侍女", roleServant}, {"使女", roleServant},
 	{"小廝", roleServant}, {"小厮", roleServant}, {"婢", roleServant},
@@ -162,6 +165,8 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
+	// "his wife, Hélène" (kinpronoun.go).
+	out = append(out, k.checkPronounKin(d)...)
 	// 玄奘道：「我是陳光蕊的兒子」 (kinself.go).
 	out = append(out, k.checkSelfKin(d)...)
 	// "This stout young man was an illegitimate son of …" (kindescribed.go);
@@ -647,6 +652,11 @@ func (d *doc) cjkKinAfter(k *Knowledge, end int) (int, int, *entInfo, rune, kinR
 				if r, cut := strings.CutPrefix(rest, mark); cut {
 					for _, kw := range cjkKin {
 						if strings.HasPrefix(r, kw.word) {
+							// 的兒媳婦, 之兒孫: 兒 alone is a child only
+							// after 之 and before no other kinship word.
+							if (kw.word == "兒" || kw.word == "儿") && (mark != "之" || strings.ContainsRune("媳女孫孙子", firstRune(r[len(kw.word):]))) {
+								continue
+							}
 							role := kw.role
 							between := d.text[e : len(d.text)-len(rest)]
 							if !role.sibling && (role.keys[0] == roleSpouseOfMan.keys[0] && strings.ContainsAny(between, "聘") ||
@@ -979,4 +989,10 @@ func kinWordAfterMark(s string) bool {
 		}
 	}
 	return false
+}
+
+// firstRune is the first rune of s, or utf8.RuneError when s is empty.
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }

@@ -55,6 +55,11 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 			continue
 		}
 		start, end, ok := d.heldAfter(m.end)
+		next := false
+		if !ok {
+			start, end, ok = d.heldNextClause(m.start, m.end)
+			next = ok
+		}
 		if !ok {
 			continue
 		}
@@ -64,8 +69,17 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 			continue
 		}
 		named := d.text[start:end]
-		if weaponAgrees(string(k.foldRunes(named)), string(k.foldRunes(declared))) {
-			continue
+		// In the clause after the name's own the subject is only likely
+		// the name's, and a monk's knife (八戒發起性來，掣出戒刀) is no
+		// weapon of his file's: only another's declared weapon counts.
+		if next || weaponAgrees(string(k.foldRunes(named)), string(k.foldRunes(declared))) {
+			// 沙僧橫擔著如意金箍棒: a staff like his own, but by the full
+			// name another's file gives it, and nothing of his own in it.
+			os, ok := k.othersWeapon(d, e, start, end, declared)
+			if !ok {
+				continue
+			}
+			start, named = os, d.text[os:end]
 		}
 		line, since := e.e.FactSource(key, d.chapter)
 		out = append(out, Finding{
@@ -174,3 +188,60 @@ func weaponAgrees(named, declared string) bool {
 	}
 	return false
 }
+
+// othersWeapon reports whether the weapon held at text[start:end] is
+// another character's declared weapon by its full name (如意金箍棒, of
+// which weaponIn keeps the last four characters), three characters at
+// least, sharing no character with the holder's own declared one. It
+// returns where the full name starts. A shorter name (金箍棒, 鐵棒) or
+// one of the holder's own characters may be the holder's weapon told in
+// other words.
+func (k *Knowledge) othersWeapon(d *doc, holder *entInfo, start, end int, declared string) (int, bool) {
+	named := string(k.foldRunes(d.text[start:end]))
+	own := string(k.foldRunes(declared))
+	for _, o := range k.ents {
+		if o == holder || !o.person {
+			continue
+		}
+		for kk, v := range d.factsOf(o) {
+			if !weaponKeys[strings.ToLower(kk)] {
+				continue
+			}
+			full := string(k.foldRunes(strings.TrimSpace(v)))
+			if utf8.RuneCountInString(full) < 3 || !strings.HasSuffix(full, named) {
+				continue
+			}
+			// The full name must stand in the text, not only its tail.
+			s := start - (len(full) - len(named))
+			if s < 0 || string(k.foldRunes(d.text[s:end])) != full {
+				continue
+			}
+			if strings.ContainsFunc(full, func(r rune) bool { return strings.ContainsRune(own, r) }) {
+				continue
+			}
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// heldNextClause finds the weapon a name takes up in the clause after its
+// own (沙僧放下吊桶，取出寶杖): the name opens its clause, that clause is
+// short and names no one else nor turns to another person (叫, 對, 見),
+// and the next clause opens with the verb of holding.
+func (d *doc) heldNextClause(ns, ne int) (start, end int, ok bool) {
+	if prev, _ := utf8.DecodeLastRuneInString(d.text[:ns]); ns > 0 && !strings.ContainsRune("，。；：！？「」“”\n　", prev) {
+		return 0, 0, false
+	}
+	rest := d.text[ne:]
+	comma := strings.Index(rest, "，")
+	if comma <= 0 || strings.ContainsAny(rest[:comma], "。；：！？、「」“”\n") || utf8.RuneCountInString(rest[:comma]) > 8 ||
+		strings.ContainsAny(rest[:comma], turnsToOther) || len(d.mentionsIn(ne, ne+comma)) > 0 {
+		return 0, 0, false
+	}
+	return d.heldAfter(ne + comma + len("，"))
+}
+
+// turnsToOther are verbs and prepositions after which the next clause may
+// be someone else's doing (行者叫沙僧，取出…; 沙僧見行者來了，掣出…).
+const turnsToOther = "叫教請请對对與与和同見见向道說说問问將将把被讓让令命差遣望看聽听"

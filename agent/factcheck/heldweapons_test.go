@@ -1,0 +1,38 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAnothersWeaponHeld: a weapon of the holder's own kind (a staff) by
+// the full name another character's file gives it is not the holder's;
+// so is another's weapon taken up in the clause after the holder's own
+// (沙僧放下吊桶，取出…), where a tool of no file (戒刀) says nothing.
+// A shorter name reads as before.
+func TestAnothersWeaponHeld(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/sha.md":     "---\nname: 沙僧\nkind: character\nfacts: { weapon: 降妖寶杖 }\n---\n",
+		"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [行者]\nkind: character\nfacts: { weapon: 如意金箍棒 }\n---\n",
+		"entities/characters/bajie.md":   "---\nname: 八戒\nkind: character\nfacts: { weapon: 九齒釘鈀 }\n---\n",
+		"entities/characters/sanzang.md": "---\nname: 三藏\nkind: character\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another's staff by its full name", "長老橫擔著錫杖，沙僧橫擔著如意金箍棒，師徒們前進。", "如意金箍棒"},
+		{"the holder's own", "長老橫擔著錫杖，沙僧橫擔著降妖寶杖，師徒們前進。", ""},
+		{"a staff by a short name", "長老橫擔著錫杖，沙僧橫擔著金箍棒，師徒們前進。", ""},
+		{"its owner holds it", "行者橫擔著如意金箍棒，師徒們前進。", ""},
+		{"taken out in the next clause", "沙僧放下吊桶，取出九齒釘鈀，著頭便打。", "九齒釘鈀"},
+		{"taken out in the next clause, his own", "沙僧放下吊桶，取出降妖寶杖，著頭便打。", ""},
+		{"a blade of no one's file in the next clause", "八戒發起性來，掣出戒刀，將辟塵兒頭一刀砍下。", ""},
+		{"the next clause after turning to another", "沙僧叫八戒，取出九齒釘鈀，著頭便打。", ""},
+		{"a name inside its clause is no subject there", "那怪見沙僧來了，掣出九齒釘鈀，著頭便打。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 30, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
