@@ -137,6 +137,9 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 			t = k.nearestTarget(d, w.s, titled)
 			checked[key] = t
 		}
+		if t == nil {
+			t = k.slavicSlotSlip(d, wi)
+		}
 		if t == nil || k.book.knownLatin(w.s, matchCase(t.word, w.s)) || placeNamedOf(d, wi) && allPersons(t.ents) {
 			continue
 		}
@@ -430,6 +433,75 @@ func slavicForm(a, b []rune) bool {
 	for _, e := range []string{"ova", "eva"} {
 		if stem, ok := strings.CutSuffix(as, e); ok && bs == stem+e[:2]+"na" {
 			return true
+		}
+	}
+	return false
+}
+
+// slavicSlotSlip returns the name word that the capitalised word at wi
+// misspells as another Russian form of it (slavicForm), where the word
+// stands in the slot of a declared name after that name's word before
+// it: "Anna Pávlova" for the declared "Anna Pávlovna", "Hélène
+// Bezúkhov" for "Hélène Bezúkhova". Alone, -ova beside -ovna or -ov
+// beside -ova names another person; after the declared first word, the
+// book decides: it writes the declared pair often and the text's pair
+// at most here.
+func (k *Knowledge) slavicSlotSlip(d *doc, wi int) *target {
+	if wi == 0 || k.book == nil {
+		return nil
+	}
+	prev, w := d.words[wi-1], d.words[wi]
+	if d.text[prev.end:w.start] != " " || !k.nameWords[prev.s] {
+		return nil
+	}
+	rs := []rune(strings.ToLower(w.s))
+	for _, t := range k.targets {
+		if t.runes[0] != rs[0] || !slavicForm(rs, t.runes) && !slavicForm(t.runes, rs) || editDistance(rs, t.runes, 1) != 1 || !declaresPair(t, prev.s) {
+			continue
+		}
+		if k.book.usesWords(prev.s+" "+w.s) <= 1 && k.book.usesWords(prev.s+" "+matchCase(t.word, w.s)) >= minFrequentName {
+			return t
+		}
+	}
+	return nil
+}
+
+// usesWords counts s in the manuscript as written, as whole words: "Julie
+// Karágin" is not in "Julie Karágina".
+func (b *bookForms) usesWords(s string) int {
+	if n := b.usesExactly(s); n <= 1 {
+		return n // none cut out of a longer word can raise it
+	}
+	n := 0
+	for _, ch := range b.chapters {
+		for i := 0; ; {
+			j := strings.Index(ch[i:], s)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			before, _ := utf8.DecodeLastRuneInString(ch[:at])
+			after, _ := utf8.DecodeRuneInString(ch[at+len(s):])
+			if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
+				n++
+			}
+			i = at + len(s)
+		}
+	}
+	return n
+}
+
+// declaresPair reports whether a name or alias of an entity of t has
+// the word first right before t's word.
+func declaresPair(t *target, first string) bool {
+	for _, ei := range t.ents {
+		for _, n := range ei.e.Names() {
+			ws := prose.LatinWords(n)
+			for j := 1; j < len(ws); j++ {
+				if ws[j] == t.word && ws[j-1] == first {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -82,7 +82,11 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 		// A numeral and one character count something before they name
 		// anyone (二解 of a song's verses beside 二姐), and 老, 小 or 阿
 		// before a family name address another person (老朱 beside 老豬).
-		if prose.IsCJKNumeral(kept) || pos == 1 && strings.ContainsRune(addressPrefixes, kept) && surnameSet.has(b) {
+		// The book tells what it counts: a character it writes after
+		// other numerals (一解, 三解) is counted; one it never counts (結,
+		// 蒼) after the numeral of a name it writes hundreds of times
+		// is that name's (八結 for 八戒, 三蒼 for 三藏).
+		if prose.IsCJKNumeral(kept) && (pos == 0 || k.countedByNumerals(b, kept)) || pos == 1 && strings.ContainsRune(addressPrefixes, kept) && surnameSet.has(b) {
 			return Finding{}, false
 		}
 	}
@@ -156,6 +160,30 @@ func (k *Knowledge) slipPair(d *doc, i int, s *nameSeq, pos int) bool {
 	for _, x := range []rune{a, k.toTraditional(a)} {
 		for _, y := range []rune{b, written} {
 			if hanzi.LookAlike(x, y) || hanzi.LookAlike(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countNumerals are the numerals (folded) whose words the book counts
+// with: a character written after several of them is a measure or a
+// thing counted.
+const countNumerals = "一二两三四五六七八九十百千万几"
+
+// minCountingNumerals is how many numerals besides a name's own the book
+// must write a character after for it to be a thing counted: one alone
+// may be an adverb's (一接, as soon as met) or a longer number's (千揭).
+const minCountingNumerals = 2
+
+// countedByNumerals reports whether the book writes r after at least
+// minCountingNumerals numerals other than own.
+func (k *Knowledge) countedByNumerals(r, own rune) bool {
+	n := 0
+	for _, num := range countNumerals {
+		if num != own && k.book.countCJK(string([]rune{num, r})) > 0 {
+			if n++; n >= minCountingNumerals {
 				return true
 			}
 		}

@@ -9,8 +9,8 @@ import (
 // put for one that reads or looks like it, in a window the book writes
 // nowhere else and in the name's place, is a slip, the first character
 // included; a window the book writes elsewhere, one outside the name's
-// place, a numeral's count and an address of another family name are
-// not.
+// place, a numeral's count (a character the book writes after other
+// numerals) and an address of another family name are not.
 func TestFrequentNameSlips(t *testing.T) {
 	book := func(extra string) *Knowledge {
 		return bookProject(t, map[string]string{
@@ -21,7 +21,7 @@ func TestFrequentNameSlips(t *testing.T) {
 			"entities/characters/rulai.md":   "---\nname: 如來\nkind: character\n---\n",
 			"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [悟空]\nkind: character\n---\n",
 			"entities/characters/wangfr.md":  "---\nname: 王夫人\naliases: [太太]\nkind: character\n---\n",
-			"entities/characters/tangs.md":   "---\nname: 唐三藏\naliases: [玄奘]\nkind: character\n---\n",
+			"entities/characters/tangs.md":   "---\nname: 唐三藏\naliases: [三藏, 玄奘]\nkind: character\n---\n",
 			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("賈母道：「好。」眾人見了賈母，都笑了。", 20) +
 				strings.Repeat("鳳姐還要說話，八戒道：「老豬的買賣。」", 40) + strings.Repeat("二姐笑了。如來說法。", 40) + strings.Repeat("三藏道：「悟空，你來。」", 40) + strings.Repeat("寶玉道：「老太太，我來了。」", 40) + strings.Repeat("行者道：「弟子玄奘到了。」", 40) + extra +
 				strings.Repeat("天氣晴好，園中花開。", 100),
@@ -38,7 +38,10 @@ func TestFrequentNameSlips(t *testing.T) {
 		{"a look-alike", "", "沙僧道：「八戒道：『八戎道：「哥哥。」』」", "八戎"},
 		{"the book writes the window", strings.Repeat("他加母道理。", 3), "寶玉進來，加母道：「你來了。」", ""},
 		{"not the name's place", "", "汝來何幹？菩薩問道。", ""},
-		{"a numeral's count", "", "惻肺肝！二解．惟鮪有潭兮。", ""},
+		{"a numeral's count", "一解．三解．", "惻肺肝！二解．惟鮪有潭兮。", ""},
+		{"a character the book counts nowhere", "", "沙僧道：「八結道：『師父。』」", "八結"},
+		{"a character after a numeral once", "一結．", "沙僧道：「八結道：『師父。』」", "八結"},
+		{"the numeral of a name, second character by sound", "", "行者道：「三蒼道：『悟空，你來。』」", "三蒼"},
 		{"another family name", "", "叫道：「造化！老朱的買賣到了！」", ""},
 	} {
 		if got := strings.Join(found(book(tc.extra), tc.text, 5, TypeName), " "); got != tc.want {

@@ -193,3 +193,33 @@ func TestSlipsTheDictionaryHides(t *testing.T) {
 		t.Errorf("with no book, a dictionary word is believed: got %q", got)
 	}
 }
+
+// TestSlavicFormInTheNamesSlot: -ova beside -ovna, or -in beside -ina,
+// names another person alone, but after the declared name's first word
+// ("Anna Pávlova" for Anna Pávlovna) it is a slip, unless the book
+// writes that pair too.
+func TestSlavicFormInTheNamesSlot(t *testing.T) {
+	book := func(extra string) *Knowledge {
+		return bookProject(t, map[string]string{
+			"entities/characters/anna.md":  "---\nname: Anna Pávlovna Schérer\naliases: [Anna Pávlovna]\nkind: character\n---\n",
+			"entities/characters/marya.md": "---\nname: Márya Dmítrievna\nkind: character\n---\n",
+			"entities/characters/julie.md": "---\nname: Julie Karágina\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Anna Pávlovna smiled. ", 25) + strings.Repeat("Márya Dmítrievna frowned. ", 25) +
+				strings.Repeat("Julie Karágina sighed. ", 25) + extra + strings.Repeat("The weather was fine. ", 50),
+		})
+	}
+	for _, tc := range []struct {
+		name, extra, text, want string
+	}{
+		{"a patronymic in -ovna", "", "The guests came, and Anna Pávlova met them.", "Pávlova"},
+		{"a patronymic in -evna", "", "The guests came, and Márya Dmítrieva met them.", "Dmítrieva"},
+		{"a surname in -ina", "", "The guests came, and Julie Karágin met them.", "Karágin"},
+		{"the form alone", "", "The guests came, and old Pávlova met them.", ""},
+		{"after another first word", "", "The guests came, and Sónya Pávlova met them.", ""},
+		{"a pair the book writes", strings.Repeat("Anna Pávlova danced. ", 3), "The guests came, and Anna Pávlova met them.", ""},
+	} {
+		if got := strings.Join(found(book(tc.extra), tc.text, 2, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
