@@ -38,6 +38,9 @@ type doc struct {
 	count map[string]int
 	// facts caches each entity's facts as of the chapter.
 	facts map[*entInfo]map[string]string
+	// know is the Knowledge that analyzed the text, whose other files
+	// may give an entity's facts (dwellers.go).
+	know *Knowledge
 	// nameChars caches nameChar.
 	nameChars map[rune]bool
 	// owned caches ownedValues.
@@ -76,6 +79,8 @@ func (d *doc) factsOf(e *entInfo) map[string]string {
 	}
 	f := e.e.FactsAsOf(d.chapter)
 	d.facts[e] = f
+	f = d.withDwelling(e, f)
+	d.facts[e] = f
 	return f
 }
 
@@ -96,7 +101,7 @@ type mention struct {
 }
 
 func (k *Knowledge) analyze(text string, chapter int) *doc {
-	d := &doc{text: text, chapter: chapter, count: map[string]int{}, lowerSeen: map[string]bool{}}
+	d := &doc{text: text, chapter: chapter, count: map[string]int{}, lowerSeen: map[string]bool{}, know: k}
 	start := -1
 	for i, r := range text {
 		if prose.IsLatinWordRune(r) {

@@ -240,7 +240,11 @@ type Knowledge struct {
 	// first character of each Chinese name of two or more, made on first
 	// use.
 	familiesOnce sync.Once
-	families     map[rune]bool
+	// dwellings are the places whose file names who lives there, found
+	// once (dwellers.go).
+	dwellingsOnce sync.Once
+	dwellings     []*entInfo
+	families      map[rune]bool
 
 	// originWords are the capitalised words of declared origins
 	// ("Livonian"), made on first use.

@@ -58,15 +58,15 @@ func TestSiblingOfAnotherFamily(t *testing.T) {
 // does not list.
 func TestChildOfAnotherFamily(t *testing.T) {
 	k := bookProject(t, map[string]string{
-		"entities/characters/zheng.md":   "---\nname: 賈政\nkind: character\ngender: m\nfacts: { son: 賈寶玉 }\n---\n",
-		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\n---\n",
-		"entities/characters/huan.md":    "---\nname: 賈環\nkind: character\ngender: m\n---\n",
-		"entities/characters/xuepan.md":  "---\nname: 薛蟠\nkind: character\ngender: m\n---\n",
-		"entities/characters/wang.md":    "---\nname: 王夫人\nkind: character\ngender: f\nfacts: { son: 賈寶玉 }\n---\n",
-		"entities/characters/mrsb.md":    "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { daughters: \"Jane Bennet, Elizabeth Bennet\" }\n---\n",
-		"entities/characters/jane.md":    "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\ngender: f\n---\n",
-		"entities/characters/lydia.md":   "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\ngender: f\n---\n",
-		"entities/characters/charl.md":   "---\nname: Charlotte Lucas\naliases: [Charlotte]\nkind: character\ngender: f\n---\n",
+		"entities/characters/zheng.md":  "---\nname: 賈政\nkind: character\ngender: m\nfacts: { son: 賈寶玉 }\n---\n",
+		"entities/characters/baoyu.md":  "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\n---\n",
+		"entities/characters/huan.md":   "---\nname: 賈環\nkind: character\ngender: m\n---\n",
+		"entities/characters/xuepan.md": "---\nname: 薛蟠\nkind: character\ngender: m\n---\n",
+		"entities/characters/wang.md":   "---\nname: 王夫人\nkind: character\ngender: f\nfacts: { son: 賈寶玉 }\n---\n",
+		"entities/characters/mrsb.md":   "---\nname: Mrs. Bennet\nkind: character\ngender: f\nfacts: { daughters: \"Jane Bennet, Elizabeth Bennet\" }\n---\n",
+		"entities/characters/jane.md":   "---\nname: Jane Bennet\naliases: [Jane]\nkind: character\ngender: f\n---\n",
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\ngender: f\n---\n",
+		"entities/characters/charl.md":  "---\nname: Charlotte Lucas\naliases: [Charlotte]\nkind: character\ngender: f\n---\n",
 	})
 	for _, tc := range []struct {
 		name, text, want string

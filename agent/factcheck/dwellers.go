@@ -1,0 +1,84 @@
+package factcheck
+
+import (
+	"maps"
+	"strings"
+)
+
+// Dwellers declared by the place. An author often says who lives where in
+// the place's file (蘅蕪苑: resident 薛寶釵; Netherfield: tenant Mr.
+// Bingley) and not in the person's. For the readings of residence, which
+// ask the person's facts, the place's word stands for the person's own: a
+// person with no residence of their own gets as residence the one place
+// that names them as its dweller as of the chapter. Two places naming
+// them at once tell nothing; a residence the person declares wins.
+
+// dwellerKeys are the keys of a place's file that name who lives there.
+var dwellerKeys = wordSet("resident", "residents", "occupant", "occupants", "inhabitant", "inhabitants", "tenant", "tenants",
+	"dweller", "dwellers", "住客", "住户", "居住者", "住的人")
+
+// dwellingPlaces are the places whose file names a dweller, as declared
+// or in a progression, computed once.
+func (k *Knowledge) dwellingPlaces() []*entInfo {
+	k.dwellingsOnce.Do(func() {
+		for _, e := range k.ents {
+			if e.person {
+				continue
+			}
+			found := false
+			k.eachFact(e, func(key, _ string) {
+				found = found || dwellerKeys[normKey(string(k.foldRunes(key)))]
+			})
+			if found {
+				k.dwellings = append(k.dwellings, e)
+			}
+		}
+	})
+	return k.dwellings
+}
+
+// withDwelling returns f, e's facts as of the doc's chapter, with the
+// residence the places give e where f gives none.
+func (d *doc) withDwelling(e *entInfo, f map[string]string) map[string]string {
+	if d.know == nil || !e.person || len(d.know.dwellingPlaces()) == 0 {
+		return f
+	}
+	fold := func(key string) string { return normKey(string(d.know.foldRunes(key))) }
+	for key := range f {
+		if residenceKeys[fold(key)] {
+			return f
+		}
+	}
+	var place *entInfo
+	for _, l := range d.know.dwellingPlaces() {
+		for key, v := range d.factsOf(l) {
+			if !dwellerKeys[fold(key)] || !listsPerson(v, e) {
+				continue
+			}
+			if place != nil && place != l {
+				return f // two places at once
+			}
+			place = l
+		}
+	}
+	if place == nil {
+		return f
+	}
+	f = maps.Clone(f)
+	if f == nil {
+		f = map[string]string{}
+	}
+	f["residence"] = place.e.Name
+	return f
+}
+
+// listsPerson reports whether a value listing people (李紈、探春; "Mr.
+// Bingley and his sisters") names e.
+func listsPerson(v string, e *entInfo) bool {
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune("、，,;；/", r) }) {
+		if namesEntity(strings.TrimSpace(part), e) {
+			return true
+		}
+	}
+	return false
+}
