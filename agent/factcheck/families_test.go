@@ -34,6 +34,8 @@ func TestSiblingOfAnotherFamily(t *testing.T) {
 		name, text, want string
 	}{
 		{"a brother of another family", "因有人回王夫人說：「襲人的哥哥薛蟠進來說，他母親病重了。」", "襲人的哥哥薛蟠"},
+		{"之兄, a brother in one character", "茗煙先進去叫襲人之兄薛蟠。", "襲人之兄薛蟠"},
+		{"之兄, the declared brother", "茗煙先進去叫襲人之兄花自芳。", ""},
 		{"the declared brother", "因有人回王夫人說：「襲人的哥哥花自芳進來說，他母親病重了。」", ""},
 		{"a sister of the same family the file does not name", "寶釵的妹妹薛寶琴也來了。", ""},
 		{"the other way round: her declared brother is of another family", "薛蟠的妹妹襲人也來了。", "薛蟠的妹妹襲人"},

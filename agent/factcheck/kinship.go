@@ -80,7 +80,9 @@ var cjkKin = []struct {
 	// A first wife, dead or put away (賈蓉的先妻秦氏), is still the wife
 	// the files declare.
 	{"先妻", roleSpouseOfMan}, {"前妻", roleSpouseOfMan},
-	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild}, {"兒", roleChild}, {"儿", roleChild},
+	{"妻", roleSpouseOfMan}, {"女", roleChild}, {"子", roleChild},
+	// After 之 only, as the one-character words above (襲人之兄).
+	{"兄", roleSibling}, {"弟", roleSibling}, {"姐", roleSibling}, {"姊", roleSibling}, {"妹", roleSibling}, {"兒", roleChild}, {"儿", roleChild},
 	{"徒弟", roleDisciple}, {"徒兒", roleDisciple}, {"徒儿", roleDisciple}, {"弟子", roleDisciple},
 	{"丫頭", roleServant}, {"丫头", roleServant}, {"丫鬟", roleServant}, {"丫环", roleServant}, {"侍女", roleServant}, {"使女", roleServant},
 	{"小廝", roleServant}, {"小厮", roleServant}, {"婢", roleServant},
