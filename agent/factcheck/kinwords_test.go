@@ -25,6 +25,8 @@ func TestFirstWifeAndSon(t *testing.T) {
 		{"another's son", "太宗沉思良久道：可是學士牛魔王之兒玄奘否？", "牛魔王"},
 		{"the declared father's son", "太宗沉思良久道：可是學士陳光蕊之兒玄奘否？", ""},
 		{"a daughter-in-law, not a child", "秦氏原是賈珍的兒媳婦。", ""},
+		{"another's wife after 即", "原來這秦氏即賈璉之妻。", "賈璉"},
+		{"the declared husband's wife after 即", "原來這秦氏即賈蓉之妻。", ""},
 	} {
 		got := strings.Join(found(k, tc.text, 10, TypeFact), " ")
 		if got != tc.want {
