@@ -15,6 +15,9 @@ import (
 // character holds under the key the named one declares, and that is none
 // of the named one's own values in any chapter, contradicts it; any other
 // words there (an epithet, a rank the files do not list) say nothing.
+// A place is named the same way after the places it lies in, a chain with
+// no break (西牛賀洲海東傲來國花果山): another place's continent or country
+// in the chain before it contradicts its own.
 
 // titleCopulas join a name to its title after it, longest first.
 var titleCopulas = []string{"乃是", "本是", "原是", "號叫做", "號稱", "号称", "稱為", "称为", "乃", "號", "号"}
@@ -51,7 +54,7 @@ func (k *Knowledge) checkCJKTitleSets(d *doc) []Finding {
 	// What each named character's others' titles are, once per text.
 	titles := map[*entInfo][]titleValue{}
 	for _, m := range d.mentions {
-		if m.firstWord >= 0 || len(m.ents) != 1 || !m.ents[0].person {
+		if m.firstWord >= 0 || len(m.ents) != 1 {
 			continue
 		}
 		e := m.ents[0]
@@ -71,7 +74,7 @@ func (k *Knowledge) checkCJKTitleSets(d *doc) []Finding {
 			titles[e] = others
 		}
 		for _, tv := range others {
-			s, end, ok := titleBeside(d, k, m, tv)
+			s, end, ok := titleBeside(d, k, m, tv, !e.person)
 			if !ok {
 				continue
 			}
@@ -91,7 +94,7 @@ func (k *Knowledge) othersTitles(e *entInfo, keys []string) []titleValue {
 	var out []titleValue
 	seen := map[titleValue]bool{}
 	for _, o := range k.ents {
-		if o == e || !o.person {
+		if o == e || o.person != e.person {
 			continue
 		}
 		k.eachFact(o, func(key, v string) {
@@ -100,7 +103,13 @@ func (k *Knowledge) othersTitles(e *entInfo, keys []string) []titleValue {
 				return
 			}
 			fv := string(k.foldRunes(strings.TrimSpace(v)))
-			if utf8.RuneCountInString(fv) < 3 || !prose.AllCJK([]rune(fv)) || own[fv] || k.namesOtherThan(fv, o) {
+			if utf8.RuneCountInString(fv) < 3 || !prose.AllCJK([]rune(fv)) || own[fv] || k.namesOtherThan(fv, o, !e.person) {
+				return
+			}
+			// A place's values in a chain are places (東勝神洲, 傲來國);
+			// another name of a place (有鳳來儀 of 瀟湘館) may stand
+			// beside it in a list of names.
+			if last, _ := utf8.DecodeLastRuneInString(fv); !e.person && !placeEnding(last) {
 				return
 			}
 			for o := range own {
@@ -121,10 +130,11 @@ func (k *Knowledge) othersTitles(e *entInfo, keys []string) []titleValue {
 
 // namesOtherThan reports whether a folded value holds a declared name or
 // alias of two characters or more of someone other than o: 捲簾大將 may be
-// 沙僧's alias as well as his office, and stays his.
-func (k *Knowledge) namesOtherThan(fv string, o *entInfo) bool {
+// 沙僧's alias as well as his office, and stays his. With places set, the
+// names of places (a continent with a file of its own) are allowed.
+func (k *Knowledge) namesOtherThan(fv string, o *entInfo, places bool) bool {
 	for _, x := range k.ents {
-		if x == o {
+		if x == o || places && !x.person {
 			continue
 		}
 		for _, n := range x.e.Names() {
@@ -140,28 +150,51 @@ func (k *Knowledge) namesOtherThan(fv string, o *entInfo) bool {
 // titleBeside finds the folded title tv.val right before mention m, or after
 // it past a copula (乃, 本是, 號), with at most three characters of the
 // name's own (和尚) and a comma between. It returns the title's span.
-func titleBeside(d *doc, k *Knowledge, m mention, tv titleValue) (int, int, bool) {
+func titleBeside(d *doc, k *Knowledge, m mention, tv titleValue, place bool) (int, int, bool) {
 	val := tv.val
 	n := utf8.RuneCountInString(val)
 	// The title may be or hold a mention of its holder (捲簾大將 of 沙僧,
-	// 大聖 in 齊天大聖), none of anyone else.
+	// 大聖 in 齊天大聖), none of anyone else; a place may be a place's.
 	free := func(s, e int) bool {
 		for _, i := range d.mentionsIn(s-64, e) {
 			om := d.mentions[i]
-			if om.start < e && s < om.end && !(om.start >= s && om.end <= e && slices.Contains(om.ents, tv.owner)) {
+			if om.start < e && s < om.end && !(om.start >= s && om.end <= e && (slices.Contains(om.ents, tv.owner) || place && !om.ents[0].person)) {
 				return false
 			}
 		}
 		return true
 	}
-	// Right before: 淨壇使者孫悟空.
-	s := m.start
-	for i := 0; i < n && s > 0; i++ {
-		_, size := utf8.DecodeLastRuneInString(d.text[:s])
-		s -= size
+	// Right before: 淨壇使者孫悟空; for a place, with up to six
+	// characters of places between, the last a place's ending
+	// (東勝神洲海東傲來國花果山).
+	back := func(p, runes int) int {
+		for i := 0; i < runes && p > 0; i++ {
+			_, size := utf8.DecodeLastRuneInString(d.text[:p])
+			p -= size
+		}
+		return p
 	}
-	if string(k.foldRunes(d.text[s:m.start])) == val && free(s, m.start) {
-		return s, m.start, true
+	for gap := 0; gap <= 6 && (gap == 0 || place); gap++ {
+		ge := back(m.start, gap)
+		if gap > 0 {
+			r, _ := utf8.DecodeRuneInString(d.text[ge:])
+			last, _ := utf8.DecodeLastRuneInString(d.text[:m.start])
+			if !prose.IsCJK(r) || strings.ContainsRune("，。、；：！？的之在於于到往向是乃", r) || !placeEnding(k.foldRune(last)) {
+				break
+			}
+			if gap > 1 {
+				if g := d.text[ge:m.start]; strings.ContainsAny(g, "，。、；：！？「」“”的之在於于到往向是乃") || !prose.AllCJK([]rune(g)) {
+					break
+				}
+			}
+		}
+		s := back(ge, n)
+		if string(k.foldRunes(d.text[s:ge])) == val && free(s, ge) {
+			return s, ge, true
+		}
+	}
+	if place {
+		return 0, 0, false
 	}
 	// After: 八戒本是捲簾大將, 悟淨和尚，乃天蓬元帥.
 	p := m.end

@@ -37,3 +37,29 @@ func TestCJKTitleSets(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKPlaceChains: a place named after the places it lies in, with no
+// break between, is said to lie in them: another place's continent there
+// contradicts its own; the same words after a break, or its own, do not.
+func TestCJKPlaceChains(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/locations/huaguo.md":   "---\nname: 花果山\nkind: location\nfacts: { continent: 東勝神洲, country: 傲來國 }\n---\n",
+		"entities/locations/lingshan.md": "---\nname: 靈山\nkind: location\nfacts: { continent: 西牛賀洲 }\n---\n",
+		"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [老孫]\nkind: character\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another's continent right before", "那怪道：「你家住在西牛賀洲花果山水簾洞裏。」", "西牛賀洲"},
+		{"another's continent, a country between", "猴王道：「弟子乃西牛賀洲傲來國花果山水簾洞人氏。」", "西牛賀洲"},
+		{"its own continent", "猴王道：「弟子乃東勝神洲傲來國花果山水簾洞人氏。」", ""},
+		{"after a break", "臣奉旨觀聽金光之處，乃西牛賀洲傲來小國之界，有一座花果山。", ""},
+		{"words between that are no place", "老孫從西牛賀洲回來看花果山。", ""},
+		{"names of places in a list, no place's values", "此一匾一聯書于正殿大觀園有鳳來儀紅香綠玉蘅芷清芬。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 20, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
