@@ -57,6 +57,9 @@ func TestPronounKin(t *testing.T) {
 		{"the declared wife", "Pierre came in with his wife, Hélène, and bowed.", ""},
 		{"another's daughter", "Prince Vasíli came in with his daughter Natásha and bowed.", "Natásha"},
 		{"the declared father's daughter", "Count Rostóv came in with his daughter Natásha and bowed.", ""},
+		{"the pronoun after the name", "Pierre came in, and Natásha, his wife, bowed.", "Natásha"},
+		{"the pronoun after the name, the declared wife", "Pierre came in, and Hélène, his wife, bowed.", ""},
+		{"the noun holds another", "Pierre came in, and Natásha, his wife’s friend, bowed.", ""},
 		{"two men before the pronoun", "Prince Vasíli led Pierre to his daughter, Hélène.", ""},
 		{"no one before it", "His wife, Natásha, bowed.", ""},
 	} {
