@@ -115,6 +115,11 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 			for end < len(rs) && end-start < 10 && !placeStop(rs[end]) {
 				end++
 			}
+			// A place that runs on past ten characters is cut, not
+			// read (祖貫東勝神洲海東傲來國花|果山水簾洞居住).
+			if end-start == 10 && end < len(rs) && !placeStop(rs[end]) {
+				continue
+			}
 			if end-start < 2 || pp.named && !dwellingEnding(rs[end-1]) && !placeEnding(rs[end-1]) {
 				continue
 			}

@@ -772,6 +772,7 @@ func (k *Knowledge) checkFacts(d *doc) []Finding {
 		out = append(out, k.checkCJKLifespans(d, eff)...)
 		out = append(out, k.checkCJKSurnames(d, eff)...)
 		out = append(out, k.checkWeapons(d)...)
+		out = append(out, k.checkCJKTitleSets(d)...)
 	}
 	return out
 }

@@ -7,15 +7,16 @@ import (
 )
 
 // Kinship told through a possessive pronoun in English: "his wife,
-// Hélène", "her husband Pierre", "his son, Nicholas". The pronoun stands
+// Hélène", "her husband Pierre", "his son, Nicholas", "Hélène, his
+// wife,". The pronoun stands
 // for the one person of its gender named before it in the sentence; with
 // two (Prince Vasíli led Pierre to his daughter) whose it is cannot be
 // told, and nothing is judged. The name after the kinship noun is checked
 // both ways: against the holder's declared wife or husband, and against
 // its own declared spouse or parent.
 
-// checkPronounKin finds "his/her NOUN[,] NAME" where the tie contradicts a
-// declared one.
+// checkPronounKin finds "his/her NOUN[,] NAME" and "NAME, his/her NOUN"
+// where the tie contradicts a declared one.
 func (k *Knowledge) checkPronounKin(d *doc) []Finding {
 	if d.cjk {
 		return nil
@@ -28,7 +29,12 @@ func (k *Knowledge) checkPronounKin(d *doc) []Finding {
 		e := m.ents[0]
 		p, g, noun, ok := pronounKinBefore(d.text[:m.start])
 		if !ok {
-			continue
+			// "Hélène, his wife,": the pronoun after the name; its
+			// holder is still named before the name.
+			if g, noun, ok = pronounKinAfter(d.text[m.end:]); !ok {
+				continue
+			}
+			p = m.start
 		}
 		h := d.pronounHolder(p, g)
 		if h == nil || h == e {
@@ -115,4 +121,25 @@ func (d *doc) pronounHolder(p int, g byte) *entInfo {
 		}
 	}
 	return found
+}
+
+// pronounKinAfter reads ", his NOUN" right after a name, the noun ending
+// its phrase ("Hélène, his wife, came"; not "his wife’s sister").
+func pronounKinAfter(after string) (byte, string, bool) {
+	rest, ok := strings.CutPrefix(after, ", ")
+	if !ok {
+		return 0, "", false
+	}
+	for _, pr := range []string{"his ", "her "} {
+		r, cut := strings.CutPrefix(rest, pr)
+		if !cut {
+			continue
+		}
+		for _, noun := range []string{"wife", "husband", "son", "daughter"} {
+			if tail, cut := strings.CutPrefix(r, noun); cut && (tail == "" || strings.ContainsRune(",.;!?", firstRune(tail))) {
+				return pronounGender(strings.TrimSpace(pr)), noun, true
+			}
+		}
+	}
+	return 0, "", false
 }

@@ -88,9 +88,9 @@ var cjkKin = []struct {
 	{"小廝", roleServant}, {"小厮", roleServant}, {"婢", roleServant},
 }
 
-// kinCopulas join a name to what it is (尤二姐實系…之妻), an adverb
-// before the copula included (襲人亦是…之婢).
-var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "亦是", "也是", "卻是", "却是", "又是", "是", "乃", "係", "系", "為", "为"}
+// kinCopulas join a name to what it is (尤二姐實系…之妻, 李氏即賈珠之妻),
+// an adverb before the copula included (襲人亦是…之婢).
+var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "亦是", "也是", "卻是", "却是", "又是", "即是", "是", "乃", "即", "係", "系", "為", "为"}
 
 // cjkNaming introduce the name after a kinship word (…的小姐，名喚英蓮).
 var cjkNaming = []string{"名喚", "名唤", "名叫", "叫做", "喚做", "唤做", "名", ""}
@@ -167,6 +167,8 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
+	// 襲人的哥哥花自芳 (cjksiblings.go).
+	out = append(out, k.checkCJKSiblings(d)...)
 	// "his wife, Hélène" (kinpronoun.go).
 	out = append(out, k.checkPronounKin(d)...)
 	// 玄奘道：「我是陳光蕊的兒子」 (kinself.go).
