@@ -167,8 +167,6 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 			}
 		}
 	}
-	// 襲人的哥哥花自芳 (cjksiblings.go).
-	out = append(out, k.checkCJKSiblings(d)...)
 	// "his wife, Hélène" (kinpronoun.go).
 	out = append(out, k.checkPronounKin(d)...)
 	// 玄奘道：「我是陳光蕊的兒子」 (kinself.go).

@@ -71,9 +71,9 @@ func TestPronounKin(t *testing.T) {
 }
 
 // TestCJKSiblings: a brother named after the one whose he is (襲人的哥哥…)
-// is no brother when the file declares one of another family; one of the
-// declared family may be another brother, and a cousin's word is left
-// alone.
+// is no brother when the file declares one of the holder's family and he
+// is of another (families.go); one of the declared family may be another
+// brother, and a cousin's word is left alone.
 func TestCJKSiblings(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/xiren.md":  "---\nname: 花襲人\naliases: [襲人]\nkind: character\nfacts: { brother: 花自芳 }\n---\n",
@@ -86,8 +86,8 @@ func TestCJKSiblings(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"another family's man as her brother", "因有人回王夫人說：“襲人的哥哥薛蟠進來說，他母親病重了。”", "薛蟠"},
-		{"after 之兄", "茗煙先進去叫襲人之兄薛蟠。", "薛蟠"},
+		{"another family's man as her brother", "因有人回王夫人說：“襲人的哥哥薛蟠進來說，他母親病重了。”", "襲人的哥哥薛蟠"},
+		{"after 之兄", "茗煙先進去叫襲人之兄薛蟠。", "襲人之兄薛蟠"},
 		{"the declared brother", "茗煙先進去叫襲人之兄花自芳。", ""},
 		{"one of the declared family: maybe another brother", "可巧鳳姐之兄王子騰也正進京。", ""},
 		{"someone with no brother declared", "寶釵的哥哥花自芳來了。", ""},
