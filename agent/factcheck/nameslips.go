@@ -245,7 +245,9 @@ func (k *Knowledge) slipStandsAlone(rs []rune, i, n, pos int, s *nameSeq) bool {
 	case pos == 0:
 		return !lastOut
 	case pos == n-1:
-		return !firstOut
+		// Nor where the kept part is written only as the name's start
+		// (寶兄 of 寶兄弟): 儿寶 of 那儿寶玉 does not part 寶兄低.
+		return !firstOut || k.book.countCJK(string(rs[i:i+pos])) <= k.book.countCJK(string(name))+1
 	}
 	return !firstOut || !lastOut
 }
