@@ -94,14 +94,18 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 	// first: each new string the book is asked about costs a pass over it.
 	inText := countRunes(rs, rs[i:i+n])
 	name, window := string(s.runes), string(rs[i:i+n])
-	if inText > 1 || k.book.countCJK(name) < minSlipName {
+	if inText > 1 {
+		return Finding{}, false
+	}
+	alone := k.slipStandsAlone(rs, i, n, pos, s)
+	if !alone && k.book.countCJK(name) < minSlipName {
 		return Finding{}, false
 	}
 	start, end := d.roff[i], d.roff[i+n]
 	// A declared name inside the window (太太 of 勞太太) is a mention only
 	// if the character before it makes a word with it that the book
 	// writes; a pair it never writes (勞太) is the slip's.
-	restOnly := pos == 0 && n >= 3 && k.book.countCJK(string(rs[i:i+2])) == 0 && !d.overlapsMention(start, d.roff[i+1])
+	restOnly := pos == 0 && n >= 3 && (alone || k.book.countCJK(string(rs[i:i+2])) == 0) && !d.overlapsMention(start, d.roff[i+1])
 	if d.overlapsMention(start, end) && !restOnly {
 		return Finding{}, false
 	}
@@ -128,7 +132,7 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 	// The book's text is folded with its punctuation (， as ,).
 	stops := before == "" && (i == 0 || k.book.countCJK(k.book.folder.Fold(string(rs[i-1]))+name) >= minSlotUses) &&
 		after == "" && (i+n == len(rs) || k.book.countCJK(name+k.book.folder.Fold(string(rs[i+n]))) >= minSlotUses)
-	if !left && !right && !stops || brk && after != "" && !right {
+	if !alone && (!left && !right && !stops || brk && after != "" && !right) {
 		return Finding{}, false
 	}
 	// The changed character makes no word with its outer neighbour (回顧
@@ -189,4 +193,61 @@ func (k *Knowledge) countedByNumerals(r, own rune) bool {
 		}
 	}
 	return false
+}
+
+// minSlipWord is how often the book must write the word a slip falls in
+// (a name of two characters, or the two of a longer name around the
+// slip: 丫頭 of 林丫頭) for the window's own pairs to judge it, with no
+// slot around it that the book writes: a word written hundreds of times
+// is one the hand slips in, and its slip one the book never writes.
+const minSlipWord = 100
+
+// slipStandsAlone reports whether the window of n characters at i, the
+// name s with its character at pos slipped, can be read only as the
+// name: the pair of the name around the slip is a word the book writes
+// at least minSlipWord times (探春, 丫頭 of 林丫頭, 夫人 of 王夫人), the
+// slipped character makes no pair the book writes more than here with
+// either neighbour, inside the window or out (林雅, 雅頭; 名貪 of 名貪春),
+// and the kept characters at the window's edges make no more pairs with
+// the text outside than the name does (春天 would make 貪春天 a verb and
+// its object). No word of the book then explains the window.
+func (k *Knowledge) slipStandsAlone(rs []rune, i, n, pos int, s *nameSeq) bool {
+	name := s.runes
+	uses := 0
+	for j := max(0, pos-1); j <= pos && j+1 < n; j++ {
+		uses = max(uses, k.book.countCJK(string(name[j:j+2])))
+	}
+	if uses < minSlipWord {
+		return false
+	}
+	for _, at := range []int{i + pos - 1, i + pos} {
+		if at < 0 || at+1 >= len(rs) || !prose.IsCJK(rs[at]) || !prose.IsCJK(rs[at+1]) {
+			continue
+		}
+		if k.book.countCJK(string(rs[at:at+2])) > 1 {
+			return false
+		}
+	}
+	// A kept edge pairs with the text outside when the book writes the
+	// pair more often than the name beside that text (汝來何: 來何, never
+	// 如來何).
+	firstOut := pos > 0 && i > 0 && prose.IsCJK(rs[i-1]) && k.book.countCJK(string(rs[i-1:i+1])) > k.book.countCJK(string(rs[i-1])+string(name))
+	lastOut := pos < n-1 && i+n < len(rs) && prose.IsCJK(rs[i+n]) && k.book.countCJK(string(rs[i+n-1:i+n+1])) > k.book.countCJK(string(name)+string(rs[i+n]))
+	if n == 2 {
+		return !firstOut && !lastOut
+	}
+	// In a longer window the slipped character pairs with neither
+	// neighbour, so the window parts only where every kept edge is a
+	// word with the text outside (林壓頭倒: 林 after a break, though the
+	// book writes 頭倒 of 小丫頭倒茶; 如寶雅頭: 如寶 of 不如寶玉, but 頭
+	// before a stop).
+	switch {
+	case pos == 0:
+		return !lastOut
+	case pos == n-1:
+		// Nor where the kept part is written only as the name's start
+		// (寶兄 of 寶兄弟): 儿寶 of 那儿寶玉 does not part 寶兄低.
+		return !firstOut || k.book.countCJK(string(rs[i:i+pos])) <= k.book.countCJK(string(name))+1
+	}
+	return !firstOut || !lastOut
 }

@@ -72,3 +72,44 @@ func TestSlipLooksAlikeAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestSlipStandsAlone: a slip in a word the book writes hundreds of
+// times (探春, 丫頭 of 林丫頭, 夫人 of 王夫人) needs no slot the book
+// writes around the name, where the slipped character makes no pair the
+// book writes with either neighbour and the kept edges no word with the
+// text outside (春天 of 貪春天), or, the slip last, the kept part is
+// written only as the name's start (寶兄 of 寶兄低); a name written less
+// often still needs its slot.
+func TestSlipStandsAlone(t *testing.T) {
+	book := func(uses int, extra string) *Knowledge {
+		return bookProject(t, map[string]string{
+			"entities/characters/tanchun.md": "---\nname: 賈探春\naliases: [探春]\nkind: character\n---\n",
+			"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [林丫頭]\nkind: character\n---\n",
+			"entities/characters/wangfr.md":  "---\nname: 王夫人\nkind: character\n---\n",
+			"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉, 寶兄弟]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("探春笑道：「好。」", uses) + strings.Repeat("小丫頭倒了茶來。", uses) +
+				strings.Repeat("王夫人道：「是。」", uses) + strings.Repeat("林丫頭睡了。", 5) + strings.Repeat("他兄弟來了。", uses) +
+				strings.Repeat("寶兄弟來了。", 5) + strings.Repeat("那儿寶玉睡了。", 5) + extra + strings.Repeat("天氣晴好，園中花開。", 100),
+		})
+	}
+	for _, tc := range []struct {
+		name       string
+		uses       int
+		extra      string
+		text, want string
+	}{
+		{"a two-character name after a break", 120, "", "眾人都問，談春悉把昨夜的事說了。", "談春"},
+		{"a two-character name after a word", 120, "", "政老爹之庶出，名貪春，四小姐。", "貪春"},
+		{"the title of a name written seldom", 120, "", "別的事都好說．林壓頭倒沒有什麼。", "林壓頭"},
+		{"the title of a name, after a break", 120, "", "老爺請太太呢。”王浮人叮嚀了几句話。", "王浮人"},
+		{"the last character, the kept part the name's start", 120, "", "家常不大作，今儿寶兄低提起來了。", "寶兄低"},
+		{"the last character, the kept part a word of its own", 120, strings.Repeat("寶兄說了。", 5), "家常不大作，今儿寶兄低提起來了。", ""},
+		{"a name written less often", 40, "", "眾人都問，談春悉把昨夜的事說了。", ""},
+		{"the kept character a word with the text after", 120, strings.Repeat("春天到了。", 5), "他只貪春天的景致。", ""},
+		{"the slipped character a word with the text before", 120, strings.Repeat("他名貪了。", 3), "政老爹之庶出，名貪春，四小姐。", ""},
+	} {
+		if got := strings.Join(found(book(tc.uses, tc.extra), tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
