@@ -11,7 +11,7 @@ import (
 // in the past: the clause's subject acting now. A clause of memory, talk,
 // letters, death or another time (a modal, the past perfect) is not.
 func (d *doc) latinOpensNarratedClause(m mention) bool {
-	if m.possessive || m.lastWord+1 >= len(d.words) || !latinClauseStart(d, m.firstWord) {
+	if m.possessive || m.lastWord+1 >= len(d.words) || !latinClauseStart(d, m.firstWord) && !afterFrontedClause(d, m.firstWord) {
 		return false
 	}
 	low := " " + strings.ToLower(d.clauseAround(m.start, m.end)) + " "
@@ -172,6 +172,45 @@ func latinClauseStart(d *doc, wi int) bool {
 	}
 	return false
 }
+
+// afterFrontedClause reports whether word wi follows the comma that
+// closes a fronted clause of time or concession opening its sentence or
+// clause ("When they reached the door, Jane stood", "and as Miss Bingley
+// dared not approach, Lydia also recovered"): the name is the subject of
+// the main clause, in the scene the fronted clause sets. A condition
+// ("If the weather held", "Unless", "Had she known") is no scene, nor a
+// habit or another time ("As usual", "When a child").
+func afterFrontedClause(d *doc, wi int) bool {
+	if wi == 0 || strings.TrimSpace(d.between(wi-1, wi)) != "," {
+		return false
+	}
+	s := wi - 1
+	for s > 0 && wi-s < 25 && sameClause(d, s-1, s) {
+		s--
+	}
+	if s > 0 && sameClause(d, s-1, s) {
+		return false // too long to be sure where it starts
+	}
+	for s < wi-1 && latinClauseJoiners[strings.ToLower(d.words[s].s)] {
+		s++
+	}
+	if !frontedSubordinators[strings.ToLower(d.words[s].s)] || s+1 >= wi-1 {
+		return false
+	}
+	return !frontedElsewhere[strings.ToLower(d.words[s+1].s)]
+}
+
+// latinClauseJoiners may stand before a fronted clause.
+var latinClauseJoiners = wordSet("and", "but", "then", "yet", "so")
+
+// frontedSubordinators open a fronted clause of the scene's time or a
+// concession.
+var frontedSubordinators = wordSet("when", "as", "while", "whilst", "after", "though", "although", "until", "till")
+
+// frontedElsewhere after a subordinator make its clause a habit, another
+// time or no clause of the scene: "As usual", "When a child", "As for
+// Mary".
+var frontedElsewhere = wordSet("usual", "always", "ever", "before", "a", "an", "young", "for", "to", "if", "though", "soon")
 
 // latinSubjectAdverbs may stand between a subject and its verb.
 var latinSubjectAdverbs = wordSet("rather", "soon", "then", "also", "now", "still", "again", "just", "suddenly", "too", "even", "only", "immediately")

@@ -81,3 +81,26 @@ func TestEnglishIrregularPastsOfTheScene(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishNameAfterAFrontedClause: a name right after a fronted
+// clause of time or concession ("and as Miss Bingley dared not approach
+// nearer to him, Lydia also recovered") is the subject of the main clause
+// in the scene; after a condition ("If the weather held", "Unless he
+// came") it is not.
+func TestEnglishNameAfterAFrontedClause(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lydia.md":  "---\nname: Lydia Bennet\naliases: [Lydia]\nkind: character\nfacts: {status: away, location: Newcastle}\n---\n",
+		"entities/characters/andrew.md": "---\nname: Prince Andrew\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"She was vexed; and as Miss Bingley dared not approach nearer to him, Lydia also recovered in time.", "Lydia"},
+		{"Though the room was full, Prince Andrew was silent.", "Prince Andrew"},
+		{"When the gentlemen entered, Prince Andrew still stood by the fire.", "Prince Andrew"},
+		{"If the weather held, Lydia also recovered in time.", ""},
+		{"Unless the room was full, Prince Andrew was silent.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 30, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
