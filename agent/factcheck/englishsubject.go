@@ -5,13 +5,27 @@ import (
 	"unicode/utf8"
 )
 
-// latinOpensNarratedClause reports whether the English mention m opens a
-// sentence or a clause joined by "and", "but" or "then", and the word
-// after it, past a few adverbs or a parenthesis between commas, is a verb
-// in the past: the clause's subject acting now. A clause of memory, talk,
-// letters, death or another time (a modal, the past perfect) is not.
+// latinOpensNarratedClause reports whether the English mention m is the
+// subject of a clause acting now: it opens a sentence or a clause joined
+// by "and", "but" or "then", follows a fronted clause of time, or stands
+// right after "when" or "while" ("when Lydia came in"), and the
+// word after it, past a few adverbs or a parenthesis between commas, is a
+// verb in the past. A clause of memory, talk, letters, death or another
+// time (a modal, the past perfect) is not. It reports too the other ways
+// English puts a name in the scene that the general readings leave out
+// (latinInScene).
 func (d *doc) latinOpensNarratedClause(m mention) bool {
-	if m.possessive || m.lastWord+1 >= len(d.words) || !latinClauseStart(d, m.firstWord) {
+	if m.possessive {
+		return false
+	}
+	// "Nicholas Kaysárov": a one-word name with a surname the mention
+	// does not take is a namesake.
+	if nx := m.lastWord + 1; m.firstWord == m.lastWord && nx < len(d.words) && d.between(m.lastWord, nx) == " " && unicode0Upper(d.words[nx].s) {
+		return false
+	}
+	subject := m.lastWord+1 < len(d.words) && (latinClauseStart(d, m.firstWord) || afterFrontedClause(d, m.firstWord) || afterTimeConjunction(d, m.firstWord))
+	scene := d.latinInScene(m)
+	if !subject && !scene {
 		return false
 	}
 	low := " " + strings.ToLower(d.clauseAround(m.start, m.end)) + " "
@@ -23,15 +37,169 @@ func (d *doc) latinOpensNarratedClause(m mention) bool {
 	if d.firstPersonAround(m) {
 		return false
 	}
-	wi := m.lastWord + 1
-	switch strings.TrimSpace(d.between(m.lastWord, wi)) {
-	case "":
-		return d.latinVerbAt(wi)
-	case ",":
-		return d.verbAfterParenthesis(wi)
+	if subject {
+		wi := m.lastWord + 1
+		switch strings.TrimSpace(d.between(m.lastWord, wi)) {
+		case "":
+			if d.latinVerbAt(wi) {
+				return true
+			}
+		case ",":
+			if d.verbAfterParenthesis(wi) {
+				return true
+			}
+		}
+	}
+	if !scene {
+		return false
+	}
+	for _, w := range latinNotLivingCues {
+		if strings.Contains(low, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// latinNotLivingCues in the clause of a name told of as looked at or
+// gone to make it an image or a body, not the living person: "looked at
+// the little princess's portrait", "went to Prince Andrew's coffin".
+var latinNotLivingCues = []string{"coffin", "corpse", "body", "bier", "tomb", "monument", "picture", "icon", "statue", "image", "likeness"}
+
+// afterTimeConjunction reports whether word wi follows "when" or "while"
+// right before it, opening a clause of the scene: "when Lydia came in".
+// "As" is left out: "just as Nicholas entered" is as often the return the
+// files have not caught up with as a slip ("until", "till": a time
+// before).
+func afterTimeConjunction(d *doc, wi int) bool {
+	if wi == 0 || d.between(wi-1, wi) != " " {
+		return false
+	}
+	switch strings.ToLower(d.words[wi-1].s) {
+	case "when", "while", "whilst":
+		return true
 	}
 	return false
 }
+
+// latinInScene reports whether the name m is the goal of an act of the
+// scene: spoken, turned, gone or looked to ("said she to Prince Andrew",
+// "went up to Lydia", "moved threateningly toward the old prince",
+// "looked round disapprovingly at Pétya and the little princess"); the
+// subject of a relative clause of the scene ("Hélène—who sat weary at
+// the samovar", "Lydia, who was passing"); the speaker of a
+// line of dialogue ("“That’s right,” chimed in the little princess"); or
+// the owner of a face or voice there ("Smiles decked the face of
+// Mrs. Bennet").
+func (d *doc) latinInScene(m mention) bool {
+	return latinGoalOf(d, m.firstWord) || d.relativeActs(m) || chimedIn(d, m.firstWord) || presenceOf(d, m.firstWord)
+}
+
+// latinGoalOf reports whether word wi, or the list of names it ends
+// ("Pétya and the little princess"), is the object of a preposition of
+// address, motion or gaze after a verb that takes it (goalVerbs), a
+// pronoun ("said she to") or a few adverbs between them.
+func latinGoalOf(d *doc, wi int) bool {
+	j := wi - 1
+	// Back over the names of a list before this one.
+	for n := 0; j >= 0 && n < 8 && sameClause(d, j, j+1); n++ {
+		w := d.words[j].s
+		if w != "and" && !unicode0Upper(w) && strings.ToLower(w) != "the" || strings.TrimSpace(d.between(j, j+1)) != "" && j+1 != wi && w == "and" {
+			break
+		}
+		j--
+	}
+	if j < 1 || !sameClause(d, j, j+1) {
+		return false
+	}
+	// The word right before the name or its list is the preposition.
+	prep := strings.ToLower(d.words[j].s)
+	verbs := goalVerbs[prep]
+	if verbs == nil {
+		return false
+	}
+	for k, n := j-1, 0; k >= 0 && n < 3 && sameClause(d, k, k+1) && strings.TrimSpace(d.between(k, k+1)) == ""; k, n = k-1, n+1 {
+		w := strings.ToLower(d.words[k].s)
+		if verbs[w] {
+			return true
+		}
+		if !strings.HasSuffix(w, "ly") && !goalParticles[w] && !(prep == "to" && (w == "he" || w == "she")) {
+			return false
+		}
+	}
+	return false
+}
+
+// goalVerbs are, for each preposition, the verbs in the past after which
+// it takes someone present: one spoken, turned, gone or looked to.
+var goalVerbs = map[string]map[string]bool{
+	"to": wordSet("said", "spoke", "whispered", "murmured", "replied", "shouted", "called", "bowed", "nodded",
+		"turned", "went", "ran", "came", "hurried", "rushed", "stepped", "walked", "crossed", "listened", "curtsied",
+		"courtesied", "apologized", "explained", "introduced", "presented", "handed", "gave", "offered", "returned"),
+	"toward":  wordSet("moved", "went", "ran", "came", "turned", "stepped", "walked", "rode", "advanced", "hurried", "rushed", "glanced", "looked", "bent", "leaned"),
+	"towards": wordSet("moved", "went", "ran", "came", "turned", "stepped", "walked", "rode", "advanced", "hurried", "rushed", "glanced", "looked", "bent", "leaned"),
+	"at":      wordSet("looked", "glanced", "stared", "gazed", "smiled", "laughed", "nodded", "frowned", "winked", "peered", "looking", "glancing", "staring", "gazing", "smiling"),
+}
+
+// goalParticles may stand between a verb of goalVerbs and its
+// preposition: "went up to", "looked round at", "turned back to".
+var goalParticles = wordSet("up", "over", "round", "around", "back", "across", "again", "straight", "quickly", "away")
+
+// relativeActs reports whether a relative clause of the scene follows the
+// name, at once or after a comma or a dash: "Hélène—who sat weary but
+// resolute at the samovar", "Lydia, who was passing". A state, a habit
+// or another time in the relative clause ("who lived in London", "who
+// often joined them", "who had followed her in") is none.
+func (d *doc) relativeActs(m mention) bool {
+	wi := m.lastWord + 1
+	if wi+1 >= len(d.words) || strings.ToLower(d.words[wi].s) != "who" {
+		return false
+	}
+	if g := strings.TrimSpace(d.between(m.lastWord, wi)); g != "" && g != "," && g != "—" {
+		return false
+	}
+	v := strings.ToLower(d.words[wi+1].s)
+	if relativeStates[v] || d.between(wi, wi+1) != " " {
+		return false
+	}
+	if v == "was" || v == "were" {
+		// "who was passing": the progressive is an act of the scene.
+		nx := ""
+		if wi+2 < len(d.words) {
+			nx = strings.ToLower(d.words[wi+2].s)
+		}
+		return len(nx) > 5 && strings.HasSuffix(nx, "ing")
+	}
+	return latinPastVerbs[v] || pastVerbs[v]
+}
+
+// relativeStates after "who" tell what one is or has long done, not an
+// act of the scene.
+var relativeStates = wordSet("lived", "loved", "liked", "married", "knew", "owned", "belonged", "hated", "resided", "wished",
+	"wanted", "preferred", "admired", "despised", "became", "seemed", "appeared", "felt", "had", "has", "was", "were")
+
+// chimedIn reports whether word wi follows a verb in the past and a
+// particle right after a quotation: “That’s right, my dear,” chimed in
+// the little princess.
+func chimedIn(d *doc, wi int) bool {
+	if wi < 2 || d.between(wi-1, wi) != " " || d.between(wi-2, wi-1) != " " || !afterQuote(d, wi-2) {
+		return false
+	}
+	p, v := strings.ToLower(d.words[wi-1].s), strings.ToLower(d.words[wi-2].s)
+	return (p == "in" || p == "out" || p == "up" || p == "forth") && (latinPastVerbs[v] || pastVerbs[v] || len(v) > 4 && strings.HasSuffix(v, "ed"))
+}
+
+// presenceOf reports whether word wi follows "the face of", "the voice
+// of" and the like: the owner of a face seen or a voice heard is there.
+func presenceOf(d *doc, wi int) bool {
+	if wi < 3 || d.between(wi-1, wi) != " " || d.between(wi-2, wi-1) != " " || strings.ToLower(d.words[wi-1].s) != "of" {
+		return false
+	}
+	return strings.ToLower(d.words[wi-3].s) == "the" && presenceOfNouns[strings.ToLower(d.words[wi-2].s)]
+}
+
+// presenceOfNouns before "of" and a name put its owner in the scene.
+var presenceOfNouns = wordSet("face", "voice", "figure", "laugh", "laughter", "smile", "footsteps", "tread", "presence", "eyes")
 
 // firstPersonAround reports whether the sentence of m, outside
 // quotation marks, speaks in the first person ("I joined them
@@ -71,6 +239,9 @@ func (d *doc) latinVerbAt(wi int) bool {
 				}
 			}
 			// "was buried at sea": a passive tells what was done to them.
+			if d.inRoomAfter(n + 1) {
+				return true
+			}
 			passive := irregularParticiples[nx] || latinMoreParticiples[nx] || len(nx) > 3 && strings.HasSuffix(nx, "ed")
 			return nx != "" && !elsewhere[nx] && !strings.HasSuffix(nx, "ly") && !passive
 		}
@@ -89,6 +260,45 @@ func (d *doc) latinVerbAt(wi int) bool {
 	}
 	return false
 }
+
+// inRoomAfter reports whether the words from wi on put the subject of
+// "was" in a part of the house or a place of the scene ("was in the
+// porch", "were at the window") or in a mood ("was in very great
+// spirits"): "in" or "at" alone may be a town far away.
+func (d *doc) inRoomAfter(wi int) bool {
+	if wi+1 >= len(d.words) {
+		return false
+	}
+	p := strings.ToLower(d.words[wi].s)
+	if p != "in" && p != "at" && p != "by" && p != "near" {
+		return false
+	}
+	n := wi + 1
+	w := strings.ToLower(d.words[n].s)
+	if p == "in" && moodWords[w] {
+		return true
+	}
+	if w == "the" || w == "his" || w == "her" || w == "their" {
+		n++
+	}
+	for ; n < len(d.words) && n <= wi+3; n++ {
+		if !sameClause(d, n-1, n) {
+			return false
+		}
+		if w := strings.ToLower(d.words[n].s); roomWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// roomWords are parts of a house and places of a scene one is in or at.
+var roomWords = wordSet("porch", "hall", "room", "drawing", "doorway", "door", "window", "yard", "study", "anteroom", "passage",
+	"vestibule", "parlour", "parlor", "library", "gallery", "corridor", "shrubbery", "table", "stairs", "staircase",
+	"balcony", "veranda", "ballroom", "dining", "breakfast", "bedroom", "nursery", "hut", "tent", "carriage", "sledge", "samovar")
+
+// moodWords after "was in" make it a mood, not a place.
+var moodWords = wordSet("spirits", "tears", "raptures", "high", "low", "great", "very", "such", "good", "excellent")
 
 // verbAfterParenthesis reports whether the words from wi on are a
 // parenthesis closed by a comma ("laughing", "with a smile", "after
@@ -161,7 +371,9 @@ func latinClauseStart(d *doc, wi int) bool {
 	if before == "" {
 		return true
 	}
-	if r, _ := utf8.DecodeLastRuneInString(before); strings.ContainsRune(".!?;\n", r) {
+	// After a line of dialogue the name opens the narration again:
+	// “Why haven’t they carried him away?” Prince Andrew was about to ask.
+	if r, _ := utf8.DecodeLastRuneInString(before); strings.ContainsRune(".!?;\n”\"", r) {
 		return true
 	}
 	if wi > 0 {
@@ -172,6 +384,45 @@ func latinClauseStart(d *doc, wi int) bool {
 	}
 	return false
 }
+
+// afterFrontedClause reports whether word wi follows the comma that
+// closes a fronted clause of time or concession opening its sentence or
+// clause ("When they reached the door, Jane stood", "and as Miss Bingley
+// dared not approach, Lydia also recovered"): the name is the subject of
+// the main clause, in the scene the fronted clause sets. A condition
+// ("If the weather held", "Unless", "Had she known") is no scene, nor a
+// habit or another time ("As usual", "When a child").
+func afterFrontedClause(d *doc, wi int) bool {
+	if wi == 0 || strings.TrimSpace(d.between(wi-1, wi)) != "," {
+		return false
+	}
+	s := wi - 1
+	for s > 0 && wi-s < 25 && sameClause(d, s-1, s) {
+		s--
+	}
+	if s > 0 && sameClause(d, s-1, s) {
+		return false // too long to be sure where it starts
+	}
+	for s < wi-1 && latinClauseJoiners[strings.ToLower(d.words[s].s)] {
+		s++
+	}
+	if !frontedSubordinators[strings.ToLower(d.words[s].s)] || s+1 >= wi-1 {
+		return false
+	}
+	return !frontedElsewhere[strings.ToLower(d.words[s+1].s)]
+}
+
+// latinClauseJoiners may stand before a fronted clause.
+var latinClauseJoiners = wordSet("and", "but", "then", "yet", "so")
+
+// frontedSubordinators open a fronted clause of the scene's time or a
+// concession.
+var frontedSubordinators = wordSet("when", "as", "while", "whilst", "after", "though", "although", "until", "till")
+
+// frontedElsewhere after a subordinator make its clause a habit, another
+// time or no clause of the scene: "As usual", "When a child", "As for
+// Mary".
+var frontedElsewhere = wordSet("usual", "always", "ever", "before", "a", "an", "young", "for", "to", "if", "though", "soon")
 
 // latinSubjectAdverbs may stand between a subject and its verb.
 var latinSubjectAdverbs = wordSet("rather", "soon", "then", "also", "now", "still", "again", "just", "suddenly", "too", "even", "only", "immediately")
