@@ -21,7 +21,8 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 	if r, _ := utf8.DecodeLastRuneInString(before); before != "" && !prose.NameBreak(r) {
 		return false
 	}
-	rest := d.text[m.end:]
+	end := groupTail(d.text, m.end)
+	rest := d.text[end:]
 	// "牛王口中嚷道": what the mouth or the hand does is the owner's.
 	for _, w := range cjkBodyPlaces {
 		if r, ok := strings.CutPrefix(rest, w); ok {
@@ -66,7 +67,7 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 	}
 	lo, hi := d.clauseBounds(m.start, m.end)
 	// The storyteller's 話說 is no talk of the clause.
-	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[m.end:hi])
+	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[min(end, hi):hi])
 }
 
 // cjkKeptOut reports whether the clause around a name, the text before
@@ -117,6 +118,33 @@ var cjkDemonstratives = []string{"那", "這", "这"}
 // 神, 當下寶玉正因晴雯不自在), which tell that the subject is there now.
 var cjkNarrationOpeners = []string{"話說", "话说", "卻說", "却说", "且說", "且说",
 	"此時", "此时", "當下", "当下", "須臾", "须臾", "登時", "登时", "一時", "一时", "忽然", "霎時", "霎时", "頓時", "顿时"}
+
+// cjkPlurals after a name make its owner one of a group that is still
+// the clause's subject: 鳳姐等, 襲人們, 秦氏輩.
+var cjkPlurals = []string{"等人", "等", "們", "们", "輩", "辈"}
+
+// cjkGroupCounts may follow a plural: 賈母等眾人, 鳳姐等三人.
+var cjkGroupCounts = []string{"一干人", "眾人", "众人", "二人", "兩人", "两人", "三人", "四人", "幾人", "几人", "數人", "数人"}
+
+// groupTail returns where the plural after a name at offset at ends, with
+// a count after it and a comma after 等 (虎力大仙等，一齊上前); at when
+// there is none.
+func groupTail(text string, at int) int {
+	for _, p := range cjkPlurals {
+		if !strings.HasPrefix(text[at:], p) {
+			continue
+		}
+		at += len(p)
+		for _, c := range cjkGroupCounts {
+			if strings.HasPrefix(text[at:], c) {
+				at += len(c)
+				break
+			}
+		}
+		return groupComma(text, at)
+	}
+	return at
+}
 
 // cjkNotPredicate may follow a name without making it a clause's subject.
 const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"

@@ -80,3 +80,25 @@ func TestNameAfterAWordOfSceneTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPluralAfterASubject: a plural marker after a name that opens its
+// clause (秦氏等猶在床邊坐著, 賈母等仍不肯放手, 八戒們聽了) leaves it the
+// subject of the clause, in the scene; a possessive after the group does
+// not (秦氏等人的東西).
+func TestPluralAfterASubject(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qinshi.md": "---\nname: 秦可卿\naliases: [秦氏]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/jiamu.md":  "---\nname: 賈母\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/bajie.md":  "---\nname: 豬八戒\naliases: [八戒]\nkind: character\nfacts: {status: away, location: 高老莊}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"只見寶玉才睡下，秦氏等猶在床邊坐著，大家頑笑。", "秦氏"},
+		{"寶玉道：“我還得見他一見才好。”賈母等仍不肯放手，到底寶釵明決。", "賈母"},
+		{"行者說了一遍。八戒們呵呵大笑，都道有趣。", "八戒"},
+		{"天晚了。秦氏等人的東西都收起來了。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
