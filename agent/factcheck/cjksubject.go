@@ -16,12 +16,15 @@ import (
 // Chinese narration names its subject at the head of the clause and
 // needs no marker for it; acting's readings need a verb they know.
 func (d *doc) cjkOpensNarratedClause(m mention) bool {
-	before := cutOneSuffix(d.text[:m.start], cjkDemonstratives)
-	before = cutOneSuffix(before, cjkNarrationOpeners)
-	if r, _ := utf8.DecodeLastRuneInString(before); before != "" && !prose.NameBreak(r) {
-		return false
+	// The list the name stands in opens the clause, or the name itself
+	// does after 、 (將八戒、白骨夫人一齊捉到洞裏).
+	before, ok := narrationBefore(d.text[:d.cjkListHead(m)])
+	if !ok {
+		if before, ok = narrationBefore(d.text[:m.start]); !ok {
+			return false
+		}
 	}
-	end := groupTail(d.text, m.end)
+	end := groupTail(d.text, d.cjkListTail(m))
 	rest := d.text[end:]
 	// "牛王口中嚷道": what the mouth or the hand does is the owner's.
 	for _, w := range cjkBodyPlaces {
@@ -30,8 +33,10 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 			break
 		}
 	}
+	// "探春寶釵上去輕輕扶著": a step up to someone, not a place above.
+	_, up := cutAnyPrefix(rest, "上前", "上來", "上来", "上去")
 	r, _ := utf8.DecodeRuneInString(rest)
-	if !prose.IsCJK(r) || strings.ContainsRune(cjkNotPredicate, r) {
+	if !prose.IsCJK(r) || !up && strings.ContainsRune(cjkNotPredicate, r) {
 		return false
 	}
 	// A verb and 的 soon after make the name a modifier (秦鐘送來的書匣子);
@@ -100,14 +105,118 @@ func cjkOwnTalk(w string) bool {
 // scene: 常說, 素日, 每每, 所說, 說過.
 var cjkHabitCues = []string{"常說", "常说", "素日", "每每", "向來", "向来", "時常", "时常", "所說", "所说", "說過", "说过"}
 
-// cutOneSuffix returns s without the first of words it ends with.
-func cutOneSuffix(s string, words []string) string {
+// narrationBefore returns before (the text up to a subject) without a
+// demonstrative and an opener of narration, and whether what is left
+// ends where a clause opens.
+func narrationBefore(before string) (string, bool) {
+	before = cutOneSuffix(before, cjkDemonstratives)
+	before = cutOneSuffix(before, cjkNarrationOpeners)
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return before, before == "" || prose.NameBreak(r)
+}
+
+// cjkListHead returns where the list of subjects that m stands in
+// starts: names joined to it by 與, 和, 同, 及, 並, 、 or nothing (卻說孫大聖
+// 與紅孩兒正要使法), and after 、 undeclared names (此時旃檀佛、鬥戰佛、
+// 奎木狼…俱正果了本位). The list is the subject only where it opens its
+// clause: as an object (找黛玉和寶玉) or a topic (說起黛玉與寶玉) it
+// opens none.
+func (d *doc) cjkListHead(m mention) int {
+	at := m.start
+	for n := 0; n < 8; n++ {
+		if p, ok := d.personEndingAt(at); ok {
+			at = p.start
+			continue
+		}
+		if t, ok := cutAnySuffix(d.text[:at], "並", "并"); ok {
+			if p, ok := d.personEndingAt(len(t)); ok {
+				at = p.start
+				continue
+			}
+		}
+		if t, ok := strings.CutSuffix(d.text[:at], "、"); ok {
+			if start, ok := undeclaredItemBefore(t); ok {
+				at = start
+				continue
+			}
+		}
+		break
+	}
+	return at
+}
+
+// cjkListTail returns where the list of names that m opens or stands in
+// ends: names joined to it by 與, 和, 同, 及, 並 or 、 (那奎木狼與行者相持).
+func (d *doc) cjkListTail(m mention) int {
+	at := m.end
+	for n := 0; n < 8; n++ {
+		if p, ok := d.personStartingAt(at); ok {
+			at = p.end
+			continue
+		}
+		if t, ok := cutAnyPrefix(d.text[at:], "並", "并"); ok {
+			next := len(d.text) - len(t)
+			if p, ok := d.personStartingAt(next); ok && p.start == next {
+				at = p.end
+				continue
+			}
+		}
+		break
+	}
+	return at
+}
+
+// undeclaredItemBefore returns where the item of a list that before ends
+// with starts: one to six characters back to a break, a 、 or an opener of
+// narration, with no mark of a verb, an object or a modifier in it (說起
+// 黛玉 is no item). ok is false when there is none.
+func undeclaredItemBefore(before string) (start int, ok bool) {
+	start = len(before)
+	for n := 0; n <= 6; n++ {
+		b := before[:start]
+		if r, _ := utf8.DecodeLastRuneInString(b); b == "" || prose.NameBreak(r) || cutOneSuffix(b, cjkNarrationOpeners) != b {
+			return start, n > 0
+		}
+		if n == 6 {
+			break
+		}
+		r, size := utf8.DecodeLastRuneInString(b)
+		if !prose.IsCJK(r) || strings.ContainsRune(cjkObjectMarkers+cjkNotAnItem, r) {
+			break
+		}
+		start -= size
+	}
+	return 0, false
+}
+
+// cjkNotAnItem mark talk, a copula, a place or a modifier: a run of
+// characters with one of them is no name in a list.
+const cjkNotAnItem = "說说道聽听聞闻問问的之是在有"
+
+// cutAnySuffix returns s without the first of words it ends with.
+func cutAnySuffix(s string, words ...string) (string, bool) {
 	for _, w := range words {
 		if t, ok := strings.CutSuffix(s, w); ok {
-			return t
+			return t, true
 		}
 	}
-	return s
+	return s, false
+}
+
+// cutAnyPrefix returns s without the first of words it opens with.
+func cutAnyPrefix(s string, words ...string) (string, bool) {
+	for _, w := range words {
+		if t, ok := strings.CutPrefix(s, w); ok {
+			return t, true
+		}
+	}
+	return s, false
+}
+
+// cutOneSuffix returns s without the first of words it ends with.
+func cutOneSuffix(s string, words []string) string {
+	t, _ := cutAnySuffix(s, words...)
+	return t
 }
 
 // cjkDemonstratives may stand before a name that opens a clause (那奎木狼).

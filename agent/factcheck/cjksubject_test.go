@@ -102,3 +102,35 @@ func TestPluralAfterASubject(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesJoinedToASubject: names joined by 與, 和, 同, 並 or 、 to a
+// subject that opens its clause share the clause and the scene (孫大聖與
+// 紅孩兒正要使法, 寶玉與黛玉相視一笑, 此時旃檀佛、鬥戰佛、奎木狼…俱正果了
+// 本位); joined as an object (找黛玉和鳳姐) or a topic (說起黛玉與鳳姐)
+// they are not.
+func TestNamesJoinedToASubject(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/wukong.md":  "---\nname: 孫悟空\naliases: [孫大聖, 行者]\nkind: character\n---\n",
+		"entities/characters/bajie.md":   "---\nname: 豬八戒\naliases: [八戒]\nkind: character\n---\n",
+		"entities/characters/shaseng.md": "---\nname: 沙悟淨\naliases: [沙僧, 金身羅漢]\nkind: character\n---\n",
+		"entities/characters/honghai.md": "---\nname: 紅孩兒\nkind: character\nfacts: {status: away, location: 南海}\n---\n",
+		"entities/characters/kuimu.md":   "---\nname: 奎木狼\nkind: character\nfacts: {status: away, location: 天宮}\n---\n",
+		"entities/characters/baoyu.md":   "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\n---\n",
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/fengjie.md": "---\nname: 王熙鳳\naliases: [鳳姐]\nkind: character\nfacts: {status: dead}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"卻說孫大聖與紅孩兒正要使法定那些婦女，忽聞得風響處。", "紅孩兒"},
+		{"那奎木狼與行者相持到晚，料鬥他不過。", "奎木狼"},
+		{"三藏放馬奔西。豬八戒並紅孩兒緊隨鞭鐙。", "紅孩兒"},
+		{"此時旃檀佛、鬥戰佛、奎木狼、金身羅漢俱正果了本位。", "奎木狼"},
+		{"襲人出去了。寶玉與黛玉相視一笑。", "黛玉"},
+		{"賈母合了眼。黛玉寶玉上去輕輕扶著。", "黛玉"},
+		{"寶玉便去找黛玉和鳳姐。", ""},
+		{"寶玉又說起黛玉與鳳姐，不覺傷心。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
