@@ -14,8 +14,12 @@ import (
 // 之, 等, 和, 手, 哥哥…), not a copula that describes it, not a going,
 // in a clause that is not about memory, thought, talk, dreams or death.
 // Chinese narration names its subject at the head of the clause and
-// needs no marker for it; acting's readings need a verb they know.
+// needs no marker for it; acting's readings need a verb they know. One
+// bidden do something (叫晴雯稱了銀子) opens the clause of what is bidden.
 func (d *doc) cjkOpensNarratedClause(m mention) bool {
+	if d.cjkPivot(m) {
+		return true
+	}
 	// The list the name stands in opens the clause, or the name itself
 	// does after 、 (將八戒、白骨夫人一齊捉到洞裏).
 	before, ok := narrationBefore(d.text[:d.cjkListHead(m)])
@@ -104,6 +108,47 @@ func cjkOwnTalk(w string) bool {
 // cjkHabitCues make talk a habit or a report, not something said in the
 // scene: 常說, 素日, 每每, 所說, 說過.
 var cjkHabitCues = []string{"常說", "常说", "素日", "每每", "向來", "向来", "時常", "时常", "所說", "所说", "說過", "说过"}
+
+// cjkPivot reports whether m is the one whom someone in the scene bids
+// do something there (因叫晴雯稱了几兩銀子, 請牛王收了眾怪, 宣龍馬顯聖):
+// the object of the bidding opens the clause of what is bidden. Not
+// when the bidding is only meant or asked for (要請, 去請), nor when the
+// one bidden is to come or go (請黛玉來吃飯, 叫他去), nor in a clause of
+// memory or talk.
+func (d *doc) cjkPivot(m mention) bool {
+	before, ok := cutAnySuffix(d.text[:m.start], cjkBidding...)
+	if r, _ := utf8.DecodeLastRuneInString(before); !ok || strings.ContainsRune(cjkNotBid, r) || !bidDone(d.text[m.end:]) {
+		return false
+	}
+	lo, hi := d.clauseBounds(m.start, m.end)
+	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[min(m.end, hi):hi])
+}
+
+// bidDone reports whether rest, after the name of one bidden, tells what
+// they do on the spot: not a coming, which is only asked for (請黛玉來
+// 吃飯), nor a going off, nor a 的 that makes a modifier of the name.
+func bidDone(rest string) bool {
+	if _, ok := cutAnyPrefix(rest, "來", "来", "過來", "过来", "上來", "上来", "前來", "前来"); ok {
+		return false
+	}
+	for _, w := range cjkGoing {
+		if strings.HasPrefix(rest, w) {
+			return false
+		}
+	}
+	if strings.ContainsRune(runePrefix(rest, 4), '的') {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(skipDegree(rest))
+	return strings.ContainsRune(cjkActing+"稱称顯显收", r) && !strings.ContainsRune(cjkAdverbs, r)
+}
+
+// cjkBidding bid or send for someone to do something.
+var cjkBidding = []string{"請", "请", "叫", "命", "令", "教", "宣", "喚", "唤", "讓", "让"}
+
+// cjkNotBid before a bidding make it meant, asked for or denied, not
+// done: 要請, 去叫, 不教.
+const cjkNotBid = "去來来要想欲不沒没未若可該该須须好待別别莫休"
 
 // narrationBefore returns before (the text up to a subject) without a
 // demonstrative and an opener of narration, and whether what is left

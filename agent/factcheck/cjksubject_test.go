@@ -134,3 +134,28 @@ func TestNamesJoinedToASubject(t *testing.T) {
 		}
 	}
 }
+
+// TestBiddenToDoSomething: one whom someone bids do something on the spot
+// is there (因叫晴雯稱了几兩銀子, 請牛王收了眾怪, 宣龍馬顯聖); one only
+// meant to be bidden (要叫), bidden to come (請黛玉來吃飯) or to go (叫晴
+// 雯去拿) is not yet.
+func TestBiddenToDoSomething(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/qingwen.md": "---\nname: 晴雯\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/daiyu.md":   "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/niuwang.md": "---\nname: 牛魔王\naliases: [牛王]\nkind: character\nfacts: {status: away, location: 芭蕉洞}\n---\n",
+		"entities/characters/longma.md":  "---\nname: 白龍馬\naliases: [龍馬]\nkind: character\nfacts: {status: away, location: 鷹愁澗}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"鳳姐點點頭儿，因叫晴雯稱了几兩銀子，遞給周瑞家的。", "晴雯"},
+		{"孫大聖用盡心機，請牛王收了眾怪，解脫三藏師徒之難。", "牛王"},
+		{"老君領旨去訖。一壁廂宣龍馬顯聖，賞賜金花百朵。", "龍馬"},
+		{"寶玉請黛玉來吃飯。", ""},
+		{"鳳姐要叫晴雯稱了銀子。", ""},
+		{"鳳姐便叫晴雯去拿了來。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
