@@ -95,6 +95,11 @@ func cjkKeptOut(before, after string) bool {
 			return true
 		}
 	}
+	for _, w := range cjkFuneralCues {
+		if strings.Contains(before, w) || strings.Contains(after, w) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -306,6 +311,11 @@ const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系�
 // cjkGoing open a predicate of going somewhere.
 var cjkGoing = []string{"步行", "到", "往", "去", "回", "赴", "來至", "来至", "進", "进", "出"}
 
+// cjkFuneralCues tell of a coffin, a bier or a soul (停靈, 靈前, 陰靈):
+// 靈 alone is as often a palace (靈霄殿) or a jade (通靈玉).
+var cjkFuneralCues = []string{"停靈", "停灵", "守靈", "守灵", "送靈", "送灵", "靈前", "灵前", "靈位", "灵位", "靈牌", "灵牌", "靈堂", "灵堂", "靈旁", "灵旁", "靈床", "灵床", "靈車", "灵车",
+	"辭靈", "辞灵", "接靈", "接灵", "伴靈", "伴灵", "寄靈", "寄灵", "安靈", "安灵", "請靈", "请灵", "駕靈", "驾灵", "陰靈", "阴灵", "魂靈", "魂灵", "靈魂", "灵魂", "英靈", "英灵", "之靈", "之灵", "顯靈", "显灵"}
+
 // cjkNotPresentCues in a clause make it one of memory, talk, dreams,
 // death, burial, letters or errands sent from afar (打發了人送來).
-var cjkNotPresentCues = []string{"想", "想起", "想著", "想着", "提起", "說起", "说起", "記得", "记得", "夢", "梦", "死", "亡", "靈", "灵", "柩", "去世", "喪", "丧", "信", "畫", "画", "說", "说", "道", "聽", "听", "聞", "闻", "當日", "当日", "那日", "曾", "生前", "在日", "若", "如今", "葬", "打發", "打发", "遣", "差人", "何至", "自稱", "自称"}
+var cjkNotPresentCues = []string{"想", "想起", "想著", "想着", "提起", "說起", "说起", "記得", "记得", "夢", "梦", "死", "亡", "柩", "去世", "喪", "丧", "信", "畫", "画", "說", "说", "道", "聽", "听", "聞", "闻", "當日", "当日", "那日", "曾", "生前", "在日", "若", "如今", "葬", "打發", "打发", "遣", "差人", "何至", "自稱", "自称"}

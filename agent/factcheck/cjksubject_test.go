@@ -159,3 +159,21 @@ func TestBiddenToDoSomething(t *testing.T) {
 		}
 	}
 }
+
+// TestSpiritWordsAreNotFunerals: 靈 in a palace or a jade (靈霄殿, 通靈玉)
+// keeps no one out of the scene as a coffin or a soul does (靈前, 停靈).
+func TestSpiritWordsAreNotFunerals(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/daiyu.md":  "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\nfacts: {status: dead}\n---\n",
+		"entities/characters/longma.md": "---\nname: 白龍馬\naliases: [龍馬]\nkind: character\nfacts: {status: away, location: 鷹愁澗}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"那龍馬收了金鋼琢，請玉帝同觀音、王母、眾仙等，俱回靈霄殿。", "龍馬"},
+		{"寶玉睡著了。黛玉略覺清楚，細看那通靈玉。", "黛玉"},
+		{"眾人都散了。黛玉略覺清楚，便在靈前哭了一場。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
