@@ -76,7 +76,17 @@ func (d *doc) cjkOpensNarratedClause(m mention) bool {
 	}
 	lo, hi := d.clauseBounds(m.start, m.end)
 	// The storyteller's 話說 is no talk of the clause.
-	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[min(end, hi):hi])
+	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], ownClause(d.text[min(end, hi):hi]))
+}
+
+// ownClause is the part of after, the text after a subject, up to the
+// first break: what comes after a comma may be another's (奎木狼咬釘嚼
+// 鐵，…感蒙行者等打死蝎子精).
+func ownClause(after string) string {
+	if i := strings.IndexFunc(after, prose.NameBreak); i >= 0 {
+		return after[:i]
+	}
+	return after
 }
 
 // cjkKeptOut reports whether the clause around a name, the text before
@@ -306,7 +316,7 @@ func groupTail(text string, at int) int {
 }
 
 // cjkNotPredicate may follow a name without making it a clause's subject.
-const cjkNotPredicate = "的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"
+const cjkNotPredicate = "者的之等們们和與与同及并並、是乃為为系係輩辈兩两二三四五六七八九十家府處处房屋裏里中上下姑娘兒儿子哥弟姐妹父母手身眼臉脸頭头心口腳脚"
 
 // cjkGoing open a predicate of going somewhere.
 var cjkGoing = []string{"步行", "到", "往", "去", "回", "赴", "來至", "来至", "進", "进", "出"}
@@ -317,5 +327,6 @@ var cjkFuneralCues = []string{"停靈", "停灵", "守靈", "守灵", "送靈", 
 	"辭靈", "辞灵", "接靈", "接灵", "伴靈", "伴灵", "寄靈", "寄灵", "安靈", "安灵", "請靈", "请灵", "駕靈", "驾灵", "陰靈", "阴灵", "魂靈", "魂灵", "靈魂", "灵魂", "英靈", "英灵", "之靈", "之灵", "顯靈", "显灵"}
 
 // cjkNotPresentCues in a clause make it one of memory, talk, dreams,
-// death, burial, letters or errands sent from afar (打發了人送來).
-var cjkNotPresentCues = []string{"想", "想起", "想著", "想着", "提起", "說起", "说起", "記得", "记得", "夢", "梦", "死", "亡", "柩", "去世", "喪", "丧", "信", "畫", "画", "說", "说", "道", "聽", "听", "聞", "闻", "當日", "当日", "那日", "曾", "生前", "在日", "若", "如今", "葬", "打發", "打发", "遣", "差人", "何至", "自稱", "自称"}
+// death, burial, letters, writing (寫著"檻外人妙玉恭肅遙叩芳辰") or
+// errands sent from afar (打發了人送來).
+var cjkNotPresentCues = []string{"想", "想起", "想著", "想着", "提起", "說起", "说起", "記得", "记得", "夢", "梦", "死", "亡", "柩", "去世", "喪", "丧", "信", "畫", "画", "寫著", "写着", "寫的", "写的", "說", "说", "道", "聽", "听", "聞", "闻", "當日", "当日", "那日", "曾", "生前", "在日", "若", "如今", "葬", "打發", "打发", "遣", "差人", "何至", "自稱", "自称"}

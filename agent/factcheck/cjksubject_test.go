@@ -170,7 +170,27 @@ func TestSpiritWordsAreNotFunerals(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"那龍馬收了金鋼琢，請玉帝同觀音、王母、眾仙等，俱回靈霄殿。", "龍馬"},
 		{"寶玉睡著了。黛玉略覺清楚，細看那通靈玉。", "黛玉"},
-		{"眾人都散了。黛玉略覺清楚，便在靈前哭了一場。", ""},
+		{"眾人都散了。黛玉靈前只有紫鵑守著。", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
+			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestCuesAfterASubjectInItsOwnClause: what comes after a comma may be
+// another's doing, and keeps no subject out of the scene (奎木狼咬釘嚼鐵，
+// …感蒙行者等打死蝎子精); a name made a topic by 者 is no subject, nor
+// one written on a card (寫著).
+func TestCuesAfterASubjectInItsOwnClause(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/kuimu.md":  "---\nname: 奎木狼\nkind: character\nfacts: {status: away, location: 天宮}\n---\n",
+		"entities/characters/miaoyu.md": "---\nname: 妙玉\naliases: [畸人, 檻外人]\nkind: character\nfacts: {status: away, location: 牟尼院}\n---\n",
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"話說奎木狼咬釘嚼鐵，以死命留得一個不壞之身，感蒙行者等打死蝎子精。", "奎木狼"},
+		{"他便喜了．畸人者，他自稱是畸零之人。", ""},
+		{"原來是一張粉箋子，上面寫著：妙玉恭肅遙叩芳辰。", ""},
 	} {
 		if got := strings.Join(found(k, tc.text, 100, TypeState), " "); got != tc.want {
 			t.Errorf("%s: state findings %q, want %q", tc.text, got, tc.want)
