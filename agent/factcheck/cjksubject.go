@@ -136,7 +136,13 @@ func (d *doc) cjkPivot(m mention) bool {
 		return false
 	}
 	lo, hi := d.clauseBounds(m.start, m.end)
-	return !cjkKeptOut(d.text[min(lo, len(before)):len(before)], d.text[min(m.end, hi):hi])
+	// The storyteller's 話說 is no talk of the clause (話說孫大聖用盡心機，
+	// 請牛王收了眾怪).
+	told := d.text[min(lo, len(before)):len(before)]
+	if t, ok := cutAnyPrefix(told, "話說", "话说", "卻說", "却说", "且說", "且说"); ok {
+		told = t
+	}
+	return !cjkKeptOut(told, d.text[min(m.end, hi):hi])
 }
 
 // bidDone reports whether rest, after the name of one bidden, tells what
