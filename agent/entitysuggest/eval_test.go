@@ -116,6 +116,12 @@ func TestEvalBooks(t *testing.T) {
 		{"xiyouji", repo("testdata/eval/fresh12/xiyouji"), 14, 0.47},
 		{"pride-and-prejudice", repo("testdata/eval/fresh12/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh12/war-and-peace"), 15, 0.55},
+		// fresh16, run at the start and end of the session of 2026-11-28
+		// (twelfth) that added it.
+		{"hongloumeng", repo("testdata/eval/fresh16/hongloumeng"), 15, 0.77},
+		{"xiyouji", repo("testdata/eval/fresh16/xiyouji"), 11, 0.8},
+		{"pride-and-prejudice", repo("testdata/eval/fresh16/pride-and-prejudice"), 15, 0.83},
+		{"war-and-peace", repo("testdata/eval/fresh16/war-and-peace"), 15, 0.8},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {
