@@ -27,6 +27,8 @@ import glob, json, os, random, re, sys
 
 import yaml
 
+from excerpt import paragraphs_around
+
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
 shared = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
@@ -221,18 +223,10 @@ while len(cases) < n and any(groups.values()):
         text = chapters[ch]
         if (ch, vs) in seen:
             continue
-        a = text.rfind('\n\n', 0, vs); a = 0 if a < 0 else a + 2
-        a = max(a, text.find('\n') + 1)
-        b = text.find('\n\n', vs); b = len(text) if b < 0 else b
-        while b - a < 300:
-            nb = text.find('\n\n', b + 2)
-            if nb < 0:
-                break
-            b = nb
-        if b - a > 1500:
-            a = max(a, vs - 700); b = min(b, a + 1500)
-        if b - a < 300 or not (a <= vs and ve <= b):
+        cut = paragraphs_around(text, vs, ve)
+        if cut is None:
             continue
+        a, b = cut
         orig = text[a:b]
         what, cands = replacements(e, key, v)
         if what == 'number':

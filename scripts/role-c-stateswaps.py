@@ -15,6 +15,8 @@ import glob, json, os, random, re, sys
 
 import yaml
 
+from excerpt import paragraphs_around
+
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
 shared = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
@@ -84,18 +86,10 @@ while len(cases) < n and tries < 40000:
     if not hits:
         continue
     i = rnd.choice(hits)
-    a = text.rfind('\n\n', 0, i); a = 0 if a < 0 else a + 2
-    a = max(a, text.find('\n') + 1)
-    b = text.find('\n\n', i); b = len(text) if b < 0 else b
-    while b - a < 300:
-        nb = text.find('\n\n', b + 2)
-        if nb < 0:
-            break
-        b = nb
-    if b - a > 1500:
-        a = max(a, i - 700); b = min(b, a + 1500)
-    if b - a < 300 or not (a <= i < b):
+    cut = paragraphs_around(text, i, i + 1)
+    if cut is None:
         continue
+    a, b = cut
     orig = text[a:b]
     rnd.shuffle(absent)
     for y in absent:
