@@ -41,6 +41,8 @@ type doc struct {
 	// know is the Knowledge that analyzed the text, whose other files
 	// may give an entity's facts (dwellers.go).
 	know *Knowledge
+	// dwelt caches dwellings.
+	dwelt map[*entInfo]*entInfo
 	// nameChars caches nameChar.
 	nameChars map[rune]bool
 	// owned caches ownedValues.

@@ -43,24 +43,12 @@ func (d *doc) withDwelling(e *entInfo, f map[string]string) map[string]string {
 	if d.know == nil || !e.person || len(d.know.dwellingPlaces()) == 0 {
 		return f
 	}
-	fold := func(key string) string { return normKey(string(d.know.foldRunes(key))) }
 	for key := range f {
-		if residenceKeys[fold(key)] {
+		if residenceKeys[normKey(string(d.know.foldRunes(key)))] {
 			return f
 		}
 	}
-	var place *entInfo
-	for _, l := range d.know.dwellingPlaces() {
-		for key, v := range d.factsOf(l) {
-			if !dwellerKeys[fold(key)] || !listsPerson(v, e) {
-				continue
-			}
-			if place != nil && place != l {
-				return f // two places at once
-			}
-			place = l
-		}
-	}
+	place := d.dwellings()[e]
 	if place == nil {
 		return f
 	}
@@ -70,6 +58,36 @@ func (d *doc) withDwelling(e *entInfo, f map[string]string) map[string]string {
 	}
 	f["residence"] = place.e.Name
 	return f
+}
+
+// dwellings maps each person the places name as dweller, as of the doc's
+// chapter, to that place; a person two places name maps to nil. Made once
+// per doc: every factsOf of a person asks it.
+func (d *doc) dwellings() map[*entInfo]*entInfo {
+	if d.dwelt != nil {
+		return d.dwelt
+	}
+	d.dwelt = map[*entInfo]*entInfo{}
+	named := map[*entInfo]bool{}
+	for _, l := range d.know.dwellingPlaces() {
+		for key, v := range d.factsOf(l) {
+			if !dwellerKeys[normKey(string(d.know.foldRunes(key)))] {
+				continue
+			}
+			for _, p := range d.know.ents {
+				if !p.person || !listsPerson(v, p) {
+					continue
+				}
+				if named[p] && d.dwelt[p] != l {
+					d.dwelt[p] = nil // two places at once
+					continue
+				}
+				named[p] = true
+				d.dwelt[p] = l
+			}
+		}
+	}
+	return d.dwelt
 }
 
 // listsPerson reports whether a value listing people (李紈、探春; "Mr.
