@@ -25,9 +25,7 @@ whether it stood in quoted speech, to read the figure by. Read by hand, the firs
 """
 import glob, json, os, random, re, sys
 
-import yaml
-
-from excerpt import paragraphs_around
+from swapcases import load_entities, paragraphs_around
 
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
@@ -39,18 +37,7 @@ whole = '\n'.join(chapters.values())
 cjk = book in ('hongloumeng', 'xiyouji')
 STATE_KEYS = {'status', 'location'}
 
-ents = []
-for f in sorted(glob.glob(entdir + '/entities/characters/*.md') + glob.glob(entdir + '/entities/locations/*.md')):
-    t = open(f, encoding='utf-8').read()
-    try:
-        fm = yaml.safe_load(t.split('---')[1]) or {}
-    except (yaml.YAMLError, IndexError):
-        continue
-    forms = [str(fm.get('name', ''))] + [str(a) for a in fm.get('aliases') or []]
-    forms = [x for x in forms if len(x) >= (2 if cjk else 3)]
-    ents.append({'path': os.path.relpath(f, entdir), 'forms': forms, 'facts': fm.get('facts') or {},
-                 'progs': sorted([p for p in fm.get('progressions') or [] if isinstance(p, dict)],
-                                 key=lambda p: p.get('chapter', 0))})
+ents = load_entities(entdir, ['characters', 'locations'], cjk)
 all_forms = sorted({f for e in ents for f in e['forms']}, key=len, reverse=True)
 
 def facts_at(e, ch):

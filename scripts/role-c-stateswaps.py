@@ -13,9 +13,7 @@ whether X opened its sentence, spoke, or stood elsewhere.
 """
 import glob, json, os, random, re, sys
 
-import yaml
-
-from excerpt import paragraphs_around
+from swapcases import load_entities, paragraphs_around
 
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
@@ -25,17 +23,7 @@ chapters = {int(os.path.basename(f)[:3]): open(f, encoding='utf-8').read()
             for f in sorted(glob.glob(corpus + '/[0-9][0-9][0-9].txt'))}
 cjk = book in ('hongloumeng', 'xiyouji')
 
-ents = []
-for f in sorted(glob.glob(entdir + '/entities/characters/*.md')):
-    t = open(f, encoding='utf-8').read()
-    try:
-        fm = yaml.safe_load(t.split('---')[1]) or {}
-    except (yaml.YAMLError, IndexError):
-        continue
-    forms = [str(fm.get('name', ''))] + [str(a) for a in fm.get('aliases') or []]
-    forms = [x for x in forms if len(x) >= (2 if cjk else 3)]
-    ents.append({'path': os.path.relpath(f, entdir), 'forms': forms, 'facts': fm.get('facts') or {},
-                 'progs': [p for p in fm.get('progressions') or [] if isinstance(p, dict)]})
+ents = load_entities(entdir, ['characters'], cjk)
 
 def status(e, ch):
     facts = {k: str(v) for k, v in e['facts'].items()}
