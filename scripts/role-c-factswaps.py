@@ -23,16 +23,13 @@ whether it stood in quoted speech, to read the figure by. Read by hand, the firs
 賈璉); 西遊記 13 outright (本是西海龍王敖閏之子, 沙僧橫擔著降妖寶杖), 5 implied
 (早至碗子山波月洞捉獲黃袍怪), 2 not.
 """
-import glob, json, os, random, re, sys
+import json, random, re, sys
 
-from swapcases import load_entities, paragraphs_around
+from swapcases import load_entities, paragraphs_around, read_chapters
 
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
-shared = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
-corpus = os.path.join(shared, 'corpus', book)
-chapters = {int(os.path.basename(f)[:3]): open(f, encoding='utf-8').read()
-            for f in sorted(glob.glob(corpus + '/[0-9][0-9][0-9].txt'))}
+chapters = read_chapters(book)
 whole = '\n'.join(chapters.values())
 cjk = book in ('hongloumeng', 'xiyouji')
 STATE_KEYS = {'status', 'location'}

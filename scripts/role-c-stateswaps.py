@@ -11,16 +11,13 @@ Not every sentence that names X has X in the scene (the narration may recall or 
 of X), so some cases are no error at all and the figure is a floor; "kind" says
 whether X opened its sentence, spoke, or stood elsewhere.
 """
-import glob, json, os, random, re, sys
+import json, random, re, sys
 
-from swapcases import load_entities, paragraphs_around
+from swapcases import load_entities, paragraphs_around, read_chapters
 
 book, entdir, out, n, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rnd = random.Random(seed)
-shared = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
-corpus = os.path.join(shared, 'corpus', book)
-chapters = {int(os.path.basename(f)[:3]): open(f, encoding='utf-8').read()
-            for f in sorted(glob.glob(corpus + '/[0-9][0-9][0-9].txt'))}
+chapters = read_chapters(book)
 cjk = book in ('hongloumeng', 'xiyouji')
 
 ents = load_entities(entdir, ['characters'], cjk)

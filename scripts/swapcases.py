@@ -1,6 +1,6 @@
 """What the synthetic Role C case generators share (scripts/role-c-*swaps.py).
 
-load_entities reads an entity set's files; paragraphs_around cuts the
+read_chapters reads a corpus book; load_entities reads an entity set's files; paragraphs_around cuts the
 excerpt a case is made in: whole paragraphs of a chapter around a span, 300
 to 1500 code points, never the heading line, as the planted sets' originals
 are cut (../shared/eval/README.md, Part B).
@@ -10,6 +10,15 @@ import glob
 import os
 
 import yaml
+
+
+def read_chapters(book):
+    """The chapters of the corpus book, by number: ../shared/corpus/<book>/NNN.txt,
+    or $SHARED/corpus/<book>."""
+    shared = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
+    corpus = os.path.join(shared, 'corpus', book)
+    return {int(os.path.basename(f)[:3]): open(f, encoding='utf-8').read()
+            for f in sorted(glob.glob(corpus + '/[0-9][0-9][0-9].txt'))}
 
 
 def load_entities(entdir, kinds, cjk):
