@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -95,6 +96,51 @@ func (d *doc) dwellings() map[*entInfo]*entInfo {
 func listsPerson(v string, e *entInfo) bool {
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune("、，,;；/", r) }) {
 		if namesEntity(strings.TrimSpace(part), e) {
+			return true
+		}
+	}
+	return false
+}
+
+// citeDwellings points the evidence of a residence finding that rests on
+// a place's dweller at the place's file: the declaration the author has
+// to open, or correct, is there, not in the person's file, which says
+// nothing of a residence.
+func (d *doc) citeDwellings(out []Finding) {
+	if d.know == nil || len(d.know.dwellingPlaces()) == 0 {
+		return
+	}
+	for i := range out {
+		ev := &out[i].Evidence
+		if out[i].Type != TypeFact || !residenceKeys[normKey(string(d.know.foldRunes(ev.Key)))] {
+			continue
+		}
+		for _, p := range d.know.ents {
+			if !p.person || p.e.Resource != ev.Resource {
+				continue
+			}
+			place := d.dwellings()[p]
+			if place == nil || ev.Value != place.e.Name || d.declaresResidence(p) {
+				break
+			}
+			for _, key := range slices.Sorted(maps.Keys(d.factsOf(place))) {
+				v := d.factsOf(place)[key]
+				if dwellerKeys[normKey(string(d.know.foldRunes(key)))] && listsPerson(v, p) {
+					line, since := place.e.FactSource(key, d.chapter)
+					*ev = Evidence{Path: place.e.Path, Resource: place.e.Resource, Key: key, Value: v, Line: line, Since: since}
+					break
+				}
+			}
+			break
+		}
+	}
+}
+
+// declaresResidence reports whether e's own file gives a residence as of
+// the doc's chapter.
+func (d *doc) declaresResidence(e *entInfo) bool {
+	for key := range e.e.FactsAsOf(d.chapter) {
+		if residenceKeys[normKey(string(d.know.foldRunes(key)))] {
 			return true
 		}
 	}

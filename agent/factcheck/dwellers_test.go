@@ -38,3 +38,32 @@ func TestDwellersDeclaredByThePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestDwellingCitesThePlace: a residence finding that rests on a place's
+// dweller points at the place's file and its key, where the author wrote
+// it; one that rests on the person's own residence points at the person.
+func TestDwellingCitesThePlace(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/baoyu.md":    "---\nname: 賈寶玉\naliases: [寶玉]\nkind: character\ngender: m\n---\n",
+		"entities/characters/daiyu.md":    "---\nname: 林黛玉\naliases: [黛玉]\nkind: character\ngender: f\nfacts: { residence: 瀟湘館 }\n---\n",
+		"entities/locations/yihong.md":    "---\nname: 怡紅院\nkind: location\nfacts:\n  type: 院落\n  resident: 賈寶玉\n---\n",
+		"entities/locations/qiushuang.md": "---\nname: 秋爽齋\nkind: location\n---\n",
+		"entities/locations/xiaoxiang.md": "---\nname: 瀟湘館\nkind: location\n---\n",
+	})
+	for _, tc := range []struct {
+		text, path, key string
+		line            int
+	}{
+		{"賈寶玉住了秋爽齋，迎春住了綴錦樓。", "entities/locations/yihong.md", "resident", 6},
+		{"林黛玉住了秋爽齋，迎春住了綴錦樓。", "entities/characters/daiyu.md", "residence", 6},
+	} {
+		fs := Check(tc.text, 23, k, "")
+		if len(fs) != 1 || fs[0].Type != TypeFact {
+			t.Fatalf("%s: findings %+v, want one fact finding", tc.text, fs)
+		}
+		ev := fs[0].Evidence
+		if !strings.HasSuffix(ev.Path, tc.path) || ev.Key != tc.key || ev.Line != tc.line {
+			t.Errorf("%s: evidence %s %s line %d, want %s %s line %d", tc.text, ev.Path, ev.Key, ev.Line, tc.path, tc.key, tc.line)
+		}
+	}
+}

@@ -143,6 +143,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	if prev != "" {
 		out = append(out, k.checkContinuity(d, prev)...)
 	}
+	d.citeDwellings(out)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if c := cmp.Compare(a.Start, b.Start); c != 0 {
 			return c
