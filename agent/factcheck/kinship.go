@@ -33,8 +33,8 @@ type kinRole struct {
 	// with, but a declared spouse, parent or child is no sibling.
 	sibling bool
 	// former are the keys of a tie that changes hands (a servant is given
-	// to another master): the text may speak of any earlier holder, so
-	// it is compared only when the file gives a former one too.
+	// to another master): where the file gives none of them, the text may
+	// speak of an earlier holder (servants.go).
 	former []string
 }
 
@@ -205,7 +205,7 @@ func (k *Knowledge) judgeKin(d *doc, e *entInfo, start, end int, other *entInfo,
 			}
 		}
 		return false
-	}) {
+	}) && k.earlierServant(d, e, other, start) {
 		return Finding{}, false
 	}
 	var key, val string
