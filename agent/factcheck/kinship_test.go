@@ -34,6 +34,7 @@ func TestServantsMaster(t *testing.T) {
 		{"one master declared, another before a name", "王夫人的丫頭麝月走來。", "王夫人"},
 		{"one master declared, the text's in the past", "原來這麝月亦是王夫人之婢。", ""},
 		{"an earlier master the rest of the book gives", "王夫人的丫頭秋紋走來。", ""},
+		{"one master declared, an old maid of another", "然后王夫人的舊丫頭麝月跟著出來。", ""},
 		{"another's maid in English", "Hill was Lady Catherine’s maid, they said.", "Lady Catherine’s maid"},
 		{"the former master in English", "Hill was Mr. Gardiner’s servant, they said.", ""},
 	} {

@@ -38,6 +38,15 @@ func (k *Knowledge) earlierServant(d *doc, e, other *entInfo, start int) bool {
 			return true
 		}
 	}
+	// 賈母的舊丫頭, 王夫人原先的丫頭: the past between the master and the
+	// servant word.
+	after := d.text[start:min(len(d.text), start+30)]
+	if i := strings.IndexAny(after, "，。！？；,.!?;\n"); i >= 0 {
+		after = after[:i]
+	}
+	if strings.ContainsAny(after, "舊旧原昔") {
+		return true
+	}
 	if k.book == nil || other == nil {
 		return false
 	}
