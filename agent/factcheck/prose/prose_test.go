@@ -4,6 +4,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestParseCJKNumber(t *testing.T) {
@@ -64,5 +69,27 @@ func TestRetold(t *testing.T) {
 	back := "行者按落雲頭觀看。只因他鬧了天宮，此山被二郎神燒壞了。"
 	if !InFlashback(back, strings.Index(back, "二郎")) || InFlashback(back, strings.Index(back, "行者")) {
 		t.Error("flashback")
+	}
+}
+
+// TestUnaccentedPlainRunes: the short way for ASCII and CJK text gives
+// what the normalising chain gives, and accented text still takes the
+// chain (a compatibility ideograph, which NFD maps to the unified one, is
+// not plain).
+func TestUnaccentedPlainRunes(t *testing.T) {
+	chain := func(s string) string {
+		out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ToLower(out)
+	}
+	for _, s := range []string{"Mr. Darcy", "賈寶玉", "孫悟空、豬八戒。", "ＡＢＣ１", "Kutúzov", "NAPOLÉON", "\uF900", "Sónya’s"} {
+		if got, want := Unaccented(s), chain(s); got != want {
+			t.Errorf("Unaccented(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if plainRunes("Kutúzov") || plainRunes("\uF900") || !plainRunes("賈寶玉 and Mr. Darcy") {
+		t.Error("plainRunes: wrong on an accented letter, a compatibility ideograph or plain text")
 	}
 }

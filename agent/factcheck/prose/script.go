@@ -78,12 +78,31 @@ func AllCJK(rs []rune) bool {
 // Unaccented folds case and strips diacritics: "NAPOLÉON" and "Napoleon"
 // are one name spelled two ways, never a misspelling of each other.
 func Unaccented(s string) string {
+	if plainRunes(s) {
+		return strings.ToLower(s)
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		return strings.ToLower(s)
 	}
 	return strings.ToLower(out)
+}
+
+// plainRunes reports whether s holds only runes that no canonical
+// decomposition or composition touches: ASCII and the unified CJK
+// ideographs, with the CJK and full-width punctuation. Most names and
+// words asked about are such, and the normalising chain Unaccented builds
+// otherwise costs more than the rest of a name comparison.
+func plainRunes(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < 0x80, r >= 0x4E00 && r <= 0x9FFF, r >= 0x3400 && r <= 0x4DBF, r >= 0x3000 && r <= 0x303F, r >= 0xFF01 && r <= 0xFF5E:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // NameBreak reports whether r may stand right before a name: punctuation,
