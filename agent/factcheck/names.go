@@ -725,7 +725,14 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					rareSlip := func() bool {
 						return ka && !kb && k.rareInBook(b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !hanzi.Similar(a, b) && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
+					// A reading of the name's character other than its
+					// first (藏 zàng of 三藏, typed 葬) is typed as
+					// readily: hanzi.ReadAlike knows them all. They are
+					// many (亲 is qīn and qìng, beside 卿 of 可卿), so
+					// the book must vouch: it writes the name often and
+					// the window nowhere else.
+					similar := hanzi.Similar(a, b) || hanzi.ReadAlike(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !similar && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts

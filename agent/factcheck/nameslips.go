@@ -149,15 +149,16 @@ func (k *Knowledge) frequentSlip(d *doc, i, n, pos int, s *nameSeq) (Finding, bo
 }
 
 // slipPair reports whether the text's character at i+pos could be a slip
-// for the name's at pos: the same reading (what a pinyin input method
-// offers), or a shape the eye or the hand confuses, compared as the text
-// writes it as well as folded (奘 壯: folded, 壯 is 壮, nothing like 奘).
+// for the name's at pos: a reading in common, any a dictionary gives
+// either (what a pinyin input method offers: 葬 for 藏, zàng of 三藏),
+// or a shape the eye or the hand confuses, compared as the text writes
+// it as well as folded (奘 壯: folded, 壯 is 壮, nothing like 奘).
 // Wider shape relations (a radical added, a shared lower part) were
 // tried: with the counts alone to judge, they took 園好 for 園子 and 大怪
 // for 大聖 in the whole books.
 func (k *Knowledge) slipPair(d *doc, i int, s *nameSeq, pos int) bool {
 	a, b := s.runes[pos], d.frunes[i+pos]
-	if hanzi.SoundAlike(a, b) || hanzi.LookAlike(a, b) || hanzi.LookAlike(b, a) || k.lookAlikeAsWritten(d, i, s, pos) {
+	if hanzi.ReadAlike(a, b) || hanzi.LookAlike(a, b) || hanzi.LookAlike(b, a) || k.lookAlikeAsWritten(d, i, s, pos) {
 		return true
 	}
 	written, _ := utf8.DecodeRuneInString(d.text[d.roff[i+pos]:])

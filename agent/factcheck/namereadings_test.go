@@ -1,0 +1,43 @@
+package factcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOtherReadingOfANameCharacter: a character of a name read otherwise
+// than usual (藏 zàng in 三藏) is typed by that reading, and a character
+// that reads so (葬) put for it is a slip, in a name the book writes
+// often and a window it never writes; a window the book writes, or a
+// name without a book to vouch for it (可亲 beside 可卿: 亲 is qìng too),
+// is none.
+func TestOtherReadingOfANameCharacter(t *testing.T) {
+	ents := map[string]string{
+		"entities/characters/tangs.md":  "---\nname: 唐三藏\naliases: [三藏]\nkind: character\n---\n",
+		"entities/characters/keqing.md": "---\nname: 秦可卿\naliases: [可卿]\nkind: character\n---\n",
+	}
+	files := func(extra string) map[string]string {
+		m := map[string]string{"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("唐三藏道：「悟空。」可卿笑了。", 30) + extra + strings.Repeat("天氣晴好，園中花開。", 100)}
+		for k, v := range ents {
+			m[k] = v
+		}
+		return m
+	}
+	book, written := bookProject(t, files("")), bookProject(t, files(strings.Repeat("那唐三葬來了。", 3)))
+	bare := bookProject(t, ents)
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"another reading of the name's character", book, "因賜號三藏，即倚唐為姓，所以人都呼我為唐三葬。我有三個徒弟。", "唐三葬"},
+		{"the name", book, "因賜號三藏，即倚唐為姓，所以人都呼我為唐三藏。我有三個徒弟。", ""},
+		{"a window the book writes", written, "因賜號三藏，即倚唐為姓，所以人都呼我為唐三葬。我有三個徒弟。", ""},
+		{"no book to vouch", bare, "寶玉道：「你來，可亲可愛。」", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
