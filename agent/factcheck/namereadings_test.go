@@ -41,3 +41,33 @@ func TestOtherReadingOfANameCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestRareCharacterOfTheSameTop: a character the book hardly writes,
+// built on the top of the name's character (舂 for 春: 𡗗 over 臼 and over
+// 日), put in a name the book writes often, is a slip; a character of the
+// same top the book writes often (奏) is a word, and so is the window
+// where the book writes it.
+func TestRareCharacterOfTheSameTop(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/tanchun.md":   "---\nname: 探春\naliases: [三姑娘]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("探春笑道：「來了。」", 40) + extra + strings.Repeat("天氣晴好，園中花開，眾人說笑一回。", 7000),
+		}
+	}
+	book := bookProject(t, files(""))
+	common := bookProject(t, files(strings.Repeat("米舂好了。", 40)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"a rare character of the same top", book, "寶釵答應了，便過來了．飯后到了探舂那邊，自有一番勸慰之言。", "探舂"},
+		{"the name", book, "寶釵答應了，便過來了．飯后到了探春那邊，自有一番勸慰之言。", ""},
+		{"a character the book writes often", common, "寶釵答應了，便過來了．飯后到了探舂那邊，自有一番勸慰之言。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -725,6 +725,15 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					rareSlip := func() bool {
 						return ka && !kb && k.rareInBook(b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
 					}
+					// Or any character put for the name's that the book
+					// hardly writes and that is built on the same top or
+					// bottom (探舂 for 探春: 舂, never written in 紅樓夢,
+					// is 𡗗 over 臼), in a name the book writes often and
+					// a window it never does: the eye took the part it
+					// knew for the character.
+					rareShape := func() bool {
+						return !ka && !kb && k.rareInBook(b) && hanzi.SharedPart(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
+					}
 					// A reading of the name's character other than its
 					// first (藏 zàng of 三藏, typed 葬) is typed as
 					// readily: hanzi.ReadAlike knows them all. They are
@@ -732,7 +741,7 @@ func (k *Knowledge) cjkNearMisses(d *doc) []Finding {
 					// the book must vouch: it writes the name often and
 					// the window nowhere else.
 					similar := hanzi.Similar(a, b) || hanzi.ReadAlike(a, b) && k.bookVouchesWindow(s.runes, rs[i:i+n])
-					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !similar && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() {
+					if ka && kb || (ka || kb) && n < 4 && !subject && !kinSlip && !rareSlip() || !similar && !k.lookAlikeAsWritten(d, i, s, pos) && !(pos == 0 && (hanzi.RadicalAdded(a, b) || n < 3 && k.sharePart(d, i, s, pos))) && !radical() && !rareShape() {
 						continue
 					}
 					// "大聖" beside "大聲": a two-character name that starts
