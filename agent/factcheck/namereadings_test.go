@@ -5,6 +5,38 @@ import (
 	"testing"
 )
 
+// TestNameEndingDropped: a declared name the book writes often, with its
+// last letter dropped ("Rosing" for Rosings), is a slip, though it reads
+// as the singular of the name; the book decides: a singular it writes
+// too is a word of its own, and beside a name it seldom writes nothing
+// is said.
+func TestNameEndingDropped(t *testing.T) {
+	files := func(uses int, extra string) map[string]string {
+		return map[string]string{
+			"entities/locations/rosings.md":    "---\nname: Rosings Park\naliases: [Rosings]\nkind: location\n---\n",
+			"entities/characters/collins.md":   "---\nname: Mr. Collins\naliases: [Collins]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Mr. Collins walked to Rosings. ", uses) + extra,
+		}
+	}
+	often, seldom := bookProject(t, files(30, "")), bookProject(t, files(3, ""))
+	singular := bookProject(t, files(30, strings.Repeat("A Rosing stood there. ", 3)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"the last letter dropped", often, "Mr. Collins did not walk to Rosing, and not many days passed.", "Rosing"},
+		{"the name itself", often, "Mr. Collins did not walk to Rosings, and not many days passed.", ""},
+		{"a name the book seldom writes", seldom, "Mr. Collins did not walk to Rosing, and not many days passed.", ""},
+		{"a singular the book writes", singular, "Mr. Collins did not walk to Rosing, and not many days passed.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestOtherReadingOfANameCharacter: a character of a name read otherwise
 // than usual (藏 zàng in 三藏) is typed by that reading, and a character
 // that reads so (葬) put for it is a slip, in a name the book writes

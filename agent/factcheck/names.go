@@ -269,7 +269,11 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 		if abs(len(t.runes)-len(rs)) > limit {
 			continue
 		}
-		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) || slavicForm(rs, t.runes) || slavicForm(t.runes, rs) {
+		// The name without its ending ("Rosing" for Rosings) is a
+		// singular of its own only where the book writes it so: beside
+		// a name the book writes often, the book's counts judge it as
+		// any other near-miss (knownLatin).
+		if pluralOf(rs, t.runes) || pluralOf(t.runes, rs) && !k.writesOften(t.word) || slavicForm(rs, t.runes) || slavicForm(t.runes, rs) {
 			continue
 		}
 		if len(t.runes) <= 4 && lexicon.IsShortName(s) {
