@@ -37,6 +37,37 @@ func TestNameEndingDropped(t *testing.T) {
 	}
 }
 
+// TestAccentsLeftOffAFrequentName: beside a name the book writes often
+// with its accents (Sónya), the form without them that the book never
+// writes is a slip; where the book writes the bare form too (Napoleon
+// beside Napoléon), or seldom writes the name, it is a way of writing.
+func TestAccentsLeftOffAFrequentName(t *testing.T) {
+	files := func(uses int, extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/sonya.md":     "---\nname: Sónya\nkind: character\n---\n",
+			"entities/characters/boris.md":     "---\nname: Borís Drubetskóy\naliases: [Borís]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Sónya and Borís came in. ", uses) + extra,
+		}
+	}
+	often, seldom := bookProject(t, files(30, "")), bookProject(t, files(3, ""))
+	bare := bookProject(t, files(30, strings.Repeat("Sonya wrote. ", 3)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"accents left off", often, "Before Sonya and her mother, if Borís happened to be mentioned, she spoke freely.", "Sonya"},
+		{"the name as the book writes it", often, "Before Sónya and her mother, if Borís happened to be mentioned, she spoke freely.", ""},
+		{"a name the book seldom writes", seldom, "Before Sonya and her mother, if Borís happened to be mentioned, she spoke freely.", ""},
+		{"a bare form the book writes", bare, "Before Sonya and her mother, if Borís happened to be mentioned, she spoke freely.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestOtherReadingOfANameCharacter: a character of a name read otherwise
 // than usual (藏 zàng in 三藏) is typed by that reading, and a character
 // that reads so (葬) put for it is a slip, in a name the book writes

@@ -284,12 +284,21 @@ func (k *Knowledge) nearestTarget(d *doc, s string, titled bool) *target {
 			dist = 1 // "Lidya" for "Lydia": two letters traded places
 		}
 		if prose.Unaccented(string(rs)) == prose.Unaccented(string(t.runes)) {
-			// Accents left off are a way of writing (Napoleon for
-			// Napoléon); an accent on another letter is a slip (Bóris
-			// for Borís), unless the book writes it so (knownLatin), or
-			// never writes the name so (Petrúsha, an alias of a file,
-			// beside the book's Pétrusha, a servant).
-			if dist == 0 || !movedAccent(rs, t.runes) || !k.book.writesLatin(matchCase(t.word, s)) {
+			// An accent on another letter is a slip (Bóris for Borís),
+			// unless the book writes it so (knownLatin), or never
+			// writes the name so (Petrúsha, an alias of a file, beside
+			// the book's Pétrusha, a servant). Accents left off are a
+			// way of writing (Napoleon beside Napoléon) where the book
+			// writes so; beside a name the book writes often with its
+			// accents (Sónya, 448 times), the form it never writes
+			// (Sonya) is a slip, as any other: the manuscript is the
+			// dictionary, and knownLatin judges it.
+			switch {
+			case dist == 0:
+				continue
+			case movedAccent(rs, t.runes) && k.book.writesLatin(matchCase(t.word, s)):
+			case accentsLeftOff(rs, t.runes) && k.writesOften(t.word):
+			default:
 				continue
 			}
 			dist = 1
@@ -413,6 +422,12 @@ func isVowel(r rune) bool {
 // clause (folded): conjunctions, adverbs, prepositions, verbs of
 // calling or seeing, and the demonstratives of a storyteller (這猴王).
 const nameOpeners = "则又便就也和与同跟见叫让给把将被向对替问是乃说道这那共"
+
+// accentsLeftOff reports whether a is b, which bears accents, written
+// without any.
+func accentsLeftOff(a, b []rune) bool {
+	return string(a) == prose.Unaccented(string(a)) && string(b) != prose.Unaccented(string(b))
+}
 
 // movedAccent reports whether a and b, the same letters but for accents,
 // both bear accents, on different letters.
