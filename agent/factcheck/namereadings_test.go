@@ -68,6 +68,35 @@ func TestAccentsLeftOffAFrequentName(t *testing.T) {
 	}
 }
 
+// TestTransliterationEnding: a Russian name's -off or -eff is the -ov or
+// -ev of another way of writing it (Kutúzoff for Kutúzov), one slip
+// though two letters change, unless the book writes it so.
+func TestTransliterationEnding(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/kutuzov.md":   "---\nname: Kutúzov\nkind: character\n---\n",
+			"entities/characters/arakcheev.md": "---\nname: Arakchéev\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Kutúzov and Arakchéev rode. ", 30) + extra,
+		}
+	}
+	book, written := bookProject(t, files("")), bookProject(t, files(strings.Repeat("Kutúzoff said so. ", 3)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"-off for -ov", book, "The fourth column, with which Kutúzoff was, stood on the heights.", "Kutúzoff"},
+		{"-eff for -ev", book, "The fourth column, with which Arakchéeff was, stood on the heights.", "Arakchéeff"},
+		{"the name", book, "The fourth column, with which Kutúzov was, stood on the heights.", ""},
+		{"a form the book writes", written, "The fourth column, with which Kutúzoff was, stood on the heights.", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestOtherReadingOfANameCharacter: a character of a name read otherwise
 // than usual (藏 zàng in 三藏) is typed by that reading, and a character
 // that reads so (葬) put for it is a slip, in a name the book writes

@@ -383,13 +383,18 @@ func (k *Knowledge) firstLetterSlip(s string, rs []rune, t *target) bool {
 // the letters that write one English sound in several ways are taken as
 // one: y for i, a word-final -ie, -ey or -y for -i, a final silent e
 // after a consonant, and a doubled letter for a single one (Kittie and
-// Kitty, Carolyn and Caroline, Phillip and Philip).
+// Kitty, Carolyn and Caroline, Phillip and Philip); and a Russian
+// name's -off or -eff, the French and German way of writing its -ov or
+// -ev (Kutúzoff and Kutúzov), which translators of one book do not mix.
 func sameSound(a, b []rune) bool {
 	return slices.Equal(soundSpelling(a), soundSpelling(b))
 }
 
 // soundSpelling is sameSound's form of a lower-case word.
 func soundSpelling(w []rune) []rune {
+	if n := len(w); n >= 5 && w[n-1] == 'f' && w[n-2] == 'f' && (w[n-3] == 'o' || w[n-3] == 'e') {
+		w = append(slices.Clone(w[:n-2]), 'v')
+	}
 	out := make([]rune, 0, len(w))
 	for i, r := range w {
 		if r == 'y' {
