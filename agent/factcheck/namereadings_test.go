@@ -163,3 +163,33 @@ func TestRareCharacterOfTheSameTop(t *testing.T) {
 		}
 	}
 }
+
+// TestLastCharacterBesideAWord: a slip in a name's last character that
+// makes a word with the character after it (上馱 of 沙和上馱著) is still a
+// slip where the rest of the window (沙和) is written nowhere in the book
+// but inside the name, as a slip in the first character is (見官音菩薩);
+// where the book writes the rest on its own too (沙和泥), the window is
+// two words.
+func TestLastCharacterBesideAWord(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/shaseng.md":   "---\nname: 沙僧\naliases: [沙和尚]\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("沙和尚道：「師父。」", 30) + strings.Repeat("他在上馱了。", 5) + extra + strings.Repeat("天氣晴好，園中花開。", 100),
+		}
+	}
+	book, apart := bookProject(t, files("")), bookProject(t, files(strings.Repeat("把沙和泥。", 5)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"the rest written only in the name", book, "唐僧道：「教沙和上馱著。」那怪也抹了一眼。", "沙和上"},
+		{"the name", book, "唐僧道：「教沙和尚馱著。」那怪也抹了一眼。", ""},
+		{"the rest written apart", apart, "唐僧道：「教沙和上馱著。」那怪也抹了一眼。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -975,17 +975,22 @@ func (k *Knowledge) edgeInWord(rs []rune, i, n, pos int, name []rune) bool {
 }
 
 // restBound reports whether the window, a name of three or more
-// characters with its first changed, goes on with a part that the book
-// writes only inside the names of the name's entity (音菩薩 of 觀音菩薩
-// and 觀世音菩薩): the changed character then makes no word with the one
-// before it (見官 of 見官音菩薩, though the book writes 見官), since what
-// follows it is no word of its own. The book may hold the window once,
-// where it is checked.
+// characters with its first or last character changed, holds besides it
+// a part that the book writes only inside the names of the name's entity
+// (音菩薩 of 觀音菩薩 and 觀世音菩薩; 沙和 of 沙和尚): the changed
+// character then makes no word with its outer neighbour (見官 of
+// 見官音菩薩, though the book writes 見官; 上馱 of 沙和上馱著, though the
+// book writes 上馱), since the part the book writes nowhere else is no
+// word of its own. The book may hold the window once, where it is
+// checked.
 func (k *Knowledge) restBound(window []rune, s *nameSeq, pos int) bool {
-	if pos != 0 || len(window) < 3 || k.book == nil || k.book.countCJK(string(s.runes)) < minFrequentName {
+	if pos != 0 && pos != len(window)-1 || len(window) < 3 || k.book == nil || k.book.countCJK(string(s.runes)) < minFrequentName {
 		return false
 	}
 	rest := string(window[1:])
+	if pos > 0 {
+		rest = string(window[:pos])
+	}
 	var forms []string
 	for _, ei := range s.ents {
 		for _, n := range ei.e.Names() {
