@@ -193,3 +193,25 @@ func TestLastCharacterBesideAWord(t *testing.T) {
 		}
 	}
 }
+
+// TestSAfterANameInS: a name ending in s makes its plural in -es, so
+// another s after it ("Lucass", "Rosingss") is a slip, not a plural or a
+// possessive; a plural in -es the book writes (the Lucases) is none.
+func TestSAfterANameInS(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/lucas.md":     "---\nname: Charlotte Lucas\naliases: [Miss Lucas, Lucas]\nkind: character\n---\n",
+		"entities/locations/rosings.md":    "---\nname: Rosings Park\naliases: [Rosings]\nkind: location\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Miss Lucas walked to Rosings. ", 30) + strings.Repeat("The Lucases came. ", 3),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"She mentioned this to her friend, Miss Lucass.", "Lucass"},
+		{"In speaking of Rosingss, and her not perfectly understanding it.", "Rosingss"},
+		{"She mentioned this to her friends, the Lucases.", ""},
+		{"She mentioned this to her friend, Miss Lucas.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+

@@ -145,7 +145,8 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		}
 		// "the Buonapartes": the plural of a form the book writes often
 		// (Buonaparte, 30 times) is that word of the book too.
-		if stem, ok := strings.CutSuffix(w.s, "s"); ok && utf8.RuneCountInString(stem) >= 3 && k.book.knownLatin(stem, matchCase(t.word, stem)) {
+		// Not a stem in s: its plural is in -es (pluralOf).
+		if stem, ok := strings.CutSuffix(w.s, "s"); ok && !strings.HasSuffix(stem, "s") && utf8.RuneCountInString(stem) >= 3 && k.book.knownLatin(stem, matchCase(t.word, stem)) {
 			continue
 		}
 		// Part of a declared name's mention already (e.g. a declared
@@ -537,7 +538,11 @@ func pluralOf(a, b []rune) bool {
 		return false
 	}
 	switch string(a[len(b):]) {
-	case "s", "es", "'s", "’s":
+	case "s":
+		// A name ending in s makes its plural with -es (the Lucases):
+		// another s after it ("Collinss") is a slip of the hand.
+		return b[len(b)-1] != 's'
+	case "es", "'s", "’s":
 		return true
 	}
 	return false
