@@ -215,3 +215,23 @@ func TestSAfterANameInS(t *testing.T) {
 	}
 }
 
+// TestAPairTheBookWrites: a capitalised word after a given name the files
+// do not declare is another person's name ("Alphonse Kárlovich"), unless
+// the book writes that given name with a declared name word one letter
+// from it ("Vladímirovich Bezúkhov", the declared son's father) and the
+// text's pair nowhere: then it is that pair misspelt.
+func TestAPairTheBookWrites(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/pierre.md":    "---\nname: Pierre Bezúkhov\naliases: [Pierre, Bezúkhov, Count Bezúkhov]\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "Chapter 1\n\n" + strings.Repeat("Pierre came. ", 30) + strings.Repeat("Count Cyril Vladímirovich Bezúkhov was dying. ", 3),
+	})
+	for _, tc := range []struct{ text, want string }{
+		{"All hope now is in Count Cyril Vladímirovich Bezúkohv. If he will not assist.", "Bezúkohv"},
+		{"All hope now is in Count Cyril Vladímirovich Bezúkhov. If he will not assist.", ""},
+		{"All hope now is in Alphonse Bezúkohv. If he will not assist.", ""},
+	} {
+		if got := strings.Join(found(k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: name findings %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -122,7 +122,11 @@ func (k *Knowledge) latinNearMisses(d *doc) []Finding {
 		if hyphenated(d.text, w.start, w.end) {
 			continue
 		}
-		if k.otherPersonsName(d, wi) {
+		// The book writes the pair with the name ("Vladímirovich
+		// Bezúkhov", the father of a declared son): the text's word
+		// after the same first part is a slip of it, not the name of
+		// someone the files leave out.
+		if k.otherPersonsName(d, wi) && !k.bookWritesPairNear(d, wi) {
 			continue
 		}
 		// After an honorific ("Mr. Gardener") a word is a name, though
@@ -203,6 +207,27 @@ func (k *Knowledge) otherPersonsName(d *doc, wi int) bool {
 		return false
 	}
 	return !lexicon.IsOrdinary(prev.s)
+}
+
+// bookWritesPairNear reports whether the book writes the word before the
+// capitalised word at wi together with a declared name word one letter
+// from it, at least minBookUses times, and the text's own pair at most
+// once (here): the pair is a name of the book, misspelt.
+func (k *Knowledge) bookWritesPairNear(d *doc, wi int) bool {
+	if k.book == nil || wi == 0 {
+		return false
+	}
+	prev, w := d.words[wi-1].s, d.words[wi].s
+	if k.book.usesWords(prev+" "+w) > 1 {
+		return false
+	}
+	rs := []rune(strings.ToLower(w))
+	for _, t := range k.targets {
+		if editDistance(rs, t.runes, 1) == 1 && k.book.usesWords(prev+" "+matchCase(t.word, w)) >= minBookUses {
+			return true
+		}
+	}
+	return false
 }
 
 // placeHeads name a kind of place whose name follows "of": "the villages
