@@ -235,3 +235,32 @@ func TestAPairTheBookWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptPartBoundToTheName: a slip in a name's first character that
+// makes a word with the character before it (說自 of 說自己) is still a
+// slip where the book writes the rest of the window (鵑) only inside the
+// name (紫鵑); where it writes the rest in other words too (杜鵑), the
+// window may be two words.
+func TestKeptPartBoundToTheName(t *testing.T) {
+	files := func(extra string) map[string]string {
+		return map[string]string{
+			"entities/characters/zijuan.md":    "---\nname: 紫鵑\nkind: character\n---\n",
+			"manuscript/chapter-01/content.md": "第一回\n\n" + strings.Repeat("且說紫鵑來了。", 40) + strings.Repeat("他說自己不知。", 60) + extra + strings.Repeat("天氣晴好，園中花開。", 100),
+		}
+	}
+	bound, apart := bookProject(t, files("")), bookProject(t, files(strings.Repeat("山上杜鵑開了。", 20)))
+	for _, tc := range []struct {
+		name string
+		k    *Knowledge
+		text string
+		want string
+	}{
+		{"the rest written only in the name", bound, "寶玉去了。且說自鵑因黛玉漸好，園中無事。", "自鵑"},
+		{"the name", bound, "寶玉去了。且說紫鵑因黛玉漸好，園中無事。", ""},
+		{"the rest written in other words", apart, "寶玉去了。且說自鵑因黛玉漸好，園中無事。", ""},
+	} {
+		if got := strings.Join(found(tc.k, tc.text, 5, TypeName), " "); got != tc.want {
+			t.Errorf("%s: %s: name findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
