@@ -218,13 +218,12 @@ func (k *Knowledge) bookWritesPairNear(d *doc, wi int) bool {
 		return false
 	}
 	prev, w := d.words[wi-1].s, d.words[wi].s
-	if k.book.usesWords(prev+" "+w) > 1 {
-		return false
-	}
 	rs := []rune(strings.ToLower(w))
+	// The near names first: each pair the book is asked about costs a
+	// pass over it, and most such words are near no declared name.
 	for _, t := range k.targets {
 		if editDistance(rs, t.runes, 1) == 1 && k.book.usesWords(prev+" "+matchCase(t.word, w)) >= minBookUses {
-			return true
+			return k.book.usesWords(prev+" "+w) <= 1
 		}
 	}
 	return false
