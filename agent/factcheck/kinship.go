@@ -134,6 +134,9 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 		// such as 老爺) has the child's father compared, not the mother
 		// (封老爺's daughter against 母親: 封氏).
 		role = childRole(d, role, other, ostart, oend)
+		if m.firstWord < 0 && oend <= m.start {
+			role = currentTie(d, role, oend, m.start)
+		}
 		if f, bad := k.judgeKin(d, m.ents[0], ostart, oend, other, surname, role); bad {
 			out = append(out, f)
 		} else if role.sibling {
@@ -997,4 +1000,18 @@ func kinWordAfterMark(s string) bool {
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r
+}
+
+// currentTie is role for a Chinese apposition that names the holder
+// before the servant (然后邢夫人的丫頭鴛鴦，…): the scene calls her the
+// maid of whom she serves now, so a declared master is compared though
+// the file gives no former one. Told as a tie of old (賈母的舊丫頭, 原是
+// …之婢) it stays a former master's, which only a declared former master
+// can be checked against.
+func currentTie(d *doc, role kinRole, from, to int) kinRole {
+	if len(role.former) == 0 || strings.ContainsAny(d.text[from:to], "原舊旧老先前曾昔") {
+		return role
+	}
+	role.former = nil
+	return role
 }

@@ -7,7 +7,8 @@ import (
 
 // TestServantsMaster: a servant said to be another's (王夫人之婢, Lady
 // Catherine’s maid) against a master the file gives, when it gives a
-// former one too; a file with one master only may have had another.
+// former one too; a file with one master only may have had another,
+// except where a scene names her by whom she serves (王夫人的丫頭麝月).
 func TestServantsMaster(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/xiren.md":  "---\nname: 襲人\nkind: character\ngender: f\nfacts: { master: 賈寶玉, former_master: 賈母 }\n---\n",
@@ -27,6 +28,10 @@ func TestServantsMaster(t *testing.T) {
 		{"the former master", "原來這襲人亦是賈母之婢，本名珍珠。", ""},
 		{"the master now", "原來這襲人就是賈寶玉的丫頭。", ""},
 		{"one master declared, the text another", "原來這麝月亦是王夫人之婢。", ""},
+		// The apposition of a scene names the master she serves now.
+		{"one master declared, another's maid in a scene", "然后王夫人的丫頭麝月，秋紋跟著出來。", "王夫人"},
+		{"one master declared, hers in a scene", "然后賈寶玉的丫頭麝月，秋紋跟著出來。", ""},
+		{"one master declared, an old maid of another", "然后王夫人的舊丫頭麝月跟著出來。", ""},
 		{"another's maid in English", "Hill was Lady Catherine’s maid, they said.", "Lady Catherine’s maid"},
 		{"the former master in English", "Hill was Mr. Gardiner’s servant, they said.", ""},
 	} {
