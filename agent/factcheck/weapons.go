@@ -61,6 +61,10 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 			next = ok
 		}
 		if !ok {
+			start, end, ok = d.heldLaterClause(m.start, m.end)
+			next = ok
+		}
+		if !ok {
 			continue
 		}
 		// "八戒、沙僧使釘鈀、寶杖": the last of a list of names wields the
@@ -245,3 +249,50 @@ func (d *doc) heldNextClause(ns, ne int) (start, end int, ok bool) {
 // turnsToOther are verbs and prepositions after which the next clause may
 // be someone else's doing (行者叫沙僧，取出…; 沙僧見行者來了，掣出…).
 const turnsToOther = "叫教請请對对與与和同見见向道說说問问將将把被讓让令命差遣望看聽听"
+
+// heldLaterClause finds the weapon a name takes up further on in its
+// sentence, while it stays the subject (卻說那沙僧久坐林間，盼望行者不到，
+// 將行李捎在馬上，一隻手執著…): the name opens its clause, no later clause
+// opens with another person or a pronoun or follows a bidding (叫, 命,
+// 請) or a passive (被), and the clause of holding opens with the verb,
+// or with the hand that holds (一隻手, 手中). Up to five clauses on.
+func (d *doc) heldLaterClause(ns, ne int) (start, end int, ok bool) {
+	lead := d.text[:ns]
+	if i := strings.LastIndexAny(lead, "，。；：！？「」“”\n　"); i >= 0 {
+		lead = lead[i:]
+		_, size := utf8.DecodeRuneInString(lead)
+		lead = lead[size:]
+	}
+	if utf8.RuneCountInString(lead) > 3 || strings.ContainsFunc(lead, func(r rune) bool { return !strings.ContainsRune("這这那卻却說说且", r) }) {
+		return 0, 0, false
+	}
+	p := ne
+	for n := 0; n < 6; n++ {
+		rest := d.text[p:]
+		i := strings.IndexAny(rest, "，。；：！？、「」“”\n")
+		if i < 0 || !strings.HasPrefix(rest[i:], "，") || strings.ContainsAny(rest[:i], subjectTurns) {
+			return 0, 0, false
+		}
+		at := p + i + len("，")
+		clause := d.text[at:]
+		if r, _ := utf8.DecodeRuneInString(clause); strings.ContainsRune("他她它你我", r) {
+			return 0, 0, false
+		}
+		if _, named := d.personMentionAt(at, 0); named {
+			return 0, 0, false
+		}
+		h := at
+		if c, cut := cutAnyPrefix(clause, "一隻手", "一只手", "手中", "手裏", "手里"); cut {
+			h = len(d.text) - len(c)
+		}
+		if s, e, ok := d.heldAfter(h); ok {
+			return s, e, true
+		}
+		p = at
+	}
+	return 0, 0, false
+}
+
+// subjectTurns are the words of a clause after which the next clause may
+// be another's doing: a bidding (叫他取出…) or a passive (被他…).
+const subjectTurns = "叫教請请命令差遣讓让被"
