@@ -117,6 +117,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	if d.cjk {
 		more = append(more, k.checkNamedValues(d)...)
 		more = append(more, k.checkReplacedSegments(d)...)
+		more = append(more, k.checkCJKFormerSelf(d)...)
 	}
 	more = append(more, k.checkLatinPlaces(d)...)
 	more = append(more, k.checkEstatePlaces(d)...)
