@@ -124,11 +124,12 @@ func TestCJKMovedInto(t *testing.T) {
 	}
 }
 
-// TestCJKPlaceOfLevelsAndDwelling: 祖居 gives an origin and 現居 (見居) or
-// 居於 a residence; a place told in levels from a continent down to a
+// TestCJKPlaceOfLevelsAndDwelling: 祖居 gives an origin and 現居 (見居) a
+// residence; a place told in levels from a continent down to a
 // cave is read whole past ten characters, and a continent of its first
 // level that is another than the declared one contradicts it, though the
-// mountain under it is a declared location.
+// mountain under it is a declared location; a long place that starts
+// below the declared level is not judged.
 func TestCJKPlaceOfLevelsAndDwelling(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [老孫, 行者]\nkind: character\nfacts: { origin: 東勝神洲 }\n---\n",
@@ -142,6 +143,7 @@ func TestCJKPlaceOfLevelsAndDwelling(t *testing.T) {
 		{"another continent at the top", "行者才奏道：「老孫祖居北俱蘆洲傲來國花果山水簾洞。父天母地，石裂吾生。」", "北俱蘆洲傲來國花果山水簾洞"},
 		{"the declared continent", "行者才奏道：「老孫祖居東勝神洲傲來國花果山水簾洞。父天母地，石裂吾生。」", ""},
 		{"the verb after the place", "行者才奏道：「老孫祖居北俱蘆洲傲來國花果山水簾洞居住。」", "北俱蘆洲傲來國花果山水簾洞"},
+		{"a long place that starts lower", "行者笑道：「我小和尚祖居傲來國花果山水簾洞，姓孫，名悟空。」", ""},
 		{"another province", "那江南生祖居浙江省，後來京中。", "浙江省"},
 		{"the declared province", "那江南生祖居江西省，後來京中。", ""},
 		{"lives now elsewhere", "菩薩道：「乃陛下令甥二郎真君，見居灌洲黃風嶺，享受下方香火。」", "灌洲黃風嶺"},

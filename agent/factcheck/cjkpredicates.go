@@ -52,7 +52,6 @@ var placePredicates = []placePredicate{
 	{"住了", residenceKeys, "lives in", true},
 	{"现居", residenceKeys, "lives in", false},
 	{"见居", residenceKeys, "lives in", false},
-	{"居于", residenceKeys, "lives in", false},
 	{"原籍", originKeys, "comes from", false},
 	{"祖居", originKeys, "comes from", false},
 	{"祖籍", originKeys, "comes from", false},
@@ -224,6 +223,11 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	// Places of several levels agree when their first levels do (東勝神洲
 	// 海東傲來國 of 東勝神洲傲來國花果山); the rest is told in other words.
 	// Two places of one kind under it (福陵山白雲洞, 福陵山雲棧洞) are two.
+	// A place read past ten characters is judged by its top level only
+	// (祖居傲來國花果山水簾洞 beside the continent 東勝神洲 says nothing).
+	if utf8.RuneCountInString(place) > 10 && !regionsDiffer(place, decl) {
+		return Finding{}, false
+	}
 	otherUnder := false
 	if a, ok := firstLevel(place); ok {
 		if b, ok := firstLevel(decl); ok && a == b {
