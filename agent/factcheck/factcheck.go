@@ -119,6 +119,7 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 		more = append(more, k.checkReplacedSegments(d)...)
 		more = append(more, k.checkCJKFormerSelf(d)...)
 		more = append(more, k.checkCJKReturns(d)...)
+		more = append(more, k.checkCJKSiblingNames(d)...)
 	}
 	more = append(more, k.checkLatinPlaces(d)...)
 	more = append(more, k.checkEstatePlaces(d)...)
