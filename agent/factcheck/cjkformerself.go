@@ -81,6 +81,11 @@ func (k *Knowledge) checkCJKFormerSelf(d *doc) []Finding {
 			}
 			said := string(k.foldRunes(d.text[start:end]))
 			own := string(k.foldRunes(strings.TrimSpace(decl)))
+			// A post told in a phrase (靈霄殿下侍鑾輿) is no title to set
+			// another against.
+			if n := utf8.RuneCountInString(own); n < 2 || n > 5 || !prose.AllCJK([]rune(own)) {
+				continue
+			}
 			// 天蓬大元帥 of 天蓬元帥: one told with a word more or less.
 			if subsequence(own, said) || subsequence(said, own) {
 				continue

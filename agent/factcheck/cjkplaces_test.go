@@ -129,7 +129,8 @@ func TestCJKMovedInto(t *testing.T) {
 // cave is read whole past ten characters, and a continent of its first
 // level that is another than the declared one contradicts it, though the
 // mountain under it is a declared location; a long place that starts
-// below the declared level is not judged.
+// below the declared level, or any place beside a declared region alone,
+// is not judged.
 func TestCJKPlaceOfLevelsAndDwelling(t *testing.T) {
 	k := bookProject(t, map[string]string{
 		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [老孫, 行者]\nkind: character\nfacts: { origin: 東勝神洲 }\n---\n",
@@ -144,6 +145,7 @@ func TestCJKPlaceOfLevelsAndDwelling(t *testing.T) {
 		{"the declared continent", "行者才奏道：「老孫祖居東勝神洲傲來國花果山水簾洞。父天母地，石裂吾生。」", ""},
 		{"the verb after the place", "行者才奏道：「老孫祖居北俱蘆洲傲來國花果山水簾洞居住。」", "北俱蘆洲傲來國花果山水簾洞"},
 		{"a long place that starts lower", "行者笑道：「我小和尚祖居傲來國花果山水簾洞，姓孫，名悟空。」", ""},
+		{"a place under the declared region", "行者笑道：「我小和尚祖居花果山水簾洞，姓孫，名悟空。」", ""},
 		{"another province", "那江南生祖居浙江省，後來京中。", "浙江省"},
 		{"the declared province", "那江南生祖居江西省，後來京中。", ""},
 		{"lives now elsewhere", "菩薩道：「乃陛下令甥二郎真君，見居灌洲黃風嶺，享受下方香火。」", "灌洲黃風嶺"},

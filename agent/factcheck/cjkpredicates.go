@@ -225,7 +225,9 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	// Two places of one kind under it (福陵山白雲洞, 福陵山雲棧洞) are two.
 	// A place read past ten characters is judged by its top level only
 	// (祖居傲來國花果山水簾洞 beside the continent 東勝神洲 says nothing).
-	if utf8.RuneCountInString(place) > 10 && !regionsDiffer(place, decl) {
+	// So is any place where the declared one is a region alone (東勝神洲):
+	// 傲來國花果山 lies in some region, which the text does not say.
+	if (utf8.RuneCountInString(place) > 10 || isRegion(decl)) && !regionsDiffer(place, decl) {
 		return Finding{}, false
 	}
 	otherUnder := false
@@ -371,13 +373,25 @@ func firstLevel(place string) (string, bool) {
 // levels from a continent down to a cave.
 const maxPlaceRunes = 16
 
+// isRegion reports whether a folded place is a continent, a province or
+// a country alone (東胜神洲, 江西省), of two to five characters.
+func isRegion(s string) bool {
+	rs := []rune(s)
+	return len(rs) >= 2 && len(rs) <= 5 && strings.ContainsRune("洲省国", rs[len(rs)-1])
+}
+
 // regionsDiffer reports whether two places (folded) open with regions of
 // one kind that differ (北俱芦洲… and 东胜神洲): a continent, a province or
 // a country, the whole place or its first level.
 func regionsDiffer(place, decl string) bool {
+	// The region a place opens with: its shortest head of two to five
+	// characters that ends as a region does (浙江省, not 浙江).
 	top := func(s string) string {
-		if a, ok := firstLevel(s); ok {
-			return a
+		rs := []rune(s)
+		for i := 1; i < min(5, len(rs)); i++ {
+			if strings.ContainsRune("洲省国", rs[i]) {
+				return string(rs[:i+1])
+			}
 		}
 		return s
 	}

@@ -92,6 +92,11 @@ func (k *Knowledge) checkCJKReturns(d *doc) []Finding {
 		if key == "" || strings.Contains(own, place) || strings.Contains(place, own) || k.placeWithin(own, place) {
 			continue
 		}
+		// A household (薛家) is no dwelling to set against a lodge: a
+		// guest of the lodge (香菱 with 寶釵) goes back there too.
+		if ol, pl := lastRune(own), lastRune(place); dwellingEnding(ol) != dwellingEnding(pl) || placeEnding(ol) != placeEnding(pl) {
+			continue
+		}
 		s, e := d.roff[start], d.roff[end]
 		f := k.cjkFactFinding(d, h, s, e, key, decl, 0.6)
 		f.Message = fmt.Sprintf("the text has %s go back home to “%s”, %s's %s, but %s's %s is “%s” as of chapter %d", h.e.Name, d.text[s:e], owner.e.Name, key, h.e.Name, key, decl, d.chapter)
@@ -135,4 +140,10 @@ func (k *Knowledge) returner(d *doc, eff []effMention, p int) *entInfo {
 		to = from - size // before the break
 	}
 	return nil
+}
+
+// lastRune is the last rune of s, or utf8.RuneError when s is empty.
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
