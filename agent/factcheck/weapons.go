@@ -55,6 +55,9 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 			continue
 		}
 		start, end, ok := d.heldAfter(m.end)
+		if !ok {
+			start, end, ok = d.ownedAfter(m.end)
+		}
 		next := false
 		if !ok {
 			start, end, ok = d.heldNextClause(m.start, m.end)
@@ -120,6 +123,33 @@ func (d *doc) heldAfter(p int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return p + held + ws, p + held + we, true
+}
+
+// ownedAfter finds the weapon the name ending at byte p is said to have,
+// right after it (羅剎女有一柄芭蕉扇, 他也有一條…): 有, at most two adverbs
+// before it, and one weapon counted by its measure word.
+func (d *doc) ownedAfter(p int) (start, end int, ok bool) {
+	clause := d.text[p:]
+	if i := strings.IndexAny(clause, "，。；：！？、「」“”\n,."); i >= 0 {
+		clause = clause[:i]
+	}
+	h := strings.Index(clause, "有")
+	if h < 0 || utf8.RuneCountInString(clause[:h]) > 2 || strings.ContainsAny(clause[:h], "沒没無无未") || len(d.mentionsIn(p, p+len(clause))) > 0 {
+		return 0, 0, false
+	}
+	rest, ok := cutAnyPrefix(clause[h+len("有"):], "一柄", "一條", "一条", "一根", "一把", "一口", "一桿", "一杆", "一張", "一张")
+	if !ok {
+		return 0, 0, false
+	}
+	at := len(clause) - len(rest)
+	// weaponIn reads its first rune as the verb: the measure's last
+	// character stands in for it.
+	_, size := utf8.DecodeLastRuneInString(clause[:at])
+	ws, we, ok := weaponIn(clause[at-size:])
+	if !ok {
+		return 0, 0, false
+	}
+	return p + at - size + ws, p + at - size + we, true
 }
 
 // holdingVerb is the byte offset of the first verb of holding in clause,
