@@ -123,3 +123,38 @@ func TestCJKMovedInto(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKPlaceOfLevelsAndDwelling: 祖居 gives an origin and 現居 (見居) a
+// residence; a place told in levels from a continent down to a
+// cave is read whole past ten characters, and a continent of its first
+// level that is another than the declared one contradicts it, though the
+// mountain under it is a declared location; a long place that starts
+// below the declared level, or any place beside a declared region alone,
+// is not judged.
+func TestCJKPlaceOfLevelsAndDwelling(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/characters/wukong.md": "---\nname: 孫悟空\naliases: [老孫, 行者]\nkind: character\nfacts: { origin: 東勝神洲 }\n---\n",
+		"entities/locations/huaguo.md":  "---\nname: 花果山\nkind: location\n---\n東勝神洲傲來國的名山。\n",
+		"entities/characters/erlang.md": "---\nname: 二郎真君\nkind: character\nfacts: { residence: 灌江口 }\n---\n",
+		"entities/characters/jiang.md":  "---\nname: 江南生\nkind: character\nfacts: { origin: 江西省 }\n---\n",
+	})
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"another continent at the top", "行者才奏道：「老孫祖居北俱蘆洲傲來國花果山水簾洞。父天母地，石裂吾生。」", "北俱蘆洲傲來國花果山水簾洞"},
+		{"the declared continent", "行者才奏道：「老孫祖居東勝神洲傲來國花果山水簾洞。父天母地，石裂吾生。」", ""},
+		{"the verb after the place", "行者才奏道：「老孫祖居北俱蘆洲傲來國花果山水簾洞居住。」", "北俱蘆洲傲來國花果山水簾洞"},
+		{"a long place that starts lower", "行者笑道：「我小和尚祖居傲來國花果山水簾洞，姓孫，名悟空。」", ""},
+		{"a place under the declared region", "行者笑道：「我小和尚祖居花果山水簾洞，姓孫，名悟空。」", ""},
+		{"another province", "那江南生祖居浙江省，後來京中。", "浙江省"},
+		{"the declared province", "那江南生祖居江西省，後來京中。", ""},
+		{"lives now elsewhere", "菩薩道：「乃陛下令甥二郎真君，見居灌洲黃風嶺，享受下方香火。」", "灌洲黃風嶺"},
+		{"lives now at the declared place", "菩薩道：「乃陛下令甥二郎真君，見居灌洲灌江口，享受下方香火。」", ""},
+		{"a place of no levels runs on", "那江南生祖居江北一個有名的大村莊裏面，後來京中。", ""},
+	} {
+		got := strings.Join(found(k, tc.text, 18, TypeFact), " ")
+		if got != tc.want {
+			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
+		}
+	}
+}

@@ -50,7 +50,10 @@ var placePredicates = []placePredicate{
 	{"家住", residenceKeys, "lives in", false},
 	{"住的是", residenceKeys, "lives in", false},
 	{"住了", residenceKeys, "lives in", true},
+	{"现居", residenceKeys, "lives in", false},
+	{"见居", residenceKeys, "lives in", false},
 	{"原籍", originKeys, "comes from", false},
+	{"祖居", originKeys, "comes from", false},
 	{"祖籍", originKeys, "comes from", false},
 	{"本贯", originKeys, "comes from", false},
 	{"籍贯", originKeys, "comes from", false},
@@ -112,13 +115,24 @@ func (k *Knowledge) checkCJKPlaces(d *doc) []Finding {
 				start++
 			}
 			end := start
-			for end < len(rs) && end-start < 10 && !placeStop(rs[end]) {
+			for end < len(rs) && end-start < maxPlaceRunes && !placeStop(rs[end]) {
 				end++
 			}
 			// A place that runs on past ten characters is cut, not
-			// read (祖貫東勝神洲海東傲來國花|果山水簾洞居住).
-			if end-start == 10 && end < len(rs) && !placeStop(rs[end]) {
+			// read (祖貫東勝神洲海東傲來國花|果山水簾洞居住), unless it
+			// is told in levels from a region down (祖居北俱蘆洲傲來國花果
+			// 山水簾洞) and ends within sixteen.
+			if end-start > 10 {
+				if _, levels := firstLevel(string(rs[start:end])); !levels {
+					end = start + 10
+				}
+			}
+			if end-start >= 10 && end < len(rs) && !placeStop(rs[end]) {
 				continue
+			}
+			// 花果山水簾洞居住: the verb after the place is no part of it.
+			if end-start > 4 && string(rs[end-2:end]) == "居住" {
+				end -= 2
 			}
 			if end-start < 2 || pp.named && !dwellingEnding(rs[end-1]) && !placeEnding(rs[end-1]) {
 				continue
@@ -209,6 +223,13 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	// Places of several levels agree when their first levels do (東勝神洲
 	// 海東傲來國 of 東勝神洲傲來國花果山); the rest is told in other words.
 	// Two places of one kind under it (福陵山白雲洞, 福陵山雲棧洞) are two.
+	// A place read past ten characters is judged by its top level only
+	// (祖居傲來國花果山水簾洞 beside the continent 東勝神洲 says nothing).
+	// So is any place where the declared one is a region alone (東勝神洲):
+	// 傲來國花果山 lies in some region, which the text does not say.
+	if (utf8.RuneCountInString(place) > 10 || isRegion(decl)) && !regionsDiffer(place, decl) {
+		return Finding{}, false
+	}
 	otherUnder := false
 	if a, ok := firstLevel(place); ok {
 		if b, ok := firstLevel(decl); ok && a == b {
@@ -218,10 +239,26 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 			otherUnder = true
 		}
 	}
+	// Two regions of one kind at the top (北俱蘆洲 and 東勝神洲, 江西省
+	// and 浙江省): the lower levels, whatever their files say, lie in
+	// another.
+	if !regionsDiffer(place, decl) && !k.placeStands(d, e, pp, start, end, place, decl, otherUnder, relative) {
+		return Finding{}, false
+	}
+	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
+	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
+	f.Suggestion = declared
+	return f, true
+}
+
+// placeStands reports whether a place predicated of e at [start, end)
+// (place and decl folded) stands against the declared one: no file puts
+// the one in the other, and it is a place at all.
+func (k *Knowledge) placeStands(d *doc, e *entInfo, pp placePredicate, start, end int, place, decl string, otherUnder, relative bool) bool {
 	// The character's own file says they live there too (黛玉 "住進大觀
 	// 園" beside the residence 瀟湘館): the two are not at odds.
 	if livesThere(string(k.foldRunes(e.e.Description)), place) || k.placeWithin(decl, place) {
-		return Finding{}, false
+		return false
 	}
 	// The place must be one: a declared location, or a name with a
 	// place's ending (州, 府, 山…).
@@ -243,13 +280,13 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 			// 大觀園瀟湘館) agrees with it.
 			for _, n := range append([]string{le.e.Name}, le.e.Aliases...) {
 				if f := string(k.foldRunes(n)); f != "" && strings.Contains(decl, f) {
-					return Finding{}, false
+					return false
 				}
 			}
 			// The location's file names the declared place (大觀園's
 			// description lists 瀟湘館).
 			if strings.Contains(string(k.foldRunes(le.e.Description)), decl) {
-				return Finding{}, false
+				return false
 			}
 		}
 	}
@@ -265,17 +302,14 @@ func (k *Knowledge) judgeCJKPlace(d *doc, eff []effMention, marker, start, end i
 	origin := relative && (strings.HasSuffix(pp.marker, "籍") || strings.HasSuffix(pp.marker, "贯"))
 	_, levels := firstLevel(place) // 南贍部洲海東傲來國…: a place of several levels
 	if !located && !placeEnding(last) && !native && !origin && !levels && !(pp.named && dwellingEnding(last)) {
-		return Finding{}, false
+		return false
 	}
 	// After 住了 a dwelling is compared with a declared dwelling only: a
 	// court of a house (怡紅院) is no other home than the house (榮國府).
 	if dl, _ := utf8.DecodeLastRuneInString(decl); pp.named && dwellingEnding(last) != dwellingEnding(dl) {
-		return Finding{}, false
+		return false
 	}
-	f := k.cjkFactFinding(d, e, start, end, key, declared, 0.7)
-	f.Message = fmt.Sprintf("the text says %s %s “%s”, but %s's %s is “%s” as of chapter %d", e.e.Name, pp.what, d.text[start:end], e.e.Name, key, declared, d.chapter)
-	f.Suggestion = declared
-	return f, true
+	return true
 }
 
 // placeWithin reports whether the declared place decl (folded) lies
@@ -333,6 +367,43 @@ func firstLevel(place string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// maxPlaceRunes is the longest place a predication reads: one told in
+// levels from a continent down to a cave.
+const maxPlaceRunes = 16
+
+// isRegion reports whether a folded place is a continent, a province or
+// a country alone (東胜神洲, 江西省), of two to five characters.
+func isRegion(s string) bool {
+	rs := []rune(s)
+	return len(rs) >= 2 && len(rs) <= 5 && strings.ContainsRune("洲省国", rs[len(rs)-1])
+}
+
+// regionsDiffer reports whether two places (folded) open with regions of
+// one kind that differ (北俱芦洲… and 东胜神洲): a continent, a province or
+// a country, the whole place or its first level.
+func regionsDiffer(place, decl string) bool {
+	// The region a place opens with: its shortest head of two to five
+	// characters that ends as a region does (浙江省, not 浙江).
+	top := func(s string) string {
+		rs := []rune(s)
+		for i := 1; i < min(5, len(rs)); i++ {
+			if strings.ContainsRune("洲省国", rs[i]) {
+				return string(rs[:i+1])
+			}
+		}
+		return s
+	}
+	a, b := []rune(top(place)), []rune(top(decl))
+	if len(a) < 2 || len(b) < 2 || len(a) > 5 || len(b) > 5 {
+		return false
+	}
+	last := a[len(a)-1]
+	if last != b[len(b)-1] || !strings.ContainsRune("洲省国", last) {
+		return false
+	}
+	return !strings.Contains(string(a), string(b)) && !strings.Contains(string(b), string(a))
 }
 
 // relativeHolder is the person a Chinese relative clause ending at p

@@ -104,6 +104,9 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if _, ok := parseService(v); ok {
 		return true // the same post under another name (service.go)
 	}
+	if formerSelfKeys[normKey(lk)] && prose.HasCJK(v) {
+		return true // what came down to be born (本是…臨凡, cjkformerself.go)
+	}
 	if weaponKeys[lk] && prose.HasCJK(v) {
 		return true // a weapon of another kind borne by the holder (weapons.go)
 	}

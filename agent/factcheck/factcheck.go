@@ -117,6 +117,9 @@ func Check(text string, chapter int, k *Knowledge, prev string) []Finding {
 	if d.cjk {
 		more = append(more, k.checkNamedValues(d)...)
 		more = append(more, k.checkReplacedSegments(d)...)
+		more = append(more, k.checkCJKFormerSelf(d)...)
+		more = append(more, k.checkCJKReturns(d)...)
+		more = append(more, k.checkCJKSiblingNames(d)...)
 	}
 	more = append(more, k.checkLatinPlaces(d)...)
 	more = append(more, k.checkEstatePlaces(d)...)

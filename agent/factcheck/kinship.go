@@ -93,7 +93,7 @@ var cjkKin = []struct {
 var kinCopulas = []string{"實系", "實係", "实系", "原是", "本是", "乃是", "就是", "便是", "亦是", "也是", "卻是", "却是", "又是", "即是", "是", "乃", "即", "係", "系", "為", "为"}
 
 // cjkNaming introduce the name after a kinship word (…的小姐，名喚英蓮).
-var cjkNaming = []string{"名喚", "名唤", "名叫", "叫做", "喚做", "唤做", "名", ""}
+var cjkNaming = []string{"名喚", "名唤", "喚名", "唤名", "名叫", "叫做", "喚做", "唤做", "名", ""}
 
 // cjkHouseTitles after a family name stand for the head of that house
 // (封老爺: Mr. Feng).
@@ -322,6 +322,9 @@ func (k *Knowledge) fullNameMatches(declared, name string) bool {
 	dv, nv := string(k.foldRunes(strings.TrimSpace(declared))), string(k.foldRunes(name))
 	if strings.Contains(dv, nv) || strings.Contains(nv, dv) {
 		return true
+	}
+	if otherTitled(dv, nv) {
+		return false
 	}
 	// Two names of one title with other names before it (鐵扇公主 and
 	// 玉面公主, 王夫人 and 邢夫人) are two people.
@@ -751,6 +754,9 @@ func (d *doc) kinHolderEndingAt(k *Knowledge, end int) (int, int, *entInfo, rune
 			return om.start, om.end, om.ents[0], 0, true
 		}
 	}
+	if s, ok := d.titledEndingAt(k, end); ok {
+		return s, end, nil, 0, true
+	}
 	if s, ok := d.bookNameEndingAt(k, end); ok {
 		return s, end, nil, 0, true
 	}
@@ -810,6 +816,9 @@ func (d *doc) kinHolderStartingAt(k *Knowledge, at int) (int, int, *entInfo, run
 	}
 	if om, ok := d.personMentionAt(at, 0); ok {
 		return om.start, om.end, om.ents[0], 0, true
+	}
+	if e, ok := d.titledStartingAt(k, at); ok && !d.overlapsMention(at, e) {
+		return at, e, nil, 0, true
 	}
 	if !k.isFamilyName(r) {
 		return 0, 0, nil, 0, false

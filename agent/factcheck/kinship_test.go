@@ -34,6 +34,9 @@ func TestServantsMaster(t *testing.T) {
 		{"one master declared, another before a name", "王夫人的丫頭麝月走來。", "王夫人"},
 		{"one master declared, the text's in the past", "原來這麝月亦是王夫人之婢。", ""},
 		{"an earlier master the rest of the book gives", "王夫人的丫頭秋紋走來。", ""},
+		// The apposition of a scene names the master she serves now.
+		{"one master declared, another's maid in a scene", "然后王夫人的丫頭麝月，秋紋跟著出來。", "王夫人"},
+		{"one master declared, hers in a scene", "然后賈寶玉的丫頭麝月，秋紋跟著出來。", ""},
 		{"one master declared, an old maid of another", "然后王夫人的舊丫頭麝月跟著出來。", ""},
 		{"another's maid in English", "Hill was Lady Catherine’s maid, they said.", "Lady Catherine’s maid"},
 		{"the former master in English", "Hill was Mr. Gardiner’s servant, they said.", ""},

@@ -55,9 +55,16 @@ func (k *Knowledge) checkWeapons(d *doc) []Finding {
 			continue
 		}
 		start, end, ok := d.heldAfter(m.end)
+		if !ok {
+			start, end, ok = d.ownedAfter(m.end)
+		}
 		next := false
 		if !ok {
 			start, end, ok = d.heldNextClause(m.start, m.end)
+			next = ok
+		}
+		if !ok {
+			start, end, ok = d.heldLaterClause(m.start, m.end)
 			next = ok
 		}
 		if !ok {
@@ -116,6 +123,33 @@ func (d *doc) heldAfter(p int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return p + held + ws, p + held + we, true
+}
+
+// ownedAfter finds the weapon the name ending at byte p is said to have,
+// right after it (羅剎女有一柄芭蕉扇, 他也有一條…): 有, at most two adverbs
+// before it, and one weapon counted by its measure word.
+func (d *doc) ownedAfter(p int) (start, end int, ok bool) {
+	clause := d.text[p:]
+	if i := strings.IndexAny(clause, "，。；：！？、「」“”\n,."); i >= 0 {
+		clause = clause[:i]
+	}
+	h := strings.Index(clause, "有")
+	if h < 0 || utf8.RuneCountInString(clause[:h]) > 2 || strings.ContainsAny(clause[:h], "沒没無无未") || len(d.mentionsIn(p, p+len(clause))) > 0 {
+		return 0, 0, false
+	}
+	rest, ok := cutAnyPrefix(clause[h+len("有"):], "一柄", "一條", "一条", "一根", "一把", "一口", "一桿", "一杆", "一張", "一张")
+	if !ok {
+		return 0, 0, false
+	}
+	at := len(clause) - len(rest)
+	// weaponIn reads its first rune as the verb: the measure's last
+	// character stands in for it.
+	_, size := utf8.DecodeLastRuneInString(clause[:at])
+	ws, we, ok := weaponIn(clause[at-size:])
+	if !ok {
+		return 0, 0, false
+	}
+	return p + at - size + ws, p + at - size + we, true
 }
 
 // holdingVerb is the byte offset of the first verb of holding in clause,
@@ -245,3 +279,50 @@ func (d *doc) heldNextClause(ns, ne int) (start, end int, ok bool) {
 // turnsToOther are verbs and prepositions after which the next clause may
 // be someone else's doing (行者叫沙僧，取出…; 沙僧見行者來了，掣出…).
 const turnsToOther = "叫教請请對对與与和同見见向道說说問问將将把被讓让令命差遣望看聽听"
+
+// heldLaterClause finds the weapon a name takes up further on in its
+// sentence, while it stays the subject (卻說那沙僧久坐林間，盼望行者不到，
+// 將行李捎在馬上，一隻手執著…): the name opens its clause, no later clause
+// opens with another person or a pronoun or follows a bidding (叫, 命,
+// 請) or a passive (被), and the clause of holding opens with the verb,
+// or with the hand that holds (一隻手, 手中). Up to five clauses on.
+func (d *doc) heldLaterClause(ns, ne int) (start, end int, ok bool) {
+	lead := d.text[:ns]
+	if i := strings.LastIndexAny(lead, "，。；：！？「」“”\n　"); i >= 0 {
+		lead = lead[i:]
+		_, size := utf8.DecodeRuneInString(lead)
+		lead = lead[size:]
+	}
+	if utf8.RuneCountInString(lead) > 3 || strings.ContainsFunc(lead, func(r rune) bool { return !strings.ContainsRune("這这那卻却說说且", r) }) {
+		return 0, 0, false
+	}
+	p := ne
+	for n := 0; n < 6; n++ {
+		rest := d.text[p:]
+		i := strings.IndexAny(rest, "，。；：！？、「」“”\n")
+		if i < 0 || !strings.HasPrefix(rest[i:], "，") || strings.ContainsAny(rest[:i], subjectTurns) {
+			return 0, 0, false
+		}
+		at := p + i + len("，")
+		clause := d.text[at:]
+		if r, _ := utf8.DecodeRuneInString(clause); strings.ContainsRune("他她它你我", r) {
+			return 0, 0, false
+		}
+		if _, named := d.personMentionAt(at, 0); named {
+			return 0, 0, false
+		}
+		h := at
+		if c, cut := cutAnyPrefix(clause, "一隻手", "一只手", "手中", "手裏", "手里"); cut {
+			h = len(d.text) - len(c)
+		}
+		if s, e, ok := d.heldAfter(h); ok {
+			return s, e, true
+		}
+		p = at
+	}
+	return 0, 0, false
+}
+
+// subjectTurns are the words of a clause after which the next clause may
+// be another's doing: a bidding (叫他取出…) or a passive (被他…).
+const subjectTurns = "叫教請请命令差遣讓让被"
