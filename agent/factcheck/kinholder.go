@@ -55,7 +55,7 @@ func (k *Knowledge) checkHolderKin(d *doc) []Finding {
 func (d *doc) holderKinOf(m mention) (*entInfo, string, int, int, bool) {
 	// X’s NOUN[,] NAME
 	before := strings.TrimSuffix(d.text[:m.start], " ")
-	if len(before) < len(d.text[:m.start]) {
+	if len(before) < len(d.text[:m.start]) && nameClosesPhrase(d.text[m.end:]) {
 		before = strings.TrimSuffix(before, ",")
 		for noun := range holderKinKeys {
 			b, cut := strings.CutSuffix(before, " "+noun)
@@ -139,6 +139,10 @@ func (k *Knowledge) judgeHolderKin(d *doc, holder *entInfo, noun string, rel *en
 			break
 		}
 	}
+	// A woman called a father is some other misreading, not this tie.
+	if rel.gender == 'f' && (noun == "father" || noun == "husband") || rel.gender == 'm' && (noun == "mother" || noun == "wife") {
+		return Finding{}, false
+	}
 	if key == "" || !k.namesSomeone(val) || k.kinMatches(val, rel, 0) {
 		return Finding{}, false
 	}
@@ -156,4 +160,12 @@ func (k *Knowledge) judgeHolderKin(d *doc, holder *entInfo, noun string, rel *en
 	f := k.cjkFactFinding(d, holder, start, end, key, val, 0.6)
 	f.Message = fmt.Sprintf("the text makes %s %s's %s, but %s's %s is %q as of chapter %d", rel.e.Name, holder.e.Name, noun, holder.e.Name, key, val, d.chapter)
 	return f, true
+}
+
+// nameClosesPhrase reports whether the text after a name in apposition
+// ends its phrase: punctuation or the end ("his father, Prince Vasíli,
+// with"), not a verb that makes the name a new clause's subject ("from
+// her father, the little princess sat").
+func nameClosesPhrase(after string) bool {
+	return after == "" || strings.ContainsRune(",.;:!?)”", firstRune(after))
 }

@@ -14,7 +14,8 @@ func TestHolderKin(t *testing.T) {
 		"entities/characters/helene.md":    "---\nname: Hélène Kurágina\naliases: [Hélène]\nkind: character\ngender: f\n---\n",
 		"entities/characters/ippolit.md":   "---\nname: Hippolyte Kurágin\naliases: [Hippolyte]\nkind: character\ngender: m\n---\n",
 		"entities/characters/dolokhov.md":  "---\nname: Dólokhov\nkind: character\ngender: m\n---\n",
-		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\ngender: m\nfacts: { spouse: Lise }\n---\n",
+		"entities/characters/andrew.md":    "---\nname: Prince Andrew Bolkónski\naliases: [Prince Andrew]\nkind: character\ngender: m\nfacts: { spouse: Lise, father: Prince Nicholas Bolkónski }\n---\n",
+		"entities/characters/nicholas.md":  "---\nname: Prince Nicholas Bolkónski\naliases: [Prince Nicholas]\nkind: character\n---\n",
 		"entities/characters/lise.md":      "---\nname: Lise Bolkónskaya\naliases: [Lise]\nkind: character\ngender: f\n---\n",
 		"entities/characters/darcy.md":     "---\nname: Fitzwilliam Darcy\naliases: [Mr. Darcy, Darcy]\nkind: character\ngender: m\nfacts: { sister: Georgiana Darcy, aunt: Lady Catherine de Bourgh }\n---\n",
 		"entities/characters/georgiana.md": "---\nname: Georgiana Darcy\naliases: [Miss Darcy, Georgiana]\nkind: character\ngender: f\n---\n",
@@ -34,6 +35,13 @@ func TestHolderKin(t *testing.T) {
 		{"a husband the file names otherwise", "Lise, the wife of Dólokhov, came in.", ""},
 		{"a father after a copula", "Prince Vasíli was the father of Pierre.", "Prince Vasíli was the father of Pierre"},
 		{"the declared father after a copula", "Count Bezúkhov was the father of Pierre.", ""},
+		{"a father after a pronoun", "Prince Andrew saw the familiar, majestic figure of his father, Prince Vasíli, with his gray mane.", "his father, Prince Vasíli"},
+		{"the declared father after a pronoun", "Prince Andrew saw the familiar, majestic figure of his father, Prince Nicholas, with his gray mane.", ""},
+		{"a father after a pronoun whose holder is unclear", "Prince Andrew and Mr. Darcy saw the figure of his father, Prince Vasíli.", ""},
+		{"a father and a pronoun after the name", "Prince Andrew looked at Prince Vasíli, his father, in silence.", "Prince Vasíli"},
+		{"a name after the apposition's comma opening a clause", "When Prince Andrew returned from his father, Prince Vasíli sat working.", ""},
+		{"a possessive after the kin noun", "Prince Andrew had received from his father Prince Vasíli’s note.", ""},
+		{"a woman called a father", "Prince Andrew saw the figure of his father, Lady Catherine, at the door.", ""},
 		{"a kin noun that is no single tie", "Mr. Darcy’s sister, Miss Bingley, was there.", ""},
 	} {
 		wantFacts(t, k, tc.name, tc.text, tc.want)
