@@ -34,3 +34,22 @@ func TestKeySets(t *testing.T) {
 		wantFacts(t, k, tc.name, tc.text, tc.want)
 	}
 }
+
+// TestKeySetsCoverage: a county or a regiment the files list is among the
+// keys checked deterministically; a county written in lower case is not.
+func TestKeySetsCoverage(t *testing.T) {
+	k := bookProject(t, map[string]string{
+		"entities/locations/hunsford.md":  "---\nname: Hunsford\nkind: location\nfacts: { county: Kent }\n---\n",
+		"entities/characters/dolokhov.md": "---\nname: Dólokhov\nkind: character\nfacts: { regiment: Semënov regiment, position: youngest }\n---\n",
+		"entities/locations/cottage.md":   "---\nname: Cottage\nkind: location\nfacts: { district: somewhere in the north }\n---\n",
+	})
+	c := k.FactCoverage()
+	for _, key := range []string{"county", "regiment", "position"} {
+		if c.Checked[key] == 0 {
+			t.Errorf("%s is not among the checked keys: %v", key, c.Checked)
+		}
+	}
+	if c.Left["district"] == 0 {
+		t.Errorf("district is not among the keys left to the model: %v", c.Left)
+	}
+}
