@@ -135,7 +135,8 @@ func (k *Knowledge) checkAppositions(d *doc) []Finding {
 			}
 		}
 	}
-	return out
+	// The sets the files list themselves: counties, regiments (keysets.go).
+	return append(out, k.checkKeySets(d)...)
 }
 
 // appositionOf reads a member of set other than the declared one and e's

@@ -71,6 +71,11 @@ func (k *Knowledge) checkBirthOrder(d *doc) []Finding {
 		for _, key := range slices.Sorted(maps.Keys(facts)) {
 			v := facts[key]
 			dg := birthInValue.FindStringSubmatch(strings.ToLower(v))
+			// A value that is the order word alone ("youngest") gives
+			// it for whatever noun the text says.
+			if w := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "the "); dg == nil && birthRank[w] != "" && w != "only" {
+				dg = []string{w, w, noun}
+			}
 			if dg == nil || dg[2] != noun || birthOrdersAgree(said, dg[1]) {
 				continue
 			}

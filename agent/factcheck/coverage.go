@@ -128,8 +128,11 @@ func (k *Knowledge) checksFact(key, val string) bool {
 	if _, _, ok := eventYear(key, v); ok {
 		return true // a year in a sentence naming the holder and the event (years.go)
 	}
-	if birthInValue.MatchString(strings.ToLower(v)) {
+	if birthInValue.MatchString(strings.ToLower(v)) || birthRank[strings.TrimPrefix(strings.ToLower(v), "the ")] != "" {
 		return true // a birth order in apposition (birthorder.go)
+	}
+	if (containerKeys[lk] || regimentKeys[lk]) && setMember(v) != "" {
+		return true // a county or a regiment the files list (keysets.go)
 	}
 	if len(countedParts(v)) > 0 {
 		return true // one of the counts a value lists

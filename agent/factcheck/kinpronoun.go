@@ -8,7 +8,7 @@ import (
 
 // Kinship told through a possessive pronoun in English: "his wife,
 // Hélène", "her husband Pierre", "his son, Nicholas", "Hélène, his
-// wife,". The pronoun stands
+// wife,", "his father, Prince Vasíli". The pronoun stands
 // for the one person of its gender named before it in the sentence; with
 // two (Prince Vasíli led Pierre to his daughter) whose it is cannot be
 // told, and nothing is judged. The name after the kinship noun is checked
@@ -40,6 +40,17 @@ func (k *Knowledge) checkPronounKin(d *doc) []Finding {
 		if h == nil || h == e {
 			continue
 		}
+		// "the figure of his father, Prince Vasíli": a parent is his
+		// file's to give (kinholder.go).
+		if noun == "father" || noun == "mother" {
+			if m.possessive || p < m.start && !nameClosesPhrase(d.text[m.end:]) {
+				continue
+			}
+			if f, bad := k.judgeHolderKin(d, h, noun, e, p, m.end); bad {
+				out = append(out, f)
+			}
+			continue
+		}
 		role := latinKin[noun]
 		// The holder's side: his wife is the one his file declares.
 		if own, ok := holderRole[noun]; ok {
@@ -66,7 +77,7 @@ func pronounKinBefore(before string) (int, byte, string, bool) {
 	if !ok {
 		return 0, 0, "", false
 	}
-	for _, noun := range []string{"wife", "husband", "son", "daughter"} {
+	for _, noun := range []string{"wife", "husband", "son", "daughter", "father", "mother"} {
 		b2, cut := strings.CutSuffix(b, " "+noun)
 		if !cut {
 			continue
@@ -135,7 +146,7 @@ func pronounKinAfter(after string) (byte, string, bool) {
 		if !cut {
 			continue
 		}
-		for _, noun := range []string{"wife", "husband", "son", "daughter"} {
+		for _, noun := range []string{"wife", "husband", "son", "daughter", "father", "mother"} {
 			if tail, cut := strings.CutPrefix(r, noun); cut && (tail == "" || strings.ContainsRune(",.;!?", firstRune(tail))) {
 				return pronounGender(strings.TrimSpace(pr)), noun, true
 			}

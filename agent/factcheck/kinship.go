@@ -169,6 +169,8 @@ func (k *Knowledge) checkKinship(d *doc) []Finding {
 	}
 	// "his wife, Hélène" (kinpronoun.go).
 	out = append(out, k.checkPronounKin(d)...)
+	// "Pierre’s father, Prince Vasíli", judged by Pierre's file (kinholder.go).
+	out = append(out, k.checkHolderKin(d)...)
 	// 玄奘道：「我是陳光蕊的兒子」 (kinself.go).
 	out = append(out, k.checkSelfKin(d)...)
 	// "This stout young man was an illegitimate son of …" (kindescribed.go);

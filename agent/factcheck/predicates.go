@@ -97,8 +97,32 @@ func (k *Knowledge) rankOf(d *doc, mi int, e *entInfo, key, declared string) (Fi
 		if i+1 < len(d.words) && (d.words[i].s == "a" || d.words[i].s == "an") {
 			return check(i + 1)
 		}
+		// "Dólokhov was serving as an ensign": a service in the rank.
+		if j, ok := servingAs(d, i); ok {
+			return check(j)
+		}
+	} else if j, ok := servingAs(d, i); ok && i < len(d.words) && !strings.ContainsAny(d.between(i-1, i), ";:") {
+		// "Dólokhov served as an ensign".
+		return check(j)
 	}
 	return Finding{}, false
+}
+
+// servingAs reads "serving as an", "served as a" at word i, the words of
+// one clause, and gives the index of the word after the article.
+func servingAs(d *doc, i int) (int, bool) {
+	if i+3 >= len(d.words) || d.between(i, i+1) != " " || d.between(i+1, i+2) != " " || d.between(i+2, i+3) != " " {
+		return 0, false
+	}
+	switch strings.ToLower(d.words[i].s) {
+	case "serving", "served", "serves":
+	default:
+		return 0, false
+	}
+	if a := d.words[i+2].s; strings.ToLower(d.words[i+1].s) != "as" || a != "a" && a != "an" {
+		return 0, false
+	}
+	return i + 3, true
 }
 
 var copula = wordSet("was", "is", "became", "becomes")
