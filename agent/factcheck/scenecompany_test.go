@@ -83,3 +83,23 @@ func TestListsOfThoseThere(t *testing.T) {
 		{"寶玉想起鳳姐和平兒，尤二姐三人當日的話。", ""},
 	})
 }
+
+// TestEnglishCompanyKeptUpToTheScene: a posture kept up to the moment of
+// the scene ("had been sitting with them", "who had been waiting on the
+// bank"), the company one keeps as a habit of the time ("who often sat
+// with them"), what one is doing where the sentence is ("the house,
+// where the old prince was still pacing his study") and a walk being
+// begun ("preparing to walk with Lydia") put their subject there; a
+// death at the place, a walk wished for and a habit recalled do not.
+func TestEnglishCompanyKeptUpToTheScene(t *testing.T) {
+	checkStates(t, sceneCompanyProject(t), []struct{ text, want string }{
+		{"Mr. Darcy came, but Colonel Fitzwilliam and Mr. Bingley had been sitting with them at least an hour.", "Mr. Bingley"},
+		{"He gave his hand to the little princess, who had been waiting on the bank, and looked up at the sky.", "the little princess"},
+		{"Only the old countess, and Prince Andrew, who often sat with them, had realized it.", "Prince Andrew"},
+		{"Stillness reigned over the house, where the old prince was still pacing his study.", "the old prince"},
+		{"They had just been preparing to walk with Lydia as the letters came in.", "Lydia"},
+		{"It was the room where the old prince had died.", ""},
+		{"She wished to walk with Lydia.", ""},
+		{"Natásha thought of Prince Andrew, who often sat with them.", ""},
+	})
+}

@@ -1017,6 +1017,11 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		if p := strings.ToLower(prev[1]); companionVerbs[p] {
 			return "is in the scene", 0.75
 		}
+		// "They had just been preparing to walk with Lydia": about to
+		// go with them, not wishing to.
+		if p4 := prevWords(d, m.firstWord, 4); len(p4) > 3 && companionBases[strings.ToLower(p4[1])] && strings.ToLower(p4[2]) == "to" && aboutTo[strings.ToLower(p4[3])] {
+			return "is in the scene", 0.7
+		}
 	}
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
@@ -1039,6 +1044,13 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 // companionVerbs before "with" put the person after it in the scene.
 var companionVerbs = wordSet("sitting", "sat", "standing", "stood", "playing", "played", "walking", "walked", "talking", "talked",
 	"dancing", "danced", "dining", "dined", "riding", "rode", "chatting", "chatted", "drinking", "supping", "breakfasting")
+
+// companionBases are companionVerbs in the bare form, after "to".
+var companionBases = wordSet("sit", "stand", "play", "walk", "talk", "dance", "dine", "ride", "chat", "drink", "sup", "breakfast")
+
+// aboutTo before "to" and a verb make it the act being begun in the
+// scene, not one wished for or planned (wished to, meant to, was to).
+var aboutTo = wordSet("preparing", "prepared", "ready", "began", "begun", "beginning", "started", "starting", "sat", "stayed", "stopped")
 
 // presenceLeads open a sentence that lists who is somewhere: "At that
 // table were…", "Round her sat…", "There were…".
