@@ -105,7 +105,40 @@ func afterTimeConjunction(d *doc, wi int) bool {
 // the owner of a face or voice there ("Smiles decked the face of
 // Mrs. Bennet").
 func (d *doc) latinInScene(m mention) bool {
-	return latinGoalOf(d, m.firstWord) || d.relativeActs(m) || chimedIn(d, m.firstWord) || presenceOf(d, m.firstWord) || whereDoing(d, m)
+	return latinGoalOf(d, m.firstWord) || d.relativeActs(m) || chimedIn(d, m.firstWord) || presenceOf(d, m.firstWord) || whereDoing(d, m) || didInverted(d, m)
+}
+
+// didBases are the bare verbs of the scene an inverted "did" takes.
+var didBases = wordSet("say", "speak", "look", "come", "go", "enter", "smile", "laugh", "turn", "walk", "sit", "stand", "take", "give",
+	"dance", "cry", "reply", "answer", "exclaim", "glance", "address", "ask", "repeat", "rise", "bow", "kiss", "press", "shake")
+
+// didDenials before an inverted "did" deny the act or ask about it: "nor
+// did Lydia come", "why did Lydia go".
+var didDenials = wordSet("nor", "never", "not", "neither", "seldom", "rarely", "scarcely", "hardly", "little", "why", "how", "what", "where", "when", "whether", "if", "no", "nowhere")
+
+// didInverted reports whether m is the subject of an emphatic "did" put
+// before it, with a bare verb of the scene after it: "more than once
+// during dinner did Lydia say voluntarily to Elizabeth". A denial or a
+// question before it ("nor did Lydia come", "why did Lydia go?") is no
+// act.
+func didInverted(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if i < 0 || j >= len(d.words) || m.possessive || strings.ToLower(d.words[i].s) != "did" || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	if !didBases[strings.ToLower(d.words[j].s)] {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	if strings.Contains(d.text[m.end:sent.end], "?") {
+		return false
+	}
+	for k := i - 1; k >= 0 && d.words[k].start >= sent.start; k-- {
+		if didDenials[strings.ToLower(d.words[k].s)] {
+			return false
+		}
+	}
+	return true
 }
 
 // latinHabits are adverbs of habit.

@@ -103,3 +103,16 @@ func TestEnglishCompanyKeptUpToTheScene(t *testing.T) {
 		{"Natásha thought of Prince Andrew, who often sat with them.", ""},
 	})
 }
+
+// TestEmphaticDid: an emphatic "did" before a name and a bare verb of the
+// scene makes its owner act there ("more than once during dinner did
+// Lydia say voluntarily to Elizabeth"); denied or asked ("nor did Lydia
+// come", "why did Lydia go?") it does not.
+func TestEmphaticDid(t *testing.T) {
+	checkStates(t, sceneCompanyProject(t), []struct{ text, want string }{
+		{"Their party was large; and more than once during dinner did Lydia say voluntarily to Elizabeth that she was glad.", "Lydia"},
+		{"Jane waited all evening. Nor did Lydia come to the ball.", ""},
+		{"Jane wondered. Why did Lydia go away?", ""},
+		{"Not once during dinner did Lydia look at him.", ""},
+	})
+}
