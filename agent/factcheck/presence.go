@@ -182,8 +182,16 @@ func (d *doc) cjkCommaList(m mention) bool {
 		return false
 	}
 	there := thereAre(d.text[:at])
-	// Forwards from m to the closer.
+	// Forwards from m to the closer, first over names joined to it by
+	// 和 (賈政和李紈，鳳姐…).
 	at = m.end
+	for {
+		q, ok := d.personStartingAt(at)
+		if !ok || q.start == at {
+			break
+		}
+		items, named, at = items+1, named+1, q.end
+	}
 	for {
 		if c, rest, ok := listCloser(d.text[at:]); ok {
 			if items < 3 || named < 2 {

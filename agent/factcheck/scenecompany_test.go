@@ -69,17 +69,19 @@ func TestNameAtASpotActing(t *testing.T) {
 }
 
 // TestListsOfThoseThere: a list of people closed by a count (三人, 幾個)
-// is one subject, its items joined by commas and 和 alike, after the
-// storyteller's 這里 too (這里鳳姐和平兒，尤二姐三人猜疑); the narrator's
-// 只有 lists who is there, whatever follows (家里只有薛姨媽，寶釵，寶琴和
-// 林黛玉几個); those called together by a verb of gathering are there
-// (喚聚諸佛、…、齊天大聖、比丘僧尼等眾). Recalled (想起) they are not.
+// or a group word (都) is one subject, its items joined by commas and 和
+// alike, after the storyteller's 這里 too (這里鳳姐和平兒，尤二姐三人猜
+// 疑); the narrator's 只有 lists who is there, whatever follows (家里只有
+// 薛姨媽，寶釵，寶琴和林黛玉几個); those called together by a verb of
+// gathering are there (喚聚諸佛、…、齊天大聖、比丘僧尼等眾). Recalled (想起)
+// they are not.
 func TestListsOfThoseThere(t *testing.T) {
 	checkStates(t, sceneCompanyProject(t), []struct{ text, want string }{
 		{"這里鳳姐和平兒，尤二姐三人猜疑，終是誰人走的風聲。", "尤二姐"},
 		{"那時賈璉出門，家里只有邢岫烟，寶釵，李紋和林黛玉几個，何曾見過個陣仗。", "林黛玉"},
 		{"家里只有薛姨媽，寶釵，寶琴和林黛玉几個，何曾見過個陣仗。", "林黛玉"},
 		{"一日，喚聚諸佛、阿羅、揭諦、菩薩、金剛、齊天大聖、比丘僧尼等眾曰：「今值孟秋望日。」", "齊天大聖"},
+		{"這里晴雯和平兒，鳳姐，賈母都笑了．", "晴雯 賈母"},
 		{"寶玉想起鳳姐和平兒，尤二姐三人當日的話。", ""},
 	})
 }
