@@ -1021,3 +1021,27 @@ func joinedBareItem(before string) (int, bool) {
 	}
 	return 0, false
 }
+
+// cjkVerbPhraseAdverbs before 和, 與, 同 or 跟 make it a preposition that
+// opens a verb phrase (正和秦氏盤算, 方和秦氏要硝, 忙與秦氏束裙), not a
+// conjunction between nouns.
+const cjkVerbPhraseAdverbs = "忙正方便又就遂才也都還还已先"
+
+// cjkNoDeed after the one kept company with are no deed done together: a
+// possessive, a copula, a likeness (和晴雯一樣), having or lacking, a
+// negation.
+const cjkNoDeed = "的之是一有無无沒没不像似"
+
+// comitative reports whether, before being the text up to a companion
+// word and rest the text after the one it joins, the companion word is a
+// preposition after an adverb and a verb follows the one it joins: what
+// is done with someone is done where they are, whatever the verb
+// (鳳姐平兒等忙與秦氏束裙整袂).
+func comitative(before, rest string) bool {
+	a, _ := utf8.DecodeLastRuneInString(before)
+	if !strings.ContainsRune(cjkVerbPhraseAdverbs, a) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return prose.IsCJK(r) && !strings.ContainsRune(cjkNoDeed, r)
+}

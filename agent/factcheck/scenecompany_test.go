@@ -118,3 +118,18 @@ func TestEmphaticDid(t *testing.T) {
 		{"Not once during dinner did Lydia look at him.", ""},
 	})
 }
+
+// TestDoneWithSomeone: 和, 與, 同 or 跟 after an adverb opens a verb
+// phrase, and what is done with someone is done where they are, whatever
+// the verb (正和晴雯盤算, 忙與晴雯束裙整袂); a likeness (又和晴雯一樣),
+// a possessive (也和晴雯的性情相近) or a memory (想起當日也和晴雯頑笑)
+// is none.
+func TestDoneWithSomeone(t *testing.T) {
+	checkStates(t, sceneCompanyProject(t), []struct{ text, want string }{
+		{"寶玉听了這諭，喜的無可不可．正和晴雯盤算，要這個，弄那個．", "晴雯"},
+		{"鳳姐平兒等忙與晴雯束裙整袂，口內喝著。", "晴雯"},
+		{"襲人又和晴雯一樣，也是個爽快的。", ""},
+		{"寶玉也和晴雯的性情相近。", ""},
+		{"寶玉想起當日也和晴雯頑笑。", ""},
+	})
+}

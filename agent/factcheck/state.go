@@ -1738,7 +1738,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
 	// acting is in the scene.
 	// "同晴雯搶白了寶玉": or does something to someone with them.
-	if strings.ContainsRune(cjkCompanions, prev) && (companionDoes(d.text[d.afterList(m.end):]) || d.actsOnPerson(d.afterList(m.end))) {
+	if strings.ContainsRune(cjkCompanions, prev) && (companionDoes(d.text[d.afterList(m.end):]) || d.actsOnPerson(d.afterList(m.end)) || comitative(d.text[:m.start-size], d.text[d.afterList(m.end):])) {
 		return "is in the scene", 0.7
 	}
 	// "同皇后嬪妃、虎力大仙、兩班文武，送出朝門": one of a list joined
