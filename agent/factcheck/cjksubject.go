@@ -292,7 +292,9 @@ var cjkDemonstratives = []string{"那", "這", "这"}
 // storyteller's 話說, and words of the time of the scene (此時八戒抖搜精
 // 神, 當下寶玉正因晴雯不自在), which tell that the subject is there now.
 var cjkNarrationOpeners = []string{"話說", "话说", "卻說", "却说", "且說", "且说",
-	"此時", "此时", "當下", "当下", "須臾", "须臾", "登時", "登时", "一時", "一时", "忽然", "霎時", "霎时", "頓時", "顿时"}
+	"此時", "此时", "當下", "当下", "須臾", "须臾", "登時", "登时", "一時", "一时", "忽然", "霎時", "霎时", "頓時", "顿时",
+	// The storyteller's "meanwhile, here" (這里鳳姐和平兒…猜疑).
+	"這里", "這裏", "这里"}
 
 // cjkPlurals after a name make its owner one of a group that is still
 // the clause's subject: 鳳姐等, 襲人們, 秦氏輩.

@@ -28,11 +28,24 @@ func (d *doc) latinOpensNarratedClause(m mention) bool {
 	if !subject && !scene {
 		return false
 	}
-	low := " " + strings.ToLower(d.clauseAround(m.start, m.end)) + " "
-	for _, w := range latinNotPresentCues {
-		if strings.Contains(low, w) {
-			return false
+	lo, hi := d.clauseBounds(m.start, m.end)
+	low := lastingPosture(" " + strings.ToLower(d.text[lo:hi]) + " ")
+	// The tense of the main verb after a relative clause of the scene
+	// is no other time for it ("Prince Andrew, who often sat with them,
+	// had realized"): the modals count up to the relative clause's end.
+	modal := low
+	if end := d.relativeEnd(m); end > 0 && end < hi {
+		modal = lastingPosture(" " + strings.ToLower(d.text[lo:end]) + " ")
+	}
+	for i, w := range latinNotPresentCues {
+		if in := low; i < latinModalCues {
+			if !strings.Contains(modal, w) {
+				continue
+			}
+		} else if !strings.Contains(in, w) {
+			continue
 		}
+		return false
 	}
 	if d.firstPersonAround(m) {
 		return false
@@ -92,7 +105,86 @@ func afterTimeConjunction(d *doc, wi int) bool {
 // the owner of a face or voice there ("Smiles decked the face of
 // Mrs. Bennet").
 func (d *doc) latinInScene(m mention) bool {
-	return latinGoalOf(d, m.firstWord) || d.relativeActs(m) || chimedIn(d, m.firstWord) || presenceOf(d, m.firstWord)
+	return latinGoalOf(d, m.firstWord) || d.relativeActs(m) || chimedIn(d, m.firstWord) || presenceOf(d, m.firstWord) || whereDoing(d, m) || didInverted(d, m)
+}
+
+// didBases are the bare verbs of the scene an inverted "did" takes.
+var didBases = wordSet("say", "speak", "look", "come", "go", "enter", "smile", "laugh", "turn", "walk", "sit", "stand", "take", "give",
+	"dance", "cry", "reply", "answer", "exclaim", "glance", "address", "ask", "repeat", "rise", "bow", "kiss", "press", "shake")
+
+// didDenials before an inverted "did" deny the act or ask about it: "nor
+// did Lydia come", "why did Lydia go".
+var didDenials = wordSet("nor", "never", "not", "neither", "seldom", "rarely", "scarcely", "hardly", "little", "why", "how", "what", "where", "when", "whether", "if", "no", "nowhere")
+
+// didInverted reports whether m is the subject of an emphatic "did" put
+// before it, with a bare verb of the scene after it: "more than once
+// during dinner did Lydia say voluntarily to Elizabeth". A denial or a
+// question before it ("nor did Lydia come", "why did Lydia go?") is no
+// act.
+func didInverted(d *doc, m mention) bool {
+	i, j := m.firstWord-1, m.lastWord+1
+	if i < 0 || j >= len(d.words) || m.possessive || strings.ToLower(d.words[i].s) != "did" || d.between(i, m.firstWord) != " " || d.between(m.lastWord, j) != " " {
+		return false
+	}
+	if !didBases[strings.ToLower(d.words[j].s)] {
+		return false
+	}
+	sent := d.sents[d.sentenceAt(m.start)]
+	if strings.Contains(d.text[m.end:sent.end], "?") {
+		return false
+	}
+	for k := i - 1; k >= 0 && d.words[k].start >= sent.start; k-- {
+		if didDenials[strings.ToLower(d.words[k].s)] {
+			return false
+		}
+	}
+	return true
+}
+
+// latinHabits are adverbs of habit.
+var latinHabits = wordSet("often", "usually", "always", "generally", "frequently", "sometimes")
+
+// postureProgressives are what one is doing where one is, in the
+// progressive: after "had been" they last up to the moment of the scene
+// ("had been sitting with them at least an hour"), unlike a whole act
+// told before it ("had gone").
+var postureProgressives = wordSet("sitting", "standing", "waiting", "walking", "talking", "playing", "dancing", "watching", "listening", "reading", "pacing", "chatting")
+
+// hadBeenAt reports whether words from wi on read "had been" and a verb
+// of postureProgressives.
+func hadBeenAt(d *doc, wi int) bool {
+	if wi+2 >= len(d.words) || strings.ToLower(d.words[wi].s) != "had" || strings.ToLower(d.words[wi+1].s) != "been" {
+		return false
+	}
+	return d.between(wi, wi+1) == " " && d.between(wi+1, wi+2) == " " && postureProgressives[strings.ToLower(d.words[wi+2].s)]
+}
+
+// whereDoing reports whether the name opens a clause of "where" that
+// says what its owner is doing at the place the sentence names: "the
+// house, where the old prince was still pacing his study". Only the
+// progressive of the scene counts: "where Prince Andrew had died" or
+// "where he lived" tell of another time.
+func whereDoing(d *doc, m mention) bool {
+	wi, j := m.firstWord, m.lastWord+1
+	if wi == 0 || j+1 >= len(d.words) || d.between(wi-1, wi) != " " || strings.ToLower(d.words[wi-1].s) != "where" || m.possessive {
+		return false
+	}
+	if w := strings.ToLower(d.words[j].s); w != "was" && w != "were" {
+		return false
+	}
+	for n := j + 1; n < len(d.words) && n <= j+2; n++ {
+		if d.between(n-1, n) != " " {
+			return false
+		}
+		w := strings.ToLower(d.words[n].s)
+		if postureProgressives[w] {
+			return true
+		}
+		if w != "still" && w != "already" && w != "now" && w != "just" {
+			return false
+		}
+	}
+	return false
 }
 
 // latinGoalOf reports whether word wi, or the list of names it ends
@@ -159,7 +251,20 @@ func (d *doc) relativeActs(m mention) bool {
 		return false
 	}
 	v := strings.ToLower(d.words[wi+1].s)
-	if relativeStates[v] || d.between(wi, wi+1) != " " {
+	if d.between(wi, wi+1) != " " {
+		return false
+	}
+	// "the little princess, who had been waiting on the bank": waiting
+	// up to the moment of the scene.
+	if v == "had" && hadBeenAt(d, wi+1) {
+		return true
+	}
+	// "Prince Andrew, who often sat with them": the company the scene's
+	// people keep, told as their habit of the time.
+	if wi+3 < len(d.words) && latinHabits[v] && companionVerbs[strings.ToLower(d.words[wi+2].s)] && strings.ToLower(d.words[wi+3].s) == "with" {
+		return true
+	}
+	if relativeStates[v] {
 		return false
 	}
 	if v == "was" || v == "were" {
@@ -227,6 +332,11 @@ func (d *doc) latinVerbAt(wi int) bool {
 			return false
 		}
 		w := strings.ToLower(d.words[n].s)
+		// "Colonel Fitzwilliam and Mr. Bingley had been sitting with
+		// them": a posture up to the moment of the scene.
+		if n == wi && hadBeenAt(d, n) {
+			return true
+		}
 		if w == "was" || w == "were" {
 			// "Prince Andrew was not there", "was abroad", "was
 			// occasionally a visitor": being somewhere else, or a habit.
@@ -430,6 +540,37 @@ var latinSubjectAdverbs = wordSet("rather", "soon", "then", "also", "now", "stil
 // latinNotPresentCues in a clause put it in memory, talk, a letter, death
 // or another time.
 var latinNotPresentCues = []string{" had ", " would ", " could ", " should ", " might ", " must ", " will ", " may ", "remember", "recall", "thought", "dream", "letter", "wrote", "write", "portrait", "grave", "death", "died", "dead", "funeral", " late ", "used to", "memor", "news", "report", "heard", "told", "said of", "spoke of", "talk", "hoped", "wished", "feared", "believed", "expected", "supposed"}
+
+// latinModalCues is how many of latinNotPresentCues, at their head, are
+// the modals and the perfect.
+const latinModalCues = 8
+
+// lastingPosture rewrites, in the lower-case text low, "had been" and a
+// verb of postureProgressives as "was": a posture kept up to the moment
+// of the scene is no perfect of another time.
+func lastingPosture(low string) string {
+	if !strings.Contains(low, " had been ") {
+		return low
+	}
+	for w := range postureProgressives {
+		low = strings.ReplaceAll(low, " had been "+w, " was "+w)
+	}
+	return low
+}
+
+// relativeEnd returns where the relative clause of the scene after m
+// ends (relativeActs), at the next comma, dash, semicolon or stop; 0
+// when there is none.
+func (d *doc) relativeEnd(m mention) int {
+	if !d.relativeActs(m) {
+		return 0
+	}
+	at := d.words[m.lastWord+1].end
+	if i := strings.IndexAny(d.text[at:], ",;.!?—"); i >= 0 {
+		return at + i
+	}
+	return 0
+}
 
 // latinPastVerbs are the irregular past forms narration uses most ("left"
 // is a departure, read by departs).

@@ -22,7 +22,11 @@ var cjkActingWords = []string{"得勝", "得胜", "歡喜", "欢喜", "大喜", 
 	"冷笑", "含笑", "低頭", "低头", "紅了臉", "红了脸", "變做", "变做", "變作", "变作", "對坐", "对坐",
 	// A silence kept in the scene (黛玉只是不理, 半日不言語), puzzlement
 	// shown (正自納悶).
-	"不語", "不语", "不言", "不理", "不睬", "不答", "不作聲", "不作声", "不做聲", "不做声", "不則聲", "不则声", "不吭聲", "不吭声", "默然", "納悶", "纳闷"}
+	"不語", "不语", "不言", "不理", "不睬", "不答", "不作聲", "不作声", "不做聲", "不做声", "不則聲", "不则声", "不吭聲", "不吭声", "默然", "納悶", "纳闷",
+	// Keeping company on the spot: the seat of honour taken (甄太太同賈
+	// 母上坐), a crowd round someone (嬪妃和唐太宗簇擁著公主), leading
+	// the way; a group at a loss together (鳳姐和平兒三人猜疑).
+	"上坐", "簇擁", "簇拥", "圍隨", "围随", "引路", "陪坐", "盤坐", "盘坐", "猜疑", "疑惑", "議論", "议论", "計議", "计议"}
 
 // actingWord reports whether rest opens with one of cjkActingWords.
 func actingWord(rest string) bool {
@@ -96,7 +100,7 @@ var cjkItemSeps = []string{"，", "、"}
 
 // cjkListClosers close a list of people that acts as one subject or
 // shares something out among them (每人一乘四人轎).
-var cjkListClosers = []string{"每人", "各人", "各自", "二人", "三人", "四人", "五人", "等人", "等", "都", "俱", "一齊", "一齐"}
+var cjkListClosers = []string{"每人", "各人", "各自", "二人", "三人", "四人", "五人", "幾個", "几個", "几个", "幾人", "几人", "等人", "等", "都", "俱", "一齊", "一齐"}
 
 // cjkShares are closers after which what follows is shared out among
 // the list in the scene, no verb needed (每人一乘四人轎).
@@ -115,8 +119,19 @@ const maxBareItem = 3
 // object: its first item would hold more than a name.
 func (d *doc) cjkCommaList(m mention) bool {
 	items, named := 1, 1
-	// Backwards from m.
+	// Backwards from m, first over names joined to it by 和 (寶琴和黛玉).
 	at := m.start
+	for {
+		q, ok := d.personEndingAt(at)
+		if !ok || q.end == at {
+			break
+		}
+		items, named, at = items+1, named+1, q.start
+	}
+	// "，寶琴和林黛玉": or a short undeclared name, an item of its own.
+	if start, ok := joinedBareItem(d.text[:at]); ok && len(d.mentionsIn(start, at)) == 0 {
+		items, at = items+1, start
+	}
 	for {
 		sep := ""
 		for _, s := range cjkItemSeps {
@@ -129,7 +144,16 @@ func (d *doc) cjkCommaList(m mention) bool {
 		}
 		end := at - len(sep)
 		if p, ok := d.personEndingAt(end); ok && p.end == end {
-			if before := d.text[:p.start]; !opensItem(before) && !opensClause(before) {
+			// "鳳姐和平兒，尤二姐三人": names joined by 和 make items of
+			// the list too.
+			for {
+				q, ok := d.personEndingAt(p.start)
+				if !ok || q.end == p.start {
+					break
+				}
+				items, named, p = items+1, named+1, q
+			}
+			if before := d.text[:p.start]; !opensItem(before) && !opensClause(before) && !listOpener(before) {
 				// 想起李氏，…: a name that ends a longer item.
 				return false
 			}
@@ -144,17 +168,30 @@ func (d *doc) cjkCommaList(m mention) bool {
 			}
 			start -= size
 			n++
+			// "只有邢岫烟，寶釵": the first item after the narrator's 有.
+			if n >= 2 && n <= maxBareItem && thereAre(d.text[:start]) {
+				break
+			}
 		}
-		if n < 1 || n > maxBareItem || !opensItem(d.text[:start]) || len(d.mentionsIn(start, end)) > 0 {
+		if n < 1 || n > maxBareItem || !opensItem(d.text[:start]) && !thereAre(d.text[:start]) || len(d.mentionsIn(start, end)) > 0 {
 			break
 		}
 		items, at = items+1, start
 	}
-	if !opensItem(d.text[:at]) && !opensClause(d.text[:at]) {
+	if !opensItem(d.text[:at]) && !opensClause(d.text[:at]) && !listOpener(d.text[:at]) {
 		return false
 	}
-	// Forwards from m to the closer.
+	there := thereAre(d.text[:at])
+	// Forwards from m to the closer, first over names joined to it by
+	// 和 (賈政和李紈，鳳姐…).
 	at = m.end
+	for {
+		q, ok := d.personStartingAt(at)
+		if !ok || q.start == at {
+			break
+		}
+		items, named, at = items+1, named+1, q.end
+	}
 	for {
 		if c, rest, ok := listCloser(d.text[at:]); ok {
 			if items < 3 || named < 2 {
@@ -163,6 +200,10 @@ func (d *doc) cjkCommaList(m mention) bool {
 			if cjkShares[c] {
 				r, _ := utf8.DecodeRuneInString(rest)
 				return prose.IsCJK(r) && r != '的' && r != '之'
+			}
+			// "家里只有薛姨媽，寶釵，寶琴和黛玉幾個": the people there are.
+			if there {
+				return true
 			}
 			rest = trimGroupAdverbs(rest)
 			return actsNext(rest)
@@ -179,6 +220,14 @@ func (d *doc) cjkCommaList(m mention) bool {
 		at += len(sep)
 		if p, ok := d.personStartingAt(at); ok && p.start == at {
 			items, named, at = items+1, named+1, p.end
+			// "寶琴和林黛玉幾個": names joined by 和 end the list.
+			for {
+				q, ok := d.personStartingAt(at)
+				if !ok || q.start == at {
+					break
+				}
+				items, named, at = items+1, named+1, q.end
+			}
 			continue
 		}
 		// A bare item of two or three characters, then a separator or
@@ -874,4 +923,125 @@ func listSubject(d *doc, m mention) bool {
 		return pastVerbs[w] || strings.HasSuffix(w, "ed") && len(w) > 4 && !notActing[w]
 	}
 	return false
+}
+
+// companionDoes reports whether rest, after a name joined by a companion
+// word (同, 與, 和, 跟) to someone before it, tells what the two do on the
+// spot: any act verbAfter reads (鴛鴦同晴雯在旁邊瞧著), or a tag of
+// speech with its manner (老魔與白骨夫人喜道：「…」), whose speakers are
+// both there.
+func companionDoes(rest string) bool {
+	if actsNext(rest) || speechTag(rest) {
+		return true
+	}
+	how, _ := verbAfter(rest)
+	return how != ""
+}
+
+// cjkSpots are locatives that make a place phrase alone after 在:
+// 在前引路, 在後跟著, 在旁瞧著.
+const cjkSpots = "前後后旁"
+
+// spotEnd returns the byte length of the place phrase rest opens with
+// after 在 (placePhraseEnd), or of a bare locative of cjkSpots that an
+// act follows; 0 when there is none. Alone, 前 or 後 is as often a time
+// (在前日), which no act follows.
+func spotEnd(rest string) int {
+	if end := placePhraseEnd(rest); end > 0 {
+		return end
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	if strings.ContainsRune(cjkSpots, r) && actsNext(rest[size:]) {
+		return size
+	}
+	return 0
+}
+
+// listOpener reports whether before ends where a clause of narration
+// opens after its opener (這里, 此時, 話說): a list of people there is its
+// subject (這里鳳姐和平兒，尤二姐三人猜疑), or after the narrator's 有 of
+// who is there (thereAre).
+func listOpener(before string) bool {
+	if _, ok := narrationBefore(before); ok {
+		return true
+	}
+	return thereAre(before)
+}
+
+// thereAre reports whether before ends with the narrator's 有 of who is
+// on the spot, after an adverb (只有, 還有, 又有): the list after it is
+// the people there, whatever they do. 沒有 and 未有 deny them.
+func thereAre(before string) bool {
+	b, ok := strings.CutSuffix(before, "有")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(b)
+	return strings.ContainsRune("只還还又就也另尚", r)
+}
+
+// cjkGathering are verbs of calling people together: their object is
+// the company of the scene.
+var cjkGathering = []string{"喚聚", "唤聚", "召集", "聚集", "會聚", "会聚", "會集", "会集", "喚齊", "唤齐", "叫齊", "叫齐", "請齊", "请齐", "聚齊", "聚齐"}
+
+// gathered reports whether a list joined by 、 is the object of a verb
+// of gathering: the verb ends before, or opens the list's first item,
+// which cjkSeriesAround reads as any run of characters (喚聚諸佛、阿羅).
+func gathered(before, list string) bool {
+	for _, v := range cjkGathering {
+		if strings.HasSuffix(before, v) || strings.HasPrefix(list, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinedBareItem returns where the short undeclared name that before
+// ends with, joined by 和, 與 or 及, starts, when an item separator
+// stands before it (，寶琴和).
+func joinedBareItem(before string) (int, bool) {
+	b, ok := cutAnySuffix(before, "和", "與", "与", "及")
+	if !ok {
+		return 0, false
+	}
+	for n, start := 1, len(b); n <= maxBareItem && start > 0; n++ {
+		r, size := utf8.DecodeLastRuneInString(b[:start])
+		if !prose.IsCJK(r) {
+			break
+		}
+		start -= size
+		if n < 2 {
+			continue
+		}
+		for _, sep := range cjkItemSeps {
+			if strings.HasSuffix(b[:start], sep) {
+				return start, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// cjkVerbPhraseAdverbs before 和, 與, 同 or 跟 make it a preposition that
+// opens a verb phrase (正和秦氏盤算, 方和秦氏要硝, 忙與秦氏束裙), not a
+// conjunction between nouns.
+const cjkVerbPhraseAdverbs = "忙正方便又就遂才也都還还已先"
+
+// cjkNoDeed after the one kept company with are no deed done together: a
+// possessive, a copula, a likeness (和晴雯一樣), having or lacking, a
+// negation.
+const cjkNoDeed = "的之是一有無无沒没不像似"
+
+// comitative reports whether, before being the text up to a companion
+// word and rest the text after the one it joins, the companion word is a
+// preposition after an adverb and a verb follows the one it joins: what
+// is done with someone is done where they are, whatever the verb
+// (鳳姐平兒等忙與秦氏束裙整袂).
+func comitative(before, rest string) bool {
+	a, _ := utf8.DecodeLastRuneInString(before)
+	if !strings.ContainsRune(cjkVerbPhraseAdverbs, a) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return prose.IsCJK(r) && !strings.ContainsRune(cjkNoDeed, r)
 }

@@ -185,7 +185,7 @@ func (d *doc) cjkListed(m mention) bool {
 	}
 	rest := d.text[at:]
 	grouped := false
-	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "兩個", "两个", "兩人", "两人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
+	for _, g := range []string{"等人", "等", "們", "们", "二人", "三人", "四人", "兩個", "两个", "兩人", "两人", "幾個", "几個", "几个", "幾人", "几人", "眾人", "众人", "都", "俱", "一齊", "一齐", "齊", "齐"} {
 		if t, ok := strings.CutPrefix(rest, g); ok {
 			rest, grouped = t, true
 			break
@@ -352,7 +352,7 @@ func (d *doc) afterList(at int) int {
 		at = item
 	}
 	// "寶玉與黛玉兩個坐在一處": a count of the list.
-	for _, c := range []string{"兩個", "两个", "兩人", "两人", "二人", "三個", "三个", "三人"} {
+	for _, c := range []string{"兩個", "两个", "兩人", "两人", "二人", "三個", "三个", "三人", "幾個", "几個", "几个", "幾人", "几人"} {
 		if strings.HasPrefix(d.text[at:], c) {
 			return at + len(c)
 		}
@@ -1017,6 +1017,11 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 		if p := strings.ToLower(prev[1]); companionVerbs[p] {
 			return "is in the scene", 0.75
 		}
+		// "They had just been preparing to walk with Lydia": about to
+		// go with them, not wishing to.
+		if p4 := prevWords(d, m.firstWord, 4); len(p4) > 3 && companionBases[strings.ToLower(p4[1])] && strings.ToLower(p4[2]) == "to" && aboutTo[strings.ToLower(p4[3])] {
+			return "is in the scene", 0.7
+		}
 	}
 	if listedPresent(d, m) {
 		return "is listed among those present", 0.75
@@ -1039,6 +1044,13 @@ func (k *Knowledge) acting(d *doc, mi int, strict bool) (string, float64) {
 // companionVerbs before "with" put the person after it in the scene.
 var companionVerbs = wordSet("sitting", "sat", "standing", "stood", "playing", "played", "walking", "walked", "talking", "talked",
 	"dancing", "danced", "dining", "dined", "riding", "rode", "chatting", "chatted", "drinking", "supping", "breakfasting")
+
+// companionBases are companionVerbs in the bare form, after "to".
+var companionBases = wordSet("sit", "stand", "play", "walk", "talk", "dance", "dine", "ride", "chat", "drink", "sup", "breakfast")
+
+// aboutTo before "to" and a verb make it the act being begun in the
+// scene, not one wished for or planned (wished to, meant to, was to).
+var aboutTo = wordSet("preparing", "prepared", "ready", "began", "begun", "beginning", "started", "starting", "sat", "stayed", "stopped")
 
 // presenceLeads open a sentence that lists who is somewhere: "At that
 // table were…", "Round her sat…", "There were…".
@@ -1726,7 +1738,7 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	// "那妖魔同白骨夫人進了銀安殿", "和黛玉說話": a companion of someone
 	// acting is in the scene.
 	// "同晴雯搶白了寶玉": or does something to someone with them.
-	if strings.ContainsRune(cjkCompanions, prev) && (actsNext(d.text[d.afterList(m.end):]) || d.actsOnPerson(d.afterList(m.end))) {
+	if strings.ContainsRune(cjkCompanions, prev) && (companionDoes(d.text[d.afterList(m.end):]) || d.actsOnPerson(d.afterList(m.end)) || comitative(d.text[:m.start-size], d.text[d.afterList(m.end):])) {
 		return "is in the scene", 0.7
 	}
 	// "同皇后嬪妃、虎力大仙、兩班文武，送出朝門": one of a list joined
@@ -1741,6 +1753,11 @@ func cjkActs(d *doc, m mention) (string, float64) {
 		// closed by a group word, then a verb.
 		// "黛玉、寶釵都笑了": any group word closes it.
 		if c, _, ok := listCloser(d.text[last:]); ok && opensClause(d.text[:first]) && d.afterGroupTail(last+len(c)) {
+			return "is listed among those present", 0.75
+		}
+		// "喚聚諸佛、阿羅、…、齊天大聖、比丘僧尼等眾": those called
+		// together are there.
+		if gathered(d.text[:first], d.text[first:]) {
 			return "is listed among those present", 0.75
 		}
 	}
@@ -1761,6 +1778,11 @@ func cjkActs(d *doc, m mention) (string, float64) {
 	}
 	if how := sceneRole(d, m); how != "" {
 		return how, 0.7
+	}
+	// "寶琴和林黛玉几個": 和 ends a list of those there, not an object's
+	// marker.
+	if strings.ContainsRune(cjkCompanions, prev) && d.cjkCommaList(m) {
+		return "is listed among those present", 0.75
 	}
 	// "看晴雯去", "因凤姐去世": the name is an object, or its owner dies.
 	if strings.ContainsRune(cjkObjectMarkers, prev) {
@@ -1945,7 +1967,7 @@ func verbAfter(rest string) (string, float64) {
 		}
 		// "在屋里說", "在庵裏聽見": where they are, then what they do.
 		if r == '在' {
-			if end := placePhraseEnd(rest[size:]); end > 0 && actsNext(rest[size+end:]) {
+			if end := spotEnd(rest[size:]); end > 0 && actsNext(rest[size+end:]) {
 				return "acts", 0.7
 			}
 			return "", 0
