@@ -188,13 +188,23 @@ func runeSetOf(s string) *runeSet { return &runeSet{*textsearch.RuneSetOf(s)} }
 
 func (m *runeSet) has(r rune) bool { return m.Has(r) }
 
-// runeList is a list of words as runes, longest first.
-type runeList struct{ words [][]rune }
+// runeList is a list of words as runes, longest first, with the
+// characters that begin and end them: most characters of a book begin
+// none of the words looked for there, and the sets answer so at once
+// (a set holds the Basic Multilingual Plane only: a character past it,
+// as some simplified ones are, 𬞟 of 蠙, goes on to the words).
+type runeList struct {
+	words       [][]rune
+	first, last runeSet
+}
 
 func runeListOf(ws []string) *runeList {
 	l := &runeList{}
 	for _, w := range ws {
-		l.words = append(l.words, []rune(w))
+		rs := []rune(w)
+		l.words = append(l.words, rs)
+		l.first.Add(rs[0])
+		l.last.Add(rs[len(rs)-1])
 	}
 	slices.SortStableFunc(l.words, func(a, b []rune) int { return len(b) - len(a) })
 	return l
@@ -202,6 +212,9 @@ func runeListOf(ws []string) *runeList {
 
 // prefix returns the length of the longest word rs starts with, or 0.
 func (l *runeList) prefix(rs []rune) int {
+	if len(rs) == 0 || !maybeIn(&l.first, rs[0]) {
+		return 0
+	}
 	for _, w := range l.words {
 		if len(rs) >= len(w) && slices.Equal(rs[:len(w)], w) {
 			return len(w)
@@ -212,6 +225,9 @@ func (l *runeList) prefix(rs []rune) int {
 
 // suffix returns the length of the longest word rs ends with, or 0.
 func (l *runeList) suffix(rs []rune) int {
+	if len(rs) == 0 || !maybeIn(&l.last, rs[len(rs)-1]) {
+		return 0
+	}
 	for _, w := range l.words {
 		if len(rs) >= len(w) && slices.Equal(rs[len(rs)-len(w):], w) {
 			return len(w)
@@ -219,6 +235,10 @@ func (l *runeList) suffix(rs []rune) int {
 	}
 	return 0
 }
+
+// maybeIn reports whether r may be in m: a character past the Basic
+// Multilingual Plane, which a runeSet cannot hold, may be.
+func maybeIn(m *runeSet, r rune) bool { return r >= 1<<16 || m.has(r) }
 
 // cjkBreak reports whether r ends a run of text before a name:
 // punctuation, a quotation mark, a line break, anything not CJK.
@@ -762,7 +782,8 @@ func cjkValid(k string, c *cjkCand) bool {
 // cjkIndex finds the candidates that start at a position: keyed by their
 // first two characters.
 type cjkIndex struct {
-	by map[[2]rune][]cjkKey
+	by    map[[2]rune][]cjkKey
+	first runeSet // the first characters of the keys, asked before the map
 }
 
 type cjkKey struct {
@@ -780,6 +801,7 @@ func newCJKIndex[V any](m map[string]V) *cjkIndex {
 		}
 		b := [2]rune{rs[0], rs[1]}
 		x.by[b] = append(x.by[b], cjkKey{s: k, rs: rs, n: len(rs)})
+		x.first.Add(rs[0])
 	}
 	for b, ks := range x.by {
 		slices.SortFunc(ks, func(a, c cjkKey) int {
@@ -795,7 +817,7 @@ func newCJKIndex[V any](m map[string]V) *cjkIndex {
 
 // at returns the candidates that rs holds at i, longest first.
 func (x *cjkIndex) at(rs []rune, i int) []cjkKey {
-	if i+1 >= len(rs) {
+	if i+1 >= len(rs) || !maybeIn(&x.first, rs[i]) {
 		return nil
 	}
 	ks := x.by[[2]rune{rs[i], rs[i+1]}]
