@@ -50,8 +50,9 @@ const verbAdverbShare = 0.08
 // words of a crowd (群妖, the demons).
 const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍对快群"
 
-// cjkInnerStop are characters that continue or end no name.
-const cjkInnerStop = "里上下中内外边的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
+// cjkInnerStop are characters that continue or end no name: particles,
+// pronouns, and the words of position (門前, before the gate; 山門前).
+const cjkInnerStop = "里上下中内外边前的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").
@@ -257,14 +258,17 @@ type cjkCand struct {
 	// titled counts the name standing before a title of address
 	// ("觀音" of "觀音菩薩"): the name part of a titled form, two
 	// characters at least.
-	titled      int
-	alone       int // standing alone in text of another script
-	named       int // given as a name ("法名悟淨。")
-	called      int // called at the start of speech ("：「御弟，")
-	n           int // occurrences anywhere
-	common      int // after a classifier or before a plural
-	verb        int // after a pronoun or before an aspect particle
-	cleanLeft   int // after punctuation or a function word
+	titled    int
+	alone     int // standing alone in text of another script
+	named     int // given as a name ("法名悟淨。")
+	called    int // called at the start of speech ("：「御弟，")
+	n         int // occurrences anywhere
+	common    int // after a classifier or before a plural
+	verb      int // after a pronoun or before an aspect particle
+	cleanLeft int // after punctuation or a function word
+	// enum counts the run as the second or a later item of a count
+	// ("一來…，二來…", firstly … secondly).
+	enum        int
 	left, right map[rune]int32
 }
 
@@ -428,6 +432,9 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 			for _, k := range idx.at(rs, i) {
 				c := cands[k.s]
 				c.n++
+				if enumeratedAt(rs, chs[ci].para, i, k.rs) {
+					c.enum++
+				}
 				if c.left == nil {
 					c.left, c.right = map[rune]int32{}, map[rune]int32{}
 				}
@@ -721,10 +728,69 @@ func cjkPhrase(rs []rune, c *cjkCand, accepted map[string]*cjkCand) bool {
 	return false
 }
 
+// A count ("一來…，二來…", firstly … secondly; "一則…二則…") numbers
+// its items with a numeral and the same word: the second item (二來),
+// which a rank among siblings before a word (二郎, 三藏) would make a
+// name, is an item wherever the first (一來) stands a little before it
+// in the paragraph, in half its uses at least.
+const (
+	enumReach = 60 // characters before the item where the first may stand
+	enumShare = 0.5
+)
+
+// cjkNumerals are the numerals of a count's items after the first;
+// cjkCountWords the words after a numeral that number items, which a
+// count may mix (一則…，二來…).
+const (
+	cjkNumerals   = "二三四五六七八九"
+	cjkCountWords = "则来者"
+)
+
+var cjkCountWordSet = runeSetOf(cjkCountWords)
+
+// enumeratedAt reports whether the run rs at i is an item of a count
+// after the first: a numeral and one character (二來), the same character
+// after 一 or the numeral before this one (三來 after 二來), or for a word
+// of counting another one (一則 before 二來), within enumReach characters
+// before it in its paragraph.
+func enumeratedAt(text []rune, para []int32, i int, rs []rune) bool {
+	if len(rs) != 2 {
+		return false
+	}
+	d := strings.IndexRune(cjkNumerals, rs[0])
+	if d < 0 {
+		return false
+	}
+	prev := []rune("一" + cjkNumerals)[d/3] // the numeral before (3 bytes each)
+	for j := i - 2; j >= 0 && j >= i-enumReach && para[j] == para[i]; j-- {
+		same := text[j+1] == rs[1] || cjkCountWordSet.has(rs[1]) && cjkCountWordSet.has(text[j+1])
+		if same && (text[j] == prev || text[j] == '一') {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkSeatEnds end a place that is a seat of government (江州, 府城): a
+// place word before them may be its name.
+const cjkSeatEnds = "州县郡国城镇村"
+
+var cjkSeatEndSet = runeSetOf(cjkSeatEnds)
+
+// genericPlace reports whether a run of two characters is two place
+// words (山坡, the slope of a hill; 宮殿, 海島, 城樓): a kind of place,
+// no name, unless it ends in the seat of a government (江州).
+func genericPlace(rs []rune) bool {
+	return len(rs) == 2 && cjkPlaceEndSet.has(rs[0]) && cjkPlaceEndSet.has(rs[1]) && !cjkSeatEndSet.has(rs[1])
+}
+
 // cjkValid judges a candidate by its counts: frequent enough, not mostly
 // part of a longer run of characters on either side, not a common noun.
 func cjkValid(k string, c *cjkCand) bool {
 	if c.n < 5 {
+		return false
+	}
+	if float64(c.enum) >= enumShare*float64(c.n) || genericPlace([]rune(k)) {
 		return false
 	}
 	// One use as a common noun or a verb is no evidence against a rare
