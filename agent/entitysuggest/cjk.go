@@ -630,7 +630,7 @@ func extractCJK(ctx context.Context, chapters []Chapter, folder *textsearch.Fold
 const minFamilyShare = 0.1
 
 // familyChars returns the family names of the book (surnames) that
-// stand before an accepted name in minFamilyShare of their uses.
+// begin or stand before an accepted name in minFamilyShare of their uses.
 func familyChars(chs []cjkChapter, accepted map[string]*cjkCand, surnames bookSurnames) map[rune]bool {
 	before := map[rune]int{}
 	for k, c := range accepted {
@@ -805,7 +805,8 @@ func enumeratedAt(text []rune, para []int32, i int, rs []rune) bool {
 	if d < 0 {
 		return false
 	}
-	prev := []rune("一" + cjkNumerals)[d/3] // the numeral before (3 bytes each)
+	// The numeral before this one: d is a byte offset, three a numeral.
+	prev := []rune("一" + cjkNumerals)[d/3]
 	for j := i - 2; j >= 0 && j >= i-enumReach && para[j] == para[i]; j-- {
 		same := text[j+1] == rs[1] || cjkCountWordSet.has(rs[1]) && cjkCountWordSet.has(text[j+1])
 		if same && (text[j] == prev || text[j] == '一') {
