@@ -58,7 +58,7 @@ func TestEvalBooks(t *testing.T) {
 		{"hongloumeng", repo("testdata/projects/hongloumeng"), 6, 0.64},
 		{"hongloumeng", repo("testdata/eval/hongloumeng"), 15, 0.55},
 		{"war-and-peace", repo("testdata/eval/war-and-peace"), 15, 0.67},
-		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.54},
+		{"xiyouji", repo("testdata/eval/xiyouji"), 15, 0.56},
 		// The entity files written apart from this code, the more honest
 		// measure.
 		{"pride-and-prejudice", repo("testdata/eval/fresh/pride-and-prejudice"), 15, 0.88},
@@ -79,17 +79,17 @@ func TestEvalBooks(t *testing.T) {
 		// fresh6 and fresh7, held back from the work on suggestions
 		// until the end of the session of 2026-11-27 (fifth).
 		{"hongloumeng", repo("testdata/eval/fresh6/hongloumeng"), 14, 0.52},
-		{"xiyouji", repo("testdata/eval/fresh6/xiyouji"), 11, 0.72},
+		{"xiyouji", repo("testdata/eval/fresh6/xiyouji"), 11, 0.75},
 		{"pride-and-prejudice", repo("testdata/eval/fresh6/pride-and-prejudice"), 15, 0.82},
 		{"war-and-peace", repo("testdata/eval/fresh6/war-and-peace"), 14, 0.70},
 		{"hongloumeng", repo("testdata/eval/fresh7/hongloumeng"), 14, 0.59},
-		{"xiyouji", repo("testdata/eval/fresh7/xiyouji"), 12, 0.79},
+		{"xiyouji", repo("testdata/eval/fresh7/xiyouji"), 12, 0.81},
 		{"pride-and-prejudice", repo("testdata/eval/fresh7/pride-and-prejudice"), 15, 0.88},
 		{"war-and-peace", repo("testdata/eval/fresh7/war-and-peace"), 15, 0.73},
 		// fresh8, held back from the work on suggestions until the end of
 		// the session of 2026-11-27 (sixth).
 		{"hongloumeng", repo("testdata/eval/fresh8/hongloumeng"), 15, 0.60},
-		{"xiyouji", repo("testdata/eval/fresh8/xiyouji"), 12, 0.67},
+		{"xiyouji", repo("testdata/eval/fresh8/xiyouji"), 12, 0.69},
 		{"pride-and-prejudice", repo("testdata/eval/fresh8/pride-and-prejudice"), 15, 0.81},
 		{"war-and-peace", repo("testdata/eval/fresh8/war-and-peace"), 15, 0.68},
 		// fresh9, held back from the work on suggestions until the end of
@@ -101,25 +101,25 @@ func TestEvalBooks(t *testing.T) {
 		// fresh10, held back until the end of the session of 2026-11-27
 		// (eighth), one session longer than the others.
 		{"hongloumeng", repo("testdata/eval/fresh10/hongloumeng"), 15, 0.59},
-		{"xiyouji", repo("testdata/eval/fresh10/xiyouji"), 13, 0.65},
+		{"xiyouji", repo("testdata/eval/fresh10/xiyouji"), 13, 0.67},
 		{"pride-and-prejudice", repo("testdata/eval/fresh10/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh10/war-and-peace"), 15, 0.67},
 		// fresh11, held back until the end of the session of 2026-11-28
 		// (ninth), one session longer than the others.
 		{"hongloumeng", repo("testdata/eval/fresh11/hongloumeng"), 15, 0.55},
-		{"xiyouji", repo("testdata/eval/fresh11/xiyouji"), 13, 0.66},
+		{"xiyouji", repo("testdata/eval/fresh11/xiyouji"), 13, 0.68},
 		{"pride-and-prejudice", repo("testdata/eval/fresh11/pride-and-prejudice"), 15, 0.81},
 		{"war-and-peace", repo("testdata/eval/fresh11/war-and-peace"), 15, 0.63},
 		// fresh12, held back until the session of 2026-11-28 (tenth), one
 		// session longer than the others.
 		{"hongloumeng", repo("testdata/eval/fresh12/hongloumeng"), 15, 0.53},
-		{"xiyouji", repo("testdata/eval/fresh12/xiyouji"), 14, 0.47},
+		{"xiyouji", repo("testdata/eval/fresh12/xiyouji"), 14, 0.48},
 		{"pride-and-prejudice", repo("testdata/eval/fresh12/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh12/war-and-peace"), 15, 0.55},
 		// fresh16, run at the start and end of the session of 2026-11-28
 		// (twelfth) that added it.
 		{"hongloumeng", repo("testdata/eval/fresh16/hongloumeng"), 15, 0.77},
-		{"xiyouji", repo("testdata/eval/fresh16/xiyouji"), 11, 0.8},
+		{"xiyouji", repo("testdata/eval/fresh16/xiyouji"), 11, 0.83},
 		{"pride-and-prejudice", repo("testdata/eval/fresh16/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh16/war-and-peace"), 15, 0.8},
 	}

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/flowcabal/flowcabal/knowledge"
 	"github.com/flowcabal/flowcabal/textsearch"
@@ -1261,10 +1262,14 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 		}
 		inPara = inPara[:0]
 	}
-	for _, m := range ex.stream {
+	titled := map[int32]map[string]int{}
+	for k, m := range ex.stream {
 		ei := r.of[m.form]
 		if ei < 0 {
 			continue
+		}
+		if k > 0 {
+			countTitled(ex, r, ex.stream[k-1], m, titled)
 		}
 		if k := (pk{m.chap, m.para}); k != cur {
 			flush()
@@ -1308,6 +1313,7 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 		if name == "" {
 			continue
 		}
+		aliases = append(aliases, titledAliases(titled[int32(ei)], name, aliases)...)
 		var loc, person float64
 		for _, fi := range e.forms {
 			loc += ex.forms[fi].loc
@@ -1360,6 +1366,44 @@ func (ex *extraction) suggestions(r *resolution, chapters []Chapter, nRelated in
 			}
 		}
 	}
+	return out
+}
+
+// A Chinese name and a title the book writes right after it, both forms
+// of one entry (如來 and 佛祖 of the Buddha), make a form of that entry
+// where the book writes them so minJoinedTitle times at least (如來佛祖):
+// the reading of mentions takes the two apart, as each is a form.
+const minJoinedTitle = 3
+
+// countTitled counts in titled[entry] the name of mention a joined to the
+// title alone of mention b right after it, where both are of one entry.
+func countTitled(ex *extraction, r *resolution, a, b mention, titled map[int32]map[string]int) {
+	fa, fb := ex.forms[a.form], ex.forms[b.form]
+	if a.chap != b.chap || fb.bare == "" || fa.bare != "" || fa.key == "" || len(fa.titles) > 0 || fa.drop || fb.drop {
+		return
+	}
+	ei := r.of[a.form]
+	if ei < 0 || ei != r.of[b.form] || int(a.pos)+utf8.RuneCountInString(fa.text) != int(b.pos) {
+		return
+	}
+	if titled[ei] == nil {
+		titled[ei] = map[string]int{}
+	}
+	titled[ei][fa.text+fb.text]++
+}
+
+// titledAliases returns the joined forms of an entry written often
+// enough that it does not have yet, most used first.
+func titledAliases(joined map[string]int, name string, aliases []string) []string {
+	var out []string
+	for t, n := range joined {
+		if n >= minJoinedTitle && t != name && !slices.Contains(aliases, t) {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(joined[b], joined[a]), strings.Compare(a, b))
+	})
 	return out
 }
 
