@@ -122,6 +122,12 @@ func TestEvalBooks(t *testing.T) {
 		{"xiyouji", repo("testdata/eval/fresh16/xiyouji"), 11, 0.83},
 		{"pride-and-prejudice", repo("testdata/eval/fresh16/pride-and-prejudice"), 15, 0.83},
 		{"war-and-peace", repo("testdata/eval/fresh16/war-and-peace"), 15, 0.8},
+		// fresh20, run at the start and end of the session of 2026-11-28
+		// (thirteenth) that added it.
+		{"hongloumeng", repo("testdata/eval/fresh20/hongloumeng"), 14, 0.78},
+		{"xiyouji", repo("testdata/eval/fresh20/xiyouji"), 10, 0.9},
+		{"pride-and-prejudice", repo("testdata/eval/fresh20/pride-and-prejudice"), 15, 0.85},
+		{"war-and-peace", repo("testdata/eval/fresh20/war-and-peace"), 15, 0.89},
 	}
 	for _, c := range cases {
 		t.Run(c.book+"/"+filepath.Base(c.entities), func(t *testing.T) {
