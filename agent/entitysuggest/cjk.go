@@ -47,12 +47,14 @@ const verbAdverbShare = 0.08
 
 // cjkFirstStop are characters that start no name in these positions:
 // pronouns, particles, adverbs, verbs, prepositions (對眾, to the crowd) and
-// words of a crowd (群妖, the demons).
-const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍对快群"
+// words of a crowd (群妖, the demons). The particle 著 stays 著 in the
+// folded text (t2s leaves it, as 著 is also the simplified 著 of 著作), so it
+// stands beside 着 (跟著師父, following the master).
+const cjkFirstStop = "要会能可该应想叫让请我你他她它们您咱这那此是的了不也都就又在有个么什谁何怎一来去着著说道听笑问看便忙因只却倒还亦遂乃才早正先再已曾将把被给向和与及同并而且或若之其所者乎哉呢吗吧啊呀哦嗯罢众人家里外上下前后中内得地没无未别各每些几多少两自此彼今昨明此等见听叫请问闻常好急即仍对快群"
 
 // cjkInnerStop are characters that continue or end no name: particles,
 // pronouns, and the words of position (門前, before the gate; 山門前).
-const cjkInnerStop = "里上下中内外边前的了是也都就又便忙因只却倒还着说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
+const cjkInnerStop = "里上下中内外边前的了是也都就又便忙因只却倒还着著说道听笑问看们么呢吗吧啊呀呵我你他她这那在有不"
 
 // cjkPreName may stand right before a name besides punctuation: the
 // function words and the verbs that take a person ("见宝玉", "叫平儿").

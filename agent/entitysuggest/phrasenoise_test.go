@@ -29,6 +29,15 @@ func TestSuggestCountsAndPlaceWords(t *testing.T) {
 			absent: []string{"門前", "山門前"},
 		},
 		{
+			name: "著 before a title is a particle, in either form",
+			chapters: book(3,
+				"八戒跟著師父往前走，行者道：「師父慢行。」",
+				"沙僧攙著師父下馬，行者看著師父道：「莫怕。」",
+				"八戒扶着師父坐了，行者道：「好。」",
+			),
+			absent: []string{"著師父", "着師父"},
+		},
+		{
 			name: "山坡 is a kind of place, 江州 a place",
 			chapters: book(3,
 				"三藏往山坡下走，行者道：「師父慢行。」",
