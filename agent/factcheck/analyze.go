@@ -43,6 +43,10 @@ type doc struct {
 	know *Knowledge
 	// dwelt caches dwellings.
 	dwelt map[*entInfo]*entInfo
+	// chapterFolded caches the folded manuscript chapter of the doc
+	// (earlierServant); chapterFoldedDone is set once it is made.
+	chapterFolded     string
+	chapterFoldedDone bool
 	// nameChars caches nameChar.
 	nameChars map[rune]bool
 	// owned caches ownedValues.

@@ -3,6 +3,9 @@ package factcheck
 import (
 	"strings"
 	"testing"
+
+	"github.com/flowcabal/flowcabal/internal/projecttest"
+	"github.com/flowcabal/flowcabal/knowledge"
 )
 
 // TestServantsMaster: a servant said to be another's (王夫人之婢, Lady
@@ -75,5 +78,31 @@ func TestBornOfNextClause(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: %s: fact findings %q, want %q", tc.name, tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestServantChapterDoesNotVouch: checked as a chapter of the manuscript,
+// the chapter's own servant pair is not counted as the rest of the book
+// naming it, though the text checked is the manuscript's chapter itself.
+func TestServantChapterDoesNotVouch(t *testing.T) {
+	p, errs := knowledge.LoadProject(projecttest.Write(t, map[string]string{
+		"entities/characters/sheyue.md":    "---\nname: 麝月\nkind: character\nfacts: { master: 賈寶玉 }\n---\n",
+		"entities/characters/baoyu.md":     "---\nname: 賈寶玉\nkind: character\n---\n",
+		"entities/characters/wang.md":      "---\nname: 王夫人\nkind: character\n---\n",
+		"manuscript/chapter-01/content.md": "第一回\n\n賈寶玉走來。\n",
+		"manuscript/chapter-02/content.md": "第二回\n\n王夫人的丫頭麝月走來。\n",
+	}))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	k := FromProject(p, testFolder)
+	var got []string
+	for _, f := range CheckChapter(p, k, 2) {
+		if f.Type == TypeFact {
+			got = append(got, f.Evidence.Key)
+		}
+	}
+	if len(got) != 1 || got[0] != "master" {
+		t.Errorf("fact findings on chapter 2: %v, want the master", got)
 	}
 }

@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -50,11 +51,7 @@ func (k *Knowledge) earlierServant(d *doc, e, other *entInfo, start int) bool {
 	if k.book == nil || other == nil {
 		return false
 	}
-	this := d.text
-	if ch, ok := k.book.byNumber[d.chapter]; ok {
-		this = ch
-	}
-	here := string(k.foldRunes(this))
+	here := d.foldedChapter(k)
 	for _, on := range other.e.Names() {
 		for _, w := range servantWords {
 			for _, en := range e.e.Names() {
@@ -66,4 +63,26 @@ func (k *Knowledge) earlierServant(d *doc, e, other *entInfo, start int) bool {
 		}
 	}
 	return false
+}
+
+// foldedChapter is the doc's chapter as the manuscript holds it, folded:
+// the text checked itself when the manuscript has no such chapter or
+// holds the same text. Made once per doc.
+func (d *doc) foldedChapter(k *Knowledge) string {
+	if !d.chapterFoldedDone {
+		d.chapterFoldedDone = true
+		if ch, ok := k.book.byNumber[d.chapter]; ok && ch != d.text {
+			d.chapterFolded = string(k.foldRunes(ch))
+		} else {
+			// As foldRunes makes it: the folded runes, spaces left out.
+			var b strings.Builder
+			for _, r := range d.frunes {
+				if !unicode.IsSpace(r) {
+					b.WriteRune(r)
+				}
+			}
+			d.chapterFolded = b.String()
+		}
+	}
+	return d.chapterFolded
 }
