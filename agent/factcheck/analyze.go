@@ -43,6 +43,9 @@ type doc struct {
 	know *Knowledge
 	// dwelt caches dwellings.
 	dwelt map[*entInfo]*entInfo
+	// ftext caches string(frunes) (foldedText).
+	ftext     string
+	ftextDone bool
 	// chapterFolded caches the folded manuscript chapter of the doc
 	// (earlierServant); chapterFoldedDone is set once it is made.
 	chapterFolded     string
@@ -521,4 +524,14 @@ func (d *doc) mayHold(s string) bool {
 		prev, first = r, false
 	}
 	return true
+}
+
+// foldedText is the folded runes of a CJK doc as one string, in which
+// several readings look for declared values; made once per doc.
+func (d *doc) foldedText() string {
+	if !d.ftextDone {
+		d.ftextDone = true
+		d.ftext = string(d.frunes)
+	}
+	return d.ftext
 }

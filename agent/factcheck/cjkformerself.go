@@ -32,7 +32,7 @@ func (k *Knowledge) checkCJKFormerSelf(d *doc) []Finding {
 	if !d.cjk || len(k.ents) == 0 {
 		return nil
 	}
-	ft := string(d.frunes)
+	ft := d.foldedText()
 	var eff []effMention
 	var out []Finding
 	for _, verb := range descentVerbs {

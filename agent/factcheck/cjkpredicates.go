@@ -478,7 +478,7 @@ func (k *Knowledge) checkCJKValueSwaps(d *doc) []Finding {
 	}
 	var eff []effMention
 	var out []Finding
-	ft := string(d.frunes)
+	ft := d.foldedText()
 	for val, holders := range byValue {
 		if !d.mayHold(val) {
 			continue

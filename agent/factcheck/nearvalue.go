@@ -129,7 +129,7 @@ func (k *Knowledge) checkReplacedSegments(d *doc) []Finding {
 		return nil
 	}
 	var out []Finding
-	ft := string(d.frunes)
+	ft := d.foldedText()
 	for _, e := range k.ents {
 		for key, v := range d.factsOf(e) {
 			vr := k.foldRunes(v)
@@ -380,7 +380,11 @@ func (k *Knowledge) namedValue(d *doc, holder *entInfo, at int, post bool) (Find
 		if n < len(text) && prose.IsCJK(text[n]) && !strings.ContainsRune("兼之的了，。", text[n]) {
 			continue
 		}
-		end := at + len(string([]rune(d.text[at:])[:n]))
+		end := at
+		for i := 0; i < n && end < len(d.text); i++ {
+			_, size := utf8.DecodeRuneInString(d.text[end:])
+			end += size
+		}
 		if d.overlapsMention(at, end) {
 			continue
 		}
